@@ -1,0 +1,60 @@
+"""A whole game: maps, sides, counters, scenarios and the ruleset that referees it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .counters import Counter, Side
+from .map import Map
+from .scenario import Scenario
+
+
+@dataclass(frozen=True)
+class CounterStyle:
+    """How a game's counters look: size, layout name and value formats (data, not code)."""
+
+    size_inches: float = 0.625
+    layout: str = "standard"
+    values: str = "attack-defence-movement"
+    options: dict = field(default_factory=dict)
+
+
+@dataclass
+class Game:
+    """Everything one game definition holds."""
+
+    id: str
+    name: str
+    sides: list[Side] = field(default_factory=list)
+    maps: dict[str, Map] = field(default_factory=dict)
+    counters: dict[str, Counter] = field(default_factory=dict)
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
+    ruleset: str | None = None
+    publisher: str | None = None
+    year: int | None = None
+    rulebook: str | None = None
+    counter_style: CounterStyle = field(default_factory=CounterStyle)
+    turn_phases: tuple[str, ...] = ()
+    dice: tuple[str, ...] = ("1d6",)
+    charts: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
+    root: str | None = None
+    #: The files the game was read from (game, maps, counters, scenarios); not part of equality.
+    files: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def side(self, side_id: str) -> Side | None:
+        for side in self.sides:
+            if side.id == side_id:
+                return side
+        return None
+
+    @property
+    def main_map(self) -> Map:
+        """The first map (most games have one)."""
+        return next(iter(self.maps.values()))
+
+    def scenario(self, scenario_id: str | None = None) -> Scenario:
+        """A scenario by id, or the first one."""
+        if scenario_id is None:
+            return next(iter(self.scenarios.values()))
+        return self.scenarios[scenario_id]

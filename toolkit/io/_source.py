@@ -1,0 +1,410 @@
+"""Reading YAML and CSV with line numbers, and typed field access that names file, line and field.
+
+The YAML reader keeps the line of every mapping key and list item, refuses duplicate keys,
+anchors and aliases (no entity-expansion tricks), binary junk and oversized files.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from typing import Any, Iterable
+
+import yaml
+
+from ..errors import DataError, HexError
+from ..game.provenance import UNSOURCED, Source
+from ..game.terrain import ANY, CostTable
+from ..hexes import Grid, Hex
+
+MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_NUMBER = 10**9
+
+
+class YDict(dict):
+    """A mapping from a YAML file that remembers its own line and each key's line."""
+
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class YList(list):
+    """A list from a YAML file that remembers its own line and each item's line."""
+
+    line: int = 0
+    item_lines: list
+
+    def line_of(self, index: int) -> int:
+        return self.item_lines[index] if index < len(self.item_lines) else self.line
+
+
+def read_text(path: str) -> str:
+    """The text of a data file, or a :class:`DataError` that says why it can't be read."""
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            raise DataError(f"file is {size:,} bytes; data files are limited to {MAX_FILE_BYTES:,}", path=path)
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        raise DataError("file not found", path=path) from None
+    except IsADirectoryError:
+        raise DataError("is a directory, expected a file", path=path) from None
+    except OSError as exc:
+        raise DataError(f"cannot read: {exc.strerror}", path=path) from None
+    if b"\x00" in raw:
+        raise DataError("binary data (NUL byte) in a text file", path=path, line=raw[: raw.index(b"\x00")].count(b"\n") + 1)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DataError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", path=path, line=line) from None
+
+
+def load_yaml(path: str) -> Any:
+    """Parse a YAML data file into :class:`YDict`/:class:`YList`/scalars."""
+    text = read_text(path)
+    if not text.strip():
+        raise DataError("file is empty", path=path)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise DataError(f"invalid YAML: {exc.problem or exc.context}", path=path, line=line) from None
+    except yaml.YAMLError as exc:
+        raise DataError(f"invalid YAML: {exc}", path=path) from None
+    if node is None:
+        raise DataError("file holds no data", path=path)
+    return _build(node, path, set())
+
+
+def _build(node: yaml.Node, path: str, seen: set) -> Any:
+    line = node.start_mark.line + 1
+    if id(node) in seen:
+        raise DataError("YAML anchors and aliases are not allowed in data files", path=path, line=line)
+    seen.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        out = YDict()
+        out.line = line
+        out.key_lines = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise DataError("YAML merge keys (<<) are not allowed in data files", path=path,
+                                line=key_node.start_mark.line + 1)
+            key = _build(key_node, path, seen)
+            if isinstance(key, (dict, list)):
+                raise DataError("a mapping key must be plain text", path=path, line=key_node.start_mark.line + 1)
+            key = str(key)
+            if key in out:
+                raise DataError(f"duplicate key {key!r} (first on line {out.key_lines[key]})", path=path,
+                                line=key_node.start_mark.line + 1)
+            out.key_lines[key] = key_node.start_mark.line + 1
+            out[key] = _build(value_node, path, seen)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        out_list = YList()
+        out_list.line = line
+        out_list.item_lines = []
+        for item in node.value:
+            out_list.item_lines.append(item.start_mark.line + 1)
+            out_list.append(_build(item, path, seen))
+        return out_list
+    return _scalar(node, path)
+
+
+_RESOLVER = yaml.SafeLoader("")
+
+
+def _scalar(node: yaml.ScalarNode, path: str) -> Any:
+    tag = node.tag
+    text = node.value
+    line = node.start_mark.line + 1
+    if tag == "tag:yaml.org,2002:str":
+        return text
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    if tag == "tag:yaml.org,2002:bool":
+        return text.lower() in ("true", "yes", "on")
+    if tag == "tag:yaml.org,2002:int":
+        try:
+            value = _RESOLVER.construct_yaml_int(node)
+        except Exception:
+            raise DataError(f"bad integer {text!r}", path=path, line=line) from None
+        if text.startswith("0") and len(text) > 1 and text.isdigit():
+            return text  # "0717" is an id, not octal or a number
+        return value
+    if tag == "tag:yaml.org,2002:float":
+        try:
+            return float(_RESOLVER.construct_yaml_float(node))
+        except Exception:
+            raise DataError(f"bad number {text!r}", path=path, line=line) from None
+    if tag in ("tag:yaml.org,2002:timestamp",):
+        return text
+    raise DataError(f"unsupported YAML tag {tag}", path=path, line=line)
+
+
+class Fields:
+    """Typed access to one mapping of a data file, with errors that name file, line and field.
+
+    ``where`` is the dotted path of the mapping in the file (``terrain_types.woods``).
+    Call :meth:`done` after reading to reject keys that were never asked for.
+    """
+
+    def __init__(self, data: Any, path: str, where: str, line: int | None = None) -> None:
+        self.path = path
+        self.where = where
+        if not isinstance(data, dict):
+            raise DataError(f"expected a mapping (key: value), found {_kind(data)}", path=path,
+                            line=getattr(data, "line", line), field=where or None)
+        self.data = data
+        self.line = getattr(data, "line", line)
+        self._read: set[str] = set()
+
+    def field_name(self, key: str) -> str:
+        return f"{self.where}.{key}" if self.where else key
+
+    def line_of(self, key: str) -> int | None:
+        if isinstance(self.data, YDict):
+            return self.data.line_of(key)
+        return self.line
+
+    def error(self, key: str, problem: str) -> DataError:
+        return DataError(problem, path=self.path, line=self.line_of(key), field=self.field_name(key))
+
+    def has(self, key: str) -> bool:
+        return key in self.data and self.data[key] is not None
+
+    def raw(self, key: str, default: Any = None) -> Any:
+        self._read.add(key)
+        value = self.data.get(key, default)
+        return default if value is None else value
+
+    def require(self, key: str) -> Any:
+        self._read.add(key)
+        if key not in self.data or self.data[key] is None:
+            raise DataError("required field is missing", path=self.path, line=self.line, field=self.field_name(key))
+        return self.data[key]
+
+    def str(self, key: str, default: str | None = None, *, required: bool = False,
+            choices: Iterable[str] | None = None) -> str | None:
+        value = self.require(key) if required else self.raw(key, default)
+        if value is None:
+            return None
+        if isinstance(value, (dict, list)) or isinstance(value, bool):
+            raise self.error(key, f"expected text, found {_kind(value)}")
+        value = str(value)
+        if choices is not None and value not in choices:
+            raise self.error(key, f"expected one of {', '.join(sorted(choices))}; found {value!r}")
+        return value
+
+    def int(self, key: str, default: int | None = None, *, required: bool = False,
+            minimum: int | None = None, maximum: int = MAX_NUMBER) -> int | None:
+        value = self.require(key) if required else self.raw(key, default)
+        if value is None:
+            return None
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(key, f"expected a whole number, found {_kind(value)} {value!r}")
+        if minimum is not None and value < minimum:
+            raise self.error(key, f"expected at least {minimum}, found {value}")
+        if value > maximum:
+            raise self.error(key, f"expected at most {maximum:,}, found {value:,}")
+        return value
+
+    def float(self, key: str, default: float | None = None, *, minimum: float = 0.0,
+              maximum: float = 1e6) -> float | None:
+        value = self.raw(key, default)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.error(key, f"expected a number, found {_kind(value)} {value!r}")
+        if not (minimum <= value <= maximum):
+            raise self.error(key, f"expected a number from {minimum} to {maximum}, found {value}")
+        return float(value)
+
+    def bool(self, key: str, default: bool = False) -> bool:
+        value = self.raw(key, default)
+        if not isinstance(value, bool):
+            raise self.error(key, f"expected true or false, found {value!r}")
+        return value
+
+    def list(self, key: str, *, required: bool = False) -> list:
+        value = self.require(key) if required else self.raw(key, [])
+        if not isinstance(value, list):
+            raise self.error(key, f"expected a list, found {_kind(value)}")
+        return value
+
+    def mapping(self, key: str, *, required: bool = False) -> dict:
+        value = self.require(key) if required else self.raw(key, {})
+        if not isinstance(value, dict):
+            raise self.error(key, f"expected a mapping, found {_kind(value)}")
+        return value
+
+    def sub(self, key: str, *, required: bool = False) -> "Fields":
+        value = self.require(key) if required else self.raw(key, YDict())
+        return Fields(value, self.path, self.field_name(key), self.line_of(key))
+
+    def words(self, key: str) -> list[str]:
+        """A list of text items, written as a YAML list or as one space-separated string."""
+        value = self.raw(key, [])
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            return str(value).split()
+        if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+            return [str(v) for v in value]
+        raise self.error(key, f"expected a list of names, found {_kind(value)}")
+
+    def source(self) -> Source:
+        """The provenance of this mapping: ``rule:`` or ``estimated:`` (not both)."""
+        rule = self.str("rule")
+        estimated = self.raw("estimated")
+        if estimated is True:
+            estimated = "estimated"
+        elif estimated is not None and not isinstance(estimated, str):
+            raise self.error("estimated", "expected a note saying how the value was estimated")
+        if rule and estimated:
+            raise self.error("estimated", "a datum is either cited (rule) or estimated, not both")
+        return Source(rule=rule, estimated=estimated) if (rule or estimated) else UNSOURCED
+
+    def done(self, extra_ok: Iterable[str] = ()) -> None:
+        """Reject keys nobody read: a typo in a data file must not pass silently."""
+        allowed = self._read | set(extra_ok)
+        for key in self.data:
+            if key not in allowed:
+                expected = ", ".join(sorted(self._read)) or "no keys"
+                raise self.error(key, f"unknown key; expected one of: {expected}")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "text"
+
+
+# -- values shared by several formats -------------------------------------------------------
+
+
+def parse_cost(value: Any) -> Fraction | None:
+    """A movement cost: 2, 1.5, "1/2", "+1" (the plus is decoration) or "P" for prohibited."""
+    if isinstance(value, bool) or value is None:
+        raise ValueError("expected a cost such as 1, 1/2 or P")
+    if isinstance(value, int):
+        number = Fraction(value)
+    elif isinstance(value, float):
+        number = Fraction(value).limit_denominator(12)
+    else:
+        text = str(value).strip()
+        if text.upper() in ("P", "PROHIBITED", "X"):
+            return None
+        try:
+            number = Fraction(text.lstrip("+"))
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"expected a cost such as 1, 1/2, +1 or P; found {text!r}") from None
+    if number < 0 or number > 1000:
+        raise ValueError(f"cost {number} is outside 0..1000")
+    return number
+
+
+def format_cost(cost: Fraction | None) -> Any:
+    if cost is None:
+        return "P"
+    if cost.denominator == 1:
+        return int(cost)
+    return f"{cost.numerator}/{cost.denominator}"
+
+
+def parse_cost_table(fields: Fields, key: str, classes: Iterable[str], weathers: Iterable[str]) -> CostTable:
+    """``{"*": 1, "mech": 2, "mech/mud": "P", "*/snow": 2}`` as a :class:`CostTable`."""
+    raw = fields.mapping(key)
+    costs = {}
+    classes, weathers = set(classes) | {ANY}, set(weathers) | {ANY}
+    for name, value in raw.items():
+        unit_class, _, weather = str(name).partition("/")
+        weather = weather or ANY
+        if unit_class not in classes:
+            raise DataError(f"unknown unit class {unit_class!r} in cost key {name!r}; expected one of "
+                            f"{', '.join(sorted(classes))}", path=fields.path,
+                            line=_line(raw, name, fields), field=f"{fields.field_name(key)}.{name}")
+        if weather not in weathers:
+            raise DataError(f"unknown weather {weather!r} in cost key {name!r}; expected one of "
+                            f"{', '.join(sorted(weathers))}", path=fields.path,
+                            line=_line(raw, name, fields), field=f"{fields.field_name(key)}.{name}")
+        try:
+            costs[(unit_class, weather)] = parse_cost(value)
+        except ValueError as exc:
+            raise DataError(str(exc), path=fields.path, line=_line(raw, name, fields),
+                            field=f"{fields.field_name(key)}.{name}") from None
+    return CostTable(costs)
+
+
+def dump_cost_table(table: CostTable) -> dict:
+    out = {}
+    for (unit_class, weather), cost in table.costs.items():
+        key = unit_class if weather == ANY else f"{unit_class}/{weather}"
+        out[key] = format_cost(cost)
+    return out
+
+
+def _line(raw: Any, key: str, fields: Fields) -> int | None:
+    return raw.line_of(key) if isinstance(raw, YDict) else fields.line
+
+
+def parse_hex_list(text: Any, grid: Grid, fields: Fields, key: str) -> list[Hex]:
+    """Hex ids and ranges: ``"0717 0816 1606-1615"``; a range ``CCRR-CCRR`` is the rectangle
+    of columns and rows between its corners, clipped to the grid."""
+    if isinstance(text, list):
+        tokens = [str(t) for t in text]
+    elif isinstance(text, (str, int)) and not isinstance(text, bool):
+        tokens = str(text).replace(",", " ").split()
+    else:
+        raise fields.error(key, f"expected hex ids such as '{grid.format(Hex(grid.first_col, grid.first_row))}', "
+                                f"found {_kind(text)}")
+    out: list[Hex] = []
+    for token in tokens:
+        try:
+            if "-" in token and not grid.numbering.separator == "-":
+                first, last = (grid.parse(t) for t in token.split("-", 1))
+                cols = range(min(first.col, last.col), max(first.col, last.col) + 1)
+                rows = range(min(first.row, last.row), max(first.row, last.row) + 1)
+                if len(cols) * len(rows) > 1_000_000:
+                    raise HexError(f"range {token} is too large")
+                out.extend(Hex(c, r) for c in cols for r in rows if Hex(c, r) in grid)
+            else:
+                out.append(grid.parse(token))
+        except HexError as exc:
+            raise fields.error(key, str(exc)) from None
+    return out
+
+
+def parse_hex(value: Any, grid: Grid, fields: Fields, key: str) -> Hex:
+    try:
+        return grid.parse(value)
+    except HexError as exc:
+        raise fields.error(key, str(exc)) from None
+
+
+def source_dict(source: Source) -> dict:
+    """The ``rule:``/``estimated:`` keys of a datum, for dumpers."""
+    out = {}
+    if source.rule is not None:
+        out["rule"] = source.rule
+    if source.estimated is not None:
+        out["estimated"] = source.estimated
+    return out
+
+
+def dump_yaml(data: Any) -> str:
+    """YAML text in the project's style: block form, keys in the order given, unicode kept."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)

@@ -1,0 +1,155 @@
+"""Game definitions: ``load_game`` / ``dump_game`` and where bundled games live.
+
+A game is a ``game.yaml`` (normally ``counters/<game>/game.yaml``) that names its maps,
+counter file and scenarios by paths relative to itself::
+
+    id: tutorial
+    name: Hexforge Tutorial
+    maps: {main: ../../maps/tutorial/map.yaml}
+    counters: counters.csv
+    scenarios: [scenarios/meeting.yaml]
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import DataError
+from ..game.counters import Side
+from ..game.game import CounterStyle, Game
+from ._atomic import write_text
+from ._source import Fields, dump_yaml, load_yaml
+from .counters import dump_counters, load_counters
+from .maps import dump_map, load_map
+from .scenarios import dump_scenario, load_scenario
+
+DEFAULT_GAME = "tutorial"
+
+
+def data_root() -> Path:
+    """The folder holding ``maps/`` and ``counters/``: $HEXFORGE_DATA, the current folder, or
+    the checkout this package was installed from."""
+    env = os.environ.get("HEXFORGE_DATA")
+    if env:
+        return Path(env)
+    here = Path.cwd()
+    if (here / "counters").is_dir() and (here / "maps").is_dir():
+        return here
+    return Path(__file__).resolve().parents[2]
+
+
+def bundled_games() -> list[str]:
+    """Ids of the games under ``counters/`` of the data root."""
+    root = data_root() / "counters"
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
+
+
+def default_game() -> str:
+    """The game ``hexforge build`` makes when none is named."""
+    games = bundled_games()
+    for preferred in ("velikiye-luki", DEFAULT_GAME):
+        if preferred in games and _complete(preferred):
+            return preferred
+    return DEFAULT_GAME
+
+
+def _complete(game_id: str) -> bool:
+    # a game becomes the default only once its data declares itself ready
+    path = data_root() / "counters" / game_id / "game.yaml"
+    try:
+        return bool(load_yaml(str(path)).get("default_candidate"))
+    except DataError:
+        return False
+
+
+def game_path(name: str) -> Path:
+    """``game.yaml`` of a bundled game id, or of a path to a game folder or file."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    if (path / "game.yaml").is_file():
+        return path / "game.yaml"
+    bundled = data_root() / "counters" / name / "game.yaml"
+    if bundled.is_file():
+        return bundled
+    known = ", ".join(bundled_games()) or "none"
+    raise DataError(f"no game {name!r}: not a bundled game (bundled: {known}) and no game.yaml at that path",
+                    path=name)
+
+
+def load_game(name: str) -> Game:
+    """Load a whole game by bundled id or path: maps, counters and scenarios."""
+    path = game_path(name)
+    base = path.parent
+    f = Fields(load_yaml(str(path)), str(path), "")
+    game = Game(id=f.str("id", required=True), name=f.str("name", required=True),
+                publisher=f.str("publisher"), year=f.int("year", minimum=1800, maximum=3000),
+                rulebook=f.str("rulebook"), ruleset=f.str("ruleset"), root=str(base))
+    f.raw("default_candidate")
+    for i, item in enumerate(f.list("sides", required=True)):
+        s = Fields(item, str(path), f"sides[{i}]")
+        game.sides.append(Side(id=s.str("id", required=True), name=s.str("name", required=True),
+                               colour=s.str("colour", "#c8c8c8"), text_colour=s.str("text_colour", "#000000")))
+        s.done()
+    style = f.sub("counter_style")
+    game.counter_style = CounterStyle(size_inches=style.float("size", 0.625, minimum=0.25, maximum=3.0),
+                                      layout=style.str("layout", "standard"),
+                                      values=style.str("values", "attack-defence-movement"),
+                                      options=dict(style.mapping("options")))
+    style.done()
+    game.turn_phases = tuple(f.words("phases"))
+    game.dice = tuple(f.words("dice")) or ("1d6",)
+    game.charts = dict(f.mapping("charts"))
+    game.options = dict(f.mapping("options"))
+    maps = f.mapping("maps", required=True)
+    for map_id, rel in maps.items():
+        m = load_map(str(base / str(rel)))
+        if m.id != map_id:
+            raise f.error("maps", f"map file {rel} has id {m.id!r}, but game.yaml names it {map_id!r}")
+        game.maps[map_id] = m
+    counters_file = f.str("counters", "counters.csv")
+    game.counters = load_counters(str(base / counters_file))
+    for rel in f.words("scenarios"):
+        scenario = load_scenario(str(base / rel), game.maps)
+        if scenario.id in game.scenarios:
+            raise f.error("scenarios", f"two scenario files have the id {scenario.id!r}")
+        game.scenarios[scenario.id] = scenario
+    game.files = {"game": str(path), "counters": str(base / counters_file),
+                  "maps": {k: str(base / str(v)) for k, v in maps.items()},
+                  "scenarios": {sid: str(base / rel) for sid, rel in zip(game.scenarios, f.words("scenarios"))}}
+    f.done(["notes"])
+    return game
+
+
+def dump_game(game: Game, folder: str) -> Path:
+    """Write ``game`` as a self-contained game folder: game.yaml, maps/, counters.csv, scenarios/."""
+    folder_path = Path(folder)
+    maps = {}
+    for map_id, m in game.maps.items():
+        rel = f"maps/{map_id}.yaml"
+        dump_map(m, str(folder_path / rel))
+        maps[map_id] = rel
+    dump_counters(game.counters, str(folder_path / "counters.csv"))
+    scenarios = []
+    for scenario in game.scenarios.values():
+        rel = f"scenarios/{scenario.id}.yaml"
+        dump_scenario(scenario, game.maps, str(folder_path / rel))
+        scenarios.append(rel)
+    options = dict(game.options)
+    data = {
+        "id": game.id, "name": game.name, "publisher": game.publisher, "year": game.year,
+        "rulebook": game.rulebook, "ruleset": game.ruleset,
+        "sides": [{"id": s.id, "name": s.name, "colour": s.colour, "text_colour": s.text_colour}
+                  for s in game.sides],
+        "counter_style": {"size": game.counter_style.size_inches, "layout": game.counter_style.layout,
+                          "values": game.counter_style.values, "options": game.counter_style.options},
+        "phases": list(game.turn_phases), "dice": list(game.dice), "charts": game.charts, "options": options,
+        "maps": maps, "counters": "counters.csv", "scenarios": scenarios,
+    }
+    data = {k: v for k, v in data.items() if v not in (None, [], {})}
+    out = folder_path / "game.yaml"
+    write_text(str(out), dump_yaml(data))
+    return out

@@ -1,0 +1,154 @@
+"""Scenario files (YAML): ``load_scenario`` / ``dump_scenario``.
+
+Hex ids are read with the grid of the scenario's map (or the map a placement names).
+Weather is given per turn or by turn ranges: ``weather: {1: clear, 3-5: snow}``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..errors import DataError
+from ..game.map import Map
+from ..game.scenario import Placement, Reinforcement, Scenario, Turn
+from ._atomic import write_text
+from ._source import Fields, YDict, dump_yaml, load_yaml, parse_hex_list, source_dict
+
+MAX_TURNS = 1000
+
+
+def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
+    """Read a scenario; ``maps`` are the game's maps by id (hexes are parsed with their grids)."""
+    path = os.fspath(path)
+    f = Fields(load_yaml(path), path, "")
+    default_map = f.str("map", next(iter(maps)) if maps else None)
+    if default_map not in maps:
+        raise f.error("map", f"unknown map {default_map!r}; the game has {', '.join(maps) or 'no maps'}")
+    s = Scenario(id=f.str("id", required=True), name=f.str("name", required=True), map=default_map,
+                 first_side=f.str("first_side"), victory=f.str("victory"), notes=f.str("notes"),
+                 source=f.source())
+    s.turns = _turns(f.sub("turns", required=True))
+    s.options = dict(f.mapping("options"))
+
+    def map_of(sub: Fields) -> tuple[str, Map]:
+        name = sub.str("map", default_map)
+        if name not in maps:
+            raise sub.error("map", f"unknown map {name!r}; the game has {', '.join(maps)}")
+        return name, maps[name]
+
+    setup = f.list("setup")
+    for i, item in enumerate(setup):
+        sub = Fields(item, path, f"setup[{i}]", setup.line_of(i) if hasattr(setup, "line_of") else None)
+        map_id, m = map_of(sub)
+        units = tuple(sub.words("units"))
+        if not units:
+            raise sub.error("units", "a placement needs at least one counter id")
+        hexes = parse_hex_list(sub.raw("hex"), m.grid, sub, "hex") if sub.has("hex") else []
+        if len(hexes) > 1:
+            raise sub.error("hex", "a placement names one hex; use 'hexes' for a choice of hexes")
+        choice = parse_hex_list(sub.raw("hexes"), m.grid, sub, "hexes") if sub.has("hexes") else []
+        box = sub.str("box")
+        if not hexes and not box and not choice:
+            raise sub.error("hex", "a placement needs a hex, hexes (a set-up area) or a box")
+        s.setup.append(Placement(units=units, hex=hexes[0] if hexes else None, box=box,
+                                 map=map_id if map_id != default_map else None, state=sub.str("state"),
+                                 hexes=tuple(choice), source=sub.source()))
+        sub.done(["notes", "side"])
+    reinforcements = f.list("reinforcements")
+    for i, item in enumerate(reinforcements):
+        sub = Fields(item, path, f"reinforcements[{i}]",
+                     reinforcements.line_of(i) if hasattr(reinforcements, "line_of") else None)
+        map_id, m = map_of(sub)
+        units = tuple(sub.words("units"))
+        if not units:
+            raise sub.error("units", "a reinforcement needs at least one counter id")
+        entry = parse_hex_list(sub.raw("entry"), m.grid, sub, "entry") if sub.has("entry") else []
+        s.reinforcements.append(Reinforcement(
+            turn=sub.int("turn", required=True, minimum=0, maximum=MAX_TURNS), side=sub.str("side", required=True),
+            units=units, entry=tuple(entry), box=sub.str("box"),
+            map=map_id if map_id != default_map else None, note=sub.str("note"), source=sub.source()))
+        sub.done(["notes"])
+    f.done()
+    return s
+
+
+def _turns(t: Fields) -> list[Turn]:
+    count = t.int("count", required=True, minimum=1, maximum=MAX_TURNS)
+    first = t.int("first", 1, minimum=0, maximum=MAX_TURNS)
+    dates = t.words("dates") if t.has("dates") else []
+    if dates and len(dates) != count:
+        t.raw("dates")
+        raise t.error("dates", f"expected {count} dates (one per turn), found {len(dates)}")
+    weather: dict[int, str] = {}
+    table = t.mapping("weather")
+    for key, value in table.items():
+        line = table.line_of(key) if isinstance(table, YDict) else t.line
+        text = str(key)
+        try:
+            lo, _, hi = text.partition("-")
+            turns = range(int(lo), int(hi or lo) + 1)
+        except ValueError:
+            raise DataError(f"weather key {text!r} must be a turn or a range such as 3-5", path=t.path, line=line,
+                            field=f"{t.field_name('weather')}.{text}") from None
+        for n in turns:
+            if not first <= n < first + count:
+                raise DataError(f"turn {n} is outside turns {first}-{first + count - 1}", path=t.path, line=line,
+                                field=f"{t.field_name('weather')}.{text}")
+            weather[n] = str(value)
+    source = t.source()
+    t.done(["notes"])
+    dates = [None if d == "-" else d for d in dates]
+    return [Turn(number=n, date=dates[n - first] if dates else None, weather=weather.get(n), source=source)
+            for n in range(first, first + count)]
+
+
+def scenario_to_dict(s: Scenario, maps: dict[str, Map]) -> dict[str, Any]:
+    """The scenario as plain data in the file format (the inverse of :func:`load_scenario`)."""
+    def fmt(map_id: str | None, hexes) -> str:
+        grid = maps[map_id or s.map].grid
+        return " ".join(grid.format(h) for h in hexes)
+
+    first = s.turns[0].number if s.turns else 1
+    turns: dict[str, Any] = {"first": first, "count": len(s.turns)}
+    if any(t.date for t in s.turns):
+        turns["dates"] = [t.date or "-" for t in s.turns]
+    weather = {t.number: t.weather for t in s.turns if t.weather}
+    if weather:
+        turns["weather"] = weather
+    if s.turns:
+        turns.update(source_dict(s.turns[0].source))
+    out: dict[str, Any] = {"id": s.id, "name": s.name, "map": s.map, "first_side": s.first_side,
+                           **source_dict(s.source), "turns": turns}
+    if s.victory:
+        out["victory"] = s.victory
+    if s.notes:
+        out["notes"] = s.notes
+    if s.options:
+        out["options"] = dict(s.options)
+    out["setup"] = []
+    for p in s.setup:
+        item: dict[str, Any] = {"units": list(p.units)}
+        if p.hex is not None:
+            item["hex"] = fmt(p.map, [p.hex])
+        if p.hexes:
+            item["hexes"] = fmt(p.map, p.hexes)
+        for key in ("box", "map", "state"):
+            if getattr(p, key):
+                item[key] = getattr(p, key)
+        out["setup"].append({**item, **source_dict(p.source)})
+    out["reinforcements"] = []
+    for r in s.reinforcements:
+        item = {"turn": r.turn, "side": r.side, "units": list(r.units)}
+        if r.entry:
+            item["entry"] = fmt(r.map, r.entry)
+        for key in ("box", "map", "note"):
+            if getattr(r, key):
+                item[key] = getattr(r, key)
+        out["reinforcements"].append({**item, **source_dict(r.source)})
+    return out
+
+
+def dump_scenario(s: Scenario, maps: dict[str, Map], path: str) -> None:
+    """Write a scenario file (atomically)."""
+    write_text(path, dump_yaml(scenario_to_dict(s, maps)))
