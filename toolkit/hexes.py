@@ -57,16 +57,22 @@ POINTY_DIRECTIONS: tuple[tuple[str, int, int], ...] = (
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+#: Grids up to this many hexes precompute their line coordinates and neighbours.
+_TABLE_LIMIT = 250_000
+
 
 def _alpha(n: int) -> str:
     """VASSAL's alphabetic name of n >= 1: A..Z, then AA, BB, .., ZZ, AAA."""
+    if n < 1:
+        raise HexError(f"column {n} has no alphabetic name (letters start at A = 1)")
     n -= 1
     return _ALPHABET[n % 26] * (n // 26 + 1)
 
 
 def _unalpha(text: str) -> int:
+    """The number of an alphabetic column name; only repeated letters (AA, BBB) are valid."""
     if not text or any(ch != text[0] for ch in text):
-        raise ValueError(text)
+        raise HexError(f"bad column letters {text!r}: expected A..Z, AA, BB, .., ZZ, AAA, ..")
     return (len(text) - 1) * 26 + _ALPHABET.index(text[0]) + 1
 
 
@@ -113,6 +119,8 @@ class Numbering:
             raise HexError(f"hex {tuple(hex)} has a negative number and cannot be written as {self.describe}")
         c = _alpha(col) if self.col_alpha else f"{col:0{self.col_digits}d}"
         r = f"{row:0{self.row_digits}d}"
+        if len(r) > self.row_digits or (not self.col_alpha and len(c) > self.col_digits):
+            raise HexError(f"hex {tuple(hex)} has more digits than {self.describe} allows")
         first, second = (c, r) if self.order == "colrow" else (r, c)
         if not self.pad and not self.separator and not (self.col_alpha and self.order == "colrow"):
             first = first.lstrip("0") or "0"
@@ -120,13 +128,13 @@ class Numbering:
 
     @cached_property
     def _pattern(self) -> re.Pattern[str]:
-        col = "[A-Z]+" if self.col_alpha else rf"\d{{1,{self.col_digits}}}"
-        row = rf"\d{{1,{self.row_digits}}}"
+        col = "[A-Z]+" if self.col_alpha else rf"[0-9]{{1,{self.col_digits}}}"
+        row = rf"[0-9]{{1,{self.row_digits}}}"
         if self.separator:
             col_re, row_re = col, row
         else:  # without a separator the second part has its full width
-            col_re = col if (self.order == "colrow" or self.col_alpha) else rf"\d{{{self.col_digits}}}"
-            row_re = row if self.order == "rowcol" else rf"\d{{{self.row_digits}}}"
+            col_re = col if (self.order == "colrow" or self.col_alpha) else rf"[0-9]{{{self.col_digits}}}"
+            row_re = row if self.order == "rowcol" else rf"[0-9]{{{self.row_digits}}}"
         parts = (f"(?P<col>{col_re})", f"(?P<row>{row_re})")
         if self.order == "rowcol":
             parts = parts[::-1]
@@ -141,9 +149,16 @@ class Numbering:
                 raise HexError(f"hex id must be text like {self.format(Hex(1, 1))!r}, not {text!r}")
         match = self._pattern.fullmatch(text.strip().upper())
         if not match:
-            raise HexError(f"bad hex id {text!r}: expected {self.describe}, e.g. {self.format(Hex(7, 12))!r}")
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise HexError(f"bad hex id {shown!r}: expected {self.describe}, e.g. {self.format(Hex(7, 12))!r}")
         col_text = match["col"]
-        col = _unalpha(col_text) if self.col_alpha else int(col_text)
+        if self.col_alpha:
+            try:
+                col = _unalpha(col_text)
+            except HexError as exc:
+                raise HexError(f"bad hex id {text!r}: {exc}") from None
+        else:
+            col = int(col_text)
         return Hex(col, int(match["row"]))
 
 
@@ -182,6 +197,12 @@ class Grid:
             (min(self.first_col, self.first_row) >= 0, "column and row numbers must not be negative"),
             ((self.last_col - self.first_col + 1) * (self.last_row - self.first_row + 1) <= 4_000_000,
              "grid is larger than 4,000,000 hexes"),
+            (self.numbering.col_alpha or len(str(self.last_col)) <= self.numbering.col_digits,
+             f"column {self.last_col} does not fit the numbering's {self.numbering.col_digits} column digits"),
+            (len(str(self.last_row)) <= self.numbering.row_digits,
+             f"row {self.last_row} does not fit the numbering's {self.numbering.row_digits} row digits"),
+            (not self.numbering.col_alpha or self.first_col >= 1,
+             "alphabetic columns start at 1 (A); first_col must be at least 1"),
         ]
         for ok, message in checks:
             if not ok:
@@ -208,6 +229,12 @@ class Grid:
 
     def to_lines(self, hex: Hex) -> tuple[int, int]:
         """Line coordinates ``(a, d)`` of ``hex``: line index and doubled position along it."""
+        found = self._line_table.get(hex)
+        if found is not None:
+            return found
+        return self._to_lines(hex)
+
+    def _to_lines(self, hex: Hex) -> tuple[int, int]:
         col, row = hex
         if self.flat:
             return self._col_index(col), 2 * self._row_index(row) + self._is_shifted(col)
@@ -321,20 +348,30 @@ class Grid:
 
     def neighbours(self, hex: Hex) -> tuple[Hex, ...]:
         """The hexes of the grid adjacent to ``hex``, clockwise from north (flat) or north-east."""
-        try:
-            return self._neighbour_table[hex]
-        except KeyError:
-            a, d = self.to_lines(hex)
-            found = (self.from_lines(a + da, d + dd) for _, da, dd in self.directions)
-            return tuple(h for h in found if h in self)
+        found = self._neighbour_table.get(hex)
+        if found is not None:
+            return found
+        a, d = self.to_lines(hex)
+        near = (self.from_lines(a + da, d + dd) for _, da, dd in self.directions)
+        return tuple(h for h in near if h in self)
+
+    # Precomputed tables make neighbours() and distance() dictionary look-ups in tight loops
+    # (referee path finding, supply tracing); hexes off the grid take the arithmetic path.
+
+    @cached_property
+    def _line_table(self) -> dict[Hex, tuple[int, int]]:
+        area = (self.last_col - self.first_col + 1) * (self.last_row - self.first_row + 1)
+        if area > _TABLE_LIMIT:
+            return {}  # a huge grid is not worth a table built on the first look-up
+        return {hex: self._to_lines(hex) for hex in self._all}
 
     @cached_property
     def _neighbour_table(self) -> dict[Hex, tuple[Hex, ...]]:
         table = {}
-        for hex in self._all:
-            a, d = self.to_lines(hex)
+        members = self._all
+        for hex, (a, d) in self._line_table.items():
             found = (self.from_lines(a + da, d + dd) for _, da, dd in self.directions)
-            table[hex] = tuple(h for h in found if h in self._all)
+            table[hex] = tuple(h for h in found if h in members)
         return table
 
     def direction(self, start: Hex, end: Hex) -> str:
@@ -352,11 +389,12 @@ class Grid:
 
     def distance(self, h1: Hex, h2: Hex) -> int:
         """Hexes counted from ``h1`` (excluded) to ``h2`` (included)."""
-        a1, d1 = self.to_lines(h1)
-        a2, d2 = self.to_lines(h2)
-        da = abs(a1 - a2)
-        dd = abs(d1 - d2)
-        return da + max(0, (dd - da) // 2)
+        table = self._line_table
+        p1 = table.get(h1) or self._to_lines(h1)
+        p2 = table.get(h2) or self._to_lines(h2)
+        da = abs(p1[0] - p2[0])
+        dd = abs(p1[1] - p2[1])
+        return da + (dd - da) // 2 if dd > da else da
 
     def ring(self, center: Hex, radius: int) -> list[Hex]:
         """Grid hexes at exactly ``radius`` from ``center``."""

@@ -3,6 +3,7 @@
 ``validate_game(game)`` never raises for bad content; it returns a :class:`Report` whose
 findings each name the file, the line where known, the field, and what was expected.
 (Unreadable files raise :class:`~toolkit.errors.DataError` from the loader instead.)
+The finding codes are listed in :data:`CODES` and documented in docs/data-format.md.
 """
 
 from __future__ import annotations
@@ -11,9 +12,24 @@ from collections import Counter as Tally
 from dataclasses import asdict, dataclass, field
 
 from .game import Game, Map
+from .hexes import Hexside
 
 ERROR = "error"
 WARNING = "warning"
+
+#: Every finding code the validator produces, with its severity.
+CODES: dict[str, str] = {
+    "hex-off-grid": ERROR, "unknown-terrain": ERROR, "overlay-as-base": ERROR,
+    "hex-without-terrain": ERROR, "tec-gap": ERROR, "unused-terrain": WARNING,
+    "unknown-hexside": ERROR, "hexside-not-adjacent": ERROR, "hexside-conflict": ERROR,
+    "bridge-over-nothing": WARNING, "unused-hexside": WARNING,
+    "unknown-line": ERROR, "short-line": ERROR, "line-gap": ERROR, "line-crosses-impassable": ERROR,
+    "line-tec-gap": WARNING, "unused-line": WARNING,
+    "duplicate-id": ERROR, "unknown-side": ERROR, "missing-side": ERROR, "missing-class": WARNING,
+    "unknown-class": ERROR, "steps-without-back": WARNING,
+    "unknown-counter": ERROR, "unknown-box": ERROR, "unknown-weather": ERROR, "turn-out-of-range": ERROR,
+    "no-entry": WARNING, "counter-overused": ERROR, "wrong-side": ERROR,
+}
 
 
 @dataclass(frozen=True)
@@ -57,25 +73,33 @@ class Report:
     def ok(self) -> bool:
         return not self.errors
 
+    def codes(self) -> set[str]:
+        """The codes of all findings (handy in tests and tools)."""
+        return {f.code for f in self.findings}
+
     def to_dict(self) -> dict:
         return {"game": self.game, "ok": self.ok, "errors": len(self.errors), "warnings": len(self.warnings),
                 "findings": [asdict(f) for f in self.findings], "provenance": self.provenance}
 
 
 class _Collector:
+    """Adds findings; the severity of each comes from :data:`CODES`."""
+
     def __init__(self, report: Report) -> None:
         self.report = report
 
-    def add(self, severity: str, code: str, message: str, file=None, line=None, field=None) -> None:
-        self.report.findings.append(Finding(severity, code, message, file, line, field))
+    def add(self, code: str, message: str, where: tuple, field: str | None = None) -> None:
+        file, line = where
+        self.report.findings.append(Finding(CODES[code], code, message, file, line, field))
 
 
 def validate_game(game: Game) -> Report:
     """Check a loaded game: map terrain, TEC, lines, hexsides, counters and scenarios."""
     report = Report(game.id)
     out = _Collector(report)
+    sides = {s.id for s in game.sides}
     for map_id, m in game.maps.items():
-        _check_map(m, game.files.get("maps", {}).get(map_id), out)
+        _check_map(m, game.files.get("maps", {}).get(map_id), out, sides)
     _check_counters(game, out)
     _check_scenarios(game, out)
     report.provenance = provenance_summary(game)
@@ -83,221 +107,298 @@ def validate_game(game: Game) -> Report:
 
 
 def validate_map(m: Map, file: str | None = None) -> Report:
-    """Check one map on its own."""
+    """Check one map on its own (sides are not checked: they belong to the game)."""
     report = Report(m.id)
-    _check_map(m, file, _Collector(report))
+    _check_map(m, file, _Collector(report), None)
     report.provenance = {"hexes": _hex_provenance(m)}
     return report
 
 
-def _where(m: Map, key, file):
-    path, line = m.locations.get(key, (file, None))
-    return path or file, line
+# -- maps -----------------------------------------------------------------------------------
 
 
-def _check_map(m: Map, file: str | None, out: _Collector) -> None:
-    grid = m.grid
-    fmt = grid.format
-    known_terrain = m.terrain_types
-    # terrain per hex
+def _check_map(m: Map, file: str | None, out: _Collector, sides: set[str] | None) -> None:
+    def where(key) -> tuple:
+        path, line = m.locations.get(key, (file, None))
+        return path or file, line
+
+    _check_hexes(m, file, where, out)
+    _check_charts(m, where, out)
+    _check_hexsides(m, where, out)
+    _check_lines(m, where, out)
+    _check_points(m, where, out, sides)
+
+
+def _check_hexes(m: Map, file, where, out: _Collector) -> None:
+    grid, fmt, known = m.grid, m.grid.format, m.terrain_types
+    expected = ", ".join(sorted(known)) or "none defined"
     for hex, cell in m.hexes.items():
-        path, line = _where(m, ("hex", hex), file)
+        at = where(("hex", hex))
+        label = _label(m, hex)
         if hex not in grid:
-            out.add("error", "hex-off-grid", f"hex {fmt(hex)} is outside the grid "
-                    f"(columns {grid.first_col}-{grid.last_col}, rows {grid.first_row}-{grid.last_row})",
-                    path, line, "terrain")
-        if cell.terrain not in known_terrain:
-            out.add("error", "unknown-terrain", f"hex {fmt(hex)} has unknown terrain {cell.terrain!r}; expected one of "
-                    f"{', '.join(sorted(known_terrain))}", path, line, "terrain")
-        elif known_terrain[cell.terrain].overlay:
-            out.add("error", "overlay-as-base", f"hex {fmt(hex)} uses overlay {cell.terrain!r} as its base terrain",
-                    path, line, "terrain")
+            out.add("hex-off-grid", f"hex {label} is outside the grid (columns {grid.first_col}-{grid.last_col}, "
+                    f"rows {grid.first_row}-{grid.last_row})", at, "terrain")
+        if cell.terrain not in known:
+            out.add("unknown-terrain", f"hex {label} has unknown terrain {cell.terrain!r}; expected one of "
+                    f"{expected}", at, "terrain")
+        elif known[cell.terrain].overlay:
+            out.add("overlay-as-base", f"hex {label} uses overlay {cell.terrain!r} as its base terrain; "
+                    f"expected a base terrain before any '+feature'", at, "terrain")
         for feature in cell.features:
-            if feature not in known_terrain:
-                out.add("error", "unknown-terrain", f"hex {fmt(hex)} has unknown feature {feature!r}",
-                        path, line, "terrain")
+            if feature not in known:
+                out.add("unknown-terrain", f"hex {label} has unknown feature {feature!r}; expected one of "
+                        f"{expected}", at, "terrain")
     missing = [h for h in grid if h not in m.hexes]
     if missing:
         sample = ", ".join(fmt(h) for h in missing[:12]) + (" ..." if len(missing) > 12 else "")
-        out.add("error", "hex-without-terrain", f"{len(missing)} grid hexes have no terrain: {sample}",
-                file, None, "terrain")
-    # TEC gaps: every base terrain must price every unit class in every weather
+        out.add("hex-without-terrain", f"{len(missing)} grid hexes have no terrain: {sample}; expected every "
+                f"hex of the grid to have one", (file, None), "terrain")
+
+
+def _label(m: Map, hex) -> str:
+    try:
+        return m.grid.format(hex)
+    except ValueError:  # a number too wide for the numbering: show it raw
+        return f"({hex[0]}, {hex[1]})"
+
+
+def _check_charts(m: Map, where, out: _Collector) -> None:
+    """TEC gaps (a unit class x weather with no cost) and chart entries nothing uses."""
     used = Tally(c.terrain for c in m.hexes.values())
     used.update(f for c in m.hexes.values() for f in c.features)
-    for code, terrain in known_terrain.items():
-        if terrain.overlay and not terrain.move:
-            pass  # an overlay without costs leaves movement to the base terrain
-        else:
+    charts = [("terrain_types", "terrain", m.terrain_types, "tec-gap"),
+              ("hexside_types", "hexside", m.hexside_types, "tec-gap"),
+              ("line_types", "line", m.line_types, "line-tec-gap")]
+    for key, what, types, code in charts:
+        for type_code, kind in types.items():
+            if key == "terrain_types" and kind.overlay and not kind.move:
+                continue  # an overlay without costs leaves movement to the base terrain
             for unit_class in m.unit_classes:
                 for weather in m.weathers:
-                    found, _ = terrain.move.lookup(unit_class, weather)
-                    if not found:
-                        out.add("error", "tec-gap", f"terrain {code!r} gives no cost for unit class {unit_class!r} "
-                                f"in weather {weather!r}", file, None, f"terrain_types.{code}.move")
+                    if not kind.move.lookup(unit_class, weather)[0]:
+                        note = " (it will not speed that class)" if code == "line-tec-gap" else ""
+                        out.add(code, f"{what} {type_code!r} gives no cost for unit class {unit_class!r} in weather "
+                                f"{weather!r}{note}; expected a '{unit_class}', '{unit_class}/{weather}' or '*' "
+                                f"entry", where((key, type_code)), f"{key}.{type_code}.move")
+    for code, kind in m.terrain_types.items():
         if code not in used:
-            out.add("warning", "unused-terrain", f"terrain type {code!r} is defined but no hex uses it",
-                    file, None, f"terrain_types.{code}")
-    for code, side_type in m.hexside_types.items():
-        for unit_class in m.unit_classes:
-            for weather in m.weathers:
-                found, _ = side_type.move.lookup(unit_class, weather)
-                if not found:
-                    out.add("error", "tec-gap", f"hexside {code!r} gives no cost for unit class {unit_class!r} "
-                            f"in weather {weather!r}", file, None, f"hexside_types.{code}.move")
-    for code, line_type in m.line_types.items():
-        for unit_class in m.unit_classes:
-            for weather in m.weathers:
-                found, _ = line_type.move.lookup(unit_class, weather)
-                if not found:
-                    out.add("warning", "tec-gap", f"line {code!r} gives no cost for unit class {unit_class!r} in "
-                            f"weather {weather!r} (it will not speed that class)", file, None,
-                            f"line_types.{code}.move")
-    # hexsides
-    used_sides = Tally()
+            out.add("unused-terrain", f"terrain type {code!r} is defined but no hex uses it",
+                    where(("terrain_types", code)), f"terrain_types.{code}")
+    used_lines = {ln.code for ln in m.lines}
+    for code in m.line_types:
+        if code not in used_lines:
+            out.add("unused-line", f"line type {code!r} is defined but no road or rail uses it",
+                    where(("line_types", code)), f"line_types.{code}")
+
+
+def _check_hexsides(m: Map, where, out: _Collector) -> None:
+    grid, types = m.grid, m.hexside_types
+    used = Tally()
     for side, features in m.hexsides.items():
+        label = f"{_label(m, side.a)}/{_label(m, side.b)}"
         for feature in features:
-            used_sides[feature.code] += 1
-            path, line = _where(m, ("hexside", side, feature.code), file)
-            label = f"{fmt(side.a)}/{fmt(side.b)}"
+            used[feature.code] += 1
+            at = where(("hexside", side, feature.code))
             if not grid.adjacent(side.a, side.b):
-                out.add("error", "hexside-not-adjacent", f"hexside {label}: the hexes are not adjacent",
-                        path, line, "hexsides")
+                out.add("hexside-not-adjacent", f"hexside {label}: the hexes are not adjacent; expected two "
+                        f"neighbouring hexes", at, "hexsides")
             elif side.a not in grid and side.b not in grid:
-                out.add("error", "hex-off-grid", f"hexside {label} lies outside the grid", path, line, "hexsides")
-            if feature.code not in m.hexside_types:
-                out.add("error", "unknown-hexside", f"hexside {label} has unknown feature {feature.code!r}; "
-                        f"expected one of {', '.join(sorted(m.hexside_types))}", path, line, "hexsides")
-        codes = [f.code for f in features]
-        bridges = [c for c in codes if m.hexside_types.get(c) and m.hexside_types[c].bridge]
-        if bridges and len(bridges) == len(codes):
-            path, line = _where(m, ("hexside", side, codes[0]), file)
-            out.add("warning", "bridge-over-nothing", f"hexside {fmt(side.a)}/{fmt(side.b)} has a bridge but "
-                    f"nothing to cross", path, line, "hexsides")
-    for code in m.hexside_types:
-        if not used_sides[code]:
-            out.add("warning", "unused-hexside", f"hexside type {code!r} is defined but no hexside uses it",
-                    file, None, f"hexside_types.{code}")
-    # lines
+                out.add("hex-off-grid", f"hexside {label} lies outside the grid", at, "hexsides")
+            if feature.code not in types:
+                out.add("unknown-hexside", f"hexside {label} has unknown feature {feature.code!r}; expected one of "
+                        f"{', '.join(sorted(types)) or 'none defined'}", at, "hexsides")
+        _check_side_conflicts(m, side, label, where, out)
+    for code in types:
+        if not used[code]:
+            out.add("unused-hexside", f"hexside type {code!r} is defined but no hexside uses it",
+                    where(("hexside_types", code)), f"hexside_types.{code}")
+
+
+def _check_side_conflicts(m: Map, side: Hexside, label: str, where, out: _Collector) -> None:
+    """A hexside holds at most one non-bridge feature per width class, and a bridge needs one.
+
+    ``width`` is the kind of obstacle (minor: stream, major: river, line: slope or border), so two
+    different features of one class on one side contradict each other (a side cannot be both a
+    stream and a canal); a bridge alone has nothing to cross.
+    """
+    kinds = [(f.code, m.hexside_types[f.code]) for f in m.hexsides[side] if f.code in m.hexside_types]
+    by_width: dict[str, list[str]] = {}
+    for code, kind in kinds:
+        if not kind.bridge:
+            by_width.setdefault(kind.width, []).append(code)
+    for width, codes in by_width.items():
+        if len(codes) > 1:
+            out.add("hexside-conflict", f"hexside {label} is given both {' and '.join(map(repr, codes))}, two "
+                    f"{width} features; expected at most one {width} feature per hexside",
+                    where(("hexside", side, codes[1])), "hexsides")
+    if kinds and all(kind.bridge for _, kind in kinds):
+        out.add("bridge-over-nothing", f"hexside {label} has a bridge but nothing to cross; expected a river or "
+                f"other feature on the same hexside", where(("hexside", side, kinds[0][0])), "hexsides")
+
+
+def _impassable(m: Map, kind) -> bool:
+    """True if the hexside prohibits crossing to every unit class in every weather."""
+    return all(kind.move.lookup(c, w) == (True, None) for c in m.unit_classes for w in m.weathers)
+
+
+def _check_lines(m: Map, where, out: _Collector) -> None:
+    grid = m.grid
     for i, ln in enumerate(m.lines):
-        path, line = _where(m, ("line", i), file)
+        at = where(("line", i))
         name = ln.name or f"{ln.code} #{i + 1}"
+        field_name = f"lines[{i}]"
         if ln.code not in m.line_types:
-            out.add("error", "unknown-line", f"line {name!r} has unknown type {ln.code!r}; expected one of "
-                    f"{', '.join(sorted(m.line_types))}", path, line, f"lines[{i}].type")
+            out.add("unknown-line", f"line {name!r} has unknown type {ln.code!r}; expected one of "
+                    f"{', '.join(sorted(m.line_types)) or 'none defined'}", at, f"{field_name}.type")
             continue
         if len(ln.hexes) < 2:
-            out.add("error", "short-line", f"line {name!r} needs at least two hexes", path, line, f"lines[{i}].hexes")
+            out.add("short-line", f"line {name!r} has {len(ln.hexes)} hex; expected at least two", at,
+                    f"{field_name}.hexes")
         for h in ln.hexes:
             if h not in grid:
-                out.add("error", "hex-off-grid", f"line {name!r} passes hex {fmt(h)} outside the grid",
-                        path, line, f"lines[{i}].hexes")
+                out.add("hex-off-grid", f"line {name!r} passes hex {_label(m, h)} outside the grid", at,
+                        f"{field_name}.hexes")
         for a, b in zip(ln.hexes, ln.hexes[1:]):
             if not grid.adjacent(a, b):
-                out.add("error", "line-gap", f"line {name!r} jumps from {fmt(a)} to {fmt(b)}, which are not adjacent",
-                        path, line, f"lines[{i}].hexes")
+                out.add("line-gap", f"line {name!r} jumps from {_label(m, a)} to {_label(m, b)}, which are not "
+                        f"adjacent; expected consecutive hexes to touch", at, f"{field_name}.hexes")
                 continue
-            side = grid.hexside(a, b)
-            for feature in m.hexsides.get(side, ()):
+            side = Hexside.of(a, b)
+            features = m.hexsides.get(side, ())
+            bridged = m.line_types[ln.code].bridges or any(
+                f.code in m.hexside_types and m.hexside_types[f.code].bridge for f in features)
+            for feature in features:
                 kind = m.hexside_types.get(feature.code)
-                if kind is None:
-                    continue
-                impassable = all(c is None for c in kind.move.costs.values()) and kind.move.costs
-                bridged = m.line_types[ln.code].bridges or any(
-                    m.hexside_types.get(f.code) and m.hexside_types[f.code].bridge for f in m.hexsides[side])
-                if impassable and not bridged:
-                    out.add("error", "line-crosses-impassable", f"line {name!r} crosses impassable {feature.code!r} "
-                            f"at {fmt(a)}/{fmt(b)} without a bridge", path, line, f"lines[{i}].hexes")
-    # places, sources, edges, boxes
-    checks = [("places", [(p.hex, p.name) for p in m.places]),
-              ("victory", [(v.hex, "victory hex") for v in m.victory]),
-              ("supply", [(h, f"{s.side} supply source") for s in m.supply for h in s.hexes]),
-              ("edges", [(h, f"{e.edge} edge") for e in m.edges for h in e.hexes]),
-              ("boxes", [(h, f"entry of box {b.id}") for b in m.boxes for h in b.entry])]
-    for key, items in checks:
-        for hex, what in items:
-            if hex not in grid:
-                out.add("error", "hex-off-grid", f"{what} at {fmt(hex)} is outside the grid", file, None, key)
-    box_ids = Tally(b.id for b in m.boxes)
-    for box_id, n in box_ids.items():
+                if kind is not None and not kind.bridge and _impassable(m, kind) and not bridged:
+                    out.add("line-crosses-impassable", f"line {name!r} crosses impassable {feature.code!r} at "
+                            f"{_label(m, a)}/{_label(m, b)} without a bridge; expected a bridge feature there or "
+                            f"'bridges: true' on line type {ln.code!r}", at, f"{field_name}.hexes")
+
+
+def _check_points(m: Map, where, out: _Collector, sides: set[str] | None) -> None:
+    """Places, victory hexes, supply sources, edges and boxes: on the map, with known sides."""
+    groups = [("places", [((p.hex,), p.name, None) for p in m.places]),
+              ("victory", [((v.hex,), "victory hex", v.side) for v in m.victory]),
+              ("supply", [(s.hexes, f"{s.side} supply source", s.side) for s in m.supply]),
+              ("edges", [(e.hexes, f"{e.edge} edge", e.side) for e in m.edges]),
+              ("boxes", [(b.entry, f"entry of box {b.id}", b.side) for b in m.boxes])]
+    for key, items in groups:
+        for i, (hexes, what, side) in enumerate(items):
+            at = where((key, i))
+            for hex in hexes:
+                if hex not in m.grid:
+                    out.add("hex-off-grid", f"{what} at {_label(m, hex)} is outside the grid", at, f"{key}[{i}]")
+            if sides is not None and side is not None and side not in sides:
+                out.add("unknown-side", f"{what} belongs to side {side!r}; expected one of "
+                        f"{', '.join(sorted(sides))}", at, f"{key}[{i}].side")
+    for box_id, n in Tally(b.id for b in m.boxes).items():
         if n > 1:
-            out.add("error", "duplicate-id", f"box id {box_id!r} is used {n} times", file, None, "boxes")
+            index = [b.id for b in m.boxes].index(box_id, 1 + [b.id for b in m.boxes].index(box_id))
+            out.add("duplicate-id", f"box id {box_id!r} is used {n} times; expected unique ids",
+                    where(("boxes", index)), f"boxes[{index}].id")
+
+
+# -- counters and scenarios -----------------------------------------------------------------
 
 
 def _check_counters(game: Game, out: _Collector) -> None:
     file = game.files.get("counters")
     sides = {s.id for s in game.sides}
-    classes = set()
-    for m in game.maps.values():
-        classes.update(m.unit_classes)
+    classes = {c for m in game.maps.values() for c in m.unit_classes}
+    for side_id, n in Tally(s.id for s in game.sides).items():
+        if n > 1:
+            out.add("duplicate-id", f"side id {side_id!r} is used {n} times; expected unique ids",
+                    (game.files.get("game"), None), "sides")
     for c in game.counters.values():
+        at = game.locations.get(("counter", c.id), (file, None))
         if c.side is not None and c.side not in sides:
-            out.add("error", "unknown-side", f"counter {c.id!r} has side {c.side!r}; the game's sides are "
-                    f"{', '.join(sorted(sides))}", file, None, f"{c.id}.side")
+            out.add("unknown-side", f"counter {c.id!r} has side {c.side!r}; expected one of "
+                    f"{', '.join(sorted(sides))}", at, f"{c.id}.side")
         if c.is_marker:
             continue
         if c.side is None:
-            out.add("error", "missing-side", f"unit {c.id!r} has no side", file, None, f"{c.id}.side")
+            out.add("missing-side", f"unit {c.id!r} has no side; expected one of {', '.join(sorted(sides))}",
+                    at, f"{c.id}.side")
         if c.unit_class is None:
-            out.add("warning", "missing-class", f"unit {c.id!r} has no movement class", file, None, f"{c.id}.class")
+            out.add("missing-class", f"unit {c.id!r} has no movement class; expected one of "
+                    f"{', '.join(sorted(classes))}", at, f"{c.id}.class")
         elif c.unit_class not in classes:
-            out.add("error", "unknown-class", f"unit {c.id!r} has class {c.unit_class!r}; the maps know "
-                    f"{', '.join(sorted(classes))}", file, None, f"{c.id}.class")
+            out.add("unknown-class", f"unit {c.id!r} has class {c.unit_class!r}; the maps know "
+                    f"{', '.join(sorted(classes))}", at, f"{c.id}.class")
         if c.steps > 1 and c.back_kind == "none":
-            out.add("warning", "steps-without-back", f"unit {c.id!r} has {c.steps} steps but no back side",
-                    file, None, f"{c.id}.back_kind")
+            out.add("steps-without-back", f"unit {c.id!r} has {c.steps} steps but no back side; expected a "
+                    f"back_kind such as 'reduced'", at, f"{c.id}.back_kind")
 
 
 def _check_scenarios(game: Game, out: _Collector) -> None:
+    sides = {s.id for s in game.sides}
+    boxes = {b.id for m in game.maps.values() for b in m.boxes}
     for sid, s in game.scenarios.items():
         file = game.files.get("scenarios", {}).get(sid)
+
+        def where(key) -> tuple:
+            return s.locations.get(key, (file, None))
+
         main = game.maps.get(s.map or "")
-        boxes = {b.id for m in game.maps.values() for b in m.boxes}
-        placed = Tally()
         weathers = set(main.weathers) if main else set()
+        if s.first_side is not None and s.first_side not in sides:
+            out.add("unknown-side", f"scenario's first side {s.first_side!r} is not a side of the game; expected "
+                    f"one of {', '.join(sorted(sides))}", where("first_side"), "first_side")
         for t in s.turns:
             if t.weather and weathers and t.weather not in weathers:
-                out.add("error", "unknown-weather", f"turn {t.number} has weather {t.weather!r}; the map knows "
-                        f"{', '.join(sorted(weathers))}", file, None, "turns.weather")
+                out.add("unknown-weather", f"turn {t.number} has weather {t.weather!r}; the map knows "
+                        f"{', '.join(sorted(weathers))}", where("turns"), "turns.weather")
+        placed = Tally()
         for i, p in enumerate(s.setup):
             m = game.maps.get(p.map or s.map or "")
+            at = where(("setup", i))
             for unit in p.units:
                 placed[unit] += 1
                 if unit not in game.counters:
-                    out.add("error", "unknown-counter", f"set-up places {unit!r}, which no counter defines",
-                            file, None, f"setup[{i}].units")
+                    out.add("unknown-counter", f"set-up places {unit!r}, which no counter defines; expected an id "
+                            f"from the counters file", at, f"setup[{i}].units")
             for hex in ([p.hex] if p.hex else []) + list(p.hexes):
                 if m and hex not in m.grid:
-                    out.add("error", "hex-off-grid", f"set-up hex {m.grid.format(hex)} is outside the map",
-                            file, None, f"setup[{i}].hex")
+                    out.add("hex-off-grid", f"set-up hex {_label(m, hex)} is outside the map", at, f"setup[{i}].hex")
             if p.box and p.box not in boxes:
-                out.add("error", "unknown-box", f"set-up names box {p.box!r}; the maps have "
-                        f"{', '.join(sorted(boxes)) or 'no boxes'}", file, None, f"setup[{i}].box")
+                out.add("unknown-box", f"set-up names box {p.box!r}; the maps have "
+                        f"{', '.join(sorted(boxes)) or 'no boxes'}", at, f"setup[{i}].box")
         turns = {t.number for t in s.turns}
         for i, r in enumerate(s.reinforcements):
             m = game.maps.get(r.map or s.map or "")
+            at = where(("reinforcements", i))
             if r.turn not in turns:
-                out.add("error", "turn-out-of-range", f"reinforcements arrive on turn {r.turn}, outside the "
-                        f"scenario's turns", file, None, f"reinforcements[{i}].turn")
+                out.add("turn-out-of-range", f"reinforcements arrive on turn {r.turn}; expected a turn from "
+                        f"{min(turns, default=0)} to {max(turns, default=0)}", at, f"reinforcements[{i}].turn")
+            if r.side not in sides:
+                out.add("unknown-side", f"reinforcements for side {r.side!r}; expected one of "
+                        f"{', '.join(sorted(sides))}", at, f"reinforcements[{i}].side")
             for unit in r.units:
                 placed[unit] += 1
-                if unit not in game.counters:
-                    out.add("error", "unknown-counter", f"reinforcement {unit!r} is not a defined counter",
-                            file, None, f"reinforcements[{i}].units")
+                counter = game.counters.get(unit)
+                if counter is None:
+                    out.add("unknown-counter", f"reinforcement {unit!r} is not a defined counter", at,
+                            f"reinforcements[{i}].units")
+                elif counter.side is not None and counter.side != r.side and r.side in sides:
+                    out.add("wrong-side", f"reinforcement {unit!r} is a {counter.side} counter but arrives for "
+                            f"{r.side}", at, f"reinforcements[{i}].units")
             for hex in r.entry:
                 if m and hex not in m.grid:
-                    out.add("error", "hex-off-grid", f"entry hex {m.grid.format(hex)} is outside the map",
-                            file, None, f"reinforcements[{i}].entry")
+                    out.add("hex-off-grid", f"entry hex {_label(m, hex)} is outside the map", at,
+                            f"reinforcements[{i}].entry")
             if r.box and r.box not in boxes:
-                out.add("error", "unknown-box", f"reinforcement box {r.box!r} is not defined", file, None,
-                        f"reinforcements[{i}].box")
+                out.add("unknown-box", f"reinforcement box {r.box!r} is not defined; the maps have "
+                        f"{', '.join(sorted(boxes)) or 'no boxes'}", at, f"reinforcements[{i}].box")
             if not r.entry and not r.box:
-                out.add("warning", "no-entry", "reinforcement has neither entry hexes nor a box",
-                        file, None, f"reinforcements[{i}]")
+                out.add("no-entry", "reinforcement has neither entry hexes nor a box", at, f"reinforcements[{i}]")
         for unit, n in placed.items():
             counter = game.counters.get(unit)
             if counter and n > counter.count:
-                out.add("error", "counter-overused", f"{unit!r} is placed {n} times but the counter mix has "
-                        f"{counter.count}", file, None, "setup")
+                out.add("counter-overused", f"{unit!r} is placed {n} times but the counter mix has "
+                        f"{counter.count}", (file, None), "setup")
+
+
+# -- provenance -----------------------------------------------------------------------------
 
 
 def _hex_provenance(m: Map) -> dict:
@@ -354,5 +455,3 @@ def format_report(report: Report) -> str:
     verdict = "clean" if report.ok and not report.warnings else ("ok with warnings" if report.ok else "FAILED")
     lines.append(f"{report.game}: {len(report.errors)} errors, {len(report.warnings)} warnings: {verdict}")
     return "\n".join(lines)
-
-

@@ -41,6 +41,8 @@ class Game:
     root: str | None = None
     #: The files the game was read from (game, maps, counters, scenarios); not part of equality.
     files: dict = field(default_factory=dict, compare=False, repr=False)
+    #: Where each datum was read from, ``key -> (file, line)`` (``("counter", id)``...).
+    locations: dict = field(default_factory=dict, compare=False, repr=False)
 
     def side(self, side_id: str) -> Side | None:
         for side in self.sides:

@@ -64,6 +64,8 @@ class Scenario:
     victory: str | None = None
     notes: str | None = None
     source: Source = UNSOURCED
+    #: Where each datum was read from, ``key -> (file, line)``, for messages; not part of equality.
+    locations: dict = field(default_factory=dict, compare=False, repr=False)
 
     def weather(self, turn: int) -> str | None:
         for t in self.turns:

@@ -6,7 +6,9 @@ anchors and aliases (no entity-expansion tricks), binary junk and oversized file
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from fractions import Fraction
 from typing import Any, Iterable
 
@@ -19,6 +21,9 @@ from ..hexes import Grid, Hex
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_NUMBER = 10**9
+MAX_DEPTH = 50
+MAX_COST = 1000
+_WHOLE = re.compile(r"[-+]?[0-9]+")
 
 
 class YDict(dict):
@@ -71,6 +76,13 @@ def load_yaml(path: str) -> Any:
         raise DataError("file is empty", path=path)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        raise DataError(f"invalid YAML: unacceptable character #x{code:04x} (control characters are not allowed)",
+                        path=path, line=line) from None
+    except RecursionError:
+        raise DataError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)", path=path) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -79,14 +91,17 @@ def load_yaml(path: str) -> Any:
         raise DataError(f"invalid YAML: {exc}", path=path) from None
     if node is None:
         raise DataError("file holds no data", path=path)
-    return _build(node, path, set())
+    return _build(node, path, set(), 0)
 
 
-def _build(node: yaml.Node, path: str, seen: set) -> Any:
+def _build(node: yaml.Node, path: str, seen: set, depth: int) -> Any:
     line = node.start_mark.line + 1
     if id(node) in seen:
         raise DataError("YAML anchors and aliases are not allowed in data files", path=path, line=line)
+    if depth > MAX_DEPTH:
+        raise DataError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)", path=path, line=line)
     seen.add(id(node))
+    depth += 1
     if isinstance(node, yaml.MappingNode):
         out = YDict()
         out.line = line
@@ -95,7 +110,7 @@ def _build(node: yaml.Node, path: str, seen: set) -> Any:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise DataError("YAML merge keys (<<) are not allowed in data files", path=path,
                                 line=key_node.start_mark.line + 1)
-            key = _build(key_node, path, seen)
+            key = _build(key_node, path, seen, depth)
             if isinstance(key, (dict, list)):
                 raise DataError("a mapping key must be plain text", path=path, line=key_node.start_mark.line + 1)
             key = str(key)
@@ -103,7 +118,7 @@ def _build(node: yaml.Node, path: str, seen: set) -> Any:
                 raise DataError(f"duplicate key {key!r} (first on line {out.key_lines[key]})", path=path,
                                 line=key_node.start_mark.line + 1)
             out.key_lines[key] = key_node.start_mark.line + 1
-            out[key] = _build(value_node, path, seen)
+            out[key] = _build(value_node, path, seen, depth)
         return out
     if isinstance(node, yaml.SequenceNode):
         out_list = YList()
@@ -111,7 +126,7 @@ def _build(node: yaml.Node, path: str, seen: set) -> Any:
         out_list.item_lines = []
         for item in node.value:
             out_list.item_lines.append(item.start_mark.line + 1)
-            out_list.append(_build(item, path, seen))
+            out_list.append(_build(item, path, seen, depth))
         return out_list
     return _scalar(node, path)
 
@@ -202,18 +217,18 @@ class Fields:
         return value
 
     def int(self, key: str, default: int | None = None, *, required: bool = False,
-            minimum: int | None = None, maximum: int = MAX_NUMBER) -> int | None:
+            minimum: int = -MAX_NUMBER, maximum: int = MAX_NUMBER) -> int | None:
         value = self.require(key) if required else self.raw(key, default)
         if value is None:
             return None
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if isinstance(value, str) and _WHOLE.fullmatch(value.strip()) and len(value) < 20:
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(key, f"expected a whole number, found {_kind(value)} {value!r}")
-        if minimum is not None and value < minimum:
-            raise self.error(key, f"expected at least {minimum}, found {value}")
+        if value < minimum:
+            raise self.error(key, f"expected at least {minimum:,}, found {_short(value)}")
         if value > maximum:
-            raise self.error(key, f"expected at most {maximum:,}, found {value:,}")
+            raise self.error(key, f"expected at most {maximum:,}, found {_short(value)}")
         return value
 
     def float(self, key: str, default: float | None = None, *, minimum: float = 0.0,
@@ -222,9 +237,9 @@ class Fields:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.error(key, f"expected a number, found {_kind(value)} {value!r}")
+            raise self.error(key, f"expected a number, found {_kind(value)} {_short(value)}")
         if not (minimum <= value <= maximum):
-            raise self.error(key, f"expected a number from {minimum} to {maximum}, found {value}")
+            raise self.error(key, f"expected a number from {minimum} to {maximum}, found {_short(value)}")
         return float(value)
 
     def bool(self, key: str, default: bool = False) -> bool:
@@ -279,6 +294,12 @@ class Fields:
                 raise self.error(key, f"unknown key; expected one of: {expected}")
 
 
+def _short(value: Any, limit: int = 40) -> str:
+    """``repr`` of a value, cut short so a huge number or string cannot flood a message."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def _kind(value: Any) -> str:
     if value is None:
         return "nothing"
@@ -300,20 +321,27 @@ def parse_cost(value: Any) -> Fraction | None:
     """A movement cost: 2, 1.5, "1/2", "+1" (the plus is decoration) or "P" for prohibited."""
     if isinstance(value, bool) or value is None:
         raise ValueError("expected a cost such as 1, 1/2 or P")
+    if isinstance(value, (dict, list)):
+        raise ValueError(f"expected a cost such as 1, 1/2, +1 or P; found {_kind(value)}")
     if isinstance(value, int):
         number = Fraction(value)
     elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"expected a finite cost, found {value}")
         number = Fraction(value).limit_denominator(12)
     else:
         text = str(value).strip()
         if text.upper() in ("P", "PROHIBITED", "X"):
             return None
         try:
+            if len(text) > 20:
+                raise ValueError(text)
             number = Fraction(text.lstrip("+"))
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"expected a cost such as 1, 1/2, +1 or P; found {text!r}") from None
-    if number < 0 or number > 1000:
-        raise ValueError(f"cost {number} is outside 0..1000")
+            raise ValueError(f"expected a cost such as 1, 1/2, +1 or P; found {_short(text)}") from None
+    if number < 0 or number > MAX_COST:
+        shown = str(number) if len(str(number)) <= 20 else f"{str(number)[:20]}..."
+        raise ValueError(f"cost {shown} is outside 0..{MAX_COST}")
     return number
 
 

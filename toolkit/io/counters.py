@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from typing import Any
 
 from ..errors import DataError
@@ -26,15 +27,16 @@ KINDS = ("unit", "marker", "hq", "leader", "chit")
 
 
 def load_counters(path: str) -> dict[str, Counter]:
-    """Read a counters CSV into ``{id: Counter}``, in file order."""
+    """Read a counters CSV into ``{id: Counter}``, in file order (a :class:`Counters` that also
+    knows each counter's line)."""
     path = os.fspath(path)
     text = read_text(path)
     lines = [("" if ln.lstrip().startswith("#") else ln) for ln in text.splitlines()]
-    reader = csv.reader(io.StringIO("\n".join(lines)))
+    reader = csv.reader(io.StringIO("\n".join(lines)), strict=True)
     header: list[str] | None = None
-    counters: dict[str, Counter] = {}
-    first_line: dict[str, int] = {}
-    for row in reader:
+    counters = Counters()
+    first_line = counters.lines
+    for row in _rows(reader, path):
         if not row or all(not c.strip() for c in row):
             continue
         line = reader.line_num
@@ -56,6 +58,26 @@ def load_counters(path: str) -> dict[str, Counter]:
     return counters
 
 
+class Counters(dict):
+    """``{id: Counter}`` in file order, with ``lines[id]``, the line each counter was read from."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lines: dict[str, int] = {}
+
+
+def _rows(reader: Any, path: str):
+    """The reader's rows; a CSV syntax error becomes a :class:`DataError` with its line."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise DataError(f"bad CSV: {exc}", path=path, line=reader.line_num) from None
+        yield row
+
+
 def _check_header(header: list[str], path: str, line: int) -> None:
     seen = set()
     for name in header:
@@ -71,12 +93,17 @@ def _check_header(header: list[str], path: str, line: int) -> None:
             raise DataError(f"header lacks the required column {name!r}", path=path, line=line)
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
 def _value(text: str, path: str, line: int, column: str) -> Any:
-    if text.lstrip("-").isdigit():
-        number = int(text)
-        if abs(number) > MAX_NUMBER:
-            raise DataError(f"number {text} is out of range", path=path, line=line, field=column)
-        return number
+    """A printed value: a whole number where the cell is one, else the text as printed."""
+    if _WHOLE.fullmatch(text):
+        if len(text) > 10 or abs(int(text)) > MAX_NUMBER:
+            shown = text if len(text) <= 20 else text[:20] + "..."
+            raise DataError(f"number {shown} is out of range (at most {MAX_NUMBER:,})", path=path, line=line,
+                            field=column)
+        return int(text)
     return text
 
 
@@ -89,7 +116,7 @@ def _counter(cells: dict[str, str], path: str, line: int) -> Counter:
         text = get(name)
         if text is None:
             return default
-        if not text.isdigit() or not (minimum <= int(text) <= maximum):
+        if not _WHOLE.fullmatch(text) or len(text) > 10 or not (minimum <= int(text) <= maximum):
             raise DataError(f"expected a whole number from {minimum} to {maximum}, found {text!r}",
                             path=path, line=line, field=name)
         return int(text)

@@ -84,13 +84,14 @@ def load_game(name: str) -> Game:
     """Load a whole game by bundled id or path: maps, counters and scenarios."""
     path = game_path(name)
     base = path.parent
-    f = Fields(load_yaml(str(path)), str(path), "")
+    f = Fields(load_yaml(str(path)), str(path), "", 1)
     game = Game(id=f.str("id", required=True), name=f.str("name", required=True),
                 publisher=f.str("publisher"), year=f.int("year", minimum=1800, maximum=3000),
                 rulebook=f.str("rulebook"), ruleset=f.str("ruleset"), root=str(base))
     f.raw("default_candidate")
     for i, item in enumerate(f.list("sides", required=True)):
-        s = Fields(item, str(path), f"sides[{i}]")
+        s = Fields(item, str(path), f"sides[{i}]", f.line_of("sides"))
+        game.locations[("side", len(game.sides))] = (str(path), s.line)
         game.sides.append(Side(id=s.str("id", required=True), name=s.str("name", required=True),
                                colour=s.str("colour", "#c8c8c8"), text_colour=s.str("text_colour", "#000000")))
         s.done()
@@ -112,6 +113,8 @@ def load_game(name: str) -> Game:
         game.maps[map_id] = m
     counters_file = f.str("counters", "counters.csv")
     game.counters = load_counters(str(base / counters_file))
+    for counter_id, line in getattr(game.counters, "lines", {}).items():
+        game.locations[("counter", counter_id)] = (str(base / counters_file), line)
     for rel in f.words("scenarios"):
         scenario = load_scenario(str(base / rel), game.maps)
         if scenario.id in game.scenarios:

@@ -31,7 +31,7 @@ EDGES = ("north", "south", "east", "west")
 def load_map(path: str) -> Map:
     """Read a map file; :class:`DataError` names the file, line and field of any problem."""
     path = os.fspath(path)
-    f = Fields(load_yaml(path), path, "")
+    f = Fields(load_yaml(path), path, "", 1)
     grid = _load_grid(f.sub("grid", required=True))
     m = Map(id=f.str("id", required=True), name=f.str("name", required=True), grid=grid)
     m.weathers = tuple(f.words("weathers")) or ("clear",)
@@ -43,6 +43,7 @@ def load_map(path: str) -> Map:
     f.raw("notes")
 
     for code, sub in _named(f, "terrain_types"):
+        m.locations[("terrain_types", code)] = (sub.path, sub.line)
         m.terrain_types[code] = TerrainType(
             code=code, name=sub.str("name", required=True),
             move=parse_cost_table(sub, "move", m.unit_classes, m.weathers),
@@ -50,6 +51,7 @@ def load_map(path: str) -> Map:
             blocks_los=sub.bool("blocks_los"), colour=sub.str("colour"), source=sub.source())
         sub.done(["notes"])
     for code, sub in _named(f, "hexside_types"):
+        m.locations[("hexside_types", code)] = (sub.path, sub.line)
         m.hexside_types[code] = HexsideType(
             code=code, name=sub.str("name", required=True),
             move=parse_cost_table(sub, "move", m.unit_classes, m.weathers),
@@ -58,6 +60,7 @@ def load_map(path: str) -> Map:
             source=sub.source())
         sub.done(["notes"])
     for code, sub in _named(f, "line_types"):
+        m.locations[("line_types", code)] = (sub.path, sub.line)
         m.line_types[code] = LineType(
             code=code, name=sub.str("name", required=True),
             move=parse_cost_table(sub, "move", m.unit_classes, m.weathers),
@@ -78,11 +81,13 @@ def load_map(path: str) -> Map:
         m.places.append(Place(name=sub.str("name", required=True),
                               hex=parse_hex(sub.require("hex"), grid, sub, "hex"),
                               kind=sub.str("kind", "town"), source=sub.source()))
+        m.locations[("places", len(m.places) - 1)] = (sub.path, sub.line)
         sub.done(["notes"])
     for sub in _items(f, "victory"):
         m.victory.append(VictoryHex(hex=parse_hex(sub.require("hex"), grid, sub, "hex"),
                                     points=sub.int("points", minimum=0), side=sub.str("side"),
                                     source=sub.source()))
+        m.locations[("victory", len(m.victory) - 1)] = (sub.path, sub.line)
         sub.done(["notes", "name"])
     for sub in _items(f, "supply"):
         edge = sub.str("edge", choices=EDGES)
@@ -93,17 +98,20 @@ def load_map(path: str) -> Map:
                                      kind=sub.str("kind", "edge" if edge else "hex"),
                                      turns=(sub.int("from_turn"), sub.int("until_turn")),
                                      note=sub.str("note"), source=sub.source()))
+        m.locations[("supply", len(m.supply) - 1)] = (sub.path, sub.line)
         sub.done(["notes"])
     for sub in _items(f, "edges"):
         m.edges.append(MapEdge(edge=sub.str("edge", required=True, choices=EDGES), side=sub.str("side"),
                                hexes=tuple(parse_hex_list(sub.raw("hexes", []), grid, sub, "hexes")),
                                note=sub.str("note"), source=sub.source()))
+        m.locations[("edges", len(m.edges) - 1)] = (sub.path, sub.line)
         sub.done(["notes"])
     for sub in _items(f, "boxes"):
         m.boxes.append(Box(id=sub.str("id", required=True), name=sub.str("name", required=True),
                            side=sub.str("side"),
                            entry=tuple(parse_hex_list(sub.raw("entry", []), grid, sub, "entry")),
                            note=sub.str("note"), source=sub.source()))
+        m.locations[("boxes", len(m.boxes) - 1)] = (sub.path, sub.line)
         sub.done(["notes"])
     m.locations["file"] = (path, 1)
     f.done()
@@ -233,10 +241,11 @@ def _load_hexside_block(sub: Fields, m: Map) -> None:
         except HexError as exc:
             raise sub.error("sides", str(exc)) from None
         side = Hexside.of(a, b)
-        feature = HexsideFeature(side=side, code=code, source=source)
-        m.hexsides.setdefault(side, []).append(feature)
-        if feature in m.hexsides[side][:-1]:
-            raise sub.error("sides", f"hexside {grid.format(a)}/{grid.format(b)} already has {code!r}")
+        if code in m.hexside_codes(side):
+            first = m.locations.get(("hexside", side, code), (None, None))[1]
+            raise sub.error("sides", f"hexside {grid.format(side.a)}/{grid.format(side.b)} is given {code!r} twice"
+                                     f" (first on line {first})")
+        m.hexsides.setdefault(side, []).append(HexsideFeature(side=side, code=code, source=source))
         m.locations[("hexside", side, code)] = (sub.path, sub.line)
     sub.done(["notes", "name"])
 

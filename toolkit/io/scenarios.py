@@ -21,7 +21,7 @@ MAX_TURNS = 1000
 def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
     """Read a scenario; ``maps`` are the game's maps by id (hexes are parsed with their grids)."""
     path = os.fspath(path)
-    f = Fields(load_yaml(path), path, "")
+    f = Fields(load_yaml(path), path, "", 1)
     default_map = f.str("map", next(iter(maps)) if maps else None)
     if default_map not in maps:
         raise f.error("map", f"unknown map {default_map!r}; the game has {', '.join(maps) or 'no maps'}")
@@ -29,6 +29,8 @@ def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
                  first_side=f.str("first_side"), victory=f.str("victory"), notes=f.str("notes"),
                  source=f.source())
     s.turns = _turns(f.sub("turns", required=True))
+    s.locations["turns"] = (path, f.line_of("turns"))
+    s.locations["first_side"] = (path, f.line_of("first_side"))
     s.options = dict(f.mapping("options"))
 
     def map_of(sub: Fields) -> tuple[str, Map]:
@@ -54,6 +56,7 @@ def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
         s.setup.append(Placement(units=units, hex=hexes[0] if hexes else None, box=box,
                                  map=map_id if map_id != default_map else None, state=sub.str("state"),
                                  hexes=tuple(choice), source=sub.source()))
+        s.locations[("setup", i)] = (path, sub.line)
         sub.done(["notes", "side"])
     reinforcements = f.list("reinforcements")
     for i, item in enumerate(reinforcements):
@@ -68,6 +71,7 @@ def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
             turn=sub.int("turn", required=True, minimum=0, maximum=MAX_TURNS), side=sub.str("side", required=True),
             units=units, entry=tuple(entry), box=sub.str("box"),
             map=map_id if map_id != default_map else None, note=sub.str("note"), source=sub.source()))
+        s.locations[("reinforcements", i)] = (path, sub.line)
         sub.done(["notes"])
     f.done()
     return s
