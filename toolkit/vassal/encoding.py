@@ -1,0 +1,160 @@
+"""VASSAL's SequenceEncoder and the decorator chain of a piece (vassal-format.md §4.1, §4.2).
+
+Every nested VASSAL string is made by ``SequenceEncoder(delim)``: tokens joined by ``delim``,
+each ``delim`` inside a token escaped with one backslash (backslashes themselves are not
+escaped), and a token that starts with a backslash, or starts and ends with a quote, wrapped
+in single quotes. Nesting re-escapes, so a TAB at depth *n* carries *n-1* backslashes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+TAB = "\t"
+ESC = "\x1b"
+
+__all__ = ["TAB", "ESC", "encode", "decode", "Trait", "chain_type", "chain_state", "split_chain",
+           "add_piece", "parse_add_piece", "key"]
+
+
+def _escape(token: str, delim: str) -> str:
+    escaped = token.replace(delim, "\\" + delim)
+    if token.startswith("\\") or (token.startswith("'") and token.endswith("'")):
+        return f"'{escaped}'"
+    return escaped
+
+
+def encode(tokens: Iterable[object], delim: str) -> str:
+    """``SequenceEncoder(delim)`` with every token appended (None adds an empty token)."""
+    parts = []
+    for token in tokens:
+        if token is None or token == "":
+            parts.append("")
+        elif isinstance(token, bool):
+            parts.append("true" if token else "false")
+        else:
+            parts.append(_escape(str(token), delim))
+    return delim.join(parts)
+
+
+def decode(text: str, delim: str) -> list[str]:
+    """``SequenceEncoder.Decoder``: split on unescaped ``delim``, drop one backslash, unquote.
+
+    An empty string decodes as one empty token, like VASSAL's decoder.
+    """
+    tokens: list[str] = []
+    current: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and text[i + 1] == delim:
+            current.append(delim)
+            i += 2
+            continue
+        if ch == delim:
+            tokens.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    tokens.append("".join(current))
+    return [t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t for t in tokens]
+
+
+def key(code: int | str, modifiers: int = 0, name: str | None = None) -> str:
+    """A key stroke as VASSAL writes it: ``70,130`` (Ctrl+F) or ``57344,0,Name``."""
+    if isinstance(code, str):
+        code = ord(code.upper())
+    return f"{code},{modifiers}" + (f",{name}" if name else "")
+
+
+CTRL = 130
+
+
+@dataclass(frozen=True)
+class Trait:
+    """One decorator of a piece: its type string (``emb2;...``) and its state string."""
+
+    type: str
+    state: str = ""
+
+    @property
+    def id(self) -> str:
+        """The factory prefix, up to and including the first ``;`` (``stack`` has none)."""
+        head, sep, _ = self.type.partition(";")
+        return head + sep
+
+
+def chain_type(traits: Sequence[Trait]) -> str:
+    """``Decorator.getType()`` of a chain listed outermost first, BasicPiece last."""
+    value = traits[-1].type
+    for trait in reversed(traits[:-1]):
+        value = encode([trait.type, value], TAB)
+    return value
+
+
+def chain_state(traits: Sequence[Trait]) -> str:
+    """``Decorator.getState()`` of a chain listed outermost first."""
+    value = traits[-1].state
+    for trait in reversed(traits[:-1]):
+        value = encode([trait.state, value], TAB)
+    return value
+
+
+def _split_once(text: str) -> tuple[str, str | None]:
+    """Split at the first unescaped TAB: the decorator's own part and the inner chain."""
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == "\\" and i + 1 < n and text[i + 1] == TAB:
+            i += 2
+            continue
+        if text[i] == TAB:
+            return _unescape(text[:i], TAB), _unescape(text[i + 1:], TAB)
+        i += 1
+    return _unescape(text, TAB), None
+
+
+def _unescape(text: str, delim: str) -> str:
+    value = text.replace("\\" + delim, delim)
+    if len(value) > 1 and value[0] == "'" and value[-1] == "'":
+        value = value[1:-1]
+    return value
+
+
+def split_chain(type_text: str, state_text: str) -> list[Trait]:
+    """The traits of a piece, outermost first, from its type and state strings.
+
+    The reverse of :func:`chain_type`/:func:`chain_state`; a state shorter than the type
+    (an old or hand-written piece) leaves the missing states empty.
+    """
+    traits = []
+    type_rest: str | None = type_text
+    state_rest: str | None = state_text
+    while type_rest is not None:
+        own_type, type_rest = _split_once(type_rest)
+        if state_rest is None:
+            own_state = ""
+        else:
+            own_state, state_rest = _split_once(state_rest)
+        traits.append(Trait(own_type, own_state))
+        if len(traits) > 10_000:
+            raise ValueError("piece has more than 10,000 traits")
+    return traits
+
+
+def add_piece(piece_id: str | None, traits: Sequence[Trait]) -> str:
+    """The AddPiece command ``+/id/type/state`` (also the text of a PieceSlot)."""
+    return "+/" + encode([piece_id or "null", chain_type(traits), chain_state(traits)], "/")
+
+
+def parse_add_piece(text: str) -> tuple[str, str, str]:
+    """``(id, type, state)`` of an AddPiece command; ValueError if it is not one."""
+    if not text.startswith("+/"):
+        raise ValueError("not an AddPiece command (it must start with '+/')")
+    parts = decode(text[2:], "/")
+    if len(parts) < 2:
+        raise ValueError("AddPiece command has no piece type")
+    piece_id, type_text = parts[0], parts[1]
+    state = parts[2] if len(parts) > 2 else ""
+    return piece_id, type_text, state
