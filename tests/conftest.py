@@ -1,12 +1,16 @@
-"""Shared test set-up: hypothesis keeps no example database in the repository."""
+"""Shared test set-up: hypothesis writes nothing into the repository; paths of test data."""
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
+# hypothesis keeps caches under .hypothesis/ in the working folder: keep them out of the checkout
+set_hypothesis_home_dir(tempfile.mkdtemp(prefix="hexforge-hypothesis-"))
 settings.register_profile("hexforge", database=None, deadline=None)
 settings.load_profile("hexforge")
 
