@@ -390,10 +390,14 @@ class Grid:
     def distance(self, h1: Hex, h2: Hex) -> int:
         """Hexes counted from ``h1`` (excluded) to ``h2`` (included)."""
         table = self._line_table
-        p1 = table.get(h1) or self._to_lines(h1)
-        p2 = table.get(h2) or self._to_lines(h2)
-        da = abs(p1[0] - p2[0])
-        dd = abs(p1[1] - p2[1])
+        try:
+            a1, d1 = table[h1]
+            a2, d2 = table[h2]
+        except KeyError:  # off the grid (or a grid too big for tables)
+            a1, d1 = self._to_lines(h1)
+            a2, d2 = self._to_lines(h2)
+        da = a1 - a2 if a1 > a2 else a2 - a1
+        dd = d1 - d2 if d1 > d2 else d2 - d1
         return da + (dd - da) // 2 if dd > da else da
 
     def ring(self, center: Hex, radius: int) -> list[Hex]:
