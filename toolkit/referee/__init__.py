@@ -1,0 +1,49 @@
+"""The referee: movement, zones of control, stacking, supply, line of sight and command range,
+with a reason for every refusal.
+
+A game's rules are a :class:`Ruleset` composed of shared parts (:mod:`.parts`) set by data,
+plus hook methods a game may override. Rulesets are found by name through the entry-point
+group ``hexforge.rulesets`` (:func:`get_ruleset`). See docs/referee.md.
+
+Typical use::
+
+    from toolkit.io import load_game
+    from toolkit.referee import get_ruleset, position_from_scenario, reachable
+
+    game = load_game("tutorial")
+    pos = position_from_scenario(game, "crossing", turn=1)
+    reach = reachable(pos, get_ruleset("tutorial"), "b-1")
+    reach.hexes(), reach.mp_left(hex), reach.path(hex)
+"""
+
+from __future__ import annotations
+
+from .board import Board, board_of
+from .movement import PathCheck, Reach, check_path, reachable
+from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
+                    SupplyRules, ZocRules)
+from .posfile import dump_position, load_position, position_to_dict
+from .position import Position, Unit, position_from_scenario
+from .reasons import Code, Reason
+from .registry import GROUP, available, get_ruleset, register, ruleset_for
+from .ruleset import Ruleset, Step
+from .services import Sight, command_range, line_of_sight
+from .stacking import check_stacking, stack_reasons
+from .supply import SupplyResult, apply_supply, supply_per_unit, supply_status
+from .zoc import enemy_zoc, zoc_counts
+
+__all__ = [
+    "Board", "Code", "CommandRules", "GROUP", "LosRules", "MovementMode", "MovementRules", "PathCheck",
+    "Position", "Reach", "Reason", "Ruleset", "Sight", "StackingRules", "Step", "SupplyResult", "SupplyRules",
+    "Unit", "ZocRules", "apply_supply", "available", "board_of", "build_plugin", "check_path",
+    "check_stacking", "command_range", "dump_position", "enemy_zoc", "get_ruleset", "line_of_sight",
+    "load_position", "position_from_scenario", "position_to_dict", "reachable", "register",
+    "ruleset_for", "stack_reasons", "supply_per_unit", "supply_status", "zoc_counts",
+]
+
+
+def build_plugin(game, out_dir, progress=lambda message: None):
+    """``hexforge build`` step: write ``out_dir/referee/``, a pip-installable plugin package
+    carrying the game's ruleset and data (see :mod:`toolkit.referee.plugin`)."""
+    from .plugin import build_plugin as _build
+    return _build(game, out_dir, progress)

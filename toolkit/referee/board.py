@@ -1,0 +1,203 @@
+"""A map compiled for search: integer hex indices, a neighbour table, and cost arrays.
+
+Every hex gets an index ``i``; ``nb[i]`` lists ``(k, j)`` pairs where ``j`` is a neighbour and
+``k = 6*i + d`` names the directed hexside (``d`` the direction). Costs are integers in units
+of ``1/scale`` MP, ``scale`` being the least common multiple of every cost denominator on the
+map, so 1/2 and 1/3 MP stay exact. ``-1`` means prohibited. Boards are cached per map object.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+
+from ..game import Map
+from ..hexes import Hex, Hexside
+
+NO = -1  # prohibited
+_BOARDS: dict[int, tuple[Map, "Board"]] = {}
+
+
+def board_of(game_map: Map) -> "Board":
+    """The compiled board of ``game_map`` (built once per map object)."""
+    entry = _BOARDS.get(id(game_map))
+    if entry is None or entry[0] is not game_map:
+        entry = (game_map, Board(game_map))
+        _BOARDS[id(game_map)] = entry
+    return entry[1]
+
+
+def _denominators(game_map: Map) -> set[int]:
+    out = {1}
+    tables = [t.move for t in game_map.terrain_types.values()]
+    tables += [t.move for t in game_map.hexside_types.values()]
+    tables += [t.move for t in game_map.line_types.values()]
+    for table in tables:
+        for cost in table.costs.values():
+            if cost is not None:
+                out.add(Fraction(cost).denominator)
+    return out
+
+
+class Board:
+    """The integer form of a map. Build with :func:`board_of`."""
+
+    def __init__(self, game_map: Map) -> None:
+        self.map = game_map
+        grid = game_map.grid
+        self.hexes: list[Hex] = grid.hexes()
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        self.n = len(self.hexes)
+        self.scale = lcm(*_denominators(game_map))
+        self.terrain: list[str | None] = [game_map.terrain(h) for h in self.hexes]
+        self.features: list[tuple[str, ...]] = [game_map.features(h) for h in self.hexes]
+        index = self.index
+        nb: list[tuple[tuple[int, int], ...]] = []
+        #: directed hexside k -> Hexside (also for sides to off-grid hexes: not needed)
+        self.sides: dict[int, Hexside] = {}
+        for i, h in enumerate(self.hexes):
+            row = []
+            for d, (_, side) in enumerate(grid.hexsides(h)):
+                other = side.b if side.a == h else side.a
+                j = index.get(other)
+                if j is not None:
+                    k = 6 * i + d
+                    row.append((k, j))
+                    self.sides[k] = side
+            nb.append(tuple(row))
+        self.nb = nb
+        #: k -> hexside feature codes, only for hexsides that have any
+        self.side_codes: dict[int, tuple[str, ...]] = {}
+        for k, side in self.sides.items():
+            codes = game_map.hexsides.get(side)
+            if codes:
+                self.side_codes[k] = tuple(f.code for f in codes)
+        #: k -> line codes linking the two hexes of directed hexside k
+        links = game_map.line_links()
+        self.line_codes: dict[int, tuple[str, ...]] = {}
+        for k, side in self.sides.items():
+            codes = links.get(side)
+            if codes:
+                self.line_codes[k] = tuple(dict.fromkeys(codes))
+        self.bridged: set[int] = {k for k, codes in self.line_codes.items()
+                                  if any(game_map.line_types[c].bridges for c in codes if c in game_map.line_types)}
+        self._costs: dict = {}
+
+    # -- conversions ----------------------------------------------------------------------
+
+    def to_mp(self, scaled: int) -> Fraction:
+        return Fraction(scaled, self.scale)
+
+    def scaled(self, mp) -> int:
+        """MP (int or Fraction) in board units, rounded down."""
+        value = Fraction(mp) * self.scale
+        return value.numerator // value.denominator
+
+    def k_of(self, a: Hex, b: Hex) -> int | None:
+        """The directed hexside index from ``a`` to adjacent ``b`` (None if not adjacent)."""
+        i = self.index.get(a)
+        j = self.index.get(b)
+        if i is None or j is None:
+            return None
+        for k, jj in self.nb[i]:
+            if jj == j:
+                return k
+        return None
+
+    # -- cost arrays per movement class and weather ----------------------------------------
+
+    def _cost(self, table, cls: str, weather: str) -> int | None | bool:
+        found, cost = table.lookup(cls, weather)
+        if not found:
+            return False
+        return NO if cost is None else self.scaled(cost)
+
+    def enter_costs(self, cls: str, weather: str, feature_mode: str = "max") -> list[int]:
+        """Scaled MP to enter each hex off-line (``NO`` where prohibited or terrain unknown)."""
+        key = ("enter", cls, weather, feature_mode)
+        out = self._costs.get(key)
+        if out is None:
+            types = self.map.terrain_types
+            per_code = {code: self._cost(t.move, cls, weather) for code, t in types.items()}
+            out = []
+            for code, feats in zip(self.terrain, self.features):
+                base = per_code.get(code, False)
+                cost = NO if base is False else base
+                if feats and feature_mode != "ignore" and cost != NO:
+                    for f in feats:
+                        fc = per_code.get(f, False)
+                        if fc is False:
+                            continue  # an overlay with no cost of its own ("as that terrain")
+                        if fc == NO:
+                            cost = NO
+                            break
+                        cost = cost + fc if feature_mode == "add" else max(cost, fc)
+                out.append(cost)
+            self._costs[key] = out
+        return out
+
+    def side_costs(self, cls: str, weather: str, bridges_ignore: bool = True) -> dict[int, int]:
+        """Directed hexside k -> extra scaled MP to cross (``NO`` = prohibited); absent = 0."""
+        key = ("side", cls, weather, bridges_ignore)
+        out = self._costs.get(key)
+        if out is None:
+            types = self.map.hexside_types
+            out = {}
+            for k, codes in self.side_codes.items():
+                if bridges_ignore and k in self.bridged:
+                    continue
+                if any(types[c].bridge for c in codes if c in types):
+                    continue  # a bridge feature on the side cancels the others
+                total = 0
+                for c in codes:
+                    t = types.get(c)
+                    if t is None:
+                        continue
+                    cost = self._cost(t.move, cls, weather)
+                    if cost is False:
+                        continue
+                    if cost == NO:
+                        total = NO
+                        break
+                    total += cost
+                if total:
+                    out[k] = total
+            self._costs[key] = out
+        return out
+
+    def line_costs(self, cls: str, weather: str, lines: tuple[str, ...] | None = None,
+                   rate=None) -> dict[int, int]:
+        """Directed hexside k -> scaled MP along the best usable line linking its two hexes."""
+        key = ("line", cls, weather, lines, rate)
+        out = self._costs.get(key)
+        if out is None:
+            types = self.map.line_types
+            out = {}
+            fixed = None if rate is None else self.scaled(rate)
+            for k, codes in self.line_codes.items():
+                best = None
+                for c in codes:
+                    if lines is not None and c not in lines:
+                        continue
+                    if fixed is not None:
+                        cost = fixed
+                    else:
+                        t = types.get(c)
+                        cost = self._cost(t.move, cls, weather) if t else False
+                    if cost is False or cost == NO:
+                        continue
+                    best = cost if best is None else min(best, cost)
+                if best is not None:
+                    out[k] = best
+            self._costs[key] = out
+        return out
+
+    def supply_blocked_sides(self) -> set[int]:
+        """Directed hexsides whose features block supply and that no bridging line crosses."""
+        out = self._costs.get("supply-sides")
+        if out is None:
+            types = self.map.hexside_types
+            out = {k for k, codes in self.side_codes.items()
+                   if k not in self.bridged and any(types[c].blocks_supply for c in codes if c in types)}
+            self._costs["supply-sides"] = out
+        return out

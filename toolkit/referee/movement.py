@@ -1,0 +1,433 @@
+"""Movement: the hexes a unit or stack can reach, with MP left and the cheapest path, and the
+step-by-step check of a given path that names the first illegal step.
+
+One Dijkstra over hex indices with lazy deletion (costs are edge costs: hexsides, line links,
+ZOC exit). A hex whose entry ends the move (enemy ZOC with ``stop``, infiltration, the
+minimum move) is a destination but is not expanded. Stacking is not part of the search; see
+:func:`toolkit.referee.stacking.check_stacking`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from heapq import heappop, heappush
+
+from ..errors import RulesError
+from ..hexes import Hex
+from .board import NO, Board, board_of
+from .parts import MovementMode
+from .position import Position, Unit
+from .reasons import Code, Reason
+from .ruleset import Ruleset, Step
+from .zoc import enemy_zoc, occupied
+
+_INF = float("inf")
+
+
+class _Ctx:
+    """Everything one move looks up, as flat arrays over board indices."""
+
+    def __init__(self, pos: Position, rs: Ruleset, units: list[Unit], mode: MovementMode) -> None:
+        self.pos, self.rs, self.units, self.mode = pos, rs, units, mode
+        board = self.board = board_of(pos.map)
+        mv, z = rs.movement, rs.zoc
+        side = units[0].side
+        weather = pos.current_weather
+        classes = sorted({rs.unit_class(pos, u) for u in units})
+        enters = [board.enter_costs(c, weather, mv.feature_costs) for c in classes]
+        sides = [board.side_costs(c, weather, mv.bridges_ignore_hexsides) for c in classes]
+        line_set = mode.lines or mv.lines
+        if mode.lines == () and mv.lines is None:
+            line_set = None
+        line_ok = not (len(units) > 1 and any(c in mv.line_alone_classes for c in classes))
+        self.line_denied = not line_ok
+        lines = [board.line_costs(c, weather, line_set, mode.line_rate) for c in classes] if line_ok else [{}]
+        if len(classes) == 1:
+            self.enter, self.side, self.line = enters[0], sides[0], lines[0]
+        else:  # a stack pays what its slowest member pays
+            self.enter = [NO if NO in v else max(v) for v in zip(*enters)]
+            keys = set().union(*sides)
+            self.side = {k: (NO if any(s.get(k, 0) == NO for s in sides) else max(s.get(k, 0) for s in sides))
+                         for k in keys}
+            common = set(lines[0]).intersection(*lines[1:])
+            self.line = {k: max(ln[k] for ln in lines) for k in common}
+        ez = enemy_zoc(pos, rs, side)
+        if z.friendly_negates:
+            friend = occupied(pos, side, enemy=False)
+            ez = [e and not f for e, f in zip(ez, friend)]
+        self.ez = ez
+        self.enemy = occupied(pos, side, enemy=True)
+        if not mode.near_enemy:
+            # hexes next to an enemy combat unit are closed to this mode
+            near = bytearray(self.enemy)
+            for i in range(board.n):
+                if self.enemy[i]:
+                    for _, j in board.nb[i]:
+                        near[j] = 1
+            self.enemy = near
+        self.enter_cost = board.scaled(z.enter_cost)
+        self.leave_cost = board.scaled(z.leave_cost)
+        self.ma = min(rs.movement_allowance(pos, u, mode) for u in units)
+        self.ma_scaled = board.scaled(self.ma)
+        self.infiltrate = mode.infiltration and all(rs.may_infiltrate(pos, u) for u in units)
+        self.minimum = mv.minimum_move and not any(u.moved for u in units)
+        self.hook = type(rs).step_rule is not Ruleset.step_rule
+
+    def step(self, i: int, k: int, j: int, g: int, start: int) -> tuple[int, bool] | Reason:
+        """Cost after stepping i -> j having spent ``g``: ``(new spent, stops)`` or why not."""
+        board, rs, mv, z, mode = self.board, self.rs, self.rs.movement, self.rs.zoc, self.mode
+        hex_j = board.hexes[j]
+        ids = tuple(u.id for u in self.units)
+        if self.enemy[j]:
+            if not mode.near_enemy and not occupied(self.pos, self.units[0].side, True)[j]:
+                return Reason(Code.MODE_NOT_ALLOWED, mode.rule, f"{mode.name} movement may not come next to an "
+                              f"enemy unit ({board.map.format(hex_j)})", hex_j, ids)
+            return Reason(Code.ENEMY_OCCUPIED, mv.enemy_rule, f"{board.map.format(hex_j)} holds an enemy unit", hex_j, ids)
+        ez_i, ez_j = self.ez[i], self.ez[j]
+        lc = self.line.get(k)
+        if lc is not None and not ((mv.line_into_ezoc or not ez_j) and (mv.line_out_of_ezoc or not ez_i)):
+            lc = None
+        if lc is not None:
+            c = lc
+        else:
+            if mode.road_only:
+                return Reason(Code.MODE_ROAD_ONLY, mode.rule, f"{mode.name} movement must follow a road; the step "
+                              f"into {board.map.format(hex_j)} does not", hex_j, ids)
+            c = self.enter[j]
+            if c == NO:
+                t = board.terrain[j]
+                return Reason(Code.PROHIBITED_TERRAIN, mv.terrain_rule,
+                              f"{t or 'unmapped'} terrain at {board.map.format(hex_j)} is prohibited", hex_j, ids)
+            s = self.side.get(k, 0)
+            if s == NO:
+                codes = "/".join(board.side_codes.get(k, ()))
+                return Reason(Code.PROHIBITED_HEXSIDE, mv.hexside_rule,
+                              f"crossing the {codes} hexside into {board.map.format(hex_j)} is prohibited", hex_j, ids)
+            c += s
+        stop = False
+        if ez_i and z.sticky:
+            return Reason(Code.ZOC_STICKY, z.rule, "a unit in an enemy ZOC may not leave it", board.hexes[i], ids)
+        if ez_j:
+            if not mode.enter_ezoc:
+                return Reason(Code.ZOC_ENTRY, mode.rule, f"{mode.name} movement may not enter the enemy ZOC at "
+                              f"{board.map.format(hex_j)}", hex_j, ids)
+            if ez_i:
+                if self.infiltrate and i == start:
+                    return (max(self.ma_scaled, g + 1), True)
+                if z.zoc_to_zoc == "forbidden" or (z.zoc_to_zoc == "one-hex" and i != start):
+                    return Reason(Code.ZOC_TO_ZOC, z.zoc_to_zoc_rule or z.rule,
+                                  f"may not move directly from enemy ZOC at {board.map.format(board.hexes[i])} "
+                                  f"to enemy ZOC at {board.map.format(hex_j)}", hex_j, ids)
+                if z.zoc_to_zoc == "one-hex":
+                    return (max(self.ma_scaled, g + 1), True)
+            c += self.enter_cost
+            stop = z.stop
+        if ez_i:
+            c += self.leave_cost
+        ng = g + c
+        if self.hook:
+            terrain = None
+            if self.enter[j] != NO and self.side.get(k, 0) != NO:
+                terrain = board.to_mp(self.enter[j] + self.side.get(k, 0))
+            step = Step(board.hexes[i], hex_j, board.to_mp(c), terrain, None if lc is None else board.to_mp(lc),
+                        lc is not None, int(ez_i), int(ez_j), i == start, board.to_mp(g), stop)
+            got = rs.step_rule(self.pos, self.units, step)
+            if isinstance(got, Reason):
+                return got
+            ng, stop = g + board.scaled(got.cost), got.stop
+        if ng > self.ma_scaled:
+            if self.minimum and i == start:
+                return (ng, True)
+            return Reason(Code.NOT_ENOUGH_MP, mv.rule, f"entering {board.map.format(hex_j)} costs "
+                          f"{_fmt(board.to_mp(ng - g))} MP but only {_fmt(board.to_mp(self.ma_scaled - g))} are left",
+                          hex_j, ids)
+        return (ng, stop)
+
+
+def _fmt(mp: Fraction) -> str:
+    return str(mp) if mp.denominator != 1 else str(mp.numerator)
+
+
+@dataclass
+class Reach:
+    """The answer to "where can this unit (stack) go": MP left and cheapest path per hex.
+
+    ``refused`` is set (and nothing is reachable) when the units may not move at all.
+    Hexes are those entered by some legal move; the start hex is not counted.
+    """
+
+    units: tuple[str, ...]
+    start: Hex | None
+    ma: Fraction
+    board: Board
+    spent: dict = field(default_factory=dict)     # index -> scaled MP spent
+    prev: dict = field(default_factory=dict)      # index -> previous index
+    stopped: set = field(default_factory=set)     # indices where the move must end
+    refused: Reason | None = None
+
+    def __len__(self) -> int:
+        return max(0, len(self.spent) - 1)
+
+    def __contains__(self, hex: Hex) -> bool:
+        i = self.board.index.get(hex)
+        return i is not None and i in self.spent and hex != self.start
+
+    def hexes(self) -> list[Hex]:
+        """Reachable hexes, start excluded, in map order."""
+        hx = self.board.hexes
+        return [hx[i] for i in sorted(self.spent) if hx[i] != self.start]
+
+    def mp_left(self, hex: Hex) -> Fraction:
+        """MP left on reaching ``hex`` (0 where entering ends the move)."""
+        i = self.board.index[hex]
+        if i in self.stopped:
+            return Fraction(0)
+        return max(Fraction(0), self.ma - self.board.to_mp(self.spent[i]))
+
+    def cost(self, hex: Hex) -> Fraction:
+        """MP spent to reach ``hex`` along the cheapest path."""
+        return self.board.to_mp(self.spent[self.board.index[hex]])
+
+    def path(self, hex: Hex) -> list[Hex]:
+        """The cheapest path from the start to ``hex``, both included."""
+        i = self.board.index.get(hex)
+        if i is None or i not in self.spent:
+            raise RulesError(f"{self.board.map.format(hex)} is not reachable")
+        out = []
+        while i != -1:
+            out.append(self.board.hexes[i])
+            i = self.prev[i]
+        return out[::-1]
+
+    def to_dict(self) -> dict:
+        fmt = self.board.map.format
+        return {
+            "units": list(self.units), "start": fmt(self.start) if self.start else None,
+            "ma": _fmt(self.ma), "count": len(self),
+            "refused": self.refused.to_dict(fmt) if self.refused else None,
+            "hexes": [{"hex": fmt(h), "mp_left": _fmt(self.mp_left(h)), "cost": _fmt(self.cost(h)),
+                       "stops": self.board.index[h] in self.stopped,
+                       "path": [fmt(p) for p in self.path(h)]} for h in self.hexes()],
+        }
+
+
+def _units(pos: Position, unit_ids) -> list[Unit]:
+    if isinstance(unit_ids, str):
+        unit_ids = [unit_ids]
+    units = [pos.unit(u) for u in unit_ids]
+    if not units:
+        raise RulesError("no unit given to move")
+    return units
+
+
+def _start(pos: Position, units: list[Unit], mode: MovementMode, rs: Ruleset) -> tuple[Hex | None, Reason | None]:
+    ids = tuple(u.id for u in units)
+    hexes = {u.hex for u in units}
+    if None in hexes:
+        off = next(u for u in units if u.hex is None)
+        return None, Reason(Code.NOT_ON_MAP, None, f"{off.id} is not on the map", None, (off.id,))
+    if len(hexes) > 1:
+        return None, Reason(Code.STACK_SPLIT, rs.movement.rule, "units moving together must start in one hex",
+                            None, ids)
+    sides = {u.side for u in units}
+    if len(sides) > 1:
+        return None, Reason(Code.STACK_SPLIT, rs.movement.rule, "units of different sides cannot move together",
+                            None, ids)
+    for u in units:
+        why = rs.can_move(pos, u, mode)
+        if why is not None:
+            return next(iter(hexes)), why
+    return next(iter(hexes)), None
+
+
+def reachable(pos: Position, rs: Ruleset, unit_ids, mode: str | None = None) -> Reach:
+    """Every hex the unit (or the stack of ``unit_ids`` moving together) can reach this move."""
+    units = _units(pos, unit_ids)
+    m = rs.mode(mode)
+    start, why = _start(pos, units, m, rs)
+    board = board_of(pos.map)
+    ids = tuple(u.id for u in units)
+    if why is not None:
+        return Reach(ids, start, Fraction(0), board, refused=why)
+    ctx = _Ctx(pos, rs, units, m)
+    s = board.index[start]
+    reach = Reach(ids, start, ctx.ma, board, spent={s: 0}, prev={s: -1})
+    if ctx.ez[s]:
+        z = rs.zoc
+        if z.sticky or not m.start_in_ezoc:
+            reach.refused = Reason(Code.ZOC_STICKY if z.sticky else Code.MODE_NOT_ALLOWED,
+                                   z.rule if z.sticky else m.rule,
+                                   f"{ids[0]} starts in an enemy ZOC and may not move "
+                                   f"{'' if z.sticky else m.name + ' '}out of it", start, ids)
+            return reach
+    if ctx.hook or ctx.minimum or ctx.infiltrate or rs.zoc.zoc_to_zoc == "one-hex":
+        _search_generic(ctx, s, reach)
+    else:
+        _search_fast(ctx, s, reach)
+    return reach
+
+
+def _search_generic(ctx: _Ctx, s: int, reach: Reach) -> None:
+    """The search calling :meth:`_Ctx.step` for each edge (any rule, any hook)."""
+    spent, prev, stopped = reach.spent, reach.prev, reach.stopped
+    nb, step = ctx.board.nb, ctx.step
+    heap = [(0, s)]
+    while heap:
+        g, i = heappop(heap)
+        if g != spent[i] or i in stopped:
+            continue
+        for k, j in nb[i]:
+            got = step(i, k, j, g, s)
+            if isinstance(got, Reason):
+                continue
+            ng, stop = got
+            old = spent.get(j)
+            if old is None or ng < old or (ng == old and not stop and j in stopped):
+                spent[j] = ng
+                prev[j] = i
+                if stop:
+                    stopped.add(j)
+                else:
+                    stopped.discard(j)
+                heappush(heap, (ng, j))
+    spent_s = spent.get(s)
+    if spent_s != 0:
+        spent[s], prev[s] = 0, -1
+    stopped.discard(s)
+
+
+def _search_fast(ctx: _Ctx, s: int, reach: Reach) -> None:
+    """The same search as :func:`_search_generic` with :meth:`_Ctx.step` inlined (no hooks,
+    no minimum move, no infiltration, no one-hex ZOC-to-ZOC): the hot path."""
+    spent, prev, stopped = reach.spent, reach.prev, reach.stopped
+    nb, enemy, ez, enter, side, line = ctx.board.nb, ctx.enemy, ctx.ez, ctx.enter, ctx.side, ctx.line
+    mv, z, mode = ctx.rs.movement, ctx.rs.zoc, ctx.mode
+    line_in, line_out, road_only = mv.line_into_ezoc, mv.line_out_of_ezoc, mode.road_only
+    zoc_stop, zoc2zoc_ok, enter_ezoc = z.stop, z.zoc_to_zoc == "allowed", mode.enter_ezoc
+    ecost, lcost, ma = ctx.enter_cost, ctx.leave_cost, ctx.ma_scaled
+    line_get, side_get = line.get, side.get
+    heap = [(0, s)]
+    while heap:
+        g, i = heappop(heap)
+        if g != spent[i] or i in stopped:
+            continue
+        ez_i = ez[i]
+        for k, j in nb[i]:
+            if enemy[j]:
+                continue
+            ez_j = ez[j]
+            c = line_get(k)
+            if c is None or not ((line_in or not ez_j) and (line_out or not ez_i)):
+                if road_only:
+                    continue
+                c = enter[j]
+                if c < 0:
+                    continue
+                sc = side_get(k, 0)
+                if sc < 0:
+                    continue
+                c += sc
+            stop = False
+            if ez_j:
+                if not enter_ezoc or (ez_i and not zoc2zoc_ok):
+                    continue
+                c += ecost
+                stop = zoc_stop
+            if ez_i:
+                c += lcost
+            ng = g + c
+            if ng > ma:
+                continue
+            old = spent.get(j)
+            if old is None or ng < old:
+                spent[j] = ng
+                prev[j] = i
+                if stop:
+                    stopped.add(j)
+                else:
+                    stopped.discard(j)
+                heappush(heap, (ng, j))
+    spent[s], prev[s] = 0, -1
+    stopped.discard(s)
+
+
+@dataclass
+class PathCheck:
+    """The verdict on a given path: legal or the first illegal step, with costs per step."""
+
+    units: tuple[str, ...]
+    path: list[Hex]
+    ma: Fraction
+    steps: list[dict] = field(default_factory=list)   # {"hex", "cost", "spent", "mp_left"}
+    reason: Reason | None = None
+    failed_step: int | None = None   # 1-based index into path of the refused hex
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is None
+
+    def to_dict(self, fmt) -> dict:
+        return {"units": list(self.units), "path": [fmt(h) for h in self.path], "ma": _fmt(self.ma),
+                "legal": self.ok, "failed_step": self.failed_step,
+                "reason": self.reason.to_dict(fmt) if self.reason else None,
+                "steps": [{"hex": fmt(s["hex"]), "cost": _fmt(s["cost"]), "spent": _fmt(s["spent"]),
+                           "mp_left": _fmt(s["mp_left"])} for s in self.steps]}
+
+
+def check_path(pos: Position, rs: Ruleset, unit_ids, path: list[Hex], mode: str | None = None) -> PathCheck:
+    """Walk ``path`` (starting at the units' hex, or the first hex after it) step by step.
+
+    Returns the costs of the legal steps and, at the first illegal one, the reason (rule, hex,
+    units). Also refuses a path that ends where it may not (enemy hex) or that goes on after a
+    step that ends movement (enemy ZOC).
+    """
+    units = _units(pos, unit_ids)
+    m = rs.mode(mode)
+    start, why = _start(pos, units, m, rs)
+    ids = tuple(u.id for u in units)
+    board = board_of(pos.map)
+    path = list(path)
+    if start is not None and (not path or path[0] != start):
+        path = [start, *path]
+    result = PathCheck(ids, path, Fraction(0))
+    if why is not None:
+        result.reason, result.failed_step = why, 0
+        return result
+    ctx = _Ctx(pos, rs, units, m)
+    result.ma = ctx.ma
+    s = board.index[start]
+    if ctx.ez[s] and (rs.zoc.sticky or not m.start_in_ezoc) and len(path) > 1:
+        result.reason = Reason(Code.ZOC_STICKY if rs.zoc.sticky else Code.MODE_NOT_ALLOWED,
+                               rs.zoc.rule if rs.zoc.sticky else m.rule,
+                               f"{ids[0]} starts in an enemy ZOC and may not leave it this way", start, ids)
+        result.failed_step = 0
+        return result
+    g, i, stopped = 0, s, False
+    for n, hex in enumerate(path[1:], start=1):
+        j = board.index.get(hex)
+        if j is None:
+            result.reason = Reason(Code.OFF_MAP, None, f"{board.map.format(hex)} is not on the map", hex, ids)
+        elif stopped:
+            result.reason = Reason(Code.ZOC_STOP, rs.zoc.rule,
+                                   f"the move had to end at {board.map.format(board.hexes[i])} "
+                                   f"(entering enemy ZOC ends movement)", hex, ids)
+        else:
+            k = board.k_of(board.hexes[i], hex)
+            if k is None:
+                result.reason = Reason(Code.NOT_ADJACENT, None, f"{board.map.format(hex)} is not next to "
+                                       f"{board.map.format(board.hexes[i])}", hex, ids)
+            else:
+                got = ctx.step(i, k, j, g, s)
+                if isinstance(got, Reason):
+                    result.reason = got
+                else:
+                    ng, stopped = got
+                    spent = min(ng, ctx.ma_scaled) if stopped else ng
+                    result.steps.append({"hex": hex, "cost": board.to_mp(ng - g), "spent": board.to_mp(ng),
+                                         "mp_left": Fraction(0) if stopped else ctx.ma - board.to_mp(spent)})
+                    g, i = ng, j
+        if result.reason is not None:
+            result.failed_step = n
+            return result
+    return result

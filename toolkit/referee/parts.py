@@ -1,0 +1,224 @@
+"""The configurable parts every ruleset is built from: plain data, set per game.
+
+A game's ruleset composes one of each (:class:`MovementRules`, :class:`ZocRules`,
+:class:`StackingRules`, :class:`SupplyRules`, :class:`LosRules`, :class:`CommandRules`) and
+overrides hook methods of :class:`~toolkit.referee.ruleset.Ruleset` where data is not enough.
+Each part cites its rule (``rule="8.1"``) so every refusal can name it. Numbers are exact
+(:class:`fractions.Fraction` or int); ``None`` means "no limit" unless said otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Union
+
+Number = Union[int, Fraction]
+
+
+@dataclass(frozen=True)
+class MovementMode:
+    """A way of moving other than the normal one: strategic, exploitation, road column...
+
+    The allowance is ``printed MA * ma_factor + ma_bonus`` (``ma_bonus_by_type`` overrides the
+    bonus for a counter type), rounded by ``round`` ("down", "up" or "exact"). ``road_only``
+    makes every step follow a line link (of ``lines``, all lines if empty) and pay
+    ``line_rate`` per hex if given; ``enter_ezoc=False`` forbids entering an enemy ZOC;
+    ``start_in_ezoc=False`` forbids starting in one; ``near_enemy=False`` forbids starting or
+    ending adjacent to an enemy combat unit. ``weathers``/``no_weathers`` allow or forbid the
+    mode by weather; ``types`` and ``classes`` limit it to counter types or movement classes;
+    ``needs_status`` requires a status marker (e.g. "exploit"). ``stacking`` names the key of
+    :attr:`StackingRules.limit_by_mode` that applies to units moving this way.
+    """
+
+    name: str
+    rule: str | None = None
+    ma_factor: Number = 1
+    ma_bonus: Number = 0
+    ma_bonus_by_type: dict = field(default_factory=dict)
+    round: str = "down"
+    road_only: bool = False
+    lines: tuple[str, ...] = ()
+    line_rate: Number | None = None
+    enter_ezoc: bool = True
+    start_in_ezoc: bool = True
+    near_enemy: bool = True
+    weathers: tuple[str, ...] = ()
+    no_weathers: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+    needs_status: str | None = None
+    stacking: str | None = None
+    infiltration: bool = True
+
+
+@dataclass(frozen=True)
+class MovementRules:
+    """Movement: costs come from the map's Terrain Effects Chart (terrain x class x weather).
+
+    - ``ma_value``: the counter value holding the movement allowance (back side when reduced).
+    - ``feature_costs``: how an overlay feature's cost combines with the base terrain: "max"
+      (the highest applies), "add" (extra cost) or "ignore".
+    - ``lines``: line codes whose rate may replace terrain costs (None: every line type).
+      A line rate applies only between two consecutive hexes of the same line.
+    - ``line_alone_classes``: movement classes that lose the line rate when more than one unit
+      moves together (``line_alone_rule`` cited).
+    - ``line_into_ezoc`` / ``line_out_of_ezoc``: False forbids the line rate for a step that
+      enters / leaves an enemy ZOC hex (the terrain cost is paid instead).
+    - ``bridges_ignore_hexsides``: a line with ``bridges`` cancels the hexside features it
+      crosses, for any unit crossing there (not only those paying the line rate).
+    - ``minimum_move``: a unit that has not moved may always move one hex, into terrain it may
+      enter, whatever the cost.
+    - ``cannot_move``: status markers that forbid moving (``cannot_move_rule`` cited).
+    - ``status_ma``: status marker -> factor on the allowance (e.g. ``{"out_of_supply": 1/2}``).
+    - ``modes``: the extra movement modes by name; "normal" is always there.
+    """
+
+    rule: str | None = None
+    terrain_rule: str | None = None
+    hexside_rule: str | None = None
+    line_rule: str | None = None
+    ma_value: str = "movement"
+    feature_costs: str = "max"
+    lines: tuple[str, ...] | None = None
+    line_alone_classes: tuple[str, ...] = ()
+    line_alone_rule: str | None = None
+    line_into_ezoc: bool = True
+    line_out_of_ezoc: bool = True
+    bridges_ignore_hexsides: bool = True
+    minimum_move: bool = False
+    minimum_move_rule: str | None = None
+    enemy_rule: str | None = None
+    cannot_move: tuple[str, ...] = ()
+    cannot_move_rule: str | None = None
+    status_ma: dict = field(default_factory=dict)
+    status_ma_round: str = "down"
+    modes: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ZocRules:
+    """Zones of control and their effect on movement.
+
+    - Who exerts: units of ``kinds`` whose counter type is not in ``exempt_types``.
+    - Where: the six adjacent hexes, except across hexsides whose feature code is in
+      ``blocked_hexsides`` (unless ``bridged_carry`` and a bridging line crosses there), and
+      except hexes/hexsides prohibited to movement class ``prohibited_class`` (the special value
+      ``"own"`` uses the exerting unit's class).
+    - Effect: ``stop`` (entering ends the move), ``enter_cost`` / ``leave_cost`` extra MP,
+      ``zoc_to_zoc``: "allowed", "forbidden", or "one-hex" (only as a whole move of one hex).
+    - ``infiltration_min_ma`` / ``infiltration_types``: units that may move directly ZOC to ZOC
+      from their start hex by spending all their MP (then stop).
+    - ``friendly_negates``: a friendly unit in the hex cancels the enemy ZOC for movement.
+    - ``sticky``: a unit starting in an enemy ZOC may not leave it.
+    """
+
+    rule: str | None = None
+    kinds: tuple[str, ...] = ("unit",)
+    exempt_types: tuple[str, ...] = ("hq",)
+    blocked_hexsides: tuple[str, ...] = ()
+    bridged_carry: bool = False
+    prohibited_class: str | None = None
+    stop: bool = True
+    enter_cost: Number = 0
+    leave_cost: Number = 0
+    zoc_to_zoc: str = "allowed"
+    zoc_to_zoc_rule: str | None = None
+    infiltration_min_ma: int | None = None
+    infiltration_types: tuple[str, ...] = ()
+    infiltration_rule: str | None = None
+    friendly_negates: bool = False
+    sticky: bool = False
+
+
+@dataclass(frozen=True)
+class StackingRules:
+    """Stacking: points per unit, limits per hex, allowed compositions, and when it is checked.
+
+    - Points: the counter value ``points_value`` if printed, else ``points_by_type`` (counter
+      type), else ``points_by_size`` (unit size), else ``default_points``; times
+      ``reduced_factor`` when reduced; 0 for ``exempt_types`` and ``exempt_kinds``.
+    - Limit: ``limit_by_terrain`` (terrain or feature code of the hex, the highest that
+      applies), else ``limit``; units moving in a mode with a ``stacking`` key use
+      ``limit_by_mode[key]`` instead (the lower of the two). None: no points limit.
+    - ``compositions``: if given, a stack must fit one of them; each maps a category (the unit
+      size, or type if ``category_by == "type"``) to the most units of it, "*" for any other.
+    - ``enemy_together``: False forbids enemy units in one hex.
+    - ``when``: "move" (end of each move), "phase" (end of phase) or "always".
+    """
+
+    rule: str | None = None
+    limit: Number | None = None
+    limit_by_terrain: dict = field(default_factory=dict)
+    limit_by_mode: dict = field(default_factory=dict)
+    points_value: str | None = "stacking"
+    points_by_type: dict = field(default_factory=dict)
+    points_by_size: dict = field(default_factory=dict)
+    default_points: Number = 1
+    reduced_factor: Number = 1
+    exempt_types: tuple[str, ...] = ()
+    exempt_kinds: tuple[str, ...] = ("marker",)
+    compositions: tuple[dict, ...] = ()
+    category_by: str = "size"
+    composition_rule: str | None = None
+    enemy_together: bool = False
+    when: str = "move"
+
+
+@dataclass(frozen=True)
+class SupplyRules:
+    """Supply: sources, the path rules, and the status ladder over consecutive failures.
+
+    - Sources: the map's supply sources of the side active this turn (of ``source_kinds``, all
+      if None), plus hexes of own units whose counter type is in ``source_types``.
+    - Path: at most ``max_length`` hexes overland (None: any length), not counting the unit's
+      hex; unlimited along ``road_lines`` (line codes; None: every line; () none) reached from a
+      source, with up to ``road_breaks`` overland hexes between two road stretches.
+    - Blocking: enemy-occupied hexes (``enemy_blocks``); enemy-ZOC hexes (``ezoc_blocks``)
+      unless a friendly unit is there (``friendly_negates``); hexsides whose type
+      ``blocks_supply`` unless a bridging line crosses; hexes and hexsides prohibited to
+      movement class ``trace_class`` in the current weather.
+    - ``ladder``: the status after 1, 2, ... consecutive failed checks ("out_of_supply",
+      "isolated"...); the last one repeats. ``ladder_rule`` is cited.
+    """
+
+    rule: str | None = None
+    source_kinds: tuple[str, ...] | None = None
+    source_types: tuple[str, ...] = ()
+    max_length: int | None = None
+    road_lines: tuple[str, ...] | None = ()
+    road_breaks: int = 0
+    enemy_blocks: bool = True
+    ezoc_blocks: bool = True
+    friendly_negates: bool = True
+    hexsides_block: bool = True
+    trace_class: str | None = None
+    ladder: tuple[str, ...] = ("out_of_supply",)
+    ladder_rule: str | None = None
+
+
+@dataclass(frozen=True)
+class LosRules:
+    """Line of sight: blocked by intermediate hexes whose terrain or feature ``blocks_los``.
+
+    ``along_hexside`` says what happens when the line runs exactly along a hexside: "either"
+    (blocked if the hexes on either side block) or "both" (blocked only if both do).
+    ``max_range`` limits it (None: any range).
+    """
+
+    rule: str | None = None
+    along_hexside: str = "both"
+    max_range: int | None = None
+
+
+@dataclass(frozen=True)
+class CommandRules:
+    """Command range: units of the HQ's side within ``radius`` hexes (or the HQ counter's
+    value ``range_value``), counted without regard to terrain, enemies or ZOC; with
+    ``same_formation`` only units of the HQ's formation count."""
+
+    rule: str | None = None
+    hq_types: tuple[str, ...] = ("hq",)
+    radius: int | None = None
+    range_value: str = "command"
+    same_formation: bool = False

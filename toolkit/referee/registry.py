@@ -1,0 +1,70 @@
+"""Finding rulesets: entry points of the group ``hexforge.rulesets``, plus registered ones."""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+
+from ..errors import RulesError
+from .ruleset import Ruleset
+
+GROUP = "hexforge.rulesets"
+_REGISTERED: dict[str, Ruleset] = {}
+#: In-package fallback when the distribution's entry points are not installed.
+_BUNDLED = {
+    "tutorial": "toolkit.rulesets.tutorial:RULESET",
+    "velikiye-luki": "toolkit.rulesets.velikiye_luki:RULESET",
+    "demyansk-shield": "toolkit.rulesets.demyansk_shield:RULESET",
+}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Make ``ruleset`` findable by name in this process (wins over entry points)."""
+    if not isinstance(ruleset, Ruleset):
+        raise RulesError(f"register() needs a Ruleset, not {type(ruleset).__name__}")
+    _REGISTERED[ruleset.name] = ruleset
+    return ruleset
+
+
+def _entry_points() -> dict[str, str]:
+    found = {}
+    for ep in entry_points(group=GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def available() -> list[str]:
+    """Names of every ruleset that can be asked for (some may fail to load)."""
+    return sorted(set(_REGISTERED) | set(_entry_points()) | set(_BUNDLED))
+
+
+def _load(target: str, name: str) -> Ruleset:
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise RulesError(f"ruleset {name!r} is declared at {target} but module {exc.name} is not installed") from None
+    value = getattr(module, attr or "RULESET", None)
+    if not isinstance(value, Ruleset):
+        raise RulesError(f"ruleset {name!r}: {target} is not a Ruleset")
+    return value
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name``: registered, else an installed entry point, else bundled."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    eps = _entry_points()
+    for target in (eps.get(name), _BUNDLED.get(name)):
+        if target:
+            try:
+                return _load(target, name)
+            except RulesError:
+                if target == _BUNDLED.get(name) or name not in _BUNDLED:
+                    raise
+    raise RulesError(f"no ruleset {name!r}; available: {', '.join(available()) or 'none'}")
+
+
+def ruleset_for(game) -> Ruleset:
+    """The ruleset a game names (``ruleset:`` in game.yaml, else the game id)."""
+    return get_ruleset(game.ruleset or game.id)

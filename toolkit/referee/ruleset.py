@@ -1,0 +1,219 @@
+"""The ruleset protocol: the shared parts, options, and hook methods a game may override.
+
+A game's plugin module exposes ``RULESET``, a :class:`Ruleset` (or an instance of a subclass
+that overrides hooks). The parts hold data; the hooks hold what data cannot say. The search
+code calls the hooks below and nothing else of a ruleset, so overriding one is enough to change
+a rule everywhere (reachable sets, path checks, supply, stacking).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import ceil, floor
+from typing import TYPE_CHECKING
+
+from ..hexes import Hex
+from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
+                    SupplyRules, ZocRules)
+from .reasons import Code, Reason
+
+if TYPE_CHECKING:
+    from .position import Position, Unit
+
+NORMAL = MovementMode(name="normal")
+
+
+@dataclass
+class Step:
+    """One step of a move as the shared parts price it, handed to :meth:`Ruleset.step_rule`.
+
+    ``cost`` is what the step costs (MP); ``terrain`` what it would cost off any line
+    (terrain + hexside, None if prohibited); ``line`` the line rate available on this link
+    (None if none or denied); ``used_line`` whether ``cost`` uses it. ``zoc_from``/``zoc_to``
+    count the enemy ZOCs on the two hexes; ``first`` is True for the first step of the move;
+    ``spent`` is the MP spent before it; ``stop`` says the move must end on ``b``.
+    """
+
+    a: Hex
+    b: Hex
+    cost: Fraction
+    terrain: Fraction | None
+    line: Fraction | None
+    used_line: bool
+    zoc_from: int
+    zoc_to: int
+    first: bool
+    spent: Fraction
+    stop: bool
+
+
+def _round(value: Fraction, how: str) -> Fraction:
+    if how == "down":
+        return Fraction(floor(value))
+    if how == "up":
+        return Fraction(ceil(value))
+    return value
+
+
+@dataclass
+class Ruleset:
+    """A game's rules for the referee, composed of the shared parts.
+
+    ``name`` is the entry-point name; ``game`` the game id it referees. ``needs_python`` lists,
+    for documentation, the rules this ruleset implements in overridden hooks.
+    """
+
+    name: str
+    game: str | None = None
+    title: str = ""
+    movement: MovementRules = field(default_factory=MovementRules)
+    zoc: ZocRules = field(default_factory=ZocRules)
+    stacking: StackingRules = field(default_factory=StackingRules)
+    supply: SupplyRules = field(default_factory=SupplyRules)
+    los: LosRules = field(default_factory=LosRules)
+    command: CommandRules = field(default_factory=CommandRules)
+    options: dict = field(default_factory=dict)
+    needs_python: tuple[str, ...] = ()
+
+    # -- movement hooks -------------------------------------------------------------------
+
+    def mode(self, name: str | None) -> MovementMode:
+        """The movement mode called ``name`` ("normal" when None)."""
+        if name in (None, "normal"):
+            return self.movement.modes.get("normal", NORMAL)
+        try:
+            return self.movement.modes[name]
+        except KeyError:
+            from ..errors import RulesError
+            known = ", ".join(["normal", *self.movement.modes])
+            raise RulesError(f"ruleset {self.name} has no movement mode {name!r}; it has {known}") from None
+
+    def unit_class(self, pos: "Position", unit: "Unit") -> str:
+        """The movement class (TEC column) of a unit."""
+        return unit.counter.unit_class or pos.map.unit_classes[0]
+
+    def movement_allowance(self, pos: "Position", unit: "Unit", mode: MovementMode) -> Fraction:
+        """MP a unit has for a move in ``mode``: printed MA, status factors, mode factor/bonus."""
+        ma = Fraction(unit.value(self.movement.ma_value, 0) or 0)
+        for status, factor in self.movement.status_ma.items():
+            if status in unit.status:
+                ma = _round(ma * Fraction(factor), self.movement.status_ma_round)
+        bonus = mode.ma_bonus_by_type.get(unit.type, mode.ma_bonus)
+        return _round(ma * Fraction(mode.ma_factor), mode.round) + Fraction(bonus)
+
+    def can_move(self, pos: "Position", unit: "Unit", mode: MovementMode) -> Reason | None:
+        """None if the unit may start a move in ``mode``, else why not."""
+        mv = self.movement
+        for status in mv.cannot_move:
+            if status in unit.status:
+                return Reason(Code.CANNOT_MOVE, mv.cannot_move_rule,
+                              f"{unit.id} is {status.replace('_', ' ')} and cannot move", unit.hex, (unit.id,))
+        if mode.name != "normal":
+            weather = pos.current_weather
+            bad = (mode.weathers and weather not in mode.weathers) or weather in mode.no_weathers
+            if bad:
+                return Reason(Code.MODE_NOT_ALLOWED, mode.rule,
+                              f"{mode.name} movement is not allowed in {weather} weather", unit.hex, (unit.id,))
+            if mode.types and unit.type not in mode.types:
+                return Reason(Code.MODE_NOT_ALLOWED, mode.rule,
+                              f"{unit.id} ({unit.type}) may not use {mode.name} movement", unit.hex, (unit.id,))
+            if mode.classes and self.unit_class(pos, unit) not in mode.classes:
+                return Reason(Code.MODE_NOT_ALLOWED, mode.rule,
+                              f"{unit.id} ({self.unit_class(pos, unit)}) may not use {mode.name} movement",
+                              unit.hex, (unit.id,))
+            if mode.needs_status and mode.needs_status not in unit.status:
+                return Reason(Code.MODE_NOT_ALLOWED, mode.rule,
+                              f"{unit.id} lacks the {mode.needs_status.replace('_', ' ')} marker needed for "
+                              f"{mode.name} movement", unit.hex, (unit.id,))
+        return None
+
+    def may_infiltrate(self, pos: "Position", unit: "Unit") -> bool:
+        """True if the unit may move directly from enemy ZOC to enemy ZOC (spending all MP)."""
+        z = self.zoc
+        if z.infiltration_types and unit.type in z.infiltration_types:
+            return True
+        if z.infiltration_min_ma is not None:
+            return Fraction(unit.counter.front.get(self.movement.ma_value, 0) or 0) >= z.infiltration_min_ma
+        return False
+
+    def step_rule(self, pos: "Position", units: list["Unit"], step: Step) -> Step | Reason:
+        """Final say on one step, after the shared parts priced it (see :class:`Step`).
+
+        The default returns ``step`` unchanged. A ruleset that overrides this is called for
+        every step the search considers (slower, but any rule can be added): return the step
+        with another ``cost`` or ``stop``, or a :class:`Reason` to refuse it. Steps the shared
+        parts refuse (prohibited terrain, enemy hex, ...) never reach the hook.
+        """
+        return step
+
+    # -- ZOC hooks ------------------------------------------------------------------------
+
+    def exerts_zoc(self, pos: "Position", unit: "Unit") -> bool:
+        """True if the unit projects a zone of control."""
+        z = self.zoc
+        return unit.counter.kind in z.kinds and unit.type not in z.exempt_types
+
+    # -- stacking hooks -------------------------------------------------------------------
+
+    def stack_points(self, pos: "Position", unit: "Unit") -> Fraction:
+        """Stacking points of one unit."""
+        s = self.stacking
+        if unit.counter.kind in s.exempt_kinds or unit.type in s.exempt_types:
+            return Fraction(0)
+        printed = unit.value(s.points_value) if s.points_value else None
+        if isinstance(printed, (int, float)):
+            return Fraction(printed)
+        if unit.type in s.points_by_type:
+            pts = Fraction(s.points_by_type[unit.type])
+        elif unit.counter.size in s.points_by_size:
+            pts = Fraction(s.points_by_size[unit.counter.size])
+        else:
+            pts = Fraction(s.default_points)
+        return pts * Fraction(s.reduced_factor) if unit.reduced else pts
+
+    def stack_category(self, pos: "Position", unit: "Unit") -> str:
+        """The category a unit counts as in :attr:`StackingRules.compositions`."""
+        if self.stacking.category_by == "type":
+            return unit.type
+        return unit.counter.size or unit.type
+
+    def stacking_limit(self, pos: "Position", hex: Hex, side: str | None, mode: str | None = None) -> Fraction | None:
+        """The points limit of ``hex`` for ``side``'s units (moving in ``mode``, if any)."""
+        s = self.stacking
+        limit = None if s.limit is None else Fraction(s.limit)
+        codes = [pos.map.terrain(hex), *pos.map.features(hex)]
+        by_terrain = [Fraction(s.limit_by_terrain[c]) for c in codes if c in s.limit_by_terrain]
+        if by_terrain:
+            limit = max(by_terrain)
+        key = self.mode(mode).stacking if mode else None
+        if key and key in s.limit_by_mode:
+            mode_limit = Fraction(s.limit_by_mode[key])
+            limit = mode_limit if limit is None else min(limit, mode_limit)
+        return limit
+
+    # -- supply hooks ---------------------------------------------------------------------
+
+    def supply_sources(self, pos: "Position", side: str) -> list[Hex]:
+        """Hexes that are supply sources of ``side`` now (map sources and source units)."""
+        s = self.supply
+        out: list[Hex] = []
+        grid = pos.map.grid
+        for src in pos.map.supply:
+            if src.side != side or not src.active(pos.turn):
+                continue
+            if s.source_kinds is not None and src.kind not in s.source_kinds:
+                continue
+            out.extend(src.hexes)
+            if src.edge:
+                out.extend(grid.edge_hexes(src.edge))
+        if s.source_types:
+            out.extend(u.hex for u in pos.on_map(side) if u.type in s.source_types)
+        return out
+
+    def supply_status(self, failures: int) -> str:
+        """The status name after ``failures`` consecutive failed checks (0: "supplied")."""
+        if failures <= 0:
+            return "supplied"
+        ladder = self.supply.ladder
+        return ladder[min(failures, len(ladder)) - 1]

@@ -1,0 +1,198 @@
+"""Supply: every unit of a side in one pass, by a multi-source search from the sources.
+
+Stage 1 follows road/rail links (unlimited length) from the sources, allowing up to
+``road_breaks`` overland hexes between road stretches; stage 2 spreads overland at most
+``max_length`` hexes from every hex reached so far. Both stages refuse blocked hexes (enemy
+units, enemy ZOC without a friendly unit) and blocked hexsides. Each unit then looks its hex
+up; the path back to the source is kept for display.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..hexes import Hex
+from .board import NO, board_of
+from .position import Position
+from .reasons import Code, Reason
+from .ruleset import Ruleset
+from .zoc import enemy_zoc, occupied
+
+
+@dataclass
+class SupplyResult:
+    """Supply of one side: per unit whether it traces, its new status, and the traced path."""
+
+    side: str
+    supplied: set = field(default_factory=set)
+    unsupplied: set = field(default_factory=set)
+    status: dict = field(default_factory=dict)        # unit id -> "supplied" / ladder status
+    paths: dict = field(default_factory=dict)         # unit id -> [unit hex, ..., source hex]
+    reasons: dict = field(default_factory=dict)       # unit id -> Reason
+    reached: set = field(default_factory=set)         # hexes that trace supply
+
+    def to_dict(self, fmt) -> dict:
+        return {"side": self.side, "supplied": sorted(self.supplied), "unsupplied": sorted(self.unsupplied),
+                "status": dict(sorted(self.status.items())),
+                "paths": {u: [fmt(h) for h in p] for u, p in sorted(self.paths.items())},
+                "reasons": {u: r.to_dict(fmt) for u, r in sorted(self.reasons.items())}}
+
+
+def _trace_grid(pos: Position, rs: Ruleset, side: str):
+    board = board_of(pos.map)
+    s = rs.supply
+    blocked = bytearray(board.n)
+    if s.enemy_blocks:
+        enemy = occupied(pos, side, enemy=True)
+        for i in range(board.n):
+            if enemy[i]:
+                blocked[i] = 1
+    if s.ezoc_blocks:
+        ez = enemy_zoc(pos, rs, side)
+        friend = occupied(pos, side, enemy=False) if s.friendly_negates else bytearray(board.n)
+        for i in range(board.n):
+            if ez[i] and not friend[i]:
+                blocked[i] = 1
+    bad_sides = set(board.supply_blocked_sides()) if s.hexsides_block else set()
+    if s.trace_class:
+        weather = pos.current_weather
+        enter = board.enter_costs(s.trace_class, weather)
+        line = board.line_costs(s.trace_class, weather)
+        sides = board.side_costs(s.trace_class, weather)
+        for i in range(board.n):
+            for k, j in board.nb[i]:
+                if k in line:
+                    continue  # a road or railway link is passable whatever the terrain
+                if enter[j] == NO or sides.get(k, 0) == NO:
+                    bad_sides.add(k)
+    return board, blocked, bad_sides
+
+
+def supply_status(pos: Position, rs: Ruleset, side: str | None = None) -> SupplyResult:
+    """Supply of every on-map unit of ``side`` (default: the side to move), in one search."""
+    side = side or pos.side or pos.sides()[0]
+    s = rs.supply
+    board, blocked, bad_sides = _trace_grid(pos, rs, side)
+    nb = board.nb
+    sources = [board.index[h] for h in rs.supply_sources(pos, side) if h in board.index]
+    prev: dict[int, int] = {}
+    seeds: dict[int, int] = {}   # index -> road breaks used to reach it
+    queue = deque()
+    for i in sources:
+        if not blocked[i] and i not in seeds:
+            seeds[i] = 0
+            prev[i] = -1
+            queue.append((i, 0))
+    lines = s.road_lines
+    if lines is None or lines:
+        # stage 1: a 0-1 search along road links; a break (one step between two road hexes
+        # that no road link joins) costs one of the allowed road breaks
+        road_ok = {k for k, codes in board.line_codes.items() if lines is None or any(c in lines for c in codes)}
+        on_road = {k // 6 for k in road_ok}
+        while queue:
+            i, used = queue.popleft()
+            if seeds.get(i) != used:
+                continue
+            for k, j in nb[i]:
+                if blocked[j] or k in bad_sides:
+                    continue
+                if k in road_ok:
+                    nused = used
+                elif i in on_road and j in on_road and used < s.road_breaks:
+                    nused = used + 1
+                else:
+                    continue
+                old = seeds.get(j)
+                if old is not None and old <= nused:
+                    continue
+                seeds[j] = nused
+                prev[j] = i
+                if nused == used:
+                    queue.appendleft((j, nused))
+                else:
+                    queue.append((j, nused))
+    # stage 2: overland, at most max_length hexes from any hex reached so far
+    dist = {i: 0 for i in seeds}
+    queue = deque(seeds)
+    limit = s.max_length
+    while queue:
+        i = queue.popleft()
+        d = dist[i] + 1
+        if limit is not None and d > limit:
+            continue
+        for k, j in nb[i]:
+            if j in dist or k in bad_sides:
+                continue
+            dist[j] = d if not blocked[j] else -d   # a blocked hex may end a path, not carry one
+            prev[j] = i
+            if not blocked[j]:
+                queue.append(j)
+    result = SupplyResult(side=side)
+    result.reached = {board.hexes[j] for j, d in dist.items() if d >= 0}
+    for unit in pos.on_map(side):
+        if unit.counter.is_marker:
+            continue
+        j = board.index[unit.hex]
+        if j in dist:   # the unit's own hex never blocks its own supply line
+            result.supplied.add(unit.id)
+            result.status[unit.id] = "supplied"
+            path, i = [], j
+            while i != -1 and len(path) <= board.n:
+                path.append(board.hexes[i])
+                i = prev.get(i, -1)
+            result.paths[unit.id] = path
+        else:
+            result.unsupplied.add(unit.id)
+            result.status[unit.id] = rs.supply_status(unit.supply + 1)
+            result.reasons[unit.id] = Reason(Code.SUPPLY_NONE, s.rule,
+                                             f"{unit.id} at {pos.map.format(unit.hex)} cannot trace supply",
+                                             unit.hex, (unit.id,))
+    return result
+
+
+def apply_supply(pos: Position, rs: Ruleset, result: SupplyResult) -> None:
+    """Advance each unit's supply history and status markers from a check's result."""
+    ladder = set(rs.supply.ladder)
+    for uid in result.supplied:
+        unit = pos.units[uid]
+        unit.supply = 0
+        unit.status -= ladder
+    for uid in result.unsupplied:
+        unit = pos.units[uid]
+        unit.supply += 1
+        unit.status -= ladder
+        unit.status.add(rs.supply_status(unit.supply))
+    pos.touch()
+
+
+def supply_per_unit(pos: Position, rs: Ruleset, side: str) -> set[str]:
+    """The supplied units found by one search per unit (slow; the benchmark baseline and a test
+    oracle). Only for rulesets without road stages (``road_lines == ()``)."""
+    board, blocked, bad_sides = _trace_grid(pos, rs, side)
+    sources = {board.index[h] for h in rs.supply_sources(pos, side) if h in board.index}
+    limit = rs.supply.max_length
+    out = set()
+    for unit in pos.on_map(side):
+        if unit.counter.is_marker:
+            continue
+        start = board.index[unit.hex]
+        seen = {start: 0}
+        queue = deque([start])
+        found = False
+        while queue and not found:
+            i = queue.popleft()
+            if i in sources and not blocked[i]:
+                found = True
+                break
+            d = seen[i] + 1
+            if limit is not None and d > limit:
+                continue
+            for k, j in board.nb[i]:
+                if j in seen or blocked[j] or k in bad_sides:
+                    continue
+                seen[j] = d
+                queue.append(j)
+        if found:
+            out.add(unit.id)
+    return out

@@ -1,0 +1,80 @@
+"""Zones of control as per-side counter arrays over board indices, cached per position."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .board import NO, Board, board_of
+
+if TYPE_CHECKING:
+    from .position import Position
+    from .ruleset import Ruleset
+
+
+def zoc_counts(pos: "Position", rs: "Ruleset", side: str) -> list[int]:
+    """For each hex index, how many units of ``side`` exert a ZOC into it (own hexes included)."""
+    key = ("zoc", rs.name, side)
+    counts = pos._cache.get(key)
+    if counts is not None:
+        return counts
+    board = board_of(pos.map)
+    counts = [0] * board.n
+    for unit in pos.on_map(side):
+        if rs.exerts_zoc(pos, unit):
+            _add(pos, rs, board, unit, counts)
+    pos._cache[key] = counts
+    return counts
+
+
+def enemy_zoc(pos: "Position", rs: "Ruleset", side: str | None) -> list[int]:
+    """Counts of enemy ZOC (every side but ``side``) per hex index."""
+    key = ("ezoc", rs.name, side)
+    out = pos._cache.get(key)
+    if out is None:
+        enemies = pos.enemies_of(side)
+        arrays = [zoc_counts(pos, rs, s) for s in enemies]
+        out = [sum(v) for v in zip(*arrays)] if arrays else [0] * board_of(pos.map).n
+        pos._cache[key] = out
+    return out
+
+
+def occupied(pos: "Position", side: str | None, enemy: bool) -> bytearray:
+    """1 where a unit (not a marker) of ``side`` (or of its enemies, if ``enemy``) stands."""
+    key = ("occ", side, enemy)
+    out = pos._cache.get(key)
+    if out is None:
+        board = board_of(pos.map)
+        out = bytearray(board.n)
+        for unit in pos.units.values():
+            if unit.hex is None or unit.side is None or unit.counter.is_marker:
+                continue
+            if (unit.side != side) == enemy:
+                out[board.index[unit.hex]] = 1
+        pos._cache[key] = out
+    return out
+
+
+def _add(pos: "Position", rs: "Ruleset", board: Board, unit, counts: list[int]) -> None:
+    z = rs.zoc
+    i = board.index.get(unit.hex)
+    if i is None:
+        return
+    counts[i] += 1
+    blocked = set(z.blocked_hexsides)
+    enter = sides = None
+    if z.prohibited_class:
+        cls = rs.unit_class(pos, unit) if z.prohibited_class == "own" else z.prohibited_class
+        weather = pos.current_weather
+        enter = board.enter_costs(cls, weather)
+        sides = board.side_costs(cls, weather)
+    for k, j in board.nb[i]:
+        if blocked:
+            codes = board.side_codes.get(k, ())
+            if any(c in blocked for c in codes) and not (z.bridged_carry and k in board.bridged):
+                continue
+        if enter is not None:
+            if enter[j] == NO and not (z.bridged_carry and k in board.bridged):
+                continue
+            if sides.get(k, 0) == NO:
+                continue
+        counts[j] += 1
