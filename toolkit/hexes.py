@@ -98,8 +98,10 @@ class Numbering:
             raise HexError(f"numbering order must be 'colrow' or 'rowcol', not {self.order!r}")
         if not (1 <= self.col_digits <= 4 and 1 <= self.row_digits <= 4):
             raise HexError("numbering digits must be between 1 and 4")
-        if self.separator and self.separator.isalnum():
-            raise HexError(f"numbering separator {self.separator!r} must not be a letter or digit")
+        if self.separator and (self.separator.isalnum() or any(c in "/:,+" or c.isspace() for c in self.separator)):
+            # '/' and ':' write hexsides, ',' and spaces separate lists, '+' joins terrain codes
+            raise HexError(f"numbering separator {self.separator!r} must not be a letter, digit, space or one "
+                           f"of / : , +")
 
     @property
     def describe(self) -> str:

@@ -38,7 +38,8 @@ class Game:
     dice: tuple[str, ...] = ("1d6",)
     charts: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
-    root: str | None = None
+    #: The folder the game was read from; not part of equality (a copy elsewhere is the same game).
+    root: str | None = field(default=None, compare=False)
     #: The files the game was read from (game, maps, counters, scenarios); not part of equality.
     files: dict = field(default_factory=dict, compare=False, repr=False)
     #: Where each datum was read from, ``key -> (file, line)`` (``("counter", id)``...).

@@ -102,6 +102,8 @@ def _build(node: yaml.Node, path: str, seen: set, depth: int) -> Any:
         raise DataError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)", path=path, line=line)
     seen.add(id(node))
     depth += 1
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+        raise DataError(f"unsupported YAML tag {node.tag}", path=path, line=line)
     if isinstance(node, yaml.MappingNode):
         out = YDict()
         out.line = line
@@ -132,6 +134,7 @@ def _build(node: yaml.Node, path: str, seen: set, depth: int) -> Any:
 
 
 _RESOLVER = yaml.SafeLoader("")
+_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 
 def _scalar(node: yaml.ScalarNode, path: str) -> Any:

@@ -113,6 +113,8 @@ def load_map(path: str) -> Map:
                            note=sub.str("note"), source=sub.source()))
         m.locations[("boxes", len(m.boxes) - 1)] = (sub.path, sub.line)
         sub.done(["notes"])
+    for features in m.hexsides.values():
+        features.sort(key=lambda feature: feature.code)  # one order, whatever order the file used
     m.locations["file"] = (path, 1)
     f.done()
     return m
