@@ -1,0 +1,253 @@
+"""Images the module needs besides the renderers': the boxes board and the chart windows.
+
+The boxes board is one VASSAL map holding the turn track (a box per turn, where
+reinforcements wait) and the game's off-map boxes; each box is a Zone, so a piece in it
+reports the box's name as its location. Charts are the Terrain Effects Chart and the game's
+own tables, drawn from the game data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from PIL import Image, ImageDraw
+
+from ..game import CostTable, Game
+from ..render.fonts import font
+
+__all__ = ["Zone", "BoxBoard", "boxes_board", "turn_zone", "dead_pile_zone", "chart_images", "moved_image"]
+
+_INK = (30, 30, 30)
+_PAPER = (246, 242, 230)
+_LINE = (90, 90, 90)
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A rectangular zone: name, board-local bounds ``(x0, y0, x1, y1)`` and its box id."""
+
+    name: str
+    bounds: tuple[int, int, int, int]
+    box: str | None = None
+    turn: int | None = None
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        """Where VASSAL's SendToLocation puts a piece: ``r.x + r.width / 2`` (integer maths)."""
+        x0, y0, x1, y1 = self.bounds
+        return x0 + (x1 - x0) // 2, y0 + (y1 - y0) // 2
+
+    @property
+    def path(self) -> str:
+        """The Zone ``path`` attribute: ``x,y;x,y;...``."""
+        x0, y0, x1, y1 = self.bounds
+        return ";".join(f"{x},{y}" for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+
+
+@dataclass
+class BoxBoard:
+    image: Image.Image
+    zones: list[Zone]
+
+
+def turn_zone(turn: int) -> str:
+    return f"Turn {turn}"
+
+
+def dead_pile_zone(game: Game) -> tuple[str, str | None]:
+    """The zone that receives eliminated units: the game's own box if it has one."""
+    for game_map in game.maps.values():
+        for box in game_map.boxes:
+            if re.search(r"elim|dead|destroyed|lost", f"{box.id} {box.name}", re.I):
+                return box.name, box.id
+    return "Dead pile", None
+
+
+def boxes_board(game: Game, turns: int, px: int) -> BoxBoard:
+    """Draw the turn track and the off-map boxes; return the image and its zones."""
+    box_w, box_h = int(px * 1.9), int(px * 1.9) + 26
+    gap, margin, head = 10, 20, 40
+    per_row = max(1, min(turns, 10))
+    boxes = [(b.name, b.id) for m in game.maps.values() for b in m.boxes]
+    dead_name, dead_id = dead_pile_zone(game)
+    if dead_id is None:
+        boxes.append((dead_name, None))
+    big_w = int(px * 2.8)
+    big_per_row = max(1, (per_row * (box_w + gap)) // (big_w + gap))
+    track_rows = -(-turns // per_row) if turns else 0
+    box_rows = -(-len(boxes) // big_per_row) if boxes else 0
+    width = max(margin * 2 + per_row * (box_w + gap), margin * 2 + big_per_row * (big_w + gap), 400)
+    height = margin + (head + track_rows * (box_h + gap) if turns else 0) + head + box_rows * (box_h + gap) + margin
+    image = Image.new("RGB", (width, height), _PAPER)
+    draw = ImageDraw.Draw(image)
+    title, label = font(22, bold=True), font(14, bold=True)
+    zones: list[Zone] = []
+    y = margin
+    if turns:
+        draw.text((margin, y), "Turn track", font=title, fill=_INK)
+        y += head
+        for i in range(turns):
+            x = margin + (i % per_row) * (box_w + gap)
+            yy = y + (i // per_row) * (box_h + gap)
+            zones.append(_box(draw, turn_zone(i + 1), (x, yy, x + box_w, yy + box_h), label, turn=i + 1))
+        y += track_rows * (box_h + gap)
+    draw.text((margin, y), "Off-map boxes", font=title, fill=_INK)
+    y += head
+    for i, (name, box_id) in enumerate(boxes):
+        x = margin + (i % big_per_row) * (big_w + gap)
+        yy = y + (i // big_per_row) * (box_h + gap)
+        zones.append(_box(draw, name, (x, yy, x + big_w, yy + box_h), label, box=box_id))
+    return BoxBoard(image, zones)
+
+
+def _box(draw: ImageDraw.ImageDraw, name: str, bounds, label_font, *, box=None, turn=None) -> Zone:
+    x0, y0, x1, y1 = bounds
+    draw.rectangle(bounds, outline=_LINE, width=2, fill=(255, 255, 255))
+    draw.rectangle((x0, y0, x1, y0 + 22), fill=(220, 214, 196), outline=_LINE, width=2)
+    text = _fit(draw, name, label_font, x1 - x0 - 8)
+    draw.text((x0 + 5, y0 + 3), text, font=label_font, fill=_INK)
+    return Zone(name, bounds, box=box, turn=turn)
+
+
+def _fit(draw, text: str, fnt, width: int) -> str:
+    while text and draw.textlength(text, font=fnt) > width:
+        text = text[:-2] + "…" if len(text) > 2 else ""
+    return text
+
+
+def moved_image(size: int = 18) -> Image.Image:
+    """The small 'moved' flag MovementMarkable draws on a piece that has moved."""
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((1, 1, size - 2, size - 2), fill=(255, 205, 0, 255), outline=(60, 60, 60, 255), width=2)
+    fnt = font(size * 0.6, bold=True)
+    draw.text((size / 2, size / 2), "M", font=fnt, fill=(40, 40, 40, 255), anchor="mm")
+    return image
+
+
+# -- charts ------------------------------------------------------------------------------------
+
+def _cost(value) -> str:
+    if value is None:
+        return "P"
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return str(value)
+
+
+def _costs(table: CostTable, columns: list[tuple[str, str]], extra: bool = False) -> list[str]:
+    out = []
+    for unit_class, weather in columns:
+        found, cost = table.lookup(unit_class, weather)
+        text = _cost(cost) if found else "-"
+        out.append(("+" + text) if extra and found and cost is not None else text)
+    return out
+
+
+def _combat(effects: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in effects.items())
+
+
+def _table(title: str, header: list[str], rows: list[list[str]], note: str | None = None) -> Image.Image:
+    head_font, cell_font, title_font = font(15, bold=True), font(15), font(22, bold=True)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    widths = [0] * len(header)
+    for row in [header] + rows:
+        for i, cell in enumerate(row[:len(header)]):
+            f = head_font if row is header else cell_font
+            widths[i] = max(widths[i], int(measure.textlength(str(cell), font=f)) + 16)
+    row_h, pad = 26, 16
+    width = max(sum(widths) + 2 * pad, int(measure.textlength(title, font=title_font)) + 2 * pad)
+    height = pad + 36 + row_h * (len(rows) + 1) + pad + (24 if note else 0)
+    image = Image.new("RGB", (width, height), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    draw.text((pad, pad), title, font=title_font, fill=_INK)
+    y = pad + 36
+    for r, row in enumerate([header] + rows):
+        x = pad
+        if r == 0:
+            draw.rectangle((pad, y, pad + sum(widths), y + row_h), fill=(220, 214, 196))
+        elif r % 2 == 0:
+            draw.rectangle((pad, y, pad + sum(widths), y + row_h), fill=(245, 243, 236))
+        for i, cell in enumerate(row[:len(header)]):
+            draw.text((x + 8, y + 4), str(cell), font=head_font if r == 0 else cell_font, fill=_INK)
+            x += widths[i]
+        y += row_h
+    draw.rectangle((pad, pad + 36, pad + sum(widths), y), outline=_LINE, width=1)
+    if note:
+        draw.text((pad, y + 6), note, font=font(12), fill=_LINE)
+    return image
+
+
+def _tec(game: Game) -> Image.Image | None:
+    rows: list[list[str]] = []
+    columns: list[tuple[str, str]] = []
+    for game_map in game.maps.values():
+        for pair in ((c, w) for c in game_map.unit_classes for w in game_map.weathers):
+            if pair not in columns:
+                columns.append(pair)
+    header = ["Terrain"] + [f"{c} {w}" if len(game_map.weathers) > 1 else c for c, w in columns] + ["Combat", "Rule"]
+    seen: set[tuple[str, str]] = set()
+    for game_map in game.maps.values():
+        for t in game_map.terrain_types.values():
+            if ("t", t.code) not in seen:
+                seen.add(("t", t.code))
+                name = t.name + (" (feature)" if t.overlay else "")
+                rows.append([name] + _costs(t.move, columns) + [_combat(t.combat), t.source.rule or "est."])
+        for h in game_map.hexside_types.values():
+            if ("h", h.code) not in seen:
+                seen.add(("h", h.code))
+                rows.append([f"{h.name} (hexside)"] + _costs(h.move, columns, extra=True)
+                            + [_combat(h.combat), h.source.rule or "est."])
+        for line in game_map.line_types.values():
+            if ("l", line.code) not in seen:
+                seen.add(("l", line.code))
+                rows.append([f"{line.name} (along)"] + _costs(line.move, columns) + ["", line.source.rule or "est."])
+    if not rows:
+        return None
+    return _table("Terrain Effects Chart", header, rows, "MP per hex; hexsides: extra MP to cross; P = prohibited; - = not given")
+
+
+def _chart_rows(value) -> tuple[list[str], list[list[str]]] | None:
+    """A generic table from chart data: a list of rows, {columns, rows}, or a mapping of mappings."""
+    if isinstance(value, dict) and "rows" in value:
+        header = [str(c) for c in value.get("columns", [])]
+        rows_data = value["rows"]
+        if isinstance(rows_data, dict):
+            rows = [[str(k)] + ([str(v) for v in row] if isinstance(row, (list, tuple)) else [str(row)])
+                    for k, row in rows_data.items()]
+            header = [str(value.get("row_label", ""))] + header
+        else:
+            rows = [[str(c) for c in row] if isinstance(row, (list, tuple)) else [str(row)] for row in rows_data]
+        width = max([len(header)] + [len(r) for r in rows])
+        return header + [""] * (width - len(header)), [r + [""] * (width - len(r)) for r in rows]
+    if isinstance(value, list) and value and all(isinstance(r, (list, tuple)) for r in value):
+        rows = [[str(c) for c in r] for r in value]
+        width = max(len(r) for r in rows)
+        return rows[0] + [""] * (width - len(rows[0])), [r + [""] * (width - len(r)) for r in rows[1:]]
+    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+        cols: list[str] = []
+        for v in value.values():
+            cols += [str(k) for k in v if str(k) not in cols]
+        return [""] + cols, [[str(k)] + [str(v.get(c, "")) for c in cols] for k, v in value.items()]
+    if isinstance(value, dict) and value:
+        return ["", ""], [[str(k), str(v)] for k, v in value.items()]
+    if isinstance(value, list) and value:
+        return [""], [[str(v)] for v in value]
+    return None
+
+
+def chart_images(game: Game) -> list[tuple[str, Image.Image]]:
+    """``(chart name, image)`` for the TEC and for each table in the game's ``charts``."""
+    out: list[tuple[str, Image.Image]] = []
+    tec = _tec(game)
+    if tec is not None:
+        out.append(("Terrain Effects Chart", tec))
+    for name, value in game.charts.items():
+        table = _chart_rows(value)
+        if table is not None:
+            title = value.get("title", str(name)) if isinstance(value, dict) else str(name)
+            out.append((str(title), _table(str(title), table[0], table[1])))
+    return out

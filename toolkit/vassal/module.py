@@ -1,0 +1,317 @@
+"""``build_module``: a game's VASSAL module, build/GAME/GAME.vmod.
+
+The steps: images (maps from the map renderer, counters from the counter renderer, the
+boxes board and the charts drawn here), the plan (maps with derived hex grids, prototypes,
+palettes with unique gpids, one saved setup per scenario), buildFile.xml, and the zip,
+written to a temporary file and renamed so a failure leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from PIL import Image
+
+from ..errors import BuildError, HexforgeError
+from ..game import Counter, Game, Scenario
+from .boards import boxes_board, chart_images, dead_pile_zone, moved_image, turn_zone
+from .buildfile import MapSpec, ModulePlan, Panel, Slot, Tab, build_xml
+from .grid import derive_grid, raw_index
+from .pieces import (MOVED_IMAGE, PieceDesign, counter_piece, expand, image_names, prototypes,
+                     with_position)
+from .savegame import VASSAL_VERSION, Setup, Stack, metadata_xml, setup_commands, vsav_bytes
+
+__all__ = ["build_module", "BOXES_MAP", "DEFAULT_DPI"]
+
+BOXES_MAP = "Turn track and boxes"
+DEFAULT_DPI = 150
+MODULE_VERSION = "1.0"
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class _Images:
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def add(self, name: str, image: Image.Image, compress: int = 6) -> None:
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG", compress_level=compress)
+        self.files[name] = buffer.getvalue()
+
+
+def _renderers(render_map, render_counter):
+    if render_map is None or render_counter is None:
+        try:
+            from .. import render
+            render_map = render_map or render.render_map
+            render_counter = render_counter or render.render_counter
+        except (ImportError, AttributeError) as exc:
+            raise BuildError(f"the VASSAL module needs the map and counter renderers (toolkit.render): {exc}") from exc
+    return render_map, render_counter
+
+
+def _dice(game: Game) -> list[tuple[str, int, int]]:
+    out = []
+    for text in game.dice:
+        match = re.fullmatch(r"\s*(\d*)\s*[dD]\s*(\d+)\s*", str(text))
+        if not match:
+            raise BuildError(f"{game.id}: dice {text!r} is not of the form NdS (1d6, 2d6, d10)")
+        n, sides = int(match[1] or 1), int(match[2])
+        if not (1 <= n <= 20 and 2 <= sides <= 1000):
+            raise BuildError(f"{game.id}: dice {text!r} is out of range")
+        out.append((f"{n}d{sides}", n, sides))
+    return out
+
+
+def _unique(name: str, used: set[str]) -> str:
+    candidate, n = name, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{name} ({n})"
+    used.add(candidate)
+    return candidate
+
+
+class _Planner:
+    """Decides every name, gpid, position and file of the module."""
+
+    def __init__(self, game: Game, dpi: int, render_map, render_counter, timings: dict) -> None:
+        self.game = game
+        self.dpi = dpi
+        self.render_map = render_map
+        self.render_counter = render_counter
+        self.timings = timings
+        self.images = _Images()
+        self.px = max(24, round(game.counter_style.size_inches * dpi))
+        self.maps: list[MapSpec] = []
+        self.layouts: dict[str, tuple[MapSpec, object]] = {}   # game map id -> (spec, layout)
+        self.gpid = 0
+        self.designs: dict[str, PieceDesign] = {}
+        self.home_gpid: dict[str, int] = {}
+
+    def _next_gpid(self) -> int:
+        self.gpid += 1
+        return self.gpid
+
+    # -- images ------------------------------------------------------------------------------
+
+    def draw(self, progress: Progress) -> None:
+        used: set[str] = set()
+        for n, (map_id, game_map) in enumerate(self.game.maps.items()):
+            progress(f"vassal: map {game_map.name}")
+            rendered = self.render_map(game_map, dpi=self.dpi, game=self.game)
+            image = rendered.image
+            file = f"map_{re.sub(r'[^A-Za-z0-9_.-]', '_', map_id)}.png"
+            self.images.add(file, image.convert("RGB"), compress=3)
+            grid = derive_grid(rendered.layout, image.width, image.height)
+            name = _unique(game_map.name or map_id, used | {BOXES_MAP})
+            used.add(name)
+            spec = MapSpec(name=name, board=name, image=file, width=image.width, height=image.height, grid=grid,
+                           button="Map" if n == 0 else name)
+            self.maps.append(spec)
+            self.layouts[map_id] = (spec, rendered.layout)
+        progress(f"vassal: {len(self.game.counters)} counters")
+        self.names = image_names(list(self.game.counters.values()))
+        for counter in self.game.counters.values():
+            front, back = self.names[counter.id]
+            self.images.add(front, self.render_counter(self.game, counter, back=False, px=self.px))
+            if back:
+                self.images.add(back, self.render_counter(self.game, counter, back=True, px=self.px))
+            self.designs[counter.id] = counter_piece(counter, front, back)
+        self.turns = max([len(s.turns) for s in self.game.scenarios.values()]
+                         + [r.turn for s in self.game.scenarios.values() for r in s.reinforcements] + [0])
+        board = boxes_board(self.game, self.turns, self.px)
+        self.images.add("boxes.png", board.image)
+        self.zones = {z.name: z for z in board.zones}
+        self.boxes = MapSpec(name=BOXES_MAP, board=BOXES_MAP, image="boxes.png", width=board.image.width,
+                             height=board.image.height, zones=board.zones, button="Boxes")
+        self.maps.append(self.boxes)
+        self.charts = []
+        for n, (name, image) in enumerate(chart_images(self.game)):
+            file = f"chart_{n + 1}.png"
+            self.images.add(file, image)
+            self.charts.append((name, file))
+        self.images.add(MOVED_IMAGE, moved_image())
+
+    # -- palettes ----------------------------------------------------------------------------
+
+    def palette(self) -> Tab:
+        game = self.game
+        units = [c for c in game.counters.values() if not c.is_marker]
+        markers = [c for c in game.counters.values() if c.is_marker]
+
+        def slot(counter: Counter) -> Slot:
+            gpid = self._next_gpid()
+            self.home_gpid.setdefault(counter.id, gpid)
+            return Slot(counter.name, gpid, self.designs[counter.id].traits, self.px)
+
+        tabs: list[Tab | Panel] = []
+        sides = [s.id for s in game.sides] + sorted({c.side for c in units if c.side} - {s.id for s in game.sides})
+        for side_id in sides + [None]:
+            members = [c for c in units if c.side == side_id]
+            if not members:
+                continue
+            formations: dict[str, list[Counter]] = {}
+            for c in members:
+                formations.setdefault(c.formation or "Other units", []).append(c)
+            side = game.side(side_id) if side_id else None
+            tabs.append(Tab(side.name if side else (side_id or "No side"),
+                            [Panel(f, [slot(c) for c in cs]) for f, cs in formations.items()]))
+        reinforcements: list[Panel] = []
+        for scenario in game.scenarios.values():
+            by_turn: dict[int, list[Counter]] = {}
+            for r in scenario.reinforcements:
+                for unit in r.units:
+                    if unit in game.counters:
+                        by_turn.setdefault(r.turn, []).append(game.counters[unit])
+            for turn in sorted(by_turn):
+                label = f"Turn {turn}" if len(game.scenarios) == 1 else f"{scenario.name}: turn {turn}"
+                reinforcements.append(Panel(label, [slot(c) for c in by_turn[turn]]))
+        if reinforcements:
+            tabs.append(Tab("Reinforcements", reinforcements))
+        if markers:
+            tabs.append(Panel("Markers", [slot(c) for c in markers]))
+        return Tab("Counters", tabs)
+
+    # -- setups ------------------------------------------------------------------------------
+
+    def setup(self, scenario: Scenario) -> Setup:
+        game = self.game
+        stacks: dict[tuple[str, int, int, int], Stack] = {}
+        proto = self.proto_definitions
+
+        def place(counter_id: str, map_name: str, x: int, y: int, state: str | None, where: str) -> None:
+            counter = game.counters.get(counter_id)
+            if counter is None:
+                raise BuildError(f"{game.id}: scenario {scenario.id}: {where} names unknown counter {counter_id!r}")
+            design = self.designs[counter_id]
+            level = 2 if state and design.back and state not in ("front", "full") else None
+            traits = with_position(expand(design.traits, proto), map_name, x, y, self.home_gpid[counter_id], level)
+            layer = 1 if counter.is_marker else 0
+            key = (map_name, x, y, layer)
+            stacks.setdefault(key, Stack(map_name, x, y, layer)).pieces.append(traits)
+
+        for placement in scenario.setup:
+            where = "set-up"
+            if placement.box:
+                zone = self._box_zone(placement.box, scenario)
+                for unit in placement.units:
+                    place(unit, BOXES_MAP, *zone.centre, placement.state, where)
+                continue
+            spec, layout = self._map_for(placement.map or scenario.map, scenario)
+            hexes = [placement.hex] if placement.hex is not None else list(placement.hexes)
+            if not hexes:
+                raise BuildError(f"{game.id}: scenario {scenario.id}: a set-up entry for "
+                                 f"{', '.join(placement.units)} has neither a hex nor a box")
+            for i, unit in enumerate(placement.units):
+                x, y = spec.grid.centre(*raw_index(layout, hexes[i % len(hexes)]))
+                place(unit, spec.name, x, y, placement.state, where)
+        for r in scenario.reinforcements:
+            zone = self.zones.get(turn_zone(r.turn))
+            if zone is None:
+                raise BuildError(f"{game.id}: scenario {scenario.id}: reinforcements on turn {r.turn} "
+                                 f"are beyond the turn track")
+            for unit in r.units:
+                place(unit, BOXES_MAP, *zone.centre, None, f"turn {r.turn} reinforcements")
+        turn_markers = [c for c in game.counters.values() if c.is_marker and c.type == "turn"]
+        if turn_markers and turn_zone(1) in self.zones:
+            place(turn_markers[0].id, BOXES_MAP, *self.zones[turn_zone(1)].centre, None, "turn marker")
+        boards = [(spec.name, spec.board) for spec in self.maps]
+        return Setup(list(stacks.values()), boards)
+
+    def _map_for(self, map_id: str | None, scenario: Scenario):
+        if map_id is None:
+            return next(iter(self.layouts.values()))
+        if map_id not in self.layouts:
+            raise BuildError(f"{self.game.id}: scenario {scenario.id} names unknown map {map_id!r}")
+        return self.layouts[map_id]
+
+    def _box_zone(self, box_id: str, scenario: Scenario):
+        for game_map in self.game.maps.values():
+            box = game_map.box(box_id)
+            if box is not None and box.name in self.zones:
+                return self.zones[box.name]
+        raise BuildError(f"{self.game.id}: scenario {scenario.id} places units in unknown box {box_id!r}")
+
+    # -- the whole plan ----------------------------------------------------------------------
+
+    def plan(self, progress: Progress) -> tuple[ModulePlan, dict[str, bytes]]:
+        dead_name, _ = dead_pile_zone(self.game)
+        self.proto_definitions = prototypes(self.game, dead_map=BOXES_MAP, dead_zone=dead_name, px=self.px)
+        palette = self.palette()
+        setups, files = [], {}
+        stamp = int(os.environ.get("SOURCE_DATE_EPOCH", time.time())) * 1000
+        for n, scenario in enumerate(self.game.scenarios.values()):
+            progress(f"vassal: setup {scenario.name}")
+            commands = setup_commands(self.setup(scenario), prefix=f"hf{n + 1}p")
+            file = f"setup_{re.sub(r'[^A-Za-z0-9_.-]', '_', scenario.id)}.vsav"
+            files[file] = vsav_bytes(commands, description=scenario.name, module_name=self.game.name,
+                                     module_version=MODULE_VERSION, saved_at_ms=stamp)
+            setups.append((scenario.name, file))
+        plan = ModulePlan(
+            name=self.game.name, version=MODULE_VERSION,
+            description=f"{self.game.name}: generated by hexforge from the game's data",
+            sides=[s.name for s in self.game.sides], maps=self.maps, prototypes=self.proto_definitions,
+            palette=palette, setups=setups, charts=self.charts, dice=_dice(self.game), turns=self.turns,
+            phases=list(self.game.turn_phases), next_gpid=self.gpid + 1,
+        )
+        return plan, files
+
+
+def build_module(game: Game, out_dir: Path, progress: Progress = lambda message: None, *,
+                 render_map=None, render_counter=None, dpi: int = DEFAULT_DPI,
+                 timings: dict | None = None) -> list[Path]:
+    """Write ``out_dir/<game id>.vmod`` and return its path in a list (a build step).
+
+    ``render_map``/``render_counter`` default to :mod:`toolkit.render`'s; ``timings``, if
+    given, receives the seconds spent on ``images``, ``xml`` and ``zip``.
+    """
+    timings = timings if timings is not None else {}
+    render_map, render_counter = _renderers(render_map, render_counter)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        start = time.perf_counter()
+        planner = _Planner(game, dpi, render_map, render_counter, timings)
+        planner.draw(progress)
+        timings["images"] = time.perf_counter() - start
+        start = time.perf_counter()
+        plan, setup_files = planner.plan(progress)
+        build = build_xml(plan)
+        stamp = str(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())) * 1000)
+        moduledata = metadata_xml(root_children=[
+            ("version", plan.version), ("extra1", ""), ("extra2", ""), ("VassalVersion", VASSAL_VERSION),
+            ("dateSaved", stamp), ("description", plan.description), ("name", plan.name)])
+        timings["xml"] = time.perf_counter() - start
+    except HexforgeError:
+        raise
+    except (ValueError, KeyError, OSError) as exc:
+        raise BuildError(f"{game.id}: the VASSAL module could not be built: {exc}") from exc
+    start = time.perf_counter()
+    target = out_dir / f"{game.id}.vmod"
+    fd, tmp = tempfile.mkstemp(prefix=f".{game.id}-", suffix=".vmod.tmp", dir=out_dir)
+    try:
+        with os.fdopen(fd, "wb") as handle, zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr("moduledata", moduledata)
+            zf.writestr("buildFile.xml", build)
+            for name, data in planner.images.files.items():
+                zf.writestr(zipfile.ZipInfo("images/" + name, time.gmtime(int(stamp) // 1000)[:6]), data,
+                            compress_type=zipfile.ZIP_STORED)
+            for name, data in setup_files.items():
+                zf.writestr(name, data, compress_type=zipfile.ZIP_STORED)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    timings["zip"] = time.perf_counter() - start
+    progress(f"vassal: {target.name} ({target.stat().st_size // 1024} KB, {len(plan.setups)} setups)")
+    return [target]

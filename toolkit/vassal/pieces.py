@@ -1,0 +1,230 @@
+"""Game pieces as VASSAL trait chains: prototypes, counters and markers (vassal-format.md §4).
+
+A counter's PieceSlot is ``prototype;<side> side``, ``prototype;<type> type``,
+``prototype;Unit``, a Marker with the values the referee reads back, the step-loss Layer
+(Ctrl+F) when the counter has a back, and the BasicPiece. Behaviour shared by every unit
+(delete, dead pile, movement trail, moved marker, the flip report) lives in the ``Unit``
+prototype, so changing it, a side or a unit type is one edit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..game import Counter, Game
+from .encoding import CTRL, Trait, decode, encode, key
+
+__all__ = [
+    "FLIP", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE", "MARKER_PROTOTYPE",
+    "PieceDesign", "basic_piece", "layer", "marker", "prototype", "prototypes", "counter_piece",
+    "expand", "side_prototype", "type_prototype", "safe_name", "image_names", "with_position",
+]
+
+FLIP = key("F", CTRL)
+DELETE = key("D", CTRL)
+ELIMINATE = key("E", CTRL)
+TRAIL = key("T", CTRL)
+MOVED = key("M", CTRL)
+
+UNIT_PROTOTYPE = "Unit"
+MARKER_PROTOTYPE = "Marker"
+UNITS_LAYER = "Units"
+MARKERS_LAYER = "Markers"
+MOVED_IMAGE = "moved.png"
+
+_UNSAFE = re.compile(r"[;,/\\\t\n\r\x1b$'\"]")
+
+
+def safe_name(text: str) -> str:
+    """A name safe in every VASSAL nesting level and property expression."""
+    return _UNSAFE.sub(" ", str(text)).strip() or "unnamed"
+
+
+def basic_piece(image: str, name: str, *, map_id: str | None = None, x: int = 0, y: int = 0,
+                gpid: str | int = "") -> Trait:
+    """``piece;;;image;name`` with state ``map;x;y;gpid;0``."""
+    return Trait("piece;" + encode(["", "", image, name], ";"),
+                 encode([map_id or "null", x, y, gpid, 0], ";"))
+
+
+def layer(images: Sequence[str], level_names: Sequence[str], *, name: str = "Step",
+          command: str = "Flip", keystroke: str = FLIP, level: int = 1) -> Trait:
+    """An always-active, looping Layer (``emb2``) whose increase key flips the counter."""
+    fields = [
+        "", 128, "A", command, 128, "", "", 128, "", "", "", 1, False, 0, 0,
+        encode(images, ","), encode(level_names, ","), True, name, "", "", False, "", 1,
+        1, True, "", keystroke, "", "", "1.0", "", True,
+    ]
+    return Trait("emb2;" + encode(fields, ";"), str(level))
+
+
+def marker(props: dict[str, object]) -> Trait:
+    """Static properties (``mark;``): names and values as comma lists."""
+    return Trait("mark;" + encode(list(props), ","), encode([_text(v) for v in props.values()], ","))
+
+
+def prototype(name: str) -> Trait:
+    return Trait("prototype;" + encode([name], ";"), "")
+
+
+def report(keystrokes: Sequence[str], message: str) -> Trait:
+    return Trait("report;" + encode([encode(keystrokes, ","), message, "", "", "", False], ";"), "-1")
+
+
+def delete() -> Trait:
+    return Trait("delete;" + encode(["Delete", DELETE, ""], ";"), "")
+
+
+def send_to_zone(command: str, keystroke: str, map_name: str, zone: str, description: str) -> Trait:
+    fields = [command, keystroke, map_name, "", 0, 0, "", "", 0, 0, 1, 1, description, "Z", zone, "", "", ""]
+    return Trait("sendto;" + encode(fields, ";"), ";;")
+
+
+def footprint() -> Trait:
+    fields = [TRAIL, "Movement trail", False, False, 10, "255,255,255", "0,0,0", 100, 50, 20, 30,
+              "1.0", "", "", "", "Movement trail", False]
+    return Trait("footprint;" + encode(fields, ";"), "false;;0;false")
+
+
+def mark_moved(x_offset: int, y_offset: int) -> Trait:
+    fields = [MOVED_IMAGE, x_offset, y_offset, "Mark moved", MOVED, "", False, "Mark piece as moved", "",
+              "Mark piece as unmoved", ""]
+    return Trait("markmoved;" + encode(fields, ";"), "false")
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+_EMPTY_PIECE = Trait("piece;;;;", "null;0;0;;0")
+
+
+def side_prototype(side_id: str) -> str:
+    return safe_name(f"{side_id} side")
+
+
+def type_prototype(unit_type: str) -> str:
+    return safe_name(f"{unit_type} type")
+
+
+def prototypes(game: Game, *, dead_map: str, dead_zone: str, px: int) -> dict[str, list[Trait]]:
+    """Every PrototypeDefinition of the module, by name, each ending in an empty BasicPiece."""
+    unit = [
+        report([FLIP], "* $location$: $oldPieceName$ flipped to $newPieceName$"),
+        delete(),
+        send_to_zone("Eliminate", ELIMINATE, dead_map, dead_zone, "Send to the dead pile"),
+        footprint(),
+        mark_moved(px // 2 - 14, -px // 2 - 4),
+        marker({"Layer": UNITS_LAYER}),
+        _EMPTY_PIECE,
+    ]
+    result = {UNIT_PROTOTYPE: unit,
+              MARKER_PROTOTYPE: [delete(), marker({"Layer": MARKERS_LAYER}), _EMPTY_PIECE]}
+    for side in game.sides:
+        result[side_prototype(side.id)] = [marker({"Side": side.id, "SideName": side.name}), _EMPTY_PIECE]
+    for counter in game.counters.values():
+        if not counter.is_marker:
+            result.setdefault(type_prototype(counter.type), [marker({"Type": counter.type}), _EMPTY_PIECE])
+    return result
+
+
+@dataclass(frozen=True)
+class PieceDesign:
+    """One counter's piece: its traits (palette form, prototypes unexpanded) and its images."""
+
+    counter: Counter
+    traits: tuple[Trait, ...]
+    front: str
+    back: str | None
+
+
+def image_names(counters: Sequence[Counter]) -> dict[str, tuple[str, str | None]]:
+    """Unique ``images/`` names (front, back or None) for every counter id."""
+    used: set[str] = set()
+    result = {}
+    for counter in counters:
+        stem = re.sub(r"[^A-Za-z0-9_.-]", "_", counter.id) or "counter"
+        candidate, n = stem, 1
+        while candidate in used:
+            n += 1
+            candidate = f"{stem}_{n}"
+        used.add(candidate)
+        back = f"c_{candidate}_back.png" if _has_back(counter) else None
+        result[counter.id] = (f"c_{candidate}.png", back)
+    return result
+
+
+def _has_back(counter: Counter) -> bool:
+    return counter.back_kind not in ("none", "blank", "") or counter.steps > 1
+
+
+def _properties(counter: Counter) -> dict[str, object]:
+    props: dict[str, object] = {
+        "UnitId": counter.id, "Kind": counter.kind, "Formation": counter.formation or "",
+        "Size": counter.size or "", "UnitClass": counter.unit_class or "", "Steps": counter.steps,
+        "BackKind": counter.back_kind,
+    }
+    if counter.is_marker:
+        props["Type"] = counter.type
+    for name, value in counter.front.items():
+        props[safe_name(name)] = value
+    for name, value in counter.back.items():
+        props["back_" + safe_name(name)] = value
+    return props
+
+
+def counter_piece(counter: Counter, front: str, back: str | None) -> PieceDesign:
+    """The palette piece of ``counter`` (prototypes unexpanded, not on a map)."""
+    name = counter.name
+    traits: list[Trait] = []
+    if counter.is_marker:
+        traits.append(prototype(MARKER_PROTOTYPE))
+    else:
+        if counter.side:
+            traits.append(prototype(side_prototype(counter.side)))
+        traits.append(prototype(type_prototype(counter.type)))
+        traits.append(prototype(UNIT_PROTOTYPE))
+    traits.append(marker(_properties(counter)))
+    if back:
+        kind = counter.back_kind if counter.back_kind not in ("none", "blank", "") else "reduced"
+        traits.append(layer([front, back], ["", f"+ ({kind})"]))
+    traits.append(basic_piece(front, name))
+    return PieceDesign(counter, tuple(traits), front, back)
+
+
+def expand(traits: Sequence[Trait], definitions: dict[str, list[Trait]], depth: int = 0) -> list[Trait]:
+    """The chain with every ``prototype;`` trait replaced by its definition (as VASSAL clones).
+
+    An unknown prototype is dropped, as VASSAL does (silently there; the reader reports it).
+    """
+    if depth > 20:
+        raise ValueError("prototypes nest more than 20 deep (a prototype that uses itself?)")
+    out: list[Trait] = []
+    for trait in traits:
+        if trait.id == "prototype;":
+            name = decode(trait.type[len("prototype;"):], ";")[0]
+            definition = definitions.get(name)
+            if definition is not None:
+                out.extend(expand(definition[:-1], definitions, depth + 1))
+            continue
+        out.append(trait)
+    return out
+
+
+def with_position(traits: Sequence[Trait], map_id: str, x: int, y: int, gpid: str | int,
+                  level: int | None = None) -> list[Trait]:
+    """A copy of the chain placed on a map (and with its Layer at ``level``, if given)."""
+    out = list(traits)
+    inner = out[-1]
+    state = decode(inner.state, ";")
+    state[0:4] = [map_id, str(x), str(y), str(gpid)]
+    out[-1] = Trait(inner.type, encode(state, ";"))
+    if level is not None:
+        out = [Trait(t.type, str(level)) if t.id == "emb2;" else t for t in out]
+    return out
