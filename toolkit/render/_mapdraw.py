@@ -1,0 +1,468 @@
+"""The layers of a map image, drawn in order onto one pillow image.
+
+terrain fills -> water bodies -> terrain symbols -> grid -> hexside features -> bridges, roads
+and rail -> map edges -> victory and supply markers -> hex ids -> place names.
+Shapely does the geometry (merged water bodies, hexside chains, edge bands, label
+placement); pillow does the pixels, vector parts anti-aliased through :class:`Canvas`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+from PIL import Image, ImageDraw
+from shapely.geometry import LineString, MultiLineString, Point, box
+from shapely.ops import linemerge, unary_union
+from shapely.strtree import STRtree
+
+from ..game import Game, Map, TerrainType
+from ..hexes import Hex, Hexside, Layout
+from ._mapsymbols import VARIANTS, sprite
+from ._raster import Canvas, chaikin, dashes, walk
+from .fonts import font
+from .theme import TerrainStyle, Theme, rgb
+
+__all__ = ["draw_map", "side_colour", "EDGE_SIDES"]
+
+#: The hexside directions that face each page edge, per orientation.
+EDGE_SIDES = {
+    True: {"north": {"N", "NE", "NW"}, "south": {"S", "SE", "SW"}, "west": {"NW", "SW"}, "east": {"NE", "SE"}},
+    False: {"north": {"NE", "NW"}, "south": {"SE", "SW"}, "west": {"W", "NW", "SW"}, "east": {"E", "NE", "SE"}},
+}
+
+_SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
+
+
+def side_colour(side_id: str | None, game: Game | None):
+    """The colour of a side from the game's data, else a stable colour from a small palette."""
+    if side_id and game is not None:
+        side = game.side(side_id)
+        if side is not None:
+            return rgb(side.colour)
+    if not side_id:
+        return rgb("#9a9a9a")
+    return rgb(_SIDE_PALETTE[sum(map(ord, side_id)) % len(_SIDE_PALETTE)])
+
+
+def _darker(colour, k: float = 0.55):
+    return tuple(int(c * k) for c in colour)
+
+
+class _MapPainter:
+    def __init__(self, image: Image.Image, game_map: Map, layout: Layout, theme: Theme,
+                 game: Game | None) -> None:
+        self.image = image
+        self.m = game_map
+        self.layout = layout
+        self.theme = theme
+        self.game = game
+        self.size = layout.size
+        self.grid = game_map.grid
+        self.hexes = self.grid.hexes()
+        self.centres = {h: layout.center(h) for h in self.hexes}
+        self.draw = ImageDraw.Draw(image)
+        self.factor = 3 if layout.size < 160 else 2
+        self.reserved: list = []   # shapely boxes labels must avoid (hex ids, markers)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def px(self, frac: float) -> float:
+        return frac * self.size
+
+    def terrain_type(self, code: str) -> TerrainType:
+        tt = self.m.terrain_types.get(code)
+        return tt if tt is not None else TerrainType(code=code, name=code)
+
+    def style_of(self, code: str | None) -> TerrainStyle:
+        if code is None:
+            clear = next((t for t in self.m.terrain_types.values()
+                          if self.theme.terrain_style(t).key == "clear"), None)
+            if clear is not None:
+                return self.theme.terrain_style(clear)
+            return TerrainStyle(key="clear", fill=rgb(self.theme.get("terrain", "clear", {}).get("fill", "#eef0d3")))
+        return self.theme.terrain_style(self.terrain_type(code))
+
+    # -- layers ----------------------------------------------------------------------------
+
+    def terrain(self) -> None:
+        """Base terrain fills; water hexes get their shore colour, the water body comes next."""
+        self.water_hexes: list[Hex] = []
+        for h in self.hexes:
+            style = self.style_of(self.m.terrain(h))
+            self.draw.polygon(self.layout.corners(h), fill=style.fill)
+            if style.water is not None:
+                self.water_hexes.append(h)
+
+    def water(self) -> None:
+        """Adjacent water hexes merged into one body with a rounded shore."""
+        if not self.water_hexes:
+            return
+        canvas = Canvas(self.image, self.factor)
+        by_style: dict[TerrainStyle, list[Hex]] = defaultdict(list)
+        for h in self.water_hexes:
+            by_style[self.style_of(self.m.terrain(h))].append(h)
+        for style, hexes in by_style.items():
+            body = unary_union([self.layout.polygon(h) for h in hexes])
+            body = body.buffer(-self.px(0.075), join_style=1).buffer(self.px(0.04), join_style=1)
+            canvas.shape(body, fill=style.water, outline=style.shore, width=max(1.0, self.px(0.018)))
+        canvas.flush()
+
+    def symbols(self) -> None:
+        """Terrain symbols of the base terrain, then of overlay features (villages...)."""
+        flat = self.grid.flat
+        for h in self.hexes:
+            cell = self.m.hexes.get(h)
+            if cell is None:
+                continue
+            codes = [cell.terrain, *cell.features]
+            for code in codes:
+                style = self.style_of(code)
+                variant = (h.col * 7 + h.row * 13) % VARIANTS
+                spr = sprite(style, self.size, flat, variant)
+                if spr is None:
+                    continue
+                cx, cy = self.centres[h]
+                half = spr.width / 2
+                self.image.paste(spr, (round(cx - half), round(cy - half)), spr)
+
+    def grid_lines(self) -> None:
+        colour = rgb(self.theme.get("grid", "colour", "#4a4a44"))
+        width = max(1, round(self.px(self.theme.get("grid", "width", 0.012))))
+        line = self.draw.line
+        for h in self.hexes:
+            pts = self.layout.corners(h)
+            line(pts + [pts[0]], fill=colour, width=width)
+
+    def hexsides(self, canvas: Canvas) -> None:
+        """Rivers, lake sides, slopes and walls along chains of hexsides."""
+        by_code: dict[str, list[Hexside]] = defaultdict(list)
+        for side, feats in self.m.hexsides.items():
+            for f in feats:
+                by_code[f.code].append(side)
+        # draw the widest (lake sides, major rivers) first so minor ones join on top
+        kinds = sorted(by_code, key=lambda c: -self._hexside_style(c).width)
+        for code in kinds:
+            style = self._hexside_style(code)
+            kind = self.m.hexside_types.get(code)
+            segments = [self.layout.hexside_segment(s) for s in by_code[code]]
+            if kind is not None and kind.bridge and style.key == "bridge":
+                for side in by_code[code]:
+                    self._bridge(canvas, side, self.px(0.06), style.colour)
+                continue
+            for chain in _chains(segments):
+                w = max(1.0, self.px(style.width))
+                pts = chaikin(chain, 2) if style.water else chain
+                if style.edge is not None:
+                    canvas.line(pts, style.edge, w + max(1.5, self.px(0.016)) * 2 if style.key == "river" else w + 2)
+                canvas.line(pts, style.colour, w)
+                if style.ticks:
+                    self._ticks(canvas, chain, style.colour, w)
+
+    def _hexside_style(self, code: str):
+        kind = self.m.hexside_types.get(code)
+        if kind is None:
+            from ..game import HexsideType
+            kind = HexsideType(code=code, name=code)
+        return self.theme.hexside_style(kind)
+
+    def _ticks(self, canvas: Canvas, chain, colour, w: float) -> None:
+        length = self.px(0.07)
+        for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035)):
+            nx, ny = -uy, ux
+            canvas.line([(x, y), (x + nx * length, y + ny * length)], colour, max(1.0, w * 0.6), round_ends=False)
+
+    def _bridge(self, canvas: Canvas, side: Hexside, gap: float, colour, deck=None) -> None:
+        (ax, ay), (bx, by) = self.layout.center(side.a), self.layout.center(side.b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        d = math.hypot(bx - ax, by - ay)
+        ux, uy = (bx - ax) / d, (by - ay) / d
+        nx, ny = -uy, ux
+        half_len = gap / 2 + self.px(0.07)
+        half_w = self.px(0.055)
+        deck_pts = [(mx - ux * half_len + nx * half_w, my - uy * half_len + ny * half_w),
+                    (mx + ux * half_len + nx * half_w, my + uy * half_len + ny * half_w),
+                    (mx + ux * half_len - nx * half_w, my + uy * half_len - ny * half_w),
+                    (mx - ux * half_len - nx * half_w, my - uy * half_len - ny * half_w)]
+        canvas.polygon(deck_pts, fill=deck or self.theme.paper)
+        w = max(1.0, self.px(0.016))
+        flare = self.px(0.04)
+        for sgn in (1, -1):
+            ox, oy = nx * half_w * sgn, ny * half_w * sgn
+            p0 = (mx - ux * half_len + ox, my - uy * half_len + oy)
+            p1 = (mx + ux * half_len + ox, my + uy * half_len + oy)
+            canvas.line([(p0[0] - ux * flare + nx * flare * sgn, p0[1] - uy * flare + ny * flare * sgn), p0, p1,
+                         (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)],
+                        colour, w)
+
+    def lines(self, canvas: Canvas) -> None:
+        """Bridges, then tracks, roads and railways as smooth curves through hex centres."""
+        water_width: dict[Hexside, float] = {}
+        for side, feats in self.m.hexsides.items():
+            widths = [self._hexside_style(f.code) for f in feats]
+            widths = [s.width for s in widths if s.water]
+            if widths:
+                water_width[side] = max(widths)
+        styled = []
+        for line in self.m.lines:
+            kind = self.m.line_types.get(line.code)
+            from ..game import LineType
+            kind = kind or LineType(code=line.code, name=line.code)
+            styled.append((self.theme.line_style(kind), kind, line))
+        order = {"track": 0, "secondary": 1, "road": 2, "rail": 3}
+        styled.sort(key=lambda item: order.get(item[0].key, 1))
+        # bridges under the lines that cross the water
+        for style, kind, line in styled:
+            if not kind.bridges:
+                continue
+            for a, b in zip(line.hexes, line.hexes[1:]):
+                side = Hexside.of(a, b)
+                if side in water_width:
+                    deck = rgb("#3a3a3a") if style.key == "rail" else None
+                    self._bridge(canvas, Hexside(a, b), self.px(water_width[side]), self.theme.ink, deck)
+        paths = [(style, chaikin([self.centres.get(h) or self.layout.center(h) for h in line.hexes], 3), line)
+                 for style, kind, line in styled if len(line.hexes) > 1]
+        paths = [(style, pts) for style, pts in _join_ends(paths)]
+        for style, pts in paths:   # casings first so crossing roads merge cleanly
+            if style.casing is not None and style.dash is None:
+                canvas.line(pts, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
+        for style, pts in paths:
+            w = max(1.0, self.px(style.width))
+            if style.dash is not None:
+                for dash in dashes(pts, self.px(style.dash[0]), self.px(style.dash[1])):
+                    canvas.line(dash, style.colour, w)
+            else:
+                canvas.line(pts, style.colour, w)
+            if style.ties:
+                half = self.px(style.ties) / 2
+                for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2):
+                    nx, ny = -uy, ux
+                    canvas.line([(x - nx * half, y - ny * half), (x + nx * half, y + ny * half)],
+                                style.colour, max(1.0, w * 0.75), round_ends=False)
+
+    # -- edges and markers -----------------------------------------------------------------
+
+    def edges(self, canvas: Canvas) -> list[tuple[str, str, tuple]]:
+        """Coloured bands outside friendly and supply edges; returns (edge, label, colour)."""
+        labels: dict[str, dict] = {}
+        for edge in self.m.edges:
+            entry = labels.setdefault(edge.edge, {"side": edge.side, "hexes": edge.hexes, "words": []})
+            side = self.game.side(edge.side) if (self.game and edge.side) else None
+            name = side.name if side else (edge.side or "")
+            entry["words"].append(f"{name} map edge".strip() if edge.side else (edge.note or "map edge"))
+        for src in self.m.supply:
+            if src.edge:
+                entry = labels.setdefault(src.edge, {"side": src.side, "hexes": (), "words": []})
+                side = self.game.side(src.side) if self.game else None
+                name = side.name if side else src.side
+                entry["words"].append(f"{name} supply source")
+        if not labels:
+            return []
+        grid_poly = unary_union([self.layout.polygon(h) for h in self.hexes])
+        out = []
+        flat = self.grid.flat
+        width = self.px(self.theme.get("edge", "width", 0.1))
+        for edge_name, entry in labels.items():
+            hexes = entry["hexes"] or tuple(self.grid.edge_hexes(edge_name))
+            wanted = EDGE_SIDES[flat].get(edge_name, set())
+            segments = []
+            for h in hexes:
+                for direction, side in self.grid.hexsides(h):
+                    other = side.b if side.a == h else side.a
+                    if direction in wanted and other not in self.grid:
+                        segments.append(LineString(self.layout.hexside_segment(side)))
+            if not segments:
+                continue
+            band = unary_union(segments).buffer(width, cap_style=2, join_style=2).difference(grid_poly)
+            colour = side_colour(entry["side"], self.game)
+            canvas.shape(band, fill=colour, outline=_darker(colour), width=max(1.0, self.px(0.01)))
+            words = list(dict.fromkeys(entry["words"]))
+            out.append((edge_name, " \u00b7 ".join(words).upper(), colour, band.bounds))
+        return out
+
+    def edge_labels(self, labels) -> None:
+        size = self.px(self.theme.get("edge", "label_size", 0.17))
+        f = font(size, bold=True, family="condensed")
+        ink = self.theme.ink
+        for edge_name, text, colour, (x0, y0, x1, y1) in labels:
+            tw = int(self.draw.textlength(text, font=f)) + 4
+            th = int(size * 1.4)
+            tile = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
+            ImageDraw.Draw(tile).text((tw / 2, th / 2), text, font=f, fill=_darker(colour, 0.5) + (255,),
+                                      anchor="mm")
+            gap = self.px(0.05)
+            if edge_name in ("west", "east"):
+                tile = tile.rotate(90 if edge_name == "west" else -90, expand=True)
+                cy = (y0 + y1) / 2
+                cx = x0 - gap - tile.width / 2 if edge_name == "west" else x1 + gap + tile.width / 2
+            else:
+                cx = (x0 + x1) / 2
+                cy = y0 - gap - tile.height / 2 if edge_name == "north" else y1 + gap + tile.height / 2
+            pos = (round(cx - tile.width / 2), round(cy - tile.height / 2))
+            self.image.paste(tile, pos, tile)
+        del ink
+
+    def markers(self, canvas: Canvas) -> list:
+        """Victory stars and supply-source discs; returns (hex, kind, text, centre, radius)."""
+        texts = []
+        vic = self.theme.data.get("victory", {})
+        r = self.px(vic.get("size", 0.22)) / 2
+        fill, outline = rgb(vic.get("fill", "#c8102e")), rgb(vic.get("outline", "#ffffff"))
+        for v in self.m.victory:
+            if v.hex not in self.centres:
+                continue
+            cx, cy = self.centres[v.hex]
+            x, y = cx - self.px(0.28), cy - self.px(0.09)
+            star = [(x + (r if k % 2 == 0 else r * 0.45) * math.sin(math.pi * k / 5),
+                     y - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
+            canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
+            self.reserved.append(box(x - r, y - r, x + r, y + r))
+            if v.points is not None:
+                texts.append((v.hex, "vp", str(v.points), (x, y + r * 0.08), r))
+        sup = self.theme.data.get("supply", {})
+        rs = self.px(sup.get("size", 0.17)) / 2
+        for src in self.m.supply:
+            for h in src.hexes:
+                if h not in self.centres:
+                    continue
+                cx, cy = self.centres[h]
+                x, y = cx + self.px(0.28), cy - self.px(0.09)
+                colour = side_colour(src.side, self.game)
+                canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
+                               width=max(1.0, self.px(0.014)))
+                self.reserved.append(box(x - rs, y - rs, x + rs, y + rs))
+                texts.append((h, "supply", "S", (x, y), rs))
+        return texts
+
+    def marker_texts(self, texts) -> None:
+        vic = self.theme.data.get("victory", {})
+        for _, kind, text, (x, y), r in texts:
+            size = r * (0.95 if kind == "vp" else 1.25)
+            colour = rgb(vic.get("text", "#ffffff")) if kind == "vp" else self.theme.ink
+            self.draw.text((x, y), text, font=font(size, bold=True, family="condensed"), fill=colour, anchor="mm")
+
+    # -- text ------------------------------------------------------------------------------
+
+    def hex_ids(self) -> None:
+        where = self.m.hex_ids
+        if where == "none":
+            return
+        style = self.theme.data.get("hex_id", {})
+        f = font(self.px(style.get("size", 0.125)), bold=style.get("bold", False),
+                 family=style.get("family", "condensed"))
+        colour = rgb(style.get("colour", "#333333"))
+        inset = self.px(style.get("inset", 0.045))
+        half = self.size / 2 if self.grid.flat else self.layout.radius * 0.62
+        anchor, dy = {"top": ("mt", -half + inset), "bottom": ("mb", half - inset), "centre": ("mm", 0.0)}[where]
+        text = self.draw.text
+        bbox = self.draw.textbbox
+        fmt = self.grid.format
+        halo = max(1, round(self.px(0.012)))
+        fills = {}
+        for h in self.hexes:
+            cx, cy = self.centres[h]
+            label = fmt(h)
+            code = self.m.terrain(h)
+            if code not in fills:
+                st = self.style_of(code)
+                fills[code] = st.fill
+            # a halo in the hex's own colour: invisible on the terrain, keeps the id clear of roads
+            text((cx, cy + dy), label, font=f, fill=colour, anchor=anchor, stroke_width=halo, stroke_fill=fills[code])
+            x0, y0, x1, y1 = bbox((cx, cy + dy), label, font=f, anchor=anchor)
+            self.reserved.append(box(x0 - 1, y0 - 1, x1 + 1, y1 + 1))
+
+    def places(self) -> None:
+        """Place names with a halo, placed where they cover no hex id and no other name."""
+        style = self.theme.data.get("place", {})
+        kinds = self.theme.data.get("place_sizes", {})
+        colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
+        tree = STRtree(self.reserved) if self.reserved else None
+        placed: list = []
+        W, H = self.image.size
+        # largest places first: they get the best spots
+        order = sorted(self.m.places, key=lambda p: -kinds.get(p.kind, 1.0))
+        for place in order:
+            if place.hex not in self.centres:
+                continue
+            cx, cy = self.centres[place.hex]
+            base = self.px(style.get("size", 0.165)) * kinds.get(place.kind, 1.0)
+            bold = place.kind in ("city", "town")
+            best = None
+            for shrink in (1.0, 0.88, 0.76):
+                f = font(base * shrink, bold=bold, family=style.get("family", "condensed"))
+                hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
+                for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
+                    at = (cx + self.px(dx), cy + self.px(dy))
+                    x0, y0, x1, y1 = self.draw.textbbox(at, place.name, font=f, anchor="mm", stroke_width=hw)
+                    rect = box(x0, y0, x1, y1)
+                    clash = 0.0
+                    if tree is not None:
+                        for i in tree.query(rect):
+                            clash += rect.intersection(self.reserved[i]).area
+                    clash += sum(rect.intersection(o).area for o in placed)
+                    if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
+                        clash += rect.area
+                    if best is None or clash < best[0]:
+                        best = (clash, at, f, hw, rect)
+                    if clash == 0:
+                        break
+                if best[0] == 0:
+                    break
+            _, at, f, hw, rect = best
+            placed.append(rect)
+            self.draw.text(at, place.name, font=f, fill=colour, anchor="mm", stroke_width=hw, stroke_fill=halo)
+
+
+def _join_ends(paths):
+    """Snap a line that ends in a hex another line passes through onto that line's curve.
+
+    Smoothing cuts corners, so a curve passes near, not through, the centres of the hexes
+    where it bends; a road ending at such a hex would otherwise stop short of the other.
+    """
+    curves = [LineString(pts) for _, pts, _ in paths]
+    inner = [set(line.hexes[1:-1]) for _, _, line in paths]
+    out = []
+    for i, (style, pts, line) in enumerate(paths):
+        pts = list(pts)
+        for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
+            for j, hexes in enumerate(inner):
+                if j != i and end in hexes:
+                    other = curves[j]
+                    snapped = other.interpolate(other.project(Point(pts[at])))
+                    if at == 0:
+                        pts.insert(0, (snapped.x, snapped.y))
+                    else:
+                        pts.append((snapped.x, snapped.y))
+                    break
+        out.append((style, pts))
+    return out
+
+
+def _chains(segments) -> list[list[tuple[float, float]]]:
+    """Hexside segments merged into continuous polylines (rivers follow chains of sides)."""
+    if not segments:
+        return []
+    # round to merge end points that differ by float noise
+    lines = [LineString([(round(x, 3), round(y, 3)) for x, y in seg]) for seg in segments]
+    merged = linemerge(MultiLineString(lines))
+    geoms = getattr(merged, "geoms", [merged])
+    return [list(g.coords) for g in geoms]
+
+
+def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> None:
+    """Paint every map layer of ``game_map`` onto ``image`` (hexes placed by ``layout``)."""
+    p = _MapPainter(image, game_map, layout, theme, game)
+    p.terrain()
+    p.water()
+    p.symbols()
+    p.grid_lines()
+    canvas = Canvas(image, p.factor)
+    p.hexsides(canvas)
+    p.lines(canvas)
+    edge_labels = p.edges(canvas)
+    texts = p.markers(canvas)
+    canvas.flush()
+    p.edge_labels(edge_labels)
+    p.marker_texts(texts)
+    p.hex_ids()
+    p.places()

@@ -1,0 +1,200 @@
+"""Terrain symbols as small anti-aliased RGBA sprites, one set per hex size.
+
+Each symbol is drawn at four times the size and reduced, clipped to the hex, and kept out of
+the top of the hex where the hex id is printed. A few variants per symbol (chosen by hex)
+keep a forest from looking stamped. Shapes differ per terrain so the map reads in greyscale.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from .theme import TerrainStyle
+
+__all__ = ["sprite", "VARIANTS"]
+
+SS = 4          # supersampling of sprites
+VARIANTS = 3    # variants of each symbol
+TOP = -0.29     # symbols stay below this (fraction of the hex size from the centre): hex id room
+
+
+@lru_cache(maxsize=512)
+def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0) -> Image.Image | None:
+    """The RGBA symbol of ``style`` for hexes ``size`` pixels across, centred in the sprite.
+
+    The sprite is square, ``side = ceil(1.2 * size)`` pixels, its centre at ``side / 2``.
+    """
+    painter = _PAINTERS.get(style.symbol or "")
+    if painter is None:
+        return None
+    side = math.ceil(1.2 * size)
+    big = Image.new("RGBA", (side * SS, side * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    scale = size * SS
+    c = side * SS / 2
+
+    def P(x: float, y: float) -> tuple[float, float]:
+        return c + x * scale, c + y * scale
+
+    rng = random.Random(f"{style.symbol}-{variant}")
+    painter(draw, P, scale, style, rng)
+    # clip to the hex, slightly inset so the grid line stays clean
+    mask = Image.new("L", big.size, 0)
+    R = 0.5 / math.cos(math.radians(30)) * 0.94
+    start = 180 if flat else 270
+    corners = [P(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i)))
+               for i in range(6)]
+    ImageDraw.Draw(mask).polygon(corners, fill=255)
+    alpha = big.getchannel("A")
+    from PIL import ImageChops
+    big.putalpha(ImageChops.multiply(alpha, mask))
+    return big.resize((side, side), Image.LANCZOS)
+
+
+def _w(scale: float, frac: float) -> int:
+    return max(1, round(scale * frac))
+
+
+def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    # a stand of round-crowned trees, back rows first so crowns overlap like a wood
+    spots = []
+    for row, y in enumerate((-0.2, -0.04, 0.12, 0.28)):
+        half = 0.36 if row in (1, 2) else 0.25
+        n = 4 if row in (1, 2) else 3
+        for i in range(n):
+            x = -half + 2 * half * (i + 0.5) / n + rng.uniform(-0.03, 0.03)
+            spots.append((x, y + rng.uniform(-0.025, 0.025)))
+    for x, y in spots:
+        r = 0.075 * rng.uniform(0.9, 1.12)
+        trunk_w = _w(scale, 0.018)
+        draw.line([P(x, y + r * 0.6), P(x, y + r * 1.55)], fill=style.ink + (255,), width=trunk_w)
+        x0, y0 = P(x - r, y - r)
+        x1, y1 = P(x + r, y + r)
+        draw.ellipse((x0, y0, x1, y1), fill=style.accent + (255,), outline=style.ink + (255,),
+                     width=_w(scale, 0.014))
+        # a highlight to give the crown some body
+        hx0, hy0 = P(x - r * 0.55, y - r * 0.6)
+        hx1, hy1 = P(x - r * 0.05, y - r * 0.15)
+        draw.ellipse((hx0, hy0, hx1, hy1), fill=(255, 255, 255, 70))
+
+
+def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    # tufts of reeds over short water lines, in staggered rows
+    for row, y in enumerate((-0.17, 0.0, 0.17, 0.33)):
+        xs = (-0.22, 0.05, 0.3) if row % 2 == 0 else (-0.3, -0.05, 0.22)
+        if row == 3:
+            xs = (-0.12, 0.14)
+        for x in xs:
+            x += rng.uniform(-0.03, 0.03)
+            draw.line([P(x - 0.1, y), P(x + 0.1, y)], fill=style.ink + (255,), width=_w(scale, 0.018))
+            draw.line([P(x - 0.06, y + 0.035), P(x + 0.06, y + 0.035)], fill=style.ink + (200,),
+                      width=_w(scale, 0.012))
+            for dx, lean in ((-0.04, -0.02), (0.0, 0.0), (0.04, 0.02)):
+                h = 0.07 if dx == 0 else 0.05
+                draw.line([P(x + dx, y - 0.005), P(x + dx + lean, y - h)], fill=style.accent + (255,),
+                          width=_w(scale, 0.014))
+
+
+def _rocks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    # scattered angular stones of several sizes
+    placed = []
+    tries = 0
+    while len(placed) < 16 and tries < 400:
+        tries += 1
+        x, y = rng.uniform(-0.36, 0.36), rng.uniform(TOP + 0.03, 0.38)
+        if abs(x) > 0.43 - abs(y) * 0.3 or any(math.dist((x, y), p) < 0.1 for p in placed):
+            continue
+        placed.append((x, y))
+        r = rng.uniform(0.018, 0.04)
+        n = rng.randint(4, 6)
+        a0 = rng.uniform(0, math.pi)
+        pts = [P(x + r * math.cos(a0 + 2 * math.pi * k / n) * rng.uniform(0.7, 1.2),
+                 y + r * math.sin(a0 + 2 * math.pi * k / n) * rng.uniform(0.7, 1.2)) for k in range(n)]
+        draw.polygon(pts, fill=style.ink + (255,))
+
+
+def _hills(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    # rounded hill forms with hachures down their flanks
+    forms = [(-0.17, 0.02, 0.19), (0.15, 0.2, 0.17), (0.12, -0.14, 0.13)]
+    for x, y, r in forms:
+        x += rng.uniform(-0.02, 0.02)
+        box = (*P(x - r, y - r * 0.75), *P(x + r, y + r * 0.75))
+        draw.chord(box, 180, 360, fill=style.accent + (255,))
+        draw.arc(box, 180, 360, fill=style.ink + (255,), width=_w(scale, 0.022))
+        for k in range(1, 8):
+            a = math.pi + math.pi * k / 8
+            sx, sy = x + r * math.cos(a), y + r * 0.75 * math.sin(a)
+            ex, ey = x + r * 0.78 * math.cos(a), y + r * 0.75 * 0.55 * math.sin(a) + 0.02
+            draw.line([P(sx, sy), P(ex, ey)], fill=style.ink + (220,), width=_w(scale, 0.011))
+
+
+def _peaks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    for x, y, h in ((-0.15, 0.16, 0.3), (0.14, 0.22, 0.26), (0.02, 0.05, 0.32)):
+        x += rng.uniform(-0.02, 0.02)
+        left, top, right = P(x - h * 0.6, y), P(x, y - h), P(x + h * 0.6, y)
+        draw.polygon([left, top, right], fill=style.fill + (255,), outline=None)
+        draw.polygon([top, right, P(x + h * 0.1, y)], fill=style.ink + (150,))
+        draw.polygon([top, P(x - h * 0.15, y - h * 0.72), P(x + h * 0.15, y - h * 0.72)],
+                     fill=style.accent + (255,))
+        draw.line([left, top, right], fill=style.ink + (255,), width=_w(scale, 0.02), joint="curve")
+
+
+def _blocks(draw, P, scale, style: TerrainStyle, rng: random.Random, cells, block: float) -> None:
+    # building blocks separated by streets, dark outline and a tile-red roof colour
+    for x, y in cells:
+        w = block * rng.uniform(0.8, 1.1)
+        h = block * rng.uniform(0.7, 1.0)
+        pts = [P(x - w / 2, y - h / 2), P(x + w / 2, y - h / 2), P(x + w / 2, y + h / 2), P(x - w / 2, y + h / 2)]
+        draw.polygon(pts, fill=style.accent + (255,), outline=style.ink + (255,), width=_w(scale, 0.012))
+
+
+def _city(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    cells = []
+    step = 0.135
+    for i in range(-3, 4):
+        for j in range(-2, 4):
+            x, y = i * step, j * step - 0.02
+            if y - 0.06 < TOP or math.hypot(x, y * 1.1) > 0.43 or rng.random() < 0.12:
+                continue
+            cells.append((x, y))
+    _blocks(draw, P, scale, style, rng, cells, 0.105)
+
+
+def _town(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    cells = [(-0.14, -0.15), (0.02, -0.17), (0.17, -0.12), (-0.2, 0.0), (-0.05, -0.02), (0.13, 0.02),
+             (-0.1, 0.15), (0.07, 0.14), (0.23, 0.14)]
+    cells = [(x + rng.uniform(-0.015, 0.015), y + rng.uniform(-0.015, 0.015)) for x, y in cells]
+    _blocks(draw, P, scale, style, rng, cells, 0.115)
+
+
+def _village(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    cells = [(-0.12, -0.1), (0.1, -0.12), (-0.1, 0.08), (0.12, 0.07)]
+    cells = [(x + rng.uniform(-0.02, 0.02), y + rng.uniform(-0.02, 0.02)) for x, y in cells]
+    _blocks(draw, P, scale, style, rng, cells, 0.1)
+
+
+def _waves(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    for x, y in ((-0.16, -0.08), (0.12, 0.0), (-0.08, 0.16), (0.18, 0.24), (-0.22, 0.3)):
+        x += rng.uniform(-0.03, 0.03)
+        pts = [P(x + t * 0.14, y + 0.022 * math.sin(t * math.pi * 2)) for t in [k / 12 - 0.5 for k in range(13)]]
+        draw.line(pts, fill=style.ink + (255,), width=_w(scale, 0.014), joint="curve")
+
+
+def _hatch(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    a = math.radians(style.hatch_angle)
+    ux, uy = math.cos(a), math.sin(a)
+    vx, vy = -uy, ux
+    for k in range(-8, 9):
+        off = k * 0.085
+        cx, cy = vx * off, vy * off
+        draw.line([P(cx - ux, cy - uy), P(cx + ux, cy + uy)], fill=style.ink + (160,), width=_w(scale, 0.012))
+
+
+_PAINTERS = {
+    "trees": _trees, "marsh": _marsh, "rocks": _rocks, "hills": _hills, "peaks": _peaks,
+    "city": _city, "town": _town, "village": _village, "waves": _waves, "hatch": _hatch,
+}

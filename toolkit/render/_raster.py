@@ -1,0 +1,227 @@
+"""Anti-aliased vector drawing on large pillow images, and small polyline helpers.
+
+Pillow draws lines and polygons without anti-aliasing. :class:`Canvas` collects vector
+operations and draws them tile by tile: only tiles that some operation touches are cut out,
+enlarged, drawn at ``factor`` times the resolution and reduced back (box filter), so memory
+stays at one tile and untouched pixels come back unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw
+
+Point = tuple[float, float]
+
+__all__ = ["Canvas", "chaikin", "dashes", "walk", "polyline_length"]
+
+
+class Canvas:
+    """Vector operations queued for anti-aliased drawing onto ``image`` (RGB) by tiles."""
+
+    def __init__(self, image: Image.Image, factor: int = 3, tile: int = 384) -> None:
+        self.image = image
+        self.factor = max(1, int(factor))
+        self.tile = tile
+        self._ops: list[tuple] = []
+        self._bins: dict[tuple[int, int], list[int]] = {}
+
+    # -- queueing --------------------------------------------------------------------------
+
+    def _bin(self, boxes: Iterable[tuple[float, float, float, float]], pad: float) -> None:
+        index = len(self._ops) - 1
+        t = self.tile
+        seen: set[tuple[int, int]] = set()
+        for x0, y0, x1, y1 in boxes:
+            for tx in range(max(0, int((x0 - pad) // t)), int((x1 + pad) // t) + 1):
+                for ty in range(max(0, int((y0 - pad) // t)), int((y1 + pad) // t) + 1):
+                    if (tx, ty) not in seen:
+                        seen.add((tx, ty))
+                        self._bins.setdefault((tx, ty), []).append(index)
+
+    def line(self, points: Sequence[Point], fill, width: float, *, round_ends: bool = True) -> None:
+        """A polyline of ``width`` pixels with round joints (and round ends)."""
+        if len(points) < 2:
+            return
+        self._ops.append(("line", list(points), fill, width, round_ends))
+        self._bin(_segment_boxes(points), width)
+
+    def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
+        """A filled and/or outlined polygon."""
+        self._ops.append(("polygon", list(points), fill, outline, width))
+        self._bin([_box(points)], width)
+
+    def shape(self, geom, fill=None, outline=None, width: float = 1) -> None:
+        """A shapely Polygon or MultiPolygon, holes included."""
+        if geom.is_empty:
+            return
+        polys = list(getattr(geom, "geoms", [geom]))
+        for poly in polys:
+            if poly.geom_type != "Polygon" or poly.is_empty:
+                continue
+            rings = [list(poly.exterior.coords)] + [list(r.coords) for r in poly.interiors]
+            self._ops.append(("shape", rings, fill, outline, width))
+            self._bin([poly.bounds], width)
+
+    def ellipse(self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 1) -> None:
+        self._ops.append(("ellipse", (cx, cy, r), fill, outline, width))
+        self._bin([(cx - r, cy - r, cx + r, cy + r)], width)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def flush(self) -> None:
+        """Draw every queued operation onto the image, then forget them."""
+        f, t = self.factor, self.tile
+        W, H = self.image.size
+        for (tx, ty), indices in sorted(self._bins.items()):
+            x0, y0 = tx * t, ty * t
+            if x0 >= W or y0 >= H:
+                continue
+            box = (x0, y0, min(W, x0 + t), min(H, y0 + t))
+            crop = self.image.crop(box)
+            if f > 1:
+                crop = crop.resize((crop.width * f, crop.height * f), Image.NEAREST)
+            draw = ImageDraw.Draw(crop)
+            for i in indices:
+                _draw_op(draw, crop, self._ops[i], x0, y0, f)
+            if f > 1:
+                crop = crop.reduce(f)
+            self.image.paste(crop, box[:2])
+        self._ops.clear()
+        self._bins.clear()
+
+
+def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float, y0: float, f: int) -> None:
+    kind = op[0]
+
+    def tr(points):
+        return [((x - x0) * f, (y - y0) * f) for x, y in points]
+
+    if kind == "line":
+        _, points, fill, width, round_ends = op
+        pts = tr(points)
+        w = max(1, round(width * f))
+        draw.line(pts, fill=fill, width=w, joint="curve")
+        if round_ends and w > 2:
+            r = w / 2
+            for x, y in (pts[0], pts[-1]):
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+    elif kind == "polygon":
+        _, points, fill, outline, width = op
+        pts = tr(points)
+        if fill is not None:
+            draw.polygon(pts, fill=fill)
+        if outline is not None:
+            w = max(1, round(width * f))
+            draw.line(pts + [pts[0]], fill=outline, width=w, joint="curve")
+    elif kind == "shape":
+        _, rings, fill, outline, width = op
+        if fill is not None:
+            mask = Image.new("L", crop.size, 0)
+            mdraw = ImageDraw.Draw(mask)
+            mdraw.polygon(tr(rings[0]), fill=255)
+            for hole in rings[1:]:
+                mdraw.polygon(tr(hole), fill=0)
+            crop.paste(fill, (0, 0), mask)
+        if outline is not None:
+            w = max(1, round(width * f))
+            for ring in rings:
+                draw.line(tr(ring), fill=outline, width=w, joint="curve")
+    elif kind == "ellipse":
+        _, (cx, cy, r), fill, outline, width = op
+        r *= f
+        x, y = (cx - x0) * f, (cy - y0) * f
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
+                     width=max(1, round(width * f)) if outline is not None else 0)
+
+
+def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _segment_boxes(points: Sequence[Point]):
+    # bin a long polyline by chunks so tiles far from it are never touched
+    step = 8
+    for i in range(0, len(points) - 1, step):
+        yield _box(points[i:i + step + 1])
+
+
+# -- polyline helpers ----------------------------------------------------------------------
+
+def chaikin(points: Sequence[Point], iterations: int = 3, closed: bool = False) -> list[Point]:
+    """Chaikin corner cutting: a smooth curve that keeps the end points.
+
+    The midpoint of every original segment stays on the curve, so a road smoothed this way
+    still crosses each hexside at its middle (where bridges are drawn).
+    """
+    pts = list(points)
+    for _ in range(iterations):
+        if len(pts) < 3:
+            return pts
+        out = [] if closed else [pts[0]]
+        n = len(pts)
+        pairs = range(n) if closed else range(n - 1)
+        for i in pairs:
+            (x0, y0), (x1, y1) = pts[i], pts[(i + 1) % n]
+            out.append((0.75 * x0 + 0.25 * x1, 0.75 * y0 + 0.25 * y1))
+            out.append((0.25 * x0 + 0.75 * x1, 0.25 * y0 + 0.75 * y1))
+        if not closed:
+            out.append(pts[-1])
+        pts = out
+    return pts
+
+
+def polyline_length(points: Sequence[Point]) -> float:
+    return sum(math.dist(a, b) for a, b in zip(points, points[1:]))
+
+
+def walk(points: Sequence[Point], spacing: float, offset: float = 0.0):
+    """Yield ``(x, y, ux, uy)`` every ``spacing`` pixels along a polyline (unit direction)."""
+    if spacing <= 0:
+        return
+    next_at = offset
+    travelled = 0.0
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg == 0:
+            continue
+        ux, uy = (x1 - x0) / seg, (y1 - y0) / seg
+        while next_at <= travelled + seg:
+            s = next_at - travelled
+            yield x0 + ux * s, y0 + uy * s, ux, uy
+            next_at += spacing
+        travelled += seg
+
+
+def dashes(points: Sequence[Point], on: float, off: float) -> list[list[Point]]:
+    """Split a polyline into dashes of ``on`` pixels separated by gaps of ``off``."""
+    out: list[list[Point]] = []
+    current: list[Point] = []
+    drawing, left = True, on
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        pos = 0.0
+        if drawing and not current:
+            current = [(x0, y0)]
+        while seg - pos > left:
+            pos += left
+            t = pos / seg
+            p = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+            if drawing:
+                current.append(p)
+                out.append(current)
+                current = []
+            else:
+                current = [p]
+            drawing = not drawing
+            left = on if drawing else off
+        left -= seg - pos
+        if drawing:
+            current.append((x1, y1))
+    if drawing and len(current) > 1:
+        out.append(current)
+    return out
