@@ -66,12 +66,16 @@ def render_counter(game: Game, counter: Counter, *, back: bool = False, px: int 
     ``back`` picks the back side (drawn as the counter's ``back_kind``); ``state`` forces a
     face by name (``front``, ``reduced``, ``untried``, ``fired``, ``used``, ``cadre``, ``blank``).
     """
-    return render_face(game, counter, px, back=back, state=state)
+    return render_face(game, counter, px, back=back, state=state, edge=True)
 
 
 def render_face(game: Game, counter: Counter, px: int, *, back: bool = False, state: str | None = None,
-                bleed: int = 0) -> Image.Image:
-    """A face of ``px`` pixels a side plus ``bleed`` pixels of background on every edge."""
+                bleed: int = 0, edge: bool = False) -> Image.Image:
+    """A face of ``px`` pixels a side plus ``bleed`` pixels of background on every edge.
+
+    ``edge`` draws the layout's thin dark border (screen pieces); print art has none, since
+    there the cut line is the edge.
+    """
     if px < 8:
         raise DataError(f"counter image size {px} px is too small to draw (at least 8)", field="px")
     face = _face(counter, back, state)
@@ -90,8 +94,7 @@ def render_face(game: Game, counter: Counter, px: int, *, back: bool = False, st
     else:
         _draw_unit(ctx)
     border = layout.get("border", 0)
-    if border and not bleed:
-        # a thin dark edge on screen pieces; print art has none, the cut line is the edge
+    if border and edge:
         w = max(1, round(border * ctx.side * 0.5))
         draw.rectangle([0, 0, canvas.width - 1, canvas.height - 1], outline=_shade(bg, 0.55), width=w)
     return canvas.resize((total, total), Image.LANCZOS)
