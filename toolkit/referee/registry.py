@@ -27,9 +27,11 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def _entry_points() -> dict[str, str]:
-    found = {}
+    found: dict[str, str] = {}
     for ep in entry_points(group=GROUP):
-        found.setdefault(ep.name, ep.value)
+        # an installed plugin (built by hexforge build) wins over the bundled module
+        if ep.name not in found or found[ep.name].startswith("toolkit."):
+            found[ep.name] = ep.value
     return found
 
 

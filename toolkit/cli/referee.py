@@ -1,0 +1,227 @@
+"""``hexforge referee moves|path|stacking|supply|check``: rules questions on a position.
+
+The position is a scenario's set-up (``--game``, ``--scenario``, ``--turn``) or a position file
+(``--position``). Output is human text, or JSON with ``--json`` (schema in docs/referee.md).
+``--png FILE`` draws the answer on the map with the map renderer's overlay.
+Exit codes: 0 legal, 1 illegal (refused path, stacking violation, unsupplied units for
+``check``), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import HexforgeError, RulesError
+from ..io import default_game, load_game
+from ..referee import (check_path, check_stacking, get_ruleset, load_position, position_from_scenario,
+                       reachable, ruleset_for, supply_status)
+
+SCHEMA = 1
+
+
+def _position(game_name, scenario, turn, position, side, weather, ruleset):
+    if position:
+        pos = load_position(position, load_game(game_name) if game_name else None)
+    else:
+        pos = position_from_scenario(load_game(game_name or default_game()), scenario, turn=turn)
+    if side:
+        if side not in pos.sides():
+            raise RulesError(f"unknown side {side!r}; the game has {', '.join(pos.sides())}")
+        pos.side = side
+    if weather:
+        if weather not in pos.map.weathers:
+            raise RulesError(f"unknown weather {weather!r}; the map has {', '.join(pos.map.weathers)}")
+        pos.weather = weather
+        pos.touch()
+    rs = get_ruleset(ruleset) if ruleset else ruleset_for(pos.game)
+    return pos, rs
+
+
+def _common(func):
+    options = [
+        click.option("-g", "--game", "game_name", help="Bundled game id or folder (default: the bundled game)."),
+        click.option("-s", "--scenario", help="Scenario id (default: the first)."),
+        click.option("-t", "--turn", type=int, help="Turn of the scenario (default: the first)."),
+        click.option("-p", "--position", type=click.Path(dir_okay=False), help="A position file instead."),
+        click.option("--side", help="The side to ask about (default: the side to move)."),
+        click.option("--weather", help="Override the weather."),
+        click.option("--ruleset", help="Ruleset name (default: the game's)."),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON (docs/referee.md)."),
+        click.option("--png", type=click.Path(dir_okay=False), help="Draw the answer on the map into this PNG."),
+        click.option("--dpi", type=int, default=100, show_default=True, help="Resolution of --png."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _header(command, pos):
+    return {"schema": SCHEMA, "command": command, "game": pos.game.id,
+            "position": {"map": pos.map_id, "turn": pos.turn, "side": pos.side, "phase": pos.phase,
+                         "weather": pos.current_weather, "scenario": pos.scenario}}
+
+
+def _units_arg(text):
+    return [u for u in text.replace(",", " ").split() if u]
+
+
+def _draw(pos, png, dpi, shade=None, labels=None, paths=None, marks=None):
+    try:
+        from .. import render
+        map_image = render.render_map(pos.map, dpi=dpi, game=pos.game)
+        image = render.overlay(map_image, shade=shade or {}, labels=labels or {}, paths=paths or [],
+                               marks=marks or {})
+    except (ImportError, AttributeError) as exc:
+        raise RulesError(f"--png needs the map overlay renderer (toolkit.render.overlay): {exc}") from None
+    image.save(png)
+    click.echo(f"wrote {png}", err=True)
+
+
+def _mp_colour(left, ma):
+    share = float(left / ma) if ma else 0.0
+    g = int(120 + 120 * share)
+    return (60, g, 90, 110)
+
+
+@click.group("referee")
+def command() -> None:
+    """Rules questions: reachable hexes, path legality, stacking and supply."""
+
+
+@command.command("moves")
+@click.argument("units")
+@click.option("--mode", help="Movement mode (strategic, exploitation, ...).")
+@_common
+def moves(units, mode, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
+    """Hexes UNITS (one id, or ids joined by commas moving as a stack) can reach."""
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    reach = reachable(pos, rs, _units_arg(units), mode=mode)
+    fmt = pos.map.format
+    if as_json:
+        click.echo(json.dumps({**_header("moves", pos), "reach": reach.to_dict()}, indent=2))
+    else:
+        if reach.refused:
+            click.echo(f"{units} cannot move: {reach.refused}")
+        else:
+            click.echo(f"{units} at {fmt(reach.start)}, {reach.ma} MP: {len(reach)} hexes reachable")
+            for h in reach.hexes():
+                stop = "  (must stop: enemy ZOC)" if reach.board.index[h] in reach.stopped else ""
+                click.echo(f"  {fmt(h)}  {str(reach.mp_left(h)):>5} MP left  via "
+                           f"{' '.join(fmt(p) for p in reach.path(h)[1:-1]) or '-'}{stop}")
+    if png:
+        shade = {h: _mp_colour(reach.mp_left(h), reach.ma) for h in reach.hexes()}
+        labels = {h: str(reach.mp_left(h)) for h in reach.hexes()}
+        marks = {reach.start: units} if reach.start else {}
+        _draw(pos, png, dpi, shade=shade, labels=labels, marks=marks)
+    sys.exit(0 if not reach.refused else 1)
+
+
+@command.command("path")
+@click.argument("units")
+@click.argument("hexes", nargs=-1, required=True)
+@click.option("--mode", help="Movement mode (strategic, exploitation, ...).")
+@_common
+def path(units, hexes, mode, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
+    """Check that UNITS may move along HEXES (printed ids, in order)."""
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    grid = pos.map.grid
+    try:
+        route = [grid.parse(h) for h in " ".join(hexes).replace(",", " ").split()]
+    except HexforgeError as exc:
+        raise RulesError(f"bad hex in the path: {exc}") from None
+    result = check_path(pos, rs, _units_arg(units), route, mode=mode)
+    fmt = pos.map.format
+    if as_json:
+        click.echo(json.dumps({**_header("path", pos), "check": result.to_dict(fmt)}, indent=2))
+    else:
+        for s in result.steps:
+            click.echo(f"  {fmt(s['hex'])}  cost {s['cost']}, spent {s['spent']}, {s['mp_left']} MP left")
+        if result.ok:
+            click.echo(f"legal: {units} along {' '.join(fmt(h) for h in result.path)}")
+        else:
+            click.echo(f"illegal at step {result.failed_step}: {result.reason}")
+    if png:
+        marks = {result.reason.hex: "X"} if result.reason and result.reason.hex else {}
+        _draw(pos, png, dpi, paths=[result.path], marks=marks)
+    sys.exit(0 if result.ok else 1)
+
+
+@command.command("stacking")
+@click.argument("hex", required=False)
+@_common
+def stacking(hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
+    """Check stacking on HEX, or on every hex of the map."""
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    where = pos.map.grid.parse(hex) if hex else None
+    if where is not None and where not in pos.map.grid:
+        raise RulesError(f"hex {hex} is not on the map")
+    found = check_stacking(pos, rs, where)
+    fmt = pos.map.format
+    if as_json:
+        click.echo(json.dumps({**_header("stacking", pos), "violations": [r.to_dict(fmt) for r in found]}, indent=2))
+    else:
+        click.echo("\n".join(str(r) for r in found) if found else "stacking is legal")
+    if png:
+        _draw(pos, png, dpi, marks={r.hex: "!" for r in found if r.hex})
+    sys.exit(1 if found else 0)
+
+
+def _supply_text(pos, result):
+    fmt = pos.map.format
+    lines = [f"{result.side}: {len(result.supplied)} supplied, {len(result.unsupplied)} not"]
+    for uid in sorted(result.status):
+        u = pos.units[uid]
+        if uid in result.supplied:
+            lines.append(f"  {uid:10s} {fmt(u.hex)}  supplied via {' '.join(fmt(h) for h in result.paths[uid][1:4])}"
+                         f"{' ...' if len(result.paths[uid]) > 4 else ''}")
+        else:
+            lines.append(f"  {uid:10s} {fmt(u.hex)}  NOT supplied -> {result.status[uid].replace('_', ' ')}")
+    return "\n".join(lines)
+
+
+@command.command("supply")
+@_common
+def supply(game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
+    """Supply status of every unit of a side (default: the side to move)."""
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    result = supply_status(pos, rs, side or pos.side)
+    fmt = pos.map.format
+    if as_json:
+        click.echo(json.dumps({**_header("supply", pos), "supply": result.to_dict(fmt)}, indent=2))
+    else:
+        click.echo(_supply_text(pos, result))
+    if png:
+        paths = [p for p in result.paths.values() if len(p) > 1]
+        marks = {pos.units[u].hex: "ISO" if result.status[u] == "isolated" else "OOS" for u in result.unsupplied}
+        _draw(pos, png, dpi, paths=paths, marks=marks)
+    sys.exit(0)
+
+
+@command.command("check")
+@_common
+def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
+    """Stacking on the whole map and supply of every side."""
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    found = check_stacking(pos, rs)
+    sides = [side] if side else pos.sides()
+    results = {s: supply_status(pos, rs, s) for s in sides}
+    fmt = pos.map.format
+    ok = not found and not any(r.unsupplied for r in results.values())
+    if as_json:
+        click.echo(json.dumps({**_header("check", pos), "ok": ok, "stacking": [r.to_dict(fmt) for r in found],
+                               "supply": {s: r.to_dict(fmt) for s, r in results.items()}}, indent=2))
+    else:
+        click.echo("stacking: " + ("legal" if not found else ""))
+        for r in found:
+            click.echo(f"  {r}")
+        for r in results.values():
+            click.echo(_supply_text(pos, r))
+    if png:
+        marks = {r.hex: "!" for r in found if r.hex}
+        for r in results.values():
+            marks.update({pos.units[u].hex: "OOS" for u in r.unsupplied})
+        _draw(pos, png, dpi, paths=[p for r in results.values() for p in r.paths.values() if len(p) > 1], marks=marks)
+    sys.exit(0 if ok else 1)
