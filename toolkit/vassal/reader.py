@@ -1,1 +1,357 @@
-def inspect(path, module=None): raise NotImplementedError
+"""``inspect``: read a VASSAL module or saved game back (maps, grids, pieces, setups).
+
+The result is plain data (JSON-ready). Every piece is decoded trait by trait, prototypes are
+expanded from the module, and positions are named with the port of VASSAL's grid, so a
+piece's ``location`` is what VASSAL shows (our hex id on a hex map, the zone on the boxes
+board). ``problems`` lists what VASSAL would warn about or silently get wrong: undecodable
+pieces, missing prototypes and images, duplicate gpids, setups that do not start a game.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from pathlib import Path
+
+from ..errors import DataError
+from .encoding import ESC, Trait, decode, parse_add_piece, split_chain
+from .grid import VassalHexGrid
+from .pieces import expand
+from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
+from .savegame import deobfuscate
+
+__all__ = ["inspect", "KNOWN_TRAITS"]
+
+KNOWN_TRAITS = frozenset(
+    "piece; emb2; emb; mark; PROP; prototype; label; obs; hide; delete; clone; report; macro; immob; sendto; "
+    "return; markmoved; rotate; footprint; calcProp; setprop; setpieceprop; globalkey; globalhotkey; "
+    "placemark; replace; hideCmd; restrict; submenu; menuSeparator; table; translate; AreaOfEffect; nonRect2; "
+    "nonRect; pivot; button; playSound; deselect; locCommand; border; propertysheet; mat; matPiece; basicName; "
+    "cmt; locmsg; attach; deck;".split())
+
+_B = "VASSAL.build."
+_MAX_COMMANDS = 1_000_000
+_MAX_DEPTH = 50
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    try:
+        from PIL import Image
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
+    except Exception:  # an unreadable image is reported, not fatal
+        return None
+
+
+class _Module:
+    """The parts of a buildFile the reader needs."""
+
+    def __init__(self, archive: SafeZip, where: str) -> None:
+        self.where = where
+        self.archive = archive
+        self.problems: list[str] = []
+        name = "buildFile.xml" if "buildFile.xml" in archive else "buildFile" if "buildFile" in archive else None
+        if name is None:
+            raise DataError("not a VASSAL module: no buildFile.xml or buildFile", path=where)
+        data = archive.read(name)
+        root = parse_xml(data, f"{where}!{name}")
+        if b"<![CDATA[" in data:
+            self.problems.append("the buildFile uses CDATA sections, which VASSAL ignores (pieces would not build)")
+        if "moduledata" in archive:
+            parse_xml(archive.read("moduledata"), f"{where}!moduledata")
+        else:
+            self.problems.append("no moduledata: the Module Manager shows no name or version")
+        self.root = root
+        self.info = {k: root.get(k, "") for k in ("name", "version", "VassalVersion", "description",
+                                                   "nextPieceSlotId")}
+        self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")}
+        self.prototypes: dict[str, list[Trait]] = {}
+        for element in root.iter(_B + "module.PrototypeDefinition"):
+            text = _text(element)
+            try:
+                self.prototypes[element.get("name", "")] = _decode_piece(text)[1]
+            except ValueError as exc:
+                self.problems.append(f"prototype {element.get('name')!r} does not decode: {exc}")
+        self.maps = [self._map(m) for m in root.iter(_B + "module.Map", _B + "module.PrivateMap",
+                                                     _B + "module.PlayerHand")]
+
+    def _map(self, element) -> dict:
+        boards = []
+        for board in element.iter(_B + "module.map.boardPicker.Board"):
+            image = board.get("image", "")
+            size = None
+            if image:
+                if image in self.images:
+                    size = _png_size(self.archive.read("images/" + image))
+                else:
+                    self.problems.append(f"board {board.get('name')!r}: image {image!r} is not in images/")
+            if size is None:
+                size = (int(board.get("width", "500") or 500), int(board.get("height", "500") or 500))
+            entry = {"name": board.get("name", ""), "image": image, "width": size[0], "height": size[1],
+                     "grid": None, "zones": []}
+            ns = _B + "module.map.boardPicker.board."
+            for child in board:
+                if child.tag == ns + "HexGrid":
+                    entry["grid"] = self._grid(child, size)
+                elif child.tag == ns + "ZonedGrid":
+                    for zone in child.iter(ns + "mapgrid.Zone"):
+                        entry["zones"].append({"name": zone.get("name", ""), "path": _path(zone.get("path", ""))})
+                    for grid in child.findall(ns + "HexGrid"):
+                        entry["grid"] = self._grid(grid, size)
+            boards.append(entry)
+        return {"name": element.get("mapName", ""), "boards": boards}
+
+    def _grid(self, element, size) -> dict:
+        numbering = element.find(_B + "module.map.boardPicker.board.mapgrid.HexGridNumbering")
+        attrs = dict(element.attrib)
+        num_attrs = dict(numbering.attrib) if numbering is not None else {}
+        try:
+            grid = VassalHexGrid.from_attributes(attrs, num_attrs, *size)
+        except ValueError as exc:
+            raise DataError(f"HexGrid attributes are malformed: {exc}", path=self.where) from None
+        return {"attributes": attrs, "numbering": num_attrs, "_grid": grid}
+
+    def locate(self, map_name: str, x: int, y: int) -> str | None:
+        for m in self.maps:
+            if m["name"] != map_name or not m["boards"]:
+                continue
+            board = m["boards"][0]  # generated maps have one board at the origin
+            for zone in board["zones"]:
+                if _inside(zone["path"], x, y):
+                    return zone["name"]
+            if board["grid"] is not None:
+                return board["grid"]["_grid"].label(x, y)
+            return ""
+        return None
+
+
+def _path(text: str) -> list[tuple[int, int]]:
+    points = []
+    for pair in text.split(";"):
+        if pair.strip():
+            xs, _, ys = pair.partition(",")
+            try:
+                points.append((int(xs), int(ys)))
+            except ValueError:
+                raise DataError(f"zone path {text[:60]!r} is malformed") from None
+    return points
+
+
+def _inside(poly: list[tuple[int, int]], x: float, y: float) -> bool:
+    inside = False
+    for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
+        if (y1 <= y < y2) or (y2 <= y < y1):
+            if x1 + (y - y1) * (x2 - x1) / (y2 - y1) <= x:
+                inside = not inside
+    return inside
+
+
+def _text(element) -> str:
+    # Builder.getText: text and entity children only (CDATA is ignored by VASSAL), trimmed
+    return "".join([element.text or ""] + [child.tail or "" for child in element]).strip()
+
+
+def _decode_piece(text: str) -> tuple[str, list[Trait]]:
+    piece_id, type_text, state = parse_add_piece(text)
+    return piece_id, split_chain(type_text, state)
+
+
+def _layer_name(trait: Trait) -> tuple[int, list[str]]:
+    fields = decode(trait.type[len("emb2;"):], ";")
+    names = decode(fields[16], ",") if len(fields) > 16 else []
+    try:
+        level = int(trait.state.split(";")[0] or "1")
+    except ValueError:
+        level = 1
+    return level, names
+
+
+def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> dict:
+    """Name, image, properties, layer level and problems of one decoded piece."""
+    problems = []
+    used = [decode(t.type[len("prototype;"):], ";")[0] for t in traits if t.id == "prototype;"]
+    if prototypes is not None:
+        missing = [name for name in used if name not in prototypes]
+        problems += [f"prototype {name!r} does not exist" for name in missing]
+        full = expand(traits, prototypes)
+    else:
+        full = traits
+    unknown = [t.id for t in full if t.id not in KNOWN_TRAITS]
+    problems += [f"unknown trait {u!r}" for u in unknown]
+    basic = full[-1]
+    if basic.id != "piece;":
+        problems.append("the innermost trait is not a BasicPiece")
+        return {"name": "", "problems": problems}
+    _, _, image, name = (decode(basic.type[len("piece;"):], ";") + ["", "", "", ""])[:4]
+    state = decode(basic.state, ";")
+    properties: dict[str, str] = {}
+    for trait in reversed(full):
+        if trait.id == "mark;":
+            keys = decode(trait.type[len("mark;"):], ",")
+            values = decode(trait.state, ",")
+            for k, v in zip(keys, values + [""] * len(keys)):
+                properties.setdefault(k, v)
+    images = [image] if image else []
+    level = None
+    for trait in full:
+        if trait.id == "emb2;":
+            level, names = _layer_name(trait)
+            fields = decode(trait.type[len("emb2;"):], ";")
+            images += [i for i in decode(fields[15], ",") if i] if len(fields) > 15 else []
+            if 0 < level <= len(names) and names[level - 1]:
+                label = names[level - 1]
+                if label.startswith("+"):
+                    name = name + label[1:]
+                elif label.endswith("+"):
+                    name = label[:-1] + name
+                else:
+                    name = label
+    out = {"name": name, "image": image, "images": images, "properties": properties, "prototypes": used,
+           "traits": [t.id for t in full], "layer": level, "problems": problems}
+    if len(state) >= 4:
+        out["map"] = None if state[0] == "null" else state[0]
+        out["gpid"] = state[3]
+        try:
+            out["x"], out["y"] = int(state[1]), int(state[2])
+        except ValueError:
+            problems.append(f"position {state[1]!r},{state[2]!r} is not a number")
+    return out
+
+
+def _commands(text: str, depth: int = 0) -> list[str]:
+    """GameModule.decode: ESC-separated commands, later ones possibly compound (nested)."""
+    if depth > _MAX_DEPTH:
+        raise DataError("saved game commands nest too deeply")
+    tokens = decode(text, ESC)
+    out = [tokens[0]]
+    for token in tokens[1:]:
+        out.extend(_commands(token, depth + 1) if ESC in token else [token])
+        if len(out) > _MAX_COMMANDS:
+            raise DataError(f"saved game has more than {_MAX_COMMANDS} commands")
+    return out
+
+
+def read_save(data: bytes, where: str, module: _Module | None) -> dict:
+    """Pieces (with locations when the module is known), stacks and boards of a .vsav."""
+    archive = SafeZip(data, where=where, max_total=MAX_NESTED_BYTES * 4)
+    if "savedGame" not in archive:
+        raise DataError("not a VASSAL saved game: no savedGame entry", path=where)
+    try:
+        text = deobfuscate(archive.read("savedGame"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DataError(f"savedGame is corrupt: {exc}", path=where) from None
+    commands = _commands(text)
+    pieces: dict[str, dict] = {}
+    stacks, boards, problems = [], [], []
+    for command in commands:
+        if command.startswith("+/"):
+            try:
+                piece_id, type_text, state = parse_add_piece(command)
+            except ValueError as exc:
+                problems.append(f"command does not decode: {exc}")
+                continue
+            if type_text == "stack":
+                fields = decode(state, ";")
+                ids = [f for f in fields[3:] if not f.startswith("@@")]
+                missing = [i for i in ids if i not in pieces]
+                problems += [f"stack {piece_id} holds piece {i} that was not added before it" for i in missing]
+                stacks.append({"id": piece_id, "map": fields[0], "pieces": ids})
+                continue
+            try:
+                traits = split_chain(type_text, state)
+            except ValueError as exc:
+                problems.append(f"piece {piece_id} does not decode: {exc}")
+                continue
+            piece = describe_piece(traits, module.prototypes if module else None)
+            piece["id"] = piece_id
+            problems += [f"piece {piece_id} ({piece.get('name')}): {p}" for p in piece["problems"]]
+            if module is not None:
+                problems += [f"piece {piece_id}: image {i!r} is not in images/" for i in piece.get("images", [])
+                             if i not in module.images]
+                if piece.get("map") is not None and "x" in piece:
+                    location = module.locate(piece["map"], piece["x"], piece["y"])
+                    if location is None:
+                        problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
+                    piece["location"] = location
+            pieces[piece_id] = piece
+        elif "BoardPicker\t" in command:
+            parts = decode(command, "\t")
+            boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3]})
+    return {"pieces": list(pieces.values()), "stacks": stacks, "boards": boards,
+            "begins": "begin_save" in commands, "starts": "end_save" in commands, "problems": problems}
+
+
+def _strip(value):
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items() if not k.startswith("_")}
+    if isinstance(value, list):
+        return [_strip(v) for v in value]
+    return value
+
+
+def inspect(path: str | Path, module: str | Path | None = None) -> dict:
+    """Read a .vmod (maps, grids, prototypes, palette pieces, every setup) or a .vsav.
+
+    For a .vsav, pass the ``module`` it belongs to so pieces get their hex or box and
+    prototypes are checked. Raises :class:`DataError` (or :class:`UnsafeInputError`) with a
+    clear message for malformed or hostile files.
+    """
+    path = Path(path)
+    where = str(path)
+    with SafeZip(path, where=where) as archive:
+        if "savedGame" in archive and "buildFile.xml" not in archive and "buildFile" not in archive:
+            mod = None
+            if module is not None:
+                mod_archive = SafeZip(Path(module), where=str(module))
+                mod = _Module(mod_archive, str(module))
+            save = read_save(path.read_bytes(), where, mod)
+            return _strip({"kind": "save", "file": where, **save})
+        mod = _Module(archive, where)
+        problems = list(mod.problems)
+        slots, gpids = [], {}
+        for element in mod.root.iter(_B + "widget.PieceSlot", _B + "widget.CardSlot"):
+            gpid = element.get("gpid", "")
+            entry = element.get("entryName", "")
+            if gpid in gpids:
+                problems.append(f"gpid {gpid} is used by {gpids[gpid]!r} and {entry!r}")
+            gpids[gpid] = entry
+            try:
+                _, traits = _decode_piece(_text(element))
+            except ValueError as exc:
+                problems.append(f"piece slot {entry!r} does not decode: {exc}")
+                continue
+            piece = describe_piece(traits, mod.prototypes)
+            problems += [f"piece slot {entry!r}: {p}" for p in piece["problems"]]
+            problems += [f"piece slot {entry!r}: image {i!r} is not in images/" for i in piece["images"]
+                         if i not in mod.images]
+            piece["images"] = sorted(set(piece["images"]))
+            slots.append({**{k: v for k, v in piece.items() if k not in ("problems", "gpid")},
+                          "entry": entry, "gpid": gpid})
+        try:
+            next_id = int(mod.info.get("nextPieceSlotId") or 0)
+        except ValueError:
+            next_id = 0
+        numeric = [int(g) for g in gpids if g.isdigit()]
+        if numeric and next_id <= max(numeric):
+            problems.append(f"nextPieceSlotId {next_id} is not above the largest gpid {max(numeric)}")
+        setups = []
+        for element in mod.root.iter(_B + "module.PredefinedSetup"):
+            entry = {"name": element.get("name", ""), "file": element.get("file", "")}
+            if element.get("useFile", "true") == "true" and element.get("isMenu", "false") != "true":
+                file = entry["file"]
+                if file not in archive:
+                    problems.append(f"setup {entry['name']!r}: file {file!r} is not in the module")
+                else:
+                    save = read_save(archive.read(file, limit=MAX_NESTED_BYTES), f"{where}!{file}", mod)
+                    problems += [f"setup {entry['name']!r}: {p}" for p in save["problems"]]
+                    if not save["starts"]:
+                        problems.append(f"setup {entry['name']!r} has no end_save: VASSAL cancels the load")
+                    entry.update(save)
+            setups.append(entry)
+        return _strip({
+            "kind": "module", "file": where, **{k: v for k, v in mod.info.items()},
+            "maps": mod.maps, "prototypes": sorted(mod.prototypes), "pieces": slots, "setups": setups,
+            "problems": problems,
+        })
