@@ -349,8 +349,10 @@ def parse_cost(value: Any) -> Fraction | None:
 
 
 def format_cost(cost: Fraction | None) -> Any:
+    """A cost as written in files: ``2``, ``"1/2"`` or ``"P"`` (ints and floats are accepted too)."""
     if cost is None:
         return "P"
+    cost = Fraction(cost).limit_denominator(12) if isinstance(cost, float) else Fraction(cost)
     if cost.denominator == 1:
         return int(cost)
     return f"{cost.numerator}/{cost.denominator}"
