@@ -59,7 +59,9 @@ VELIKIYE_LUKI_VV = {
                            "mech": "#ffc9c9", "motorised": "#ffc9c9", "mechanised": "#ffc9c9"}},
         {"kind": "name", "box": [0.18, 0.5, 0.98, 0.64], "size": 0.14},
         {"kind": "values", "box": [0.2, 0.64, 0.68, 0.94], "size": 0.3},
-        {"kind": "value", "value": "quality", "shape": "box", "box": [0.68, 0.66, 0.94, 0.92], "size": 0.22},
+        # a grey quality letter marks a special capacity (ski, engineer...), 1.3
+        {"kind": "value", "value": "quality", "shape": "box", "box": [0.68, 0.66, 0.94, 0.92], "size": 0.22,
+         "colour_if_mark": {"special": "#8c8c8c"}, "rule": "6.2.8"},
         {"kind": "marks", "box": [0.78, 0.22, 0.98, 0.5]},
         {"kind": "steps", "box": [0.02, 0.04, 0.15, 0.3], "vertical": True},
     ],
@@ -79,13 +81,14 @@ DEMYANSK_SHIELD = {
         {"kind": "dots", "value": "stacking", "box": [0.04, 0.08, 0.24, 0.2], "rule": "3.31"},
         {"kind": "size", "box": [0.26, 0.07, 0.74, 0.21]},
         {"kind": "value", "value": "range", "shape": "plain", "box": [0.76, 0.07, 0.96, 0.21], "size": 0.14},
-        # the unit-type box takes the counter's band colour (red/yellow/green groups, 9.33)
-        {"kind": "symbol", "box": [0.24, 0.22, 0.76, 0.52], "fill_from": "band", "rule": "9.33"},
+        # the unit-type box takes the colour in the counter's ``box`` value (red/yellow/green groups, 9.33)
+        {"kind": "symbol", "box": [0.24, 0.22, 0.76, 0.52], "fill_from": "value:box", "rule": "9.33"},
         {"kind": "value", "value": "support", "shape": "circle", "box": [0.78, 0.28, 0.97, 0.47], "size": 0.13},
         {"kind": "marks", "box": [0.02, 0.28, 0.22, 0.47]},
         {"kind": "name", "box": [0.04, 0.52, 0.96, 0.67], "size": 0.14},
         {"kind": "values", "box": [0.03, 0.67, 0.97, 0.97], "size": 0.26,
-         "frames": {"movement": {"mark": {"exploit": "box"}}}, "rule": "8.42"},
+         "frames": {"movement": {"mark": {"exploit": "box"}, "value": {"em": "box", "exploit": "box"}}},
+         "rule": "8.42"},
     ],
 }
 

@@ -179,9 +179,11 @@ def _size(ctx: _Ctx, element: dict) -> None:
 def _symbol(ctx: _Ctx, element: dict) -> None:
     layout, counter = ctx.layout, ctx.counter
     fill = layout.get("symbol_fill", _WHITE)
-    source = element.get("fill_from")
+    source = element.get("fill_from") or ""
     if source == "band" and counter.band:
         fill = counter.band
+    elif source.startswith("value:") and _lookup(counter.front, source[6:]):
+        fill = _print_colour(str(_lookup(counter.front, source[6:])))
     elif source == "formation_colour":
         colours = ctx.game.counter_style.options.get("formation_colours") or {}
         fill = colours.get(counter.formation, fill)
@@ -201,7 +203,9 @@ def _name(ctx: _Ctx, element: dict) -> None:
     fill = ctx.fg
     if element.get("on_band") and ctx.counter.band:
         fill = _contrast(ctx.counter.band)
-    _text_fit(ctx, ctx.counter.name, ctx.box(element["box"]), element.get("size", 0.14), bold=True, fill=fill)
+    # a back may print another designation (Demyansk's von Borries, 3.45)
+    name = str(ctx.values.get("name") or ctx.counter.name) if ctx.face != "front" else ctx.counter.name
+    _text_fit(ctx, name, ctx.box(element["box"]), element.get("size", 0.14), bold=True, fill=fill)
 
 
 def _formation(ctx: _Ctx, element: dict) -> None:
@@ -241,6 +245,9 @@ def _value(ctx: _Ctx, element: dict) -> None:
         ctx.draw.rectangle([x0 + lw, y0, x1, y0 + (y1 - y0) * 0.75], fill=_WHITE, outline=_BLACK)
         fill = _BLACK
         box = (x0 + lw, y0, x1, y0 + (y1 - y0) * 0.75)
+    for mark, colour in (element.get("colour_if_mark") or {}).items():
+        if mark in ctx.counter.marks:
+            fill = colour
     _text_fit(ctx, str(value), box, element.get("size", 0.14), bold=True, fill=fill)
 
 
@@ -352,6 +359,9 @@ def _frame_for(counter: Counter, spec: dict | None) -> str | None:
         return None
     for mark, shape in (spec.get("mark") or {}).items():
         if mark in counter.marks:
+            return shape
+    for name, shape in (spec.get("value") or {}).items():
+        if _lookup(counter.front, name) not in (None, 0, "", "0", "no"):
             return shape
     return (spec.get("class") or {}).get(counter.unit_class)
 
@@ -507,6 +517,18 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 def _luminance(colour: str) -> float:
     r, g, b = (c / 255 for c in _rgb(colour))
     return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+#: softer print colours for the plain colour names data files use
+_PRINT_COLOURS = {"red": "#e0474c", "yellow": "#f2d21b", "green": "#4caf50", "blue": "#4a86d8",
+                  "grey": "#9a9a9a", "gray": "#9a9a9a", "black": "#262626", "purple": "#9b59b6",
+                  "brown": "#8b5a2b", "orange": "#f39c12", "white": "#ffffff"}
+
+
+def _print_colour(name: str) -> str:
+    colour = _PRINT_COLOURS.get(name.strip().lower(), name)
+    _rgb(colour)  # fail early, naming the colour
+    return colour
 
 
 def _contrast(colour: str) -> str:
