@@ -329,18 +329,18 @@ def _values(ctx: _Ctx, element: dict, own: set) -> None:
     frames = element.get("frames") or {}
     x0, y0, x1, y1 = box
     size = element.get("size", 0.26) * ctx.side
-    pad = size * 0.22
+    framed = [_frame_for(ctx.counter, frames.get(name)) if name else None for _, name in runs]
     while True:
+        pad = size * 0.22
         f = font(size, bold=True, family="condensed" if len(runs) > 5 else "sans")
-        widths = [f.getlength(text) + (2 * pad if name in frames else 0) for text, name in runs]
+        widths = [f.getlength(text) + (2 * pad if frame else 0) for (text, _), frame in zip(runs, framed)]
         if sum(widths) <= (x1 - x0) * 0.98 or size < 6:
             break
         size *= 0.92
     x = (x0 + x1 - sum(widths)) / 2
     cy = (y0 + y1) / 2
-    for (text, name), width in zip(runs, widths):
+    for (text, name), width, frame in zip(runs, widths, framed):
         fill = colours.get(name, colour) if name else colour
-        frame = _frame_for(ctx.counter, frames.get(name)) if name else None
         if frame:
             fx0, fy0, fx1, fy1 = x + pad * 0.35, cy - size * 0.56, x + width - pad * 0.35, cy + size * 0.56
             lw = max(1, round(size * 0.08))
@@ -436,7 +436,7 @@ _DRAWERS = {
 def _draw_marker(ctx: _Ctx) -> None:
     counter, draw = ctx.counter, ctx.draw
     values = ctx.values if ctx.face not in ("front",) else counter.front
-    label = str(values.get("label") or counter.name)
+    label = str(values.get("label") or values.get("name") or counter.name)
     if ctx.face in ("blank",):
         return
     if ctx.face == "fired" or ctx.face == "used":
