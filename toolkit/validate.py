@@ -228,9 +228,10 @@ def _check_side_conflicts(m: Map, side: Hexside, label: str, where, out: _Collec
             by_width.setdefault(kind.width, []).append(code)
     for width, codes in by_width.items():
         if len(codes) > 1:
+            # point at the feature given last: that is the one contradicting the first
+            at = max((where(("hexside", side, c)) for c in codes), key=lambda fl: fl[1] or 0)
             out.add("hexside-conflict", f"hexside {label} is given both {' and '.join(map(repr, codes))}, two "
-                    f"{width} features; expected at most one {width} feature per hexside",
-                    where(("hexside", side, codes[1])), "hexsides")
+                    f"{width} features; expected at most one {width} feature per hexside", at, "hexsides")
     if kinds and all(kind.bridge for _, kind in kinds):
         out.add("bridge-over-nothing", f"hexside {label} has a bridge but nothing to cross; expected a river or "
                 f"other feature on the same hexside", where(("hexside", side, kinds[0][0])), "hexsides")
