@@ -58,17 +58,26 @@ def test_tutorial_map_every_hex_is_named_by_its_id():
             _check_every_hex(layout, width + 300, height)  # a legend band on the right
 
 
-def _bundled_map_files():
-    return sorted(MAPS.glob("*/map*.yaml")) + sorted(MAPS.glob("*/*/map*.yaml"))
+GAMES = sorted(p.parent.name for p in (MAPS.parent / "counters").glob("*/game.yaml"))
 
 
-@pytest.mark.parametrize("path", _bundled_map_files(), ids=lambda p: str(p.relative_to(MAPS)))
-def test_every_bundled_map_every_hex(path):
-    from toolkit.io import load_map
-    game_map = load_map(path)
-    layout = Layout.fit(game_map.grid, 90.0, margin=40)
-    width, height = layout.image_size(margin=40)
-    _check_every_hex(layout, width, height)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_bundled_map_every_hex(game_id):
+    game = load_game(game_id)
+    assert game.maps
+    for game_map in game.maps.values():
+        for dpi in (150, 100):
+            size = game_map.hex_size_inches * dpi
+            layout = Layout.fit(game_map.grid, size, margin=size * 0.6)
+            width, height = layout.image_size(margin=size * 0.6)
+            _check_every_hex(layout, width, height)
+
+
+def test_every_bundled_map_with_the_real_map_renderer():
+    mapimage = pytest.importorskip("toolkit.render.mapimage")
+    game = load_game("tutorial")
+    rendered = mapimage.render_map(game.main_map, dpi=60, game=game)
+    _check_every_hex(rendered.layout, rendered.image.width, rendered.image.height)
 
 
 SYNTHETIC = [

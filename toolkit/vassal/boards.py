@@ -84,6 +84,7 @@ def boxes_board(game: Game, turns: int, px: int) -> BoxBoard:
     draw = ImageDraw.Draw(image)
     title, label = font(22, bold=True), font(14, bold=True)
     zones: list[Zone] = []
+    used: set[str] = set()
     y = margin
     if turns:
         draw.text((margin, y), "Turn track", font=title, fill=_INK)
@@ -91,6 +92,7 @@ def boxes_board(game: Game, turns: int, px: int) -> BoxBoard:
         for i in range(turns):
             x = margin + (i % per_row) * (box_w + gap)
             yy = y + (i // per_row) * (box_h + gap)
+            used.add(turn_zone(i + 1))
             zones.append(_box(draw, turn_zone(i + 1), (x, yy, x + box_w, yy + box_h), label, turn=i + 1))
         y += track_rows * (box_h + gap)
     draw.text((margin, y), "Off-map boxes", font=title, fill=_INK)
@@ -98,8 +100,18 @@ def boxes_board(game: Game, turns: int, px: int) -> BoxBoard:
     for i, (name, box_id) in enumerate(boxes):
         x = margin + (i % big_per_row) * (big_w + gap)
         yy = y + (i // big_per_row) * (box_h + gap)
+        name = _unique(name, used)  # zone names must be unique on the board
         zones.append(_box(draw, name, (x, yy, x + big_w, yy + box_h), label, box=box_id))
     return BoxBoard(image, zones)
+
+
+def _unique(name: str, used: set[str]) -> str:
+    candidate, n = name, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{name} ({n})"
+    used.add(candidate)
+    return candidate
 
 
 def _box(draw: ImageDraw.ImageDraw, name: str, bounds, label_font, *, box=None, turn=None) -> Zone:

@@ -236,16 +236,17 @@ class _Planner:
         return self.layouts[map_id]
 
     def _box_zone(self, box_id: str, scenario: Scenario):
-        for game_map in self.game.maps.values():
-            box = game_map.box(box_id)
-            if box is not None and box.name in self.zones:
-                return self.zones[box.name]
+        for zone in self.zones.values():
+            if zone.box == box_id:
+                return zone
         raise BuildError(f"{self.game.id}: scenario {scenario.id} places units in unknown box {box_id!r}")
 
     # -- the whole plan ----------------------------------------------------------------------
 
     def plan(self, progress: Progress) -> tuple[ModulePlan, dict[str, bytes]]:
-        dead_name, _ = dead_pile_zone(self.game)
+        dead_name, dead_id = dead_pile_zone(self.game)
+        dead_name = next(z.name for z in self.zones.values()
+                         if (z.box == dead_id if dead_id else z.box is None and z.turn is None and z.name == dead_name))
         self.proto_definitions = prototypes(self.game, dead_map=BOXES_MAP, dead_zone=dead_name, px=self.px)
         palette = self.palette()
         setups, files = [], {}

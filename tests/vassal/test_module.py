@@ -1,0 +1,182 @@
+"""The written module: container, buildFile rules, grids, pieces, palettes and setups."""
+
+import zipfile
+
+import pytest
+from lxml import etree
+
+from toolkit.errors import BuildError
+from toolkit.hexes import Layout
+from toolkit.io import load_game
+from toolkit.vassal import build_module, inspect
+from toolkit.vassal.grid import derive_grid
+from toolkit.vassal.module import BOXES_MAP
+
+from vassal_fakes import BUNDLED, FAKES, fake_render_map
+
+B = "VASSAL.build."
+
+
+def _xml(path):
+    with zipfile.ZipFile(path) as zf:
+        return zf.read("buildFile.xml"), zf
+
+
+def test_container_has_moduledata_buildfile_and_every_image(built):
+    game, path = built("tutorial")
+    with zipfile.ZipFile(path) as zf:
+        names = set(zf.namelist())
+        data = zf.read("buildFile.xml")
+        moduledata = etree.fromstring(zf.read("moduledata"))
+    root = etree.fromstring(data)
+    assert root.tag == B + "GameModule" and root.get("VassalVersion") == "3.7.26"
+    assert [c.tag for c in moduledata] == ["version", "extra1", "extra2", "VassalVersion", "dateSaved",
+                                           "description", "name"]
+    assert moduledata.findtext("name") == root.get("name") == game.name
+    assert moduledata.findtext("version") == root.get("version")
+    images = {e.get("image") for e in root.iter(B + "module.map.boardPicker.Board")}
+    images |= {e.get("fileName") for e in root.iter(B + "widget.Chart")}
+    assert images and all(f"images/{name}" in names for name in images)
+    for setup in root.iter(B + "module.PredefinedSetup"):
+        assert setup.get("file") in names and setup.get("useFile") == "true"
+
+
+def test_piece_definitions_are_escaped_text_never_cdata_with_unique_gpids(built):
+    _, path = built("tutorial")
+    with zipfile.ZipFile(path) as zf:
+        data = zf.read("buildFile.xml")
+    assert b"CDATA" not in data
+    root = etree.fromstring(data)
+    slots = list(root.iter(B + "widget.PieceSlot"))
+    gpids = [int(s.get("gpid")) for s in slots]
+    assert len(gpids) == len(set(gpids)) and int(root.get("nextPieceSlotId")) > max(gpids)
+    assert all(s.text.startswith("+/null/") and "\t" in s.text for s in slots)
+    names = {p.get("name") for p in root.iter(B + "module.PrototypeDefinition")}
+    for slot in slots:
+        for token in slot.text.split("\t"):
+            if token.startswith("prototype;"):
+                assert token[len("prototype;"):].rstrip("\\") in names
+
+
+def test_every_map_has_the_components_vassal_needs(built):
+    _, path = built("tutorial")
+    root = etree.fromstring(_xml(path)[0])
+    required = ["PieceMover", "MenuDisplayer", "KeyBufferer", "ForwardToKeyBuffer", "ForwardToChatter",
+                "StackExpander", "MapCenterer", "Scroller", "CounterDetailViewer", "Zoomer", "StackMetrics"]
+    maps = list(root.iter(B + "module.Map"))
+    assert [m.get("mapName") for m in maps][-1] == BOXES_MAP
+    for m in maps:
+        tags = {c.tag.rsplit(".", 1)[-1] for c in m}
+        assert set(required) <= tags
+
+
+def test_hex_grid_attributes_are_derived_from_the_layout(built):
+    game, path = built("tutorial")
+    root = etree.fromstring(_xml(path)[0])
+    grid = next(root.iter(B + "module.map.boardPicker.board.HexGrid"))
+    rendered = fake_render_map(game.main_map, dpi=60, game=game)
+    expected = derive_grid(rendered.layout, rendered.image.width, rendered.image.height)
+    assert dict(grid.attrib) == expected.hexgrid_attributes()
+    numbering = grid[0]
+    assert dict(numbering.attrib) == expected.numbering_attributes()
+
+
+def test_turn_tracker_dice_charts_inventory_and_roster(built):
+    game, path = built("tutorial")
+    root = etree.fromstring(_xml(path)[0])
+    level = next(root.iter(B + "module.turn.CounterTurnLevel"))
+    phases = next(root.iter(B + "module.turn.ListTurnLevel"))
+    assert level.get("start") == "1" and phases.get("list") == ",".join(game.turn_phases)
+    assert [d.get("name") for d in root.iter(B + "module.DiceButton")] == ["1d6"]
+    assert any(c.get("chartName") == "Terrain Effects Chart" for c in root.iter(B + "widget.Chart"))
+    assert next(root.iter(B + "module.Inventory")).get("groupBy") == "SideName,Formation"
+    assert [e.text for e in next(root.iter(B + "module.PlayerRoster"))] == [s.name for s in game.sides]
+
+
+def test_palettes_by_side_formation_and_reinforcement_turn(built):
+    game, path = built("tutorial")
+    report = inspect(path)
+    root = etree.fromstring(_xml(path)[0])
+    top = next(root.iter(B + "widget.TabWidget"))
+    tabs = [c.get("entryName") for c in top]
+    assert tabs == ["Blue", "Red", "Reinforcements", "Markers"]
+    blue = top[0]
+    assert [p.get("entryName") for p in blue] == ["1st Div"]
+    reinforcements = [p.get("entryName") for p in top[2]]
+    assert reinforcements == ["Turn 2", "Turn 3"]
+    counter_ids = {p["properties"].get("UnitId") for p in report["pieces"]}
+    assert counter_ids == set(game.counters)
+
+
+def test_pieces_carry_properties_the_referee_reads(built):
+    game, path = built("tutorial")
+    report = inspect(path)
+    piece = next(p for p in report["pieces"] if p["properties"].get("UnitId") == "b-1")
+    props = piece["properties"]
+    assert (props["Side"], props["Type"], props["attack"], props["back_attack"]) == ("blue", "infantry", "4", "2")
+    assert {"delete;", "sendto;", "footprint;", "markmoved;", "report;", "emb2;"} <= set(piece["traits"])
+    assert piece["prototypes"] == ["blue side", "infantry type", "Unit"]
+
+
+@pytest.mark.parametrize("game_id", BUNDLED)
+def test_every_setup_puts_every_unit_where_the_scenario_says(built, game_id):
+    game, path = built(game_id)
+    report = inspect(path)
+    assert report["problems"] == []
+    assert len(report["setups"]) == len(game.scenarios)
+    for scenario, setup in zip(game.scenarios.values(), report["setups"]):
+        assert setup["starts"] and setup["begins"]
+        placed = {}
+        for piece in setup["pieces"]:
+            placed.setdefault(piece["properties"]["UnitId"], []).append(piece["location"])
+        for placement in scenario.setup:
+            if placement.box:
+                box = next(b for m in game.maps.values() for b in m.boxes if b.id == placement.box)
+                wanted = {box.name}
+            else:
+                spec = game.maps[placement.map or scenario.map or next(iter(game.maps))]
+                hexes = [placement.hex] if placement.hex is not None else placement.hexes
+                wanted = {spec.grid.format(h) for h in hexes}
+            for unit in placement.units:
+                assert placed[unit] and set(placed[unit]) & wanted, (scenario.id, unit, placed[unit], wanted)
+        for r in scenario.reinforcements:
+            for unit in r.units:
+                assert f"Turn {r.turn}" in placed[unit], (unit, placed[unit])
+
+
+def test_reduced_set_up_state_starts_on_the_back(tmp_path, tutorial):
+    import copy
+    from dataclasses import replace
+    game = copy.deepcopy(tutorial)
+    scenario = game.scenario()
+    scenario.setup[0] = replace(scenario.setup[0], state="reduced")
+    [path] = build_module(game, tmp_path, lambda m: None, dpi=60, **FAKES)
+    pieces = inspect(path)["setups"][0]["pieces"]
+    b1 = next(p for p in pieces if p["properties"]["UnitId"] == "b-1")
+    assert b1["layer"] == 2 and b1["name"].endswith("(reduced)")
+
+
+def test_a_failing_renderer_leaves_no_module(tmp_path, tutorial):
+    def broken(game, counter, *, back=False, px=75):
+        raise OSError("disk full")
+    with pytest.raises(BuildError, match="disk full"):
+        build_module(tutorial, tmp_path, lambda m: None, render_map=fake_render_map, render_counter=broken)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_dice_are_named(tmp_path, tutorial):
+    import copy
+    game = copy.deepcopy(tutorial)
+    game.dice = ("2d6", "three dice")
+    with pytest.raises(BuildError, match="three dice"):
+        build_module(game, tmp_path, lambda m: None, **FAKES)
+
+
+def test_with_the_real_renderers(tmp_path, tutorial):
+    pytest.importorskip("toolkit.render.mapimage")
+    pytest.importorskip("toolkit.render.counters")
+    [path] = build_module(tutorial, tmp_path, lambda m: None, dpi=75)
+    report = inspect(path)
+    assert report["problems"] == []
+    pieces = {p["properties"]["UnitId"]: p["location"] for p in report["setups"][0]["pieces"]}
+    assert pieces["b-1"] == "0505" and pieces["r-14"] == "1206"
