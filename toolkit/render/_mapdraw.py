@@ -31,6 +31,9 @@ EDGE_SIDES = {
     False: {"north": {"NE", "NW"}, "south": {"SE", "SW"}, "west": {"W", "NW", "SW"}, "east": {"E", "NE", "SE"}},
 }
 
+#: Overlay styles that colour a hex of open ground, not only add a symbol.
+_DOMINANT = ("woods", "swamp", "town", "city", "mountain")
+
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
 
@@ -43,6 +46,11 @@ def side_colour(side_id: str | None, game: Game | None):
     if not side_id:
         return rgb("#9a9a9a")
     return rgb(_SIDE_PALETTE[sum(map(ord, side_id)) % len(_SIDE_PALETTE)])
+
+
+def _luma(colour) -> float:
+    r, g, b = colour[:3]
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
 
 
 def _darker(colour, k: float = 0.55):
@@ -88,9 +96,18 @@ class _MapPainter:
     def terrain(self) -> None:
         """Base terrain fills; water hexes get their shore colour, the water body comes next."""
         self.water_hexes: list[Hex] = []
+        self.fills: dict[Hex, tuple] = {}
         for h in self.hexes:
             style = self.style_of(self.m.terrain(h))
-            self.draw.polygon(self.layout.corners(h), fill=style.fill)
+            fill = style.fill
+            if style.key == "clear" or style.symbol is None:
+                # a wood, marsh or town given as an overlay on open ground colours the hex
+                for code in self.m.features(h):
+                    over = self.style_of(code)
+                    if over.key in _DOMINANT:
+                        fill = over.fill
+            self.fills[h] = fill
+            self.draw.polygon(self.layout.corners(h), fill=fill)
             if style.water is not None:
                 self.water_hexes.append(h)
 
@@ -242,28 +259,55 @@ class _MapPainter:
 
     # -- edges and markers -----------------------------------------------------------------
 
-    def edges(self, canvas: Canvas) -> list[tuple[str, str, tuple]]:
-        """Coloured bands outside friendly and supply edges; returns (edge, label, colour)."""
-        labels: dict[str, dict] = {}
+    def edge_groups(self) -> dict:
+        """Friendly edges and edge supply sources, one entry per (page edge, side, hexes)."""
+        groups: dict[tuple, dict] = {}
+
+        def entry(edge_name, side, hexes):
+            key = (edge_name, side, frozenset(hexes) if hexes else None)
+            return groups.setdefault(key, {"edge": edge_name, "side": side, "hexes": tuple(hexes or ()),
+                                           "map_edge": False, "supply": False})
+
         for edge in self.m.edges:
-            entry = labels.setdefault(edge.edge, {"side": edge.side, "hexes": edge.hexes, "words": []})
-            side = self.game.side(edge.side) if (self.game and edge.side) else None
-            name = side.name if side else (edge.side or "")
-            entry["words"].append(f"{name} map edge".strip() if edge.side else (edge.note or "map edge"))
+            # listed hexes say which page edge is meant (a map whose north is not up names
+            # edges by the game's compass)
+            page_edge = (self._edge_of(edge.hexes) if edge.hexes else None) or edge.edge
+            entry(page_edge, edge.side, edge.hexes)["map_edge"] = True
         for src in self.m.supply:
             if src.edge:
-                entry = labels.setdefault(src.edge, {"side": src.side, "hexes": (), "words": []})
-                side = self.game.side(src.side) if self.game else None
-                name = side.name if side else src.side
-                entry["words"].append(f"{name} supply source")
-        if not labels:
+                entry(src.edge, src.side, ())["supply"] = True
+            elif src.kind == "edge" and src.hexes:
+                name = self._edge_of(src.hexes)
+                if name is not None:
+                    entry(name, src.side, src.hexes)["supply"] = True
+        return groups
+
+    def _edge_of(self, hexes) -> str | None:
+        """The page edge that holds most of ``hexes`` (None if they are not on an edge)."""
+        best, count = None, 0
+        for name in ("north", "south", "west", "east"):
+            on = len(set(hexes) & set(self._edge_hexes(name)))
+            if on > count:
+                best, count = name, on
+        return best if count * 2 >= len(hexes) else None
+
+    def _edge_hexes(self, name: str) -> list[Hex]:
+        cache = self.__dict__.setdefault("_edge_cache", {})
+        if name not in cache:
+            cache[name] = self.grid.edge_hexes(name)
+        return cache[name]
+
+    def edges(self, canvas: Canvas) -> list[tuple]:
+        """Coloured bands outside friendly and supply edges; returns label data for each."""
+        groups = self.edge_groups()
+        if not groups:
             return []
         grid_poly = unary_union([self.layout.polygon(h) for h in self.hexes])
         out = []
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
-        for edge_name, entry in labels.items():
-            hexes = entry["hexes"] or tuple(self.grid.edge_hexes(edge_name))
+        for (edge_name, side_id, _), entry in groups.items():
+            hexes = entry["hexes"] or tuple(self._edge_hexes(edge_name))
             wanted = EDGE_SIDES[flat].get(edge_name, set())
             segments = []
             for h in hexes:
@@ -274,10 +318,13 @@ class _MapPainter:
             if not segments:
                 continue
             band = unary_union(segments).buffer(width, cap_style=2, join_style=2).difference(grid_poly)
-            colour = side_colour(entry["side"], self.game)
+            colour = side_colour(side_id, self.game)
             canvas.shape(band, fill=colour, outline=_darker(colour), width=max(1.0, self.px(0.01)))
-            words = list(dict.fromkeys(entry["words"]))
-            out.append((edge_name, " \u00b7 ".join(words).upper(), colour, band.bounds))
+            side = self.game.side(side_id) if (self.game and side_id) else None
+            name = side.name if side else (side_id or "")
+            words = (["map edge"] if entry["map_edge"] else []) + (["supply source"] if entry["supply"] else [])
+            text = (name + " " + " \u00b7 ".join(words)).strip().upper()
+            out.append((edge_name, text, colour, band.bounds))
         return out
 
     def edge_labels(self, labels) -> None:
@@ -322,6 +369,8 @@ class _MapPainter:
         sup = self.theme.data.get("supply", {})
         rs = self.px(sup.get("size", 0.17)) / 2
         for src in self.m.supply:
+            if src.kind == "edge" and src.hexes and self._edge_of(src.hexes) is not None:
+                continue  # drawn as an edge band
             for h in src.hexes:
                 if h not in self.centres:
                     continue
@@ -366,8 +415,10 @@ class _MapPainter:
             if code not in fills:
                 st = self.style_of(code)
                 fills[code] = st.fill
+            fill = self.fills.get(h, fills[code])
+            ink = colour if _luma(fill) > 0.55 else self.theme.paper
             # a halo in the hex's own colour: invisible on the terrain, keeps the id clear of roads
-            text((cx, cy + dy), label, font=f, fill=colour, anchor=anchor, stroke_width=halo, stroke_fill=fills[code])
+            text((cx, cy + dy), label, font=f, fill=ink, anchor=anchor, stroke_width=halo, stroke_fill=fill)
             x0, y0, x1, y1 = bbox((cx, cy + dy), label, font=f, anchor=anchor)
             self.reserved.append(box(x0 - 1, y0 - 1, x1 + 1, y1 + 1))
 

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from ..game import Game, HexsideType, LineType, Map
 from ..game.terrain import CostTable
-from ._mapdraw import side_colour
+from ._mapdraw import _DOMINANT, side_colour
 from ._mapsymbols import sprite
 from ._raster import Canvas, dashes, walk
 from .fonts import font
@@ -41,7 +41,17 @@ def format_cost(found: bool, cost, *, extra: bool = False) -> str:
 
 
 def _combat(combat: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in combat.items())
+    """Combat effects as written, keys made readable (``no_retreat: true`` -> ``no retreat``)."""
+    parts = []
+    for key, value in combat.items():
+        name = str(key).replace("_", " ")
+        if value is True:
+            parts.append(name)
+        elif value is False:
+            parts.append(f"not {name}")
+        else:
+            parts.append(f"{name} {str(value).replace('_', ' ')}")
+    return ", ".join(parts)
 
 
 @dataclass
@@ -218,13 +228,27 @@ class _Legend:
                 for j, cell in enumerate(cells):
                     draw.text((col_x + j * self.cost_w + self.cost_w / 2, mid), cell, font=self.bold_f,
                               fill=self.ink, anchor="mm")
-                f = self.text_f
-                while self.tw(combat, f) > self.combat_w and f.size > 6:
-                    f = font(f.size - 1, family="condensed")
-                draw.text((comb_x, mid), combat, font=f, fill=self.ink, anchor="lm")
+                self._cell_text(draw, comb_x, mid, combat)
                 cy += self.row_h
             draw.text((x0, cy + self.text_f.size * 0.4), note, font=self.text_f, fill=self.ink)
         return _Block(height, paint)
+
+    def _cell_text(self, draw, x: float, mid: float, text: str) -> None:
+        """Text in the combat column: one line, else wrapped on two, shrunk only if it must."""
+        f = self.text_f
+        lines = [text]
+        if self.tw(text, f) > self.combat_w:
+            words = text.split(" ")
+            splits = [[" ".join(words[:cut]), " ".join(words[cut:])] for cut in range(1, len(words))]
+            if splits:
+                lines = min(splits, key=lambda pair: max(self.tw(t, f) for t in pair))
+        while max(self.tw(t, f) for t in lines) > self.combat_w and f.size > 7:
+            f = font(f.size - 1, family="condensed")
+        step = f.size * 1.1
+        y = mid - step * (len(lines) - 1) / 2
+        for t in lines:
+            draw.text((x, y), t, font=f, fill=self.ink, anchor="lm")
+            y += step
 
     def _terrain_cell(self, t, cls: str, weather: str) -> str:
         found, cost = t.move.lookup(cls, weather)
@@ -243,7 +267,7 @@ class _Legend:
         if kind == "terrain":
             style = self.theme.terrain_style(t)
             base = style
-            if t.overlay:
+            if t.overlay and style.key not in _DOMINANT:
                 clear = next((x for x in self.m.terrain_types.values() if not x.overlay), None)
                 base = self.theme.terrain_style(clear) if clear else style
             draw.polygon(corners, fill=base.water or base.fill)
@@ -286,12 +310,12 @@ class _Legend:
             pts = sorted({v.points for v in m.victory if v.points is not None})
             label = "Victory hex (VP shown)" if pts else "Victory hex"
             items.append((label, lambda canvas, draw, cx, cy: self._star(canvas, draw, cx, cy)))
-        sources = {s.side for s in m.supply if s.hexes}
+        sources = {s.side for s in m.supply if s.hexes and s.kind != "edge"}
         for side in sorted(sources):
             colour = side_colour(side, self.game)
             items.append((f"{self._side_name(side)} supply source",
                           lambda canvas, draw, cx, cy, c=colour: self._disc(canvas, draw, cx, cy, c)))
-        edge_sides = {e.side for e in m.edges if e.side} | {s.side for s in m.supply if s.edge}
+        edge_sides = {e.side for e in m.edges if e.side} | {s.side for s in m.supply if s.edge or s.kind == "edge"}
         for side in sorted(edge_sides):
             colour = side_colour(side, self.game)
             items.append((f"{self._side_name(side)} map edge / supply edge",

@@ -194,7 +194,34 @@ def _hatch(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         draw.line([P(cx - ux, cy - uy), P(cx + ux, cy + uy)], fill=style.ink + (160,), width=_w(scale, 0.012))
 
 
+def _airfield(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    # two crossing runways with a small aircraft silhouette beside them
+    w = _w(scale, 0.05)
+    draw.line([P(-0.3, 0.22), P(0.26, -0.12)], fill=style.accent + (255,), width=w)
+    draw.line([P(-0.24, -0.08), P(0.28, 0.2)], fill=style.accent + (255,), width=w)
+    draw.line([P(-0.3, 0.22), P(0.26, -0.12)], fill=style.ink + (255,), width=_w(scale, 0.008))
+    draw.line([P(-0.24, -0.08), P(0.28, 0.2)], fill=style.ink + (255,), width=_w(scale, 0.008))
+    x, y = 0.0, 0.29
+    body = [P(x, y - 0.075), P(x + 0.012, y + 0.06), P(x - 0.012, y + 0.06)]
+    draw.polygon(body, fill=style.ink + (255,))
+    draw.polygon([P(x - 0.08, y), P(x + 0.08, y), P(x + 0.08, y + 0.02), P(x - 0.08, y + 0.02)], fill=style.ink + (255,))
+    draw.polygon([P(x - 0.035, y + 0.05), P(x + 0.035, y + 0.05), P(x + 0.035, y + 0.065), P(x - 0.035, y + 0.065)],
+                 fill=style.ink + (255,))
+
+
+def _fort(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+    # a star fort: a bold ring with bastion teeth, the classic map sign of a fortified hex
+    r_out, r_in = 0.3, 0.22
+    pts = []
+    for k in range(16):
+        r = r_out if k % 2 == 0 else r_in
+        a = math.pi * k / 8 + math.pi / 16
+        pts.append(P(r * math.cos(a), 0.05 + r * math.sin(a)))
+    draw.polygon(pts, outline=style.ink + (255,), width=_w(scale, 0.035))
+
+
 _PAINTERS = {
+    "airfield": _airfield, "fort": _fort,
     "trees": _trees, "marsh": _marsh, "rocks": _rocks, "hills": _hills, "peaks": _peaks,
     "city": _city, "town": _town, "village": _village, "waves": _waves, "hatch": _hatch,
 }
