@@ -1,0 +1,175 @@
+"""Slow, literal referees used as oracles: every simple path, rules applied step by step.
+
+Written from the rules (T.3-T.6) and the map data directly, sharing no code with the search,
+so a disagreement points at a bug in one of the two.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from toolkit.game import Game, HexTerrain, HexsideFeature, Line, Map
+from toolkit.hexes import Grid, Hex, Hexside
+from toolkit.referee import Position, Unit
+
+
+def _terrain(m: Map, h: Hex, cls: str, weather: str):
+    base = m.terrain(h)
+    if base not in m.terrain_types:
+        return None
+    found, cost = m.terrain_types[base].move.lookup(cls, weather)
+    if not found or cost is None:
+        return None
+    for f in m.features(h):
+        ok, fc = m.terrain_types[f].move.lookup(cls, weather) if f in m.terrain_types else (False, None)
+        if ok:
+            if fc is None:
+                return None
+            cost = max(cost, fc)
+    return Fraction(cost)
+
+
+def _lines_between(m: Map, a: Hex, b: Hex) -> list[str]:
+    out = []
+    for line in m.lines:
+        for x, y in zip(line.hexes, line.hexes[1:]):
+            if {x, y} == {a, b}:
+                out.append(line.code)
+    return out
+
+
+def _hexside(m: Map, a: Hex, b: Hex, cls: str, weather: str):
+    if any(m.line_types[c].bridges for c in _lines_between(m, a, b)):
+        return Fraction(0)
+    codes = m.hexside_codes(Hexside.of(a, b))
+    total = Fraction(0)
+    for c in codes:
+        found, cost = m.hexside_types[c].move.lookup(cls, weather)
+        if not found:
+            continue
+        if cost is None:
+            return None
+        total += cost
+    return total
+
+
+def _line(m: Map, a: Hex, b: Hex, cls: str, weather: str):
+    best = None
+    for c in _lines_between(m, a, b):
+        found, cost = m.line_types[c].move.lookup(cls, weather)
+        if found and cost is not None:
+            best = cost if best is None else min(best, cost)
+    return best
+
+
+def in_enemy_zoc(pos: Position, rs, side: str, h: Hex) -> bool:
+    m = pos.map
+    for u in pos.units.values():
+        if u.hex is None or u.side in (None, side) or u.counter.kind not in rs.zoc.kinds:
+            continue
+        if u.type in rs.zoc.exempt_types:
+            continue
+        if u.hex == h:
+            return True
+        if m.grid.adjacent(u.hex, h):
+            codes = m.hexside_codes(Hexside.of(u.hex, h))
+            if not any(c in rs.zoc.blocked_hexsides for c in codes):
+                return True
+    return False
+
+
+def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Fraction, bool]]:
+    """Hex -> (least MP spent, move ends there) over every simple path (tutorial-style rules)."""
+    m, grid, weather = pos.map, pos.map.grid, pos.current_weather
+    units = [pos.units[u] for u in unit_ids]
+    side = units[0].side
+    if any(s in u.status for u in units for s in rs.movement.cannot_move):
+        return {}
+    classes = {u.counter.unit_class or m.unit_classes[0] for u in units}
+    ma = min(Fraction(u.value("movement")) for u in units)
+    enemy = {u.hex for u in pos.units.values()
+             if u.hex and u.side and u.side != side and not u.counter.is_marker}
+    use_line = not (len(units) > 1 and classes & set(rs.movement.line_alone_classes))
+    zoc = {h: in_enemy_zoc(pos, rs, side, h) for h in grid}
+
+    def step(a: Hex, b: Hex):
+        if b in enemy:
+            return None
+        costs = []
+        for cls in classes:
+            lc = _line(m, a, b, cls, weather) if use_line else None
+            if lc is not None:
+                costs.append(Fraction(lc))
+                continue
+            t, s = _terrain(m, b, cls, weather), _hexside(m, a, b, cls, weather)
+            if t is None or s is None:
+                return None
+            costs.append(t + s)
+        if zoc[a] and zoc[b]:
+            return None  # T.6: no ZOC to ZOC
+        return max(costs)
+
+    start = units[0].hex
+    best: dict[Hex, tuple[Fraction, bool]] = {}
+
+    def walk(h: Hex, spent: Fraction, seen: set) -> None:
+        for n in grid.neighbours(h):
+            if n in seen:
+                continue
+            c = step(h, n)
+            if c is None or spent + c > ma:
+                continue
+            total = spent + c
+            stop = zoc[n]
+            if n not in best or total < best[n][0]:
+                best[n] = (total, stop)
+            if not stop:
+                seen.add(n)
+                walk(n, total, seen)
+                seen.discard(n)
+
+    walk(start, Fraction(0), {start})
+    best.pop(start, None)
+    return best
+
+
+def random_position(game: Game, seed: int, size: int = 6) -> tuple[Position, str]:
+    """A random small map with the tutorial's terrain chart, and a random position on it."""
+    rnd = random.Random(seed)
+    base = game.main_map
+    w, h = rnd.randint(3, size), rnd.randint(3, size)
+    grid = Grid(1, w, 1, h, orientation="flat", shifted=rnd.choice(["even", "odd"]))
+    m = Map(id="main", name="random", grid=grid, terrain_types=base.terrain_types,
+            hexside_types=base.hexside_types, line_types=base.line_types, weathers=base.weathers,
+            unit_classes=base.unit_classes)
+    codes = ["clear"] * 6 + ["woods", "rough", "hills", "swamp", "lake", "town"]
+    for x in grid:
+        m.hexes[x] = HexTerrain(rnd.choice(codes), ("village",) if rnd.random() < 0.1 else ())
+    for x in grid:
+        for n in grid.neighbours(x):
+            if x < n and rnd.random() < 0.15:
+                m.hexsides[Hexside.of(x, n)] = [HexsideFeature(Hexside.of(x, n), rnd.choice(["river", "stream"]))]
+    for code in ("road", "rail"):
+        if rnd.random() < 0.7:
+            walk = [rnd.choice(grid.hexes())]
+            for _ in range(rnd.randint(2, 8)):
+                options = [n for n in grid.neighbours(walk[-1]) if n not in walk]
+                if not options:
+                    break
+                walk.append(rnd.choice(options))
+            m.lines.append(Line(code, tuple(walk)))
+    g = Game(id="random", name="random", sides=game.sides, maps={"main": m}, counters=game.counters,
+             ruleset="tutorial")
+    pos = Position(game=g, map_id="main", weather=rnd.choice(base.weathers), side="blue", turn=1)
+    hexes = grid.hexes()
+    mover = rnd.choice(["b-1", "b-3", "b-hq", "b-5"])
+    pos.units[mover] = Unit(mover, game.counters[mover], "blue", rnd.choice(hexes))
+    if rnd.random() < 0.3:
+        pos.units["b-4"] = Unit("b-4", game.counters["b-4"], "blue", pos.units[mover].hex)
+    for rid in rnd.sample(["r-10", "r-11", "r-12", "r-13", "r-14"], rnd.randint(0, 3)):
+        spot = rnd.choice(hexes)
+        if spot != pos.units[mover].hex:
+            pos.units[rid] = Unit(rid, game.counters[rid], "red", spot)
+    pos.touch()
+    return pos, mover

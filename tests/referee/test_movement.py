@@ -1,0 +1,121 @@
+"""Movement: the search against a brute-force oracle, path checks and their reasons."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolkit.errors import RulesError
+from toolkit.hexes import Hex
+from toolkit.io import load_game
+from toolkit.referee import Code, Ruleset, Step, check_path, get_ruleset, position_from_scenario, reachable
+
+from referee_oracle import oracle_reach, random_position
+
+GAME = load_game("tutorial")
+RS = get_ruleset("tutorial")
+
+
+def H(text: str) -> Hex:
+    return GAME.main_map.grid.parse(text)
+
+
+def _engine(pos, ids):
+    reach = reachable(pos, RS, ids)
+    return {h: (reach.cost(h), reach.board.index[h] in reach.stopped) for h in reach.hexes()}
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**31))
+def test_reachable_matches_brute_force_on_random_maps(seed):
+    pos, mover = random_position(GAME, seed)
+    ids = [mover] + (["b-4"] if "b-4" in pos.units else [])
+    assert _engine(pos, ids) == oracle_reach(pos, RS, ids)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31))
+def test_cheapest_path_is_legal_and_costs_what_reach_says(seed):
+    pos, mover = random_position(GAME, seed)
+    reach = reachable(pos, RS, mover)
+    for h in reach.hexes():
+        check = check_path(pos, RS, mover, reach.path(h))
+        assert check.ok, check.reason
+        assert check.steps[-1]["spent"] == reach.cost(h)
+
+
+def test_scenario_reach_matches_oracle_for_every_unit():
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    for unit in pos.on_map():
+        assert _engine(pos, [unit.id]) == oracle_reach(pos, RS, [unit.id]), unit.id
+
+
+def test_hook_override_switches_to_the_generic_search_with_the_same_answer():
+    class Same(Ruleset):
+        def step_rule(self, pos, units, step: Step):
+            return step
+
+    same = Same(name="same", movement=RS.movement, zoc=RS.zoc, stacking=RS.stacking, supply=RS.supply)
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    for unit in pos.on_map():
+        a, b = reachable(pos, RS, unit.id), reachable(pos, same, unit.id)
+        assert (a.spent, a.stopped) == (b.spent, b.stopped)
+
+
+def test_hook_can_refuse_and_reprice_steps():
+    class NoTowns(Ruleset):
+        def step_rule(self, pos, units, step):
+            if pos.map.terrain(step.b) == "town":
+                return step  # leave towns alone
+            step.cost = step.cost * 2
+            return step
+
+    doubled = NoTowns(name="x", movement=RS.movement, zoc=RS.zoc)
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    check = check_path(pos, doubled, "b-2", [H("0503"), H("0403")])
+    assert check.ok and check.steps[0]["cost"] == 2
+
+
+def test_mp_are_exact_fractions():
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    pos.place("b-3", H("0108"))
+    reach = reachable(pos, RS, "b-3")
+    # railway 1/3 a hex from 0108: five hexes along it cost exactly 5/3
+    assert reach.cost(H("0608")) == Fraction(5, 3)
+    assert reach.mp_left(H("0608")) == 8 - Fraction(5, 3)
+
+
+def test_path_reports_first_illegal_step_with_rule_hex_and_unit():
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    check = check_path(pos, RS, "b-3", [H("0607"), H("0707")])
+    assert not check.ok and check.failed_step == 2
+    assert check.reason.code is Code.PROHIBITED_HEXSIDE
+    assert check.reason.rule == "T.4" and check.reason.hex == H("0707") and check.reason.units == ("b-3",)
+
+
+def test_path_must_be_adjacent_steps():
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    check = check_path(pos, RS, "b-1", [H("0505"), H("0507")])
+    assert check.reason.code is Code.NOT_ADJACENT
+
+
+def test_unknown_unit_and_unit_off_map():
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    with pytest.raises(RulesError, match="no unit"):
+        reachable(pos, RS, "nope")
+    pos.place("b-1", None, box="eliminated")
+    assert reachable(pos, RS, "b-1").refused.code is Code.NOT_ON_MAP
+
+
+def test_stack_must_start_together():
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    assert reachable(pos, RS, ["b-1", "b-2"]).refused.code is Code.STACK_SPLIT
+
+
+def test_unknown_mode_is_an_error():
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    with pytest.raises(RulesError, match="no movement mode"):
+        reachable(pos, RS, "b-1", mode="warp")

@@ -1,0 +1,69 @@
+"""Known positions with known answers ("hexperft"): every file in tests/data/positions.
+
+Each file's ``expect:`` block gives reachable-hex counts per unit, path verdicts, the supplied
+units per side, supply statuses and stacking violations. On a count mismatch the test prints a
+"divide": the unit's reachable hexes with MP left and the previous hex, next to the oracle's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from referee_oracle import oracle_reach
+
+from toolkit.referee import (check_path, check_stacking, get_ruleset, load_position, reachable,
+                             ruleset_for, supply_status)
+
+POSITIONS = sorted((Path(__file__).resolve().parents[1] / "data" / "positions").glob("*.yaml"))
+
+
+def _divide(pos, rs, uid) -> str:
+    fmt = pos.map.format
+    reach = reachable(pos, rs, uid)
+    oracle = oracle_reach(pos, rs, [uid])
+    lines = [f"{uid}: engine {len(reach)}, oracle {len(oracle)}"]
+    for h in sorted(set(reach.hexes()) | set(oracle)):
+        mine = f"{reach.mp_left(h)} left via {fmt(reach.path(h)[-2])}" if h in reach else "-"
+        lines.append(f"  {fmt(h)}  engine: {mine:24s} oracle: {oracle.get(h, '-')}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("path", POSITIONS, ids=[p.stem for p in POSITIONS])
+def test_position(path):
+    pos = load_position(path)
+    rs = ruleset_for(pos.game)
+    expect = pos.expect
+    assert expect, f"{path.name} has no expect: block"
+    grid = pos.map.grid
+    for uid, count in expect.get("reach", {}).items():
+        assert len(reachable(pos, rs, uid)) == count, _divide(pos, rs, uid)
+        assert len(oracle_reach(pos, rs, [uid])) == count, _divide(pos, rs, uid)
+    for case in expect.get("paths", []):
+        hexes = [grid.parse(h) for h in case["path"].split()]
+        check = check_path(pos, rs, case["units"], hexes)
+        assert check.ok == case["legal"], (case, check.reason)
+        if not case["legal"]:
+            assert check.reason.code.value == case["code"], (case, check.reason)
+            assert check.failed_step == case["step"], (case, check.reason)
+            assert check.reason.rule, "every refusal cites a rule"
+        last = check.steps[-1] if check.steps else None
+        if "spent" in case:
+            assert str(last["spent"]) == case["spent"], (case, check.steps)
+        if "mp_left" in case:
+            assert str(last["mp_left"]) == case["mp_left"], (case, check.steps)
+    for side, units in expect.get("supplied", {}).items():
+        assert sorted(supply_status(pos, rs, side).supplied) == sorted(units), side
+    if "status" in expect:
+        result = supply_status(pos, rs, pos.side)
+        assert {u: result.status[u] for u in expect["status"]} == expect["status"]
+    if "stacking" in expect:
+        found = check_stacking(pos, rs)
+        assert len(found) == expect["stacking"], found
+        if "stacking_hexes" in expect:
+            assert sorted(pos.map.format(r.hex) for r in found) == sorted(expect["stacking_hexes"])
+
+
+def test_every_position_file_is_used():
+    assert len(POSITIONS) >= 10
+    assert get_ruleset("tutorial").name == "tutorial"
