@@ -73,7 +73,7 @@ def test_every_bundled_map_every_hex(game_id):
             _check_every_hex(layout, width, height)
 
 
-def test_every_bundled_map_with_the_real_map_renderer():
+def test_tutorial_map_with_the_real_map_renderer():
     mapimage = pytest.importorskip("toolkit.render.mapimage")
     game = load_game("tutorial")
     rendered = mapimage.render_map(game.main_map, dpi=60, game=game)
