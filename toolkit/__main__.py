@@ -1,0 +1,5 @@
+"""``python -m toolkit`` runs the ``hexforge`` command."""
+
+from .cli import main
+
+main()

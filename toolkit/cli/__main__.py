@@ -1,0 +1,5 @@
+"""``python -m toolkit.cli`` runs the ``hexforge`` command."""
+
+from . import main
+
+main()
