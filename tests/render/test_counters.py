@@ -147,3 +147,57 @@ def test_bad_colour_is_a_data_error(tutorial):
     counter = Counter(id="x", side="blue", name="X", colour="not-a-colour")
     with pytest.raises(DataError, match="cannot read colour"):
         render_counter(tutorial, counter)
+
+
+def _count_colour(image, colour, tolerance=40) -> int:
+    target = ImageColor.getrgb(colour)
+    data = image.convert("RGB").tobytes()
+    pixels = zip(data[0::3], data[1::3], data[2::3])
+    return sum(1 for rgb in pixels if sum(abs(a - b) for a, b in zip(rgb, target)) < tolerance)
+
+
+def test_demyansk_layout_colours_the_type_box_and_frames_exploitation_ma(tutorial):
+    game = _with_style(tutorial, layout="demyansk-shield")
+    base = tutorial.counters["b-3"]
+    red = dataclasses.replace(base, front={**base.front, "box": "red"})
+    assert _count_colour(render_counter(game, red, px=150), "#e0474c") > 300
+    assert _count_colour(render_counter(game, base, px=150), "#e0474c") == 0
+    exploit = dataclasses.replace(base, front={**base.front, "em": 1})
+    assert render_counter(game, exploit, px=150).tobytes() != render_counter(game, base, px=150).tobytes()
+
+
+def test_grossdeutschland_prints_red_attack_and_green_defence(tutorial):
+    game = _with_style(tutorial, layout="grossdeutschland")
+    image = render_counter(game, tutorial.counters["b-1"], px=150)
+    values_band = image.crop((0, 100, 150, 150))
+    assert _count_colour(values_band, "#c0141c") > 50 and _count_colour(values_band, "#0b7a2a") > 50
+
+
+def test_a_victory_denied_prints_reduced_values_in_yellow(tutorial):
+    game = _with_style(tutorial, layout="a-victory-denied")
+    counter = tutorial.counters["b-1"]
+    assert _count_colour(render_counter(game, counter, back=True, px=150), "#ffd21f") > 50
+    assert _count_colour(render_counter(game, counter, px=150), "#ffd21f") == 0
+
+
+def test_vv_grey_quality_marks_a_special_capacity(tutorial):
+    game = _with_style(tutorial, layout="velikiye-luki-vv", values="combat")
+    base = dataclasses.replace(tutorial.counters["b-1"], front={"combat": 5, "quality": "B"})
+    special = dataclasses.replace(base, marks=("special",))
+    quality_box = (100, 98, 142, 140)
+
+    black_letter = render_counter(game, base, px=150).crop(quality_box).convert("L")
+    grey_letter = render_counter(game, special, px=150).crop(quality_box).convert("L")
+    # the letter's strokes (inside the same black box): black on a plain quality, grey on a special one
+    assert sum(black_letter.histogram()[:40]) > sum(grey_letter.histogram()[:40]) + 200
+    assert sum(grey_letter.histogram()[80:200]) > sum(black_letter.histogram()[80:200]) + 200
+
+
+def test_every_bundled_game_renders(tmp_path):
+    from toolkit.io import bundled_games, load_game
+
+    for game_id in bundled_games():
+        game = load_game(game_id)
+        for counter in game.counters.values():
+            for back in (False, True):
+                assert render_counter(game, counter, back=back, px=75).size == (75, 75)
