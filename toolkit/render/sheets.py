@@ -228,7 +228,9 @@ def _heading(draw: ImageDraw.ImageDraw, spec: SheetSpec, title: str) -> None:
     size = spec.px(0.13)
     draw.text((spec.px(spec.margin_in), spec.px(spec.margin_in * 0.6)), title, fill="#333333",
               font=font(size, family="condensed"), anchor="lm")
-    note = f'{spec.size_in:.4g}" counters, {spec.paper.upper()}; print at 100 % (actual size)'
+    note = f'{spec.size_in:.4g}" counters on {spec.paper.upper()}: print at 100 % (actual size)'
+    if spec.duplex:
+        note += ", double-sided, flip on long edge"
     draw.text((spec.page_px[0] - spec.px(spec.margin_in), spec.px(spec.margin_in * 0.6)), note,
               fill="#666666", font=font(size * 0.8, family="condensed"), anchor="rm")
 
