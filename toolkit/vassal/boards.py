@@ -159,7 +159,14 @@ def _costs(table: CostTable, columns: list[tuple[str, str]], extra: bool = False
 
 
 def _combat(effects: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in effects.items())
+    parts = []
+    for k, v in effects.items():
+        label = str(k).replace("_", " ")
+        if v is True:
+            parts.append(label)
+        elif v is not False and v is not None:
+            parts.append(f"{label} {str(v).replace('_', ' ')}")
+    return ", ".join(parts)
 
 
 def _table(title: str, header: list[str], rows: list[list[str]], note: str | None = None) -> Image.Image:
@@ -200,14 +207,14 @@ def _tec(game: Game) -> Image.Image | None:
         for pair in ((c, w) for c in game_map.unit_classes for w in game_map.weathers):
             if pair not in columns:
                 columns.append(pair)
-    header = ["Terrain"] + [f"{c} {w}" if len(game_map.weathers) > 1 else c for c, w in columns] + ["Combat", "Rule"]
     seen: set[tuple[str, str]] = set()
     for game_map in game.maps.values():
         for t in game_map.terrain_types.values():
             if ("t", t.code) not in seen:
                 seen.add(("t", t.code))
                 name = t.name + (" (feature)" if t.overlay else "")
-                rows.append([name] + _costs(t.move, columns) + [_combat(t.combat), t.source.rule or "est."])
+                costs = ["other" if t.overlay and c == "-" else c for c in _costs(t.move, columns)]
+                rows.append([name] + costs + [_combat(t.combat), t.source.rule or "est."])
         for h in game_map.hexside_types.values():
             if ("h", h.code) not in seen:
                 seen.add(("h", h.code))
@@ -219,36 +226,126 @@ def _tec(game: Game) -> Image.Image | None:
                 rows.append([f"{line.name} (along)"] + _costs(line.move, columns) + ["", line.source.rule or "est."])
     if not rows:
         return None
-    return _table("Terrain Effects Chart", header, rows, "MP per hex; hexsides: extra MP to cross; P = prohibited; - = not given")
+    # one column per unit class where the weather changes nothing, else one per class and weather
+    keep, header = [], ["Terrain"]
+    for unit_class in dict.fromkeys(c for c, _ in columns):
+        idx = [i for i, (c, _) in enumerate(columns) if c == unit_class]
+        if all(len({row[1 + i] for i in idx}) == 1 for row in rows):
+            keep.append(idx[0])
+            header.append(unit_class)
+        else:
+            keep += idx
+            header += [f"{unit_class} {columns[i][1]}" for i in idx]
+    rows = [[row[0]] + [row[1 + i] for i in keep] + row[1 + len(columns):] for row in rows]
+    return _table("Terrain Effects Chart", header + ["Combat", "Rule"], rows,
+                  "MP per hex; hexsides: extra MP to cross; P = prohibited; other = the hex's other terrain")
 
 
-def _chart_rows(value) -> tuple[list[str], list[list[str]]] | None:
-    """A generic table from chart data: a list of rows, {columns, rows}, or a mapping of mappings."""
-    if isinstance(value, dict) and "rows" in value:
-        header = [str(c) for c in value.get("columns", [])]
+_META = ("rule", "title", "estimated", "note", "source")
+
+
+def _cells(row) -> list[str]:
+    return [str(c) for c in row] if isinstance(row, (list, tuple)) else [str(row)]
+
+
+def _pad(header: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    width = max([len(header)] + [len(r) for r in rows])
+    return header + [""] * (width - len(header)), [r + [""] * (width - len(r)) for r in rows]
+
+
+def _blocks(value) -> tuple[list[tuple[str, list[str], list[list[str]]]], list[str]]:
+    """Chart data as tables ``(subtitle, header, rows)`` and note lines.
+
+    Understood forms: ``{columns, rows}`` (rows a list or a mapping of row label to cells),
+    a list of rows (the first is the header), a mapping of mappings (a grid), a mapping of
+    values (two columns); other values become notes.
+    """
+    if isinstance(value, list):
+        if value and all(isinstance(r, (list, tuple)) for r in value):
+            header, rows = _pad(_cells(value[0]), [_cells(r) for r in value[1:]])
+            return [("", header, rows)], []
+        return [("", [""], [[str(v)] for v in value])], []
+    if not isinstance(value, dict):
+        return [], [str(value)]
+    if "rows" in value:
         rows_data = value["rows"]
+        header = [str(c) for c in value.get("columns", [])]
         if isinstance(rows_data, dict):
-            rows = [[str(k)] + ([str(v) for v in row] if isinstance(row, (list, tuple)) else [str(row)])
-                    for k, row in rows_data.items()]
+            rows = [[str(k)] + _cells(row) for k, row in rows_data.items()]
             header = [str(value.get("row_label", ""))] + header
         else:
-            rows = [[str(c) for c in row] if isinstance(row, (list, tuple)) else [str(row)] for row in rows_data]
-        width = max([len(header)] + [len(r) for r in rows])
-        return header + [""] * (width - len(header)), [r + [""] * (width - len(r)) for r in rows]
-    if isinstance(value, list) and value and all(isinstance(r, (list, tuple)) for r in value):
-        rows = [[str(c) for c in r] for r in value]
-        width = max(len(r) for r in rows)
-        return rows[0] + [""] * (width - len(rows[0])), [r + [""] * (width - len(r)) for r in rows[1:]]
-    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            rows = [_cells(row) for row in rows_data]
+        header, rows = _pad(header, rows)
+        notes = [f"{k}: {v}" for k, v in value.items() if k not in ("rows", "columns", "row_label") + _META]
+        return [("", header, rows)], notes
+    items = {k: v for k, v in value.items() if k not in _META}
+    if items and all(isinstance(v, dict) and not any(isinstance(x, (dict, list)) for x in v.values())
+                     for v in items.values()):
         cols: list[str] = []
-        for v in value.values():
+        for v in items.values():
             cols += [str(k) for k in v if str(k) not in cols]
-        return [""] + cols, [[str(k)] + [str(v.get(c, "")) for c in cols] for k, v in value.items()]
-    if isinstance(value, dict) and value:
-        return ["", ""], [[str(k), str(v)] for k, v in value.items()]
-    if isinstance(value, list) and value:
-        return [""], [[str(v)] for v in value]
-    return None
+        return [("", [""] + cols, [[str(k)] + [str(v.get(c, v.get(_num(c), ""))) for c in cols]
+                                   for k, v in items.items()])], []
+    blocks, notes, scalars = [], [], []
+    for k, v in items.items():
+        if isinstance(v, (dict, list)):
+            sub_blocks, sub_notes = _blocks(v)
+            blocks += [(str(k) if not t else f"{k}: {t}", h, r) for t, h, r in sub_blocks]
+            notes += [f"{k}: {n}" for n in sub_notes]
+        else:
+            scalars.append([str(k), str(v)])
+    if scalars and not blocks:
+        return [("", ["", ""], scalars)], notes
+    return blocks, notes + [f"{k}: {v}" for k, v in scalars]
+
+
+def _num(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _stack(images: list[Image.Image]) -> Image.Image:
+    width = max(i.width for i in images)
+    out = Image.new("RGB", (width, sum(i.height for i in images)), (255, 255, 255))
+    y = 0
+    for image in images:
+        out.paste(image, (0, y))
+        y += image.height
+    return out
+
+
+def _chart_image(title: str, value) -> Image.Image | None:
+    blocks, notes = _blocks(value)
+    if not blocks and not notes:
+        return None
+    rule = value.get("rule") if isinstance(value, dict) else None
+    heading = f"{title} (rule {rule})" if rule else title
+    parts = []
+    for i, (subtitle, header, rows) in enumerate(blocks):
+        name = heading if i == 0 else subtitle
+        if i == 0 and subtitle:
+            name = f"{heading} - {subtitle}"
+        parts.append(_table(name, header, rows))
+    if notes:
+        parts.append(_notes(heading if not parts else "", notes))
+    return _stack(parts)
+
+
+def _notes(title: str, lines: list[str]) -> Image.Image:
+    fnt, title_font = font(15), font(22, bold=True)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lines = [line if len(line) <= 110 else line[:107] + "..." for line in lines]
+    width = max([int(measure.textlength(line, font=fnt)) for line in lines] + [200]) + 32
+    top = 52 if title else 8
+    image = Image.new("RGB", (width, top + 22 * len(lines) + 12), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    if title:
+        draw.text((16, 16), title, font=title_font, fill=_INK)
+    for i, line in enumerate(lines):
+        draw.text((16, top + 22 * i), line, font=fnt, fill=_INK)
+    return image
 
 
 def chart_images(game: Game) -> list[tuple[str, Image.Image]]:
@@ -258,8 +355,9 @@ def chart_images(game: Game) -> list[tuple[str, Image.Image]]:
     if tec is not None:
         out.append(("Terrain Effects Chart", tec))
     for name, value in game.charts.items():
-        table = _chart_rows(value)
-        if table is not None:
-            title = value.get("title", str(name)) if isinstance(value, dict) else str(name)
-            out.append((str(title), _table(str(title), table[0], table[1])))
+        title = str(value.get("title", "")) if isinstance(value, dict) else ""
+        title = title or str(name).replace("_", " ").capitalize()
+        image = _chart_image(title, value)
+        if image is not None:
+            out.append((title, image))
     return out

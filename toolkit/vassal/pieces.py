@@ -84,7 +84,7 @@ def send_to_zone(command: str, keystroke: str, map_name: str, zone: str, descrip
 
 def footprint() -> Trait:
     fields = [TRAIL, "Movement trail", False, False, 10, "255,255,255", "0,0,0", 100, 50, 20, 30,
-              "1.0", "", "", "", "Movement trail", False]
+              "1.0", "", "", "", "Movement trail"]  # the 16 fields VASSAL 3.7.26 writes
     return Trait("footprint;" + encode(fields, ";"), "false;;0;false")
 
 
