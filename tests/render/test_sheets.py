@@ -189,7 +189,8 @@ def test_cli_writes_sheets_and_rejects_bad_input(tmp_path, capsys):
     assert done.value.code == 0
     assert (tmp_path / "sheets" / "tutorial-counters-letter.pdf").exists()
     assert Image.open(tmp_path / "counters" / "300dpi" / "b-1-front.png").size == (150, 150)
-    for bad in (["--size", "huge"], ["--duplex-offset", "x"], ["--copies", "0"], ["--bleed", "2"]):
+    for bad in (["--size", "huge"], ["--duplex-offset", "x"], ["--copies", "0"], ["--bleed", "2"],
+                ["--layout", "nope"]):
         with pytest.raises(SystemExit) as done:
             main(["counters", "tutorial", "--out", str(tmp_path / "bad"), *bad])
         assert done.value.code == 2

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..io import default_game, load_game
+from ..render.counter_layouts import resolve_layout
 from ..render.sheets import (PAPERS, PIECE_PX, SheetSpec, parse_offset, parse_size, plan_pages, write_piece_images,
                              write_sheets)
 
@@ -30,14 +31,20 @@ from ..render.sheets import (PAPERS, PIECE_PX, SheetSpec, parse_offset, parse_si
 @click.option("--calibration", is_flag=True, help="Start the PDF with a duplex calibration page pair.")
 @click.option("--copies", type=int, default=1, show_default=True,
               help="Sets of counters to print: each counter appears copies x its count in the box.")
+@click.option("--layout", "layout", default=None,
+              help="Counter layout to draw with instead of the game's own (standard, velikiye-luki-vv, "
+                   "demyansk-shield, grossdeutschland, a-victory-denied, bfvl).")
 @click.option("--px", type=int, default=PIECE_PX, show_default=True, help="Size of the VASSAL piece PNGs.")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/GAME).")
 def command(game: str | None, size: str | None, paper: tuple[str, ...], dpi: int, bleed: float, margin: float,
-            offset: str, simplex: bool, no_crop_marks: bool, calibration: bool, copies: int, px: int,
-            out: Path | None) -> None:
+            offset: str, simplex: bool, no_crop_marks: bool, calibration: bool, copies: int, layout: str | None,
+            px: int, out: Path | None) -> None:
     """Draw the counters of GAME: per-counter PNGs (front and back) and duplex-ready PDF sheets."""
     loaded = load_game(game or default_game())
+    if layout:
+        resolve_layout(layout)  # an unknown name fails here, before any file is written
+        loaded = replace(loaded, counter_style=replace(loaded.counter_style, layout=layout))
     size_in = parse_size(size) if size is not None else loaded.counter_style.size_inches
     base = SheetSpec(size_in=size_in, dpi=dpi, margin_in=margin, bleed_in=bleed, duplex=not simplex,
                      duplex_offset=parse_offset(offset), copies=copies, crop_marks=not no_crop_marks,
