@@ -440,4 +440,13 @@ def source_dict(source: Source) -> dict:
 
 def dump_yaml(data: Any) -> str:
     """YAML text in the project's style: block form, keys in the order given, unicode kept."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    return yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with YDict/YList (free data read from a file, e.g. options) as plain dicts/lists."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
