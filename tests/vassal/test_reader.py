@@ -44,7 +44,9 @@ def test_a_save_alone_and_with_its_module(built, tmp_path):
     b1 = next(p for p in alone["pieces"] if p["properties"].get("UnitId") == "b-1")
     assert b1["properties"]["Side"] == "blue"  # prototypes are expanded in the save
     full = inspect(tmp_path / "s.vsav", module=path)
-    assert {p["properties"]["UnitId"]: p["location"] for p in full["pieces"]}["b-1"] == "0505"
+    by_unit = {p["properties"]["UnitId"]: p for p in full["pieces"]}
+    assert by_unit["b-1"]["location"] == by_unit["b-1"]["hex"] == "0505"
+    assert by_unit["b-4"]["zone"] == "Turn 2" and "hex" not in by_unit["b-4"]
 
 
 def test_missing_prototype_image_and_cdata_are_reported(built, tmp_path):

@@ -113,17 +113,18 @@ class _Module:
             raise DataError(f"HexGrid attributes are malformed: {exc}", path=self.where) from None
         return {"attributes": attrs, "numbering": num_attrs, "_grid": grid}
 
-    def locate(self, map_name: str, x: int, y: int) -> str | None:
+    def locate(self, map_name: str, x: int, y: int) -> tuple[str, str] | None:
+        """``("zone", name)`` or ``("hex", label)`` of a point, ``("", "")`` if neither; None: no such map."""
         for m in self.maps:
             if m["name"] != map_name or not m["boards"]:
                 continue
             board = m["boards"][0]  # generated maps have one board at the origin
             for zone in board["zones"]:
                 if _inside(zone["path"], x, y):
-                    return zone["name"]
+                    return "zone", zone["name"]
             if board["grid"] is not None:
-                return board["grid"]["_grid"].label(x, y)
-            return ""
+                return "hex", board["grid"]["_grid"].label(x, y)
+            return "", ""
         return None
 
 
@@ -274,7 +275,11 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
                     location = module.locate(piece["map"], piece["x"], piece["y"])
                     if location is None:
                         problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
-                    piece["location"] = location
+                        piece["location"] = None
+                    else:
+                        piece["location"] = location[1]
+                        if location[0]:
+                            piece[location[0]] = location[1]
             pieces[piece_id] = piece
         elif "BoardPicker\t" in command:
             parts = decode(command, "\t")
