@@ -149,6 +149,7 @@ def test_numbers_too_wide_for_the_scheme_are_refused():
     ({"col_direction": "up"}, "col_direction"),
     ({"first_col": 5, "last_col": 2}, "after last_col"),
     ({"first_col": 0, "numbering": Numbering(col_alpha=True)}, "alphabetic"),
+    ({"first_row": 3, "last_row": 3, "short_shifted": True}, "two hexes per line"),
 ])
 def test_bad_grids_raise(kwargs, message):
     args = {"first_col": 1, "last_col": 10, "first_row": 1, "last_row": 10, **kwargs}

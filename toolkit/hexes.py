@@ -205,6 +205,9 @@ class Grid:
              f"row {self.last_row} does not fit the numbering's {self.numbering.row_digits} row digits"),
             (not self.numbering.col_alpha or self.first_col >= 1,
              "alphabetic columns start at 1 (A); first_col must be at least 1"),
+            (not self.short_shifted or (self.last_row > self.first_row if self.orientation == "flat"
+                                        else self.last_col > self.first_col),
+             "short_shifted needs at least two hexes per line (the shifted lines lose one)"),
         ]
         for ok, message in checks:
             if not ok:

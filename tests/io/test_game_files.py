@@ -77,6 +77,8 @@ SCENARIO_BREAKS = [
     ('{1-2: clear, 3-4: mud, 5-6: clear}', '{first: clear}', "weather:", "turns.weather.first",
      "must be a turn or a range"),
     ('count: 6', 'count: 5', "dates:", "turns.dates", "expected 5 dates"),
+    ('{1-2: clear, 3-4: mud, 5-6: clear}', '{1-2: clear, 4-3: mud}', "weather:", "turns.weather.4-3",
+     "must be a turn or a range"),
     ('count: 6', 'count: 100000', "count:", "turns.count", "at most 1,000"),
     ('{hex: "0503", units: [b-2], rule: "T.9"}', '{units: [b-2], rule: "T.9"}', "units: [b-2]", "setup[1].hex",
      "needs a hex"),

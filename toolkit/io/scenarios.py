@@ -92,6 +92,8 @@ def _turns(t: Fields) -> list[Turn]:
         try:
             lo, _, hi = text.partition("-")
             turns = range(int(lo), int(hi or lo) + 1)
+            if not turns:
+                raise ValueError(text)  # "5-3": a range runs from low to high
         except ValueError:
             raise DataError(f"weather key {text!r} must be a turn or a range such as 3-5", path=t.path, line=line,
                             field=f"{t.field_name('weather')}.{text}") from None
