@@ -83,6 +83,14 @@ class Board:
                                   if any(game_map.line_types[c].bridges for c in codes if c in game_map.line_types)}
         self._costs: dict = {}
 
+    def edge_hexes(self, edge: str) -> list[Hex]:
+        """The grid's hexes on a named map edge (cached)."""
+        key = ("edge", edge)
+        out = self._costs.get(key)
+        if out is None:
+            out = self._costs[key] = self.map.grid.edge_hexes(edge)
+        return out
+
     # -- conversions ----------------------------------------------------------------------
 
     def to_mp(self, scaled: int) -> Fraction:
@@ -189,6 +197,50 @@ class Board:
                     best = cost if best is None else min(best, cost)
                 if best is not None:
                     out[k] = best
+            self._costs[key] = out
+        return out
+
+    def edge_arrays(self, classes: tuple[str, ...], weather: str, feature_mode: str, bridges_ignore: bool,
+                    lines: tuple[str, ...] | None, rate, use_lines: bool) -> tuple[list[int], list[int]]:
+        """Dense per-directed-hexside arrays ``(off, line)`` for a set of movement classes.
+
+        ``off[k]``: scaled MP to step across k off any line (terrain of the hex entered plus the
+        hexside), ``NO`` if prohibited; ``line[k]``: the line rate across k, ``NO`` if no usable
+        line links the two hexes. A stack of several classes pays the most any member pays.
+        """
+        key = ("edges", classes, weather, feature_mode, bridges_ignore, lines, rate, use_lines)
+        out = self._costs.get(key)
+        if out is None:
+            size = 6 * self.n
+            off = [NO] * size
+            line = [NO] * size
+            enters = [self.enter_costs(c, weather, feature_mode) for c in classes]
+            sides = [self.side_costs(c, weather, bridges_ignore) for c in classes]
+            lcs = [self.line_costs(c, weather, lines, rate) for c in classes] if use_lines else []
+            for i, row in enumerate(self.nb):
+                for k, j in row:
+                    worst = 0
+                    for enter, side in zip(enters, sides):
+                        e, sc = enter[j], side.get(k, 0)
+                        if e == NO or sc == NO:
+                            worst = NO
+                            break
+                        worst = max(worst, e + sc)
+                    off[k] = worst
+                    if lcs:
+                        vals = [lc.get(k) for lc in lcs]
+                        if all(v is not None for v in vals):
+                            line[k] = max(vals)
+            out = (off, line)
+            self._costs[key] = out
+        return out
+
+    def supply_neighbours(self, bad_sides: frozenset) -> list[tuple[int, ...]]:
+        """For each hex, the neighbours a supply line may step to (blocked hexsides left out)."""
+        key = ("supply-nb", bad_sides)
+        out = self._costs.get(key)
+        if out is None:
+            out = [tuple(j for k, j in row if k not in bad_sides) for row in self.nb]
             self._costs[key] = out
         return out
 

@@ -36,36 +36,15 @@ class _Ctx:
         weather = pos.current_weather
         classes = sorted({rs.unit_class(pos, u) for u in units})
         enters = [board.enter_costs(c, weather, mv.feature_costs) for c in classes]
-        sides = [board.side_costs(c, weather, mv.bridges_ignore_hexsides) for c in classes]
         line_set = mode.lines or mv.lines
-        if mode.lines == () and mv.lines is None:
-            line_set = None
         line_ok = not (len(units) > 1 and any(c in mv.line_alone_classes for c in classes))
         self.line_denied = not line_ok
-        lines = [board.line_costs(c, weather, line_set, mode.line_rate) for c in classes] if line_ok else [{}]
-        if len(classes) == 1:
-            self.enter, self.side, self.line = enters[0], sides[0], lines[0]
-        else:  # a stack pays what its slowest member pays
-            self.enter = [NO if NO in v else max(v) for v in zip(*enters)]
-            keys = set().union(*sides)
-            self.side = {k: (NO if any(s.get(k, 0) == NO for s in sides) else max(s.get(k, 0) for s in sides))
-                         for k in keys}
-            common = set(lines[0]).intersection(*lines[1:])
-            self.line = {k: max(ln[k] for ln in lines) for k in common}
-        ez = enemy_zoc(pos, rs, side)
-        if z.friendly_negates:
-            friend = occupied(pos, side, enemy=False)
-            ez = [e and not f for e, f in zip(ez, friend)]
-        self.ez = ez
-        self.enemy = occupied(pos, side, enemy=True)
-        if not mode.near_enemy:
-            # hexes next to an enemy combat unit are closed to this mode
-            near = bytearray(self.enemy)
-            for i in range(board.n):
-                if self.enemy[i]:
-                    for _, j in board.nb[i]:
-                        near[j] = 1
-            self.enemy = near
+        self.dense = board.edge_arrays(tuple(classes), weather, mv.feature_costs, mv.bridges_ignore_hexsides,
+                                       line_set, mode.line_rate, line_ok)
+        # only to say which of terrain or hexside refused a step
+        self.enter = enters[0] if len(enters) == 1 else [NO if NO in v else max(v) for v in zip(*enters)]
+        self.ez = _movement_zoc(pos, rs, side)
+        self.enemy = _closed(pos, board, side, mode.near_enemy)
         self.enter_cost = board.scaled(z.enter_cost)
         self.leave_cost = board.scaled(z.leave_cost)
         self.ma = min(rs.movement_allowance(pos, u, mode) for u in units)
@@ -85,7 +64,8 @@ class _Ctx:
                               f"enemy unit ({board.map.format(hex_j)})", hex_j, ids)
             return Reason(Code.ENEMY_OCCUPIED, mv.enemy_rule, f"{board.map.format(hex_j)} holds an enemy unit", hex_j, ids)
         ez_i, ez_j = self.ez[i], self.ez[j]
-        lc = self.line.get(k)
+        off, line = self.dense
+        lc = line[k] if line[k] != NO else None
         if lc is not None and not ((mv.line_into_ezoc or not ez_j) and (mv.line_out_of_ezoc or not ez_i)):
             lc = None
         if lc is not None:
@@ -94,17 +74,15 @@ class _Ctx:
             if mode.road_only:
                 return Reason(Code.MODE_ROAD_ONLY, mode.rule, f"{mode.name} movement must follow a road; the step "
                               f"into {board.map.format(hex_j)} does not", hex_j, ids)
-            c = self.enter[j]
+            c = off[k]
             if c == NO:
-                t = board.terrain[j]
-                return Reason(Code.PROHIBITED_TERRAIN, mv.terrain_rule,
-                              f"{t or 'unmapped'} terrain at {board.map.format(hex_j)} is prohibited", hex_j, ids)
-            s = self.side.get(k, 0)
-            if s == NO:
+                if self.enter[j] == NO:
+                    t = board.terrain[j]
+                    return Reason(Code.PROHIBITED_TERRAIN, mv.terrain_rule,
+                                  f"{t or 'unmapped'} terrain at {board.map.format(hex_j)} is prohibited", hex_j, ids)
                 codes = "/".join(board.side_codes.get(k, ()))
                 return Reason(Code.PROHIBITED_HEXSIDE, mv.hexside_rule,
                               f"crossing the {codes} hexside into {board.map.format(hex_j)} is prohibited", hex_j, ids)
-            c += s
         stop = False
         if ez_i and z.sticky:
             return Reason(Code.ZOC_STICKY, z.rule, "a unit in an enemy ZOC may not leave it", board.hexes[i], ids)
@@ -127,9 +105,7 @@ class _Ctx:
             c += self.leave_cost
         ng = g + c
         if self.hook:
-            terrain = None
-            if self.enter[j] != NO and self.side.get(k, 0) != NO:
-                terrain = board.to_mp(self.enter[j] + self.side.get(k, 0))
+            terrain = None if off[k] == NO else board.to_mp(off[k])
             step = Step(board.hexes[i], hex_j, board.to_mp(c), terrain, None if lc is None else board.to_mp(lc),
                         lc is not None, int(ez_i), int(ez_j), i == start, board.to_mp(g), stop)
             got = rs.step_rule(self.pos, self.units, step)
@@ -143,6 +119,37 @@ class _Ctx:
                           f"{_fmt(board.to_mp(ng - g))} MP but only {_fmt(board.to_mp(self.ma_scaled - g))} are left",
                           hex_j, ids)
         return (ng, stop)
+
+
+def _movement_zoc(pos: Position, rs: Ruleset, side: str | None) -> list[int]:
+    """Enemy ZOC as movement sees it (cancelled by friendly units where the rules say so)."""
+    if not rs.zoc.friendly_negates:
+        return enemy_zoc(pos, rs, side)
+    key = ("move-zoc", rs.name, side)
+    out = pos._cache.get(key)
+    if out is None:
+        friend = occupied(pos, side, enemy=False)
+        out = [0 if f else e for e, f in zip(enemy_zoc(pos, rs, side), friend)]
+        pos._cache[key] = out
+    return out
+
+
+def _closed(pos: Position, board: Board, side: str | None, near_enemy_ok: bool) -> bytearray:
+    """Hexes a move may not enter: enemy-occupied ones, and their neighbours for modes that
+    may not come next to the enemy."""
+    enemy = occupied(pos, side, enemy=True)
+    if near_enemy_ok:
+        return enemy
+    key = ("near-enemy", side)
+    near = pos._cache.get(key)
+    if near is None:
+        near = bytearray(enemy)
+        for i in range(board.n):
+            if enemy[i]:
+                for _, j in board.nb[i]:
+                    near[j] = 1
+        pos._cache[key] = near
+    return near
 
 
 def _fmt(mp: Fraction) -> str:
@@ -298,58 +305,69 @@ def _search_generic(ctx: _Ctx, s: int, reach: Reach) -> None:
 
 
 def _search_fast(ctx: _Ctx, s: int, reach: Reach) -> None:
-    """The same search as :func:`_search_generic` with :meth:`_Ctx.step` inlined (no hooks,
-    no minimum move, no infiltration, no one-hex ZOC-to-ZOC): the hot path."""
-    spent, prev, stopped = reach.spent, reach.prev, reach.stopped
-    nb, enemy, ez, enter, side, line = ctx.board.nb, ctx.enemy, ctx.ez, ctx.enter, ctx.side, ctx.line
+    """The same search as :func:`_search_generic` with :meth:`_Ctx.step` inlined over dense
+    arrays (no hooks, no minimum move, no infiltration, no one-hex ZOC-to-ZOC): the hot path."""
+    board = ctx.board
     mv, z, mode = ctx.rs.movement, ctx.rs.zoc, ctx.mode
-    line_in, line_out, road_only = mv.line_into_ezoc, mv.line_out_of_ezoc, mode.road_only
+    off, line = ctx.dense
+    nb, enemy, ez = board.nb, ctx.enemy, ctx.ez
+    simple_lines = mv.line_into_ezoc and mv.line_out_of_ezoc and not mode.road_only
     zoc_stop, zoc2zoc_ok, enter_ezoc = z.stop, z.zoc_to_zoc == "allowed", mode.enter_ezoc
     ecost, lcost, ma = ctx.enter_cost, ctx.leave_cost, ctx.ma_scaled
-    line_get, side_get = line.get, side.get
+    road_only, line_in, line_out = mode.road_only, mv.line_into_ezoc, mv.line_out_of_ezoc
+    best = [ma + 1] * board.n
+    prev_list = [-1] * board.n
+    stopped = reach.stopped
+    touched = [s]
+    best[s] = 0
     heap = [(0, s)]
     while heap:
         g, i = heappop(heap)
-        if g != spent[i] or i in stopped:
+        if g != best[i] or i in stopped:
             continue
         ez_i = ez[i]
         for k, j in nb[i]:
             if enemy[j]:
                 continue
             ez_j = ez[j]
-            c = line_get(k)
-            if c is None or not ((line_in or not ez_j) and (line_out or not ez_i)):
-                if road_only:
-                    continue
-                c = enter[j]
+            if simple_lines:
+                c = line[k]
                 if c < 0:
-                    continue
-                sc = side_get(k, 0)
-                if sc < 0:
-                    continue
-                c += sc
-            stop = False
+                    c = off[k]
+                    if c < 0:
+                        continue
+            else:
+                c = line[k]
+                if c < 0 or not ((line_in or not ez_j) and (line_out or not ez_i)):
+                    if road_only:
+                        continue
+                    c = off[k]
+                    if c < 0:
+                        continue
             if ez_j:
                 if not enter_ezoc or (ez_i and not zoc2zoc_ok):
                     continue
                 c += ecost
                 stop = zoc_stop
+            else:
+                stop = False
             if ez_i:
                 c += lcost
             ng = g + c
-            if ng > ma:
+            if ng >= best[j]:
                 continue
-            old = spent.get(j)
-            if old is None or ng < old:
-                spent[j] = ng
-                prev[j] = i
-                if stop:
-                    stopped.add(j)
-                else:
-                    stopped.discard(j)
-                heappush(heap, (ng, j))
-    spent[s], prev[s] = 0, -1
+            if best[j] > ma:
+                touched.append(j)
+            best[j] = ng
+            prev_list[j] = i
+            if stop:
+                stopped.add(j)
+            else:
+                stopped.discard(j)
+            heappush(heap, (ng, j))
     stopped.discard(s)
+    reach.spent = {i: best[i] for i in touched}
+    reach.prev = {i: prev_list[i] for i in touched}
 
 
 @dataclass

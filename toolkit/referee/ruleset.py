@@ -197,8 +197,9 @@ class Ruleset:
     def supply_sources(self, pos: "Position", side: str) -> list[Hex]:
         """Hexes that are supply sources of ``side`` now (map sources and source units)."""
         s = self.supply
+        from .board import board_of
         out: list[Hex] = []
-        grid = pos.map.grid
+        board = board_of(pos.map)
         for src in pos.map.supply:
             if src.side != side or not src.active(pos.turn):
                 continue
@@ -206,7 +207,7 @@ class Ruleset:
                 continue
             out.extend(src.hexes)
             if src.edge:
-                out.extend(grid.edge_hexes(src.edge))
+                out.extend(board.edge_hexes(src.edge))
         if s.source_types:
             out.extend(u.hex for u in pos.on_map(side) if u.type in s.source_types)
         return out

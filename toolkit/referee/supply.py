@@ -20,6 +20,29 @@ from .ruleset import Ruleset
 from .zoc import enemy_zoc, occupied
 
 
+class _Hexes:
+    """The hexes that carry supply, as a lazy set (built only if asked for)."""
+
+    def __init__(self, hexes, reached, blocked) -> None:
+        self._args = (hexes, reached, blocked)
+        self._set = None
+
+    def _get(self) -> set:
+        if self._set is None:
+            hexes, reached, blocked = self._args
+            self._set = {hexes[i] for i in range(len(hexes)) if reached[i] and not blocked[i]}
+        return self._set
+
+    def __contains__(self, hex) -> bool:
+        return hex in self._get()
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
 @dataclass
 class SupplyResult:
     """Supply of one side: per unit whether it traces, its new status, and the traced path."""
@@ -30,7 +53,7 @@ class SupplyResult:
     status: dict = field(default_factory=dict)        # unit id -> "supplied" / ladder status
     paths: dict = field(default_factory=dict)         # unit id -> [unit hex, ..., source hex]
     reasons: dict = field(default_factory=dict)       # unit id -> Reason
-    reached: set = field(default_factory=set)         # hexes that trace supply
+    reached: object = field(default_factory=set)      # hexes that carry supply (a set-like view)
 
     def to_dict(self, fmt) -> dict:
         return {"side": self.side, "supplied": sorted(self.supplied), "unsupplied": sorted(self.unsupplied),
@@ -40,43 +63,48 @@ class SupplyResult:
 
 
 def _trace_grid(pos: Position, rs: Ruleset, side: str):
+    """The board, the hexes a supply line of ``side`` may not pass (cached per position), and
+    each hex's neighbours across hexsides a supply line may cross (cached per map)."""
     board = board_of(pos.map)
     s = rs.supply
-    blocked = bytearray(board.n)
-    if s.enemy_blocks:
-        enemy = occupied(pos, side, enemy=True)
-        for i in range(board.n):
-            if enemy[i]:
-                blocked[i] = 1
-    if s.ezoc_blocks:
-        ez = enemy_zoc(pos, rs, side)
-        friend = occupied(pos, side, enemy=False) if s.friendly_negates else bytearray(board.n)
-        for i in range(board.n):
-            if ez[i] and not friend[i]:
-                blocked[i] = 1
-    bad_sides = set(board.supply_blocked_sides()) if s.hexsides_block else set()
-    if s.trace_class:
-        weather = pos.current_weather
-        enter = board.enter_costs(s.trace_class, weather)
-        line = board.line_costs(s.trace_class, weather)
-        sides = board.side_costs(s.trace_class, weather)
-        for i in range(board.n):
-            for k, j in board.nb[i]:
-                if k in line:
-                    continue  # a road or railway link is passable whatever the terrain
-                if enter[j] == NO or sides.get(k, 0) == NO:
-                    bad_sides.add(k)
-    return board, blocked, bad_sides
+    key = ("supply-blocked", rs.name, side)
+    blocked = pos._cache.get(key)
+    if blocked is None:
+        blocked = bytearray(board.n)
+        if s.enemy_blocks:
+            blocked = bytearray(occupied(pos, side, enemy=True))
+        if s.ezoc_blocks:
+            ez = enemy_zoc(pos, rs, side)
+            friend = occupied(pos, side, enemy=False) if s.friendly_negates else bytearray(board.n)
+            blocked = bytearray(1 if (b or (e and not f)) else 0 for b, e, f in zip(blocked, ez, friend))
+        pos._cache[key] = blocked
+    weather = pos.current_weather
+    skey = ("supply-sides", s.hexsides_block, s.trace_class, weather)
+    bad = board._costs.get(skey)
+    if bad is None:
+        bad_sides = set(board.supply_blocked_sides()) if s.hexsides_block else set()
+        if s.trace_class:
+            enter = board.enter_costs(s.trace_class, weather)
+            line = board.line_costs(s.trace_class, weather)
+            sides = board.side_costs(s.trace_class, weather)
+            for i in range(board.n):
+                for k, j in board.nb[i]:
+                    if k in line:
+                        continue  # a road or railway link is passable whatever the terrain
+                    if enter[j] == NO or sides.get(k, 0) == NO:
+                        bad_sides.add(k)
+        bad = board._costs[skey] = frozenset(bad_sides)
+    return board, blocked, bad, board.supply_neighbours(bad)
 
 
 def supply_status(pos: Position, rs: Ruleset, side: str | None = None) -> SupplyResult:
     """Supply of every on-map unit of ``side`` (default: the side to move), in one search."""
     side = side or pos.side or pos.sides()[0]
     s = rs.supply
-    board, blocked, bad_sides = _trace_grid(pos, rs, side)
+    board, blocked, bad_sides, steps = _trace_grid(pos, rs, side)
     nb = board.nb
     sources = [board.index[h] for h in rs.supply_sources(pos, side) if h in board.index]
-    prev: dict[int, int] = {}
+    prev = [-1] * board.n
     seeds: dict[int, int] = {}   # index -> road breaks used to reach it
     queue = deque()
     for i in sources:
@@ -112,35 +140,43 @@ def supply_status(pos: Position, rs: Ruleset, side: str | None = None) -> Supply
                     queue.appendleft((j, nused))
                 else:
                     queue.append((j, nused))
-    # stage 2: overland, at most max_length hexes from any hex reached so far
-    dist = {i: 0 for i in seeds}
-    queue = deque(seeds)
+    # stage 2: overland, at most max_length hexes from any hex reached so far; a blocked hex
+    # may end a path (it is a unit's own hex) but never carries one
+    n = board.n
+    dist = [-1] * n
+    reached = bytearray(n)
+    for i in seeds:
+        dist[i] = 0
+        reached[i] = 1
+    frontier = list(seeds)
     limit = s.max_length
-    while queue:
-        i = queue.popleft()
-        d = dist[i] + 1
-        if limit is not None and d > limit:
-            continue
-        for k, j in nb[i]:
-            if j in dist or k in bad_sides:
-                continue
-            dist[j] = d if not blocked[j] else -d   # a blocked hex may end a path, not carry one
-            prev[j] = i
-            if not blocked[j]:
-                queue.append(j)
+    d = 0
+    while frontier and (limit is None or d < limit):
+        d += 1
+        nxt = []
+        for i in frontier:
+            for j in steps[i]:
+                if not reached[j]:
+                    reached[j] = 1
+                    dist[j] = d
+                    prev[j] = i
+                    if not blocked[j]:
+                        nxt.append(j)
+        frontier = nxt
     result = SupplyResult(side=side)
-    result.reached = {board.hexes[j] for j, d in dist.items() if d >= 0}
+    hexes = board.hexes
+    result.reached = _Hexes(hexes, reached, blocked)
     for unit in pos.on_map(side):
         if unit.counter.is_marker:
             continue
         j = board.index[unit.hex]
-        if j in dist:   # the unit's own hex never blocks its own supply line
+        if reached[j]:   # the unit's own hex never blocks its own supply line
             result.supplied.add(unit.id)
             result.status[unit.id] = "supplied"
             path, i = [], j
             while i != -1 and len(path) <= board.n:
                 path.append(board.hexes[i])
-                i = prev.get(i, -1)
+                i = prev[i]
             result.paths[unit.id] = path
         else:
             result.unsupplied.add(unit.id)
@@ -169,7 +205,7 @@ def apply_supply(pos: Position, rs: Ruleset, result: SupplyResult) -> None:
 def supply_per_unit(pos: Position, rs: Ruleset, side: str) -> set[str]:
     """The supplied units found by one search per unit (slow; the benchmark baseline and a test
     oracle). Only for rulesets without road stages (``road_lines == ()``)."""
-    board, blocked, bad_sides = _trace_grid(pos, rs, side)
+    board, blocked, bad_sides, steps = _trace_grid(pos, rs, side)
     sources = {board.index[h] for h in rs.supply_sources(pos, side) if h in board.index}
     limit = rs.supply.max_length
     out = set()
@@ -188,8 +224,8 @@ def supply_per_unit(pos: Position, rs: Ruleset, side: str) -> set[str]:
             d = seen[i] + 1
             if limit is not None and d > limit:
                 continue
-            for k, j in board.nb[i]:
-                if j in seen or blocked[j] or k in bad_sides:
+            for j in steps[i]:
+                if j in seen or blocked[j]:
                     continue
                 seen[j] = d
                 queue.append(j)
