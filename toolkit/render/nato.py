@@ -25,7 +25,9 @@ SYMBOLS: dict[str, list[tuple]] = {
     "motorised": _X + [("line", 0.5, 0, 0.5, 1)],
     "reconnaissance": _DIAG,
     "armoured reconnaissance": _DIAG + _OVAL,
-    "cavalry": _DIAG + [("arc", 0.38, 0.6, 0.62, 1.0, 180, 360)],
+    # horse cavalry: the reconnaissance diagonal with a horseshoe in the lower corner
+    "cavalry": _DIAG + [("arc", 0.6, 0.52, 0.84, 0.98, 180, 360), ("line", 0.6, 0.75, 0.6, 0.86),
+                        ("line", 0.84, 0.75, 0.84, 0.86)],
     "motorcycle": _DIAG + [("ring", 0.36, 0.84, 0.08), ("ring", 0.64, 0.84, 0.08)],
     "artillery": _DOT,
     "self-propelled artillery": _OVAL + [("dot", 0.5, 0.5, 0.11)],
@@ -37,7 +39,7 @@ SYMBOLS: dict[str, list[tuple]] = {
     "engineer": [("lines", 0.22, 0.7, 0.22, 0.32, 0.78, 0.32, 0.78, 0.7), ("line", 0.5, 0.32, 0.5, 0.7)],
     "bridging engineer": [("lines", 0.22, 0.7, 0.22, 0.32, 0.78, 0.32, 0.78, 0.7),
                           ("line", 0.5, 0.32, 0.5, 0.7), ("arc", 0.2, 0.75, 0.8, 1.25, 180, 360)],
-    "ski": _X + [("lines", 0.22, 0.86, 0.72, 0.86, 0.82, 0.7)],
+    "ski": _X + [("lines", 0.3, 0.85, 0.64, 0.85, 0.72, 0.75)],
     "mountain": _X + [("poly", 0.36, 1, 0.5, 0.72, 0.64, 1)],
     "airborne": _X + [("arc", 0.28, 0.74, 0.5, 1.02, 180, 360), ("arc", 0.5, 0.74, 0.72, 1.02, 180, 360)],
     "hq": [("text", "HQ")],
@@ -179,11 +181,14 @@ def draw_symbol(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float
             a, b = pt(args[0], args[1]), pt(args[2], args[3])
             # clip arcs that reach below the frame (anti-aircraft dome) to the frame
             draw.arc([a, b], args[4], args[5], fill=colour, width=w)
-        elif kind in ("text", "text_low"):
+        elif kind == "text":
             size = fh * (0.62 if len(args[0]) <= 2 else 0.5)
             f = font(min(size, fw / (0.62 * len(args[0]) + 0.2)), bold=True, family="condensed")
-            cy = fy0 + fh * (0.5 if kind == "text" else 0.8)
-            draw.text((fx0 + fw / 2, cy), args[0], fill=colour, font=f, anchor="mm")
+            draw.text((fx0 + fw / 2, fy0 + fh / 2), args[0], fill=colour, font=f, anchor="mm")
+        elif kind == "text_low":
+            # a type code in the lower right corner (air units: A attack, B bomber)
+            f = font(fh * 0.4, bold=True, family="condensed")
+            draw.text((fx0 + fw * 0.88, fy0 + fh * 0.74), args[0], fill=colour, font=f, anchor="mm")
         elif kind == "plane":
             _plane(draw, (fx0, fy0, fx1, fy1), colour)
         elif kind == "battlements":
@@ -219,6 +224,6 @@ def _plane(draw: ImageDraw.ImageDraw, box, colour: str) -> None:
     def p(u, v):
         return x0 + u * w, y0 + v * h
 
-    draw.polygon([p(0.47, 0.1), p(0.53, 0.1), p(0.55, 0.75), p(0.45, 0.75)], fill=colour)   # fuselage
-    draw.polygon([p(0.12, 0.42), p(0.88, 0.42), p(0.88, 0.5), p(0.12, 0.5)], fill=colour)   # wings
-    draw.polygon([p(0.36, 0.68), p(0.64, 0.68), p(0.64, 0.74), p(0.36, 0.74)], fill=colour)  # tail
+    draw.polygon([p(0.47, 0.1), p(0.53, 0.1), p(0.55, 0.85), p(0.45, 0.85)], fill=colour)   # fuselage
+    draw.polygon([p(0.18, 0.36), p(0.82, 0.36), p(0.82, 0.46), p(0.18, 0.46)], fill=colour)  # wings
+    draw.polygon([p(0.38, 0.76), p(0.62, 0.76), p(0.62, 0.84), p(0.38, 0.84)], fill=colour)  # tail
