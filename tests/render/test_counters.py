@@ -53,6 +53,7 @@ def test_fired_back_and_forced_states(tutorial):
     artillery = tutorial.counters["b-5"]
     fired = render_counter(tutorial, artillery, back=True, px=100)
     assert fired.tobytes() == render_counter(tutorial, artillery, state="fired", px=100).tobytes()
+    assert fired.tobytes() == render_counter(tutorial, artillery, state="back", px=100).tobytes()
     assert fired.tobytes() != render_counter(tutorial, artillery, px=100).tobytes()
     assert render_counter(tutorial, artillery, state="full", px=100).tobytes() == \
         render_counter(tutorial, artillery, px=100).tobytes()

@@ -25,7 +25,7 @@ from .fonts import font
 from .nato import draw_symbol, size_mark
 
 #: faces ``state`` may ask for, besides a counter's own back kind
-FACES = ("front", "full", "reduced", "untried", "fired", "used", "cadre", "blank", "none", "marker")
+FACES = ("front", "full", "back", "reduced", "untried", "fired", "used", "cadre", "blank", "none", "marker")
 #: the word printed across the values of a spent side
 _BANNERS = {"fired": "FIRED", "used": "USED", "untried": None, "cadre": "CADRE"}
 #: other names under which a value may be printed
@@ -64,7 +64,7 @@ def render_counter(game: Game, counter: Counter, *, back: bool = False, px: int 
     """One face of ``counter`` as a ``px`` x ``px`` RGB image (no bleed).
 
     ``back`` picks the back side (drawn as the counter's ``back_kind``); ``state`` forces a
-    face by name (``front``, ``reduced``, ``untried``, ``fired``, ``used``, ``cadre``, ``blank``).
+    face by name (``front``, ``back``, ``reduced``, ``untried``, ``fired``, ``used``, ``cadre``, ``blank``).
     """
     return render_face(game, counter, px, back=back, state=state, edge=True)
 
@@ -104,6 +104,8 @@ def _face(counter: Counter, back: bool, state: str | None) -> str:
     if state is not None:
         if state not in FACES:
             raise DataError(f"unknown counter state {state!r}; expected one of {', '.join(FACES)}", field="state")
+        if state == "back":
+            return counter.back_kind
         return "front" if state == "full" else state
     if not back:
         return "front"
