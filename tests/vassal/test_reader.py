@@ -146,3 +146,18 @@ def test_garbage_piece_and_save_stream_are_problems_not_crashes(tmp_path):
     save = _zip(tmp_path, {"savedGame": b"!VCSK2aZZZZ"}, name="g.vsav")
     with pytest.raises(DataError, match="corrupt"):
         inspect(save)
+
+
+def test_compound_commands_nested_as_vassal_writes_them(tmp_path):
+    from toolkit.vassal.encoding import ESC, add_piece, encode
+    from toolkit.vassal.pieces import basic_piece
+    from toolkit.vassal.savegame import obfuscate
+    piece = add_piece("p1", [basic_piece("a.png", "A", map_id="M", x=1, y=2)])
+    # a compound command is its own encoding followed by its (possibly compound) sub-commands
+    inner = encode([piece, encode(["+/s1/stack/M;1;2;p1;@@0", "end_save"], ESC)], ESC)
+    stream = encode(["begin_save", inner], ESC)
+    assert "\\\x1b" in stream  # nesting escapes ESC
+    path = _zip(tmp_path, {"savedGame": obfuscate(stream)}, name="n.vsav")
+    report = inspect(path)
+    assert report["starts"] and [p["name"] for p in report["pieces"]] == ["A"]
+    assert report["stacks"] == [{"id": "s1", "map": "M", "pieces": ["p1"]}] and report["problems"] == []
