@@ -5,6 +5,27 @@ A layout is a plain dict. ``elements`` lists what is drawn, in order; each eleme
 fractions of the counter's side, origin top left. Text sizes (``size``) are fractions of the
 side too, so one layout serves 75 px VASSAL pieces and 300 DPI print alike.
 
+Element kinds and their keys:
+
+- ``band``: the counter's ``band`` colour over the box; ``mark_band``: ``colour`` over the box
+  when the counter has ``mark`` (``no-zoc``).
+- ``size``: the size mark (``suffix_value`` appends a value, e.g. a mobility letter).
+- ``symbol``: the NATO symbol; ``fill_from`` ``band``, ``value:<name>`` (a colour in a value) or
+  ``formation_colour`` (``counter_style.options.formation_colours``); ``fill_by_class`` maps
+  movement classes to fills; ``line`` is the line width.
+- ``name`` (``on_band`` for text over the band), ``formation``.
+- ``values``: the game's values format (or ``format``); ``colours`` per value; ``frames``
+  ``{value: {"class": {cls: shape}, "mark": {mark: shape}, "value": {name: shape}}}`` draws a
+  ``box`` or ``circle`` round a value. Values with their own element are left out of it.
+- ``value``: one named value, ``shape`` ``plain|box|circle|triangle-white|triangle-black|flag``,
+  ``colour_if_mark``.
+- ``marks`` (``*`` armoured asterisk, ``at-dot``), ``steps`` (pips; ``vertical``), ``dots``
+  (a value as dots, e.g. stacking), ``bar`` (a value as a bar against ``max_value``).
+
+Top-level keys: ``border`` (screen pieces' edge width), ``symbol_fill``, ``silhouettes``
+(tank outlines for armoured types), ``text_colour``, ``reduced`` (``stripe`` colour of the
+corner mark, ``value_colour`` of back values).
+
 A game picks a layout by name in ``counter_style.layout`` and may adjust it in
 ``counter_style.options.layout`` (see :func:`resolve_layout`), so each game describes its
 own counter style without code. The seed games' layouts follow the counter descriptions in
