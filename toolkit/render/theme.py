@@ -194,17 +194,21 @@ class Theme:
 
 
 def _match(styles: dict, code: str, name: str) -> str | None:
-    """The style key whose name or alias equals the code or name, else one that is a word of the name."""
-    wanted = {_norm(code), _norm(name)}
-    for key, raw in styles.items():
-        names = {_norm(key)} | {_norm(a) for a in raw.get("aliases", ())}
-        if wanted & names:
-            return key
-    words = set(_norm(name).split()) | set(_norm(code).split())
-    for key, raw in styles.items():
-        names = {_norm(key)} | {_norm(a) for a in raw.get("aliases", ())}
-        if any(len(n) >= 3 and n in words for n in names):
-            return key
+    """The style key for a type: its name, then its code, then a word of its name, equal to an alias.
+
+    The name wins over the code because codes are terse and clash ("c" is clear in one game
+    and city in another).
+    """
+    table = [(key, {_norm(key)} | {_norm(a) for a in raw.get("aliases", ())}) for key, raw in styles.items()]
+    for wanted in (_norm(name), _norm(code)):
+        for key, names in table:
+            if wanted in names:
+                return key
+    for text in (name, code):
+        words = _norm(re.sub(r"[^\w\s-]", " ", text)).split()
+        for key, names in table:
+            if any(len(n) >= 3 and n in words for n in names):
+                return key
     return None
 
 
