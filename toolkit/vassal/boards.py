@@ -65,8 +65,12 @@ def dead_pile_zone(game: Game) -> tuple[str, str | None]:
     return "Dead pile", None
 
 
-def boxes_board(game: Game, turns: int, px: int) -> BoxBoard:
-    """Draw the turn track and the off-map boxes; return the image and its zones."""
+def boxes_board(game: Game, turns: int, px: int, captions: dict[int, str] | None = None) -> BoxBoard:
+    """Draw the turn track and the off-map boxes; return the image and its zones.
+
+    ``captions`` are printed under a turn's name (its date and weather, for instance).
+    """
+    captions = captions or {}
     box_w, box_h = int(px * 1.9), int(px * 1.9) + 26
     gap, margin, head = 10, 20, 40
     per_row = max(1, min(turns, 10))
@@ -94,6 +98,9 @@ def boxes_board(game: Game, turns: int, px: int) -> BoxBoard:
             yy = y + (i // per_row) * (box_h + gap)
             used.add(turn_zone(i + 1))
             zones.append(_box(draw, turn_zone(i + 1), (x, yy, x + box_w, yy + box_h), label, turn=i + 1))
+            if captions.get(i + 1):
+                small = font(12)
+                draw.text((x + 5, yy + 25), _fit(draw, captions[i + 1], small, box_w - 8), font=small, fill=_LINE)
         y += track_rows * (box_h + gap)
     draw.text((margin, y), "Off-map boxes", font=title, fill=_INK)
     y += head

@@ -8,6 +8,7 @@ in single quotes. Nesting re-escapes, so a TAB at depth *n* carries *n-1* backsl
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -41,25 +42,21 @@ def encode(tokens: Iterable[object], delim: str) -> str:
 def decode(text: str, delim: str) -> list[str]:
     """``SequenceEncoder.Decoder``: split on unescaped ``delim``, drop one backslash, unquote.
 
-    An empty string decodes as one empty token, like VASSAL's decoder.
+    An empty string decodes as one empty token, like VASSAL's decoder. A delimiter preceded
+    by a backslash is escaped whatever precedes the backslash (backslashes are not escaped).
     """
-    tokens: list[str] = []
-    current: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\" and i + 1 < n and text[i + 1] == delim:
-            current.append(delim)
-            i += 2
-            continue
-        if ch == delim:
-            tokens.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-        i += 1
-    tokens.append("".join(current))
+    if "\\" + delim in text:
+        pattern = _SPLITTERS.get(delim)
+        if pattern is None:
+            pattern = _SPLITTERS.setdefault(delim, re.compile(r"(?<!\\)" + re.escape(delim)))
+        escaped = "\\" + delim
+        tokens = [t.replace(escaped, delim) for t in pattern.split(text)]
+    else:
+        tokens = text.split(delim)
     return [t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t for t in tokens]
+
+
+_SPLITTERS: dict[str, re.Pattern[str]] = {}
 
 
 def key(code: int | str, modifiers: int = 0, name: str | None = None) -> str:
@@ -70,6 +67,9 @@ def key(code: int | str, modifiers: int = 0, name: str | None = None) -> str:
 
 
 CTRL = 130
+#: Limits for decoding untrusted pieces (real pieces have tens of traits and a few KB).
+MAX_TRAITS = 2_000
+MAX_PIECE_CHARS = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,8 @@ def split_chain(type_text: str, state_text: str) -> list[Trait]:
         else:
             own_state, state_rest = _split_once(state_rest)
         traits.append(Trait(own_type, own_state))
-        if len(traits) > 10_000:
-            raise ValueError("piece has more than 10,000 traits")
+        if len(traits) > MAX_TRAITS:
+            raise ValueError(f"piece has more than {MAX_TRAITS} traits")
     return traits
 
 
@@ -152,6 +152,8 @@ def parse_add_piece(text: str) -> tuple[str, str, str]:
     """``(id, type, state)`` of an AddPiece command; ValueError if it is not one."""
     if not text.startswith("+/"):
         raise ValueError("not an AddPiece command (it must start with '+/')")
+    if len(text) > MAX_PIECE_CHARS:
+        raise ValueError(f"piece definition is {len(text)} characters long (limit {MAX_PIECE_CHARS})")
     parts = decode(text[2:], "/")
     if len(parts) < 2:
         raise ValueError("AddPiece command has no piece type")

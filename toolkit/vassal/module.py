@@ -72,6 +72,14 @@ def _dice(game: Game) -> list[tuple[str, int, int]]:
     return out
 
 
+def _captions(game: Game) -> dict[int, str]:
+    """Date and weather of each turn, from the scenario with the most turns."""
+    scenarios = sorted(game.scenarios.values(), key=lambda s: -len(s.turns))
+    if not scenarios:
+        return {}
+    return {t.number: " - ".join(x for x in (t.date, t.weather) if x) for t in scenarios[0].turns}
+
+
 def _unique(name: str, used: set[str]) -> str:
     candidate, n = name, 1
     while candidate in used:
@@ -129,7 +137,7 @@ class _Planner:
             self.designs[counter.id] = counter_piece(counter, front, back)
         self.turns = max([len(s.turns) for s in self.game.scenarios.values()]
                          + [r.turn for s in self.game.scenarios.values() for r in s.reinforcements] + [0])
-        board = boxes_board(self.game, self.turns, self.px)
+        board = boxes_board(self.game, self.turns, self.px, _captions(self.game))
         self.images.add("boxes.png", board.image)
         self.zones = {z.name: z for z in board.zones}
         self.boxes = MapSpec(name=BOXES_MAP, board=BOXES_MAP, image="boxes.png", width=board.image.width,
