@@ -3,7 +3,8 @@
 Every hex gets an index ``i``; ``nb[i]`` lists ``(k, j)`` pairs where ``j`` is a neighbour and
 ``k = 6*i + d`` names the directed hexside (``d`` the direction). Costs are integers in units
 of ``1/scale`` MP, ``scale`` being the least common multiple of every cost denominator on the
-map, so 1/2 and 1/3 MP stay exact. ``-1`` means prohibited. Boards are cached per map object.
+map, so 1/2 and 1/3 MP stay exact. ``-1`` means prohibited. Boards are cached per map object;
+a map edited after its board was built needs ``forget_board(map)``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..hexes import Hex, Hexside
 
 NO = -1  # prohibited
 _BOARDS: dict[int, tuple[Map, "Board"]] = {}
+_KEEP = 16
 
 
 def board_of(game_map: Map) -> "Board":
@@ -23,8 +25,15 @@ def board_of(game_map: Map) -> "Board":
     entry = _BOARDS.get(id(game_map))
     if entry is None or entry[0] is not game_map:
         entry = (game_map, Board(game_map))
+        if len(_BOARDS) >= _KEEP:
+            del _BOARDS[next(iter(_BOARDS))]   # forget the oldest map
         _BOARDS[id(game_map)] = entry
     return entry[1]
+
+
+def forget_board(game_map: Map) -> None:
+    """Drop the compiled board of a map whose terrain, hexsides or lines were edited."""
+    _BOARDS.pop(id(game_map), None)
 
 
 def _denominators(game_map: Map) -> set[int]:
