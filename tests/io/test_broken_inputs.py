@@ -103,6 +103,9 @@ def test_every_fixture_is_listed():
     ("lines: [{type: road, hexes: {a: 1}}]", "lines[0].hexes", "expected hex ids"),
     ("edges: [{edge: up}]", "edges[0].edge", "expected one of east, north, south, west"),
     ("grid: 5", "grid", "expected a mapping"),
+    ("weathers: [clear, 'mud/x']", "weathers", "must not contain '/' or '*'"),
+    ("unit_classes: [foot, foot]", "unit_classes", "listed twice"),
+    ("terrain_types: {'a+b': {name: X}}", "terrain_types.a+b", "must be one word"),
 ])
 def test_broken_map_fields(tmp_path, text, field, words):
     base = "id: x\nname: X\ngrid: {columns: [1, 4], rows: [1, 4]}\n"

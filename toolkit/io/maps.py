@@ -34,8 +34,8 @@ def load_map(path: str) -> Map:
     f = Fields(load_yaml(path), path, "", 1)
     grid = _load_grid(f.sub("grid", required=True))
     m = Map(id=f.str("id", required=True), name=f.str("name", required=True), grid=grid)
-    m.weathers = tuple(f.words("weathers")) or ("clear",)
-    m.unit_classes = tuple(f.words("unit_classes")) or ("foot",)
+    m.weathers = _names(f, "weathers") or ("clear",)
+    m.unit_classes = _names(f, "unit_classes") or ("foot",)
     m.hex_size_inches = f.float("hex_size", 0.625, minimum=0.1, maximum=5.0)
     m.scale = f.str("scale")
     m.north = f.str("north", "up", choices=("up", "down", "left", "right"))
@@ -43,6 +43,9 @@ def load_map(path: str) -> Map:
     f.raw("notes")
 
     for code, sub in _named(f, "terrain_types"):
+        if not code or code == "-" or any(c in "+/" or c.isspace() for c in code):
+            raise DataError(f"terrain code {code!r} must be one word without '+' or '/', and not '-'",
+                            path=sub.path, line=sub.line, field=sub.where)
         m.locations[("terrain_types", code)] = (sub.path, sub.line)
         m.terrain_types[code] = TerrainType(
             code=code, name=sub.str("name", required=True),
@@ -118,6 +121,17 @@ def load_map(path: str) -> Map:
     m.locations["file"] = (path, 1)
     f.done()
     return m
+
+
+def _names(f: Fields, key: str) -> tuple[str, ...]:
+    """Weather or unit class names: they become cost keys (``mech/mud``), so no '/' or '*'."""
+    names = f.words(key)
+    for name in names:
+        if "/" in name or "*" in name:
+            raise f.error(key, f"name {name!r} must not contain '/' or '*' (they write cost keys)")
+    if len(set(names)) != len(names):
+        raise f.error(key, "a name is listed twice")
+    return tuple(names)
 
 
 def _named(f: Fields, key: str):
