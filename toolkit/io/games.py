@@ -107,24 +107,29 @@ def load_game(name: str) -> Game:
     game.options = dict(f.mapping("options"))
     maps = f.mapping("maps", required=True)
     for map_id, rel in maps.items():
-        m = load_map(str(base / str(rel)))
+        m = load_map(_join(base, rel))
         if m.id != map_id:
             raise f.error("maps", f"map file {rel} has id {m.id!r}, but game.yaml names it {map_id!r}")
         game.maps[map_id] = m
     counters_file = f.str("counters", "counters.csv")
-    game.counters = load_counters(str(base / counters_file))
+    game.counters = load_counters(_join(base, counters_file))
     for counter_id, line in getattr(game.counters, "lines", {}).items():
-        game.locations[("counter", counter_id)] = (str(base / counters_file), line)
+        game.locations[("counter", counter_id)] = (_join(base, counters_file), line)
     for rel in f.words("scenarios"):
-        scenario = load_scenario(str(base / rel), game.maps)
+        scenario = load_scenario(_join(base, rel), game.maps)
         if scenario.id in game.scenarios:
             raise f.error("scenarios", f"two scenario files have the id {scenario.id!r}")
         game.scenarios[scenario.id] = scenario
-    game.files = {"game": str(path), "counters": str(base / counters_file),
-                  "maps": {k: str(base / str(v)) for k, v in maps.items()},
-                  "scenarios": {sid: str(base / rel) for sid, rel in zip(game.scenarios, f.words("scenarios"))}}
+    game.files = {"game": str(path), "counters": _join(base, counters_file),
+                  "maps": {k: _join(base, v) for k, v in maps.items()},
+                  "scenarios": {sid: _join(base, rel) for sid, rel in zip(game.scenarios, f.words("scenarios"))}}
     f.done(["notes"])
     return game
+
+
+def _join(base: Path, rel) -> str:
+    """A file named relative to game.yaml, without ``..`` so messages show a plain path."""
+    return os.path.normpath(str(base / str(rel)))
 
 
 def dump_game(game: Game, folder: str) -> Path:
