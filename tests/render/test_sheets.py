@@ -81,7 +81,7 @@ def test_pdf_counter_measures_five_eighths_of_an_inch(tutorial, tmp_path, paper)
     xs = [x for x in range(page.width) if sum(abs(a - b) for a, b in zip(page.getpixel((x, row_y)), blue)) < 30]
     first_left = min(xs)
     assert first_left == pytest.approx(gx, abs=2)
-    used = plan_pages(tutorial, spec)[0].columns_used
+    used = sum(1 for c in plan_pages(tutorial, spec)[0].slots[0] if c is not None)
     run = max(xs) - first_left + 1
     assert run == pytest.approx(used * spec.counter_px, abs=3)
     assert run / used * inch_per_px == pytest.approx(0.625, abs=0.003)
@@ -147,13 +147,25 @@ def test_copies_grouping_and_rows(tutorial):
     pages = plan_pages(tutorial, spec)
     placed = [counter for page in pages for _, _, counter in page.placed()]
     assert len(placed) == 2 * sum(c.count for c in tutorial.counters.values())
-    for page in pages:                        # one side per page
-        assert len({c.side for _, _, c in page.placed()}) == 1
-    # each formation starts a new row
+    assert len(pages) == 1 and pages[0].title.endswith("Blue / Red / Markers")
+    rows = pages[0].slots
+    sides = [{c.side for c in row if c is not None} for row in rows]
+    assert all(len(s) <= 1 for s in sides)                      # a row never mixes sides
+    for before, after in zip(sides, sides[1:]):
+        assert not (before and after and before != after)       # an empty row between sides
+    # a formation that fits on one row is kept on one row
+    cols = spec.grid[0]
+    small = {c.formation for c in tutorial.counters.values()
+             if sum(2 * d.count for d in tutorial.counters.values() if d.formation == c.formation) <= cols}
+    for formation in small - {None}:
+        assert sum(1 for row in rows if any(c is not None and c.formation == formation for c in row)) == 1
+
+
+def test_page_per_side(tutorial):
+    pages = plan_pages(tutorial, SheetSpec(page_per_side=True))
+    assert [p.title.split(": ")[-1] for p in pages] == ["Blue", "Red", "Markers"]
     for page in pages:
-        for row in page.slots:
-            formations = {c.formation for c in row if c is not None}
-            assert len(formations) == 1
+        assert len({c.side for _, _, c in page.placed()}) == 1
 
 
 @pytest.mark.parametrize("change, problem", [({"paper": "a3"}, "unknown paper"), ({"size_in": 4}, "outside"),

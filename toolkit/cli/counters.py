@@ -31,6 +31,7 @@ from ..render.sheets import (PAPERS, PIECE_PX, SheetSpec, parse_offset, parse_si
 @click.option("--calibration", is_flag=True, help="Start the PDF with a duplex calibration page pair.")
 @click.option("--copies", type=int, default=1, show_default=True,
               help="Sets of counters to print: each counter appears copies x its count in the box.")
+@click.option("--page-per-side", is_flag=True, help="Start each side's counters on a new sheet.")
 @click.option("--layout", "layout", default=None,
               help="Counter layout to draw with instead of the game's own (standard, velikiye-luki-vv, "
                    "demyansk-shield, grossdeutschland, a-victory-denied, bfvl).")
@@ -38,7 +39,7 @@ from ..render.sheets import (PAPERS, PIECE_PX, SheetSpec, parse_offset, parse_si
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/GAME).")
 def command(game: str | None, size: str | None, paper: tuple[str, ...], dpi: int, bleed: float, margin: float,
-            offset: str, simplex: bool, no_crop_marks: bool, calibration: bool, copies: int, layout: str | None,
+            offset: str, simplex: bool, no_crop_marks: bool, calibration: bool, copies: int, page_per_side: bool, layout: str | None,
             px: int, out: Path | None) -> None:
     """Draw the counters of GAME: per-counter PNGs (front and back) and duplex-ready PDF sheets."""
     loaded = load_game(game or default_game())
@@ -48,7 +49,7 @@ def command(game: str | None, size: str | None, paper: tuple[str, ...], dpi: int
     size_in = parse_size(size) if size is not None else loaded.counter_style.size_inches
     base = SheetSpec(size_in=size_in, dpi=dpi, margin_in=margin, bleed_in=bleed, duplex=not simplex,
                      duplex_offset=parse_offset(offset), copies=copies, crop_marks=not no_crop_marks,
-                     calibration=calibration)
+                     calibration=calibration, page_per_side=page_per_side)
     folder = out or Path("build") / loaded.id
     progress = lambda message: click.echo(f"  {message}", err=True)  # noqa: E731
     written = write_piece_images(loaded, folder / "counters", px, progress)

@@ -51,6 +51,7 @@ class SheetSpec:
     copies: int = 1
     crop_marks: bool = True
     calibration: bool = False
+    page_per_side: bool = False
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS:
@@ -161,39 +162,62 @@ def parse_offset(text: str) -> tuple[float, float]:
 
 
 def plan_pages(game: Game, spec: SheetSpec) -> list[SheetPage]:
-    """Lay out every copy of every counter: grouped by side, then formation, each side on new pages."""
+    """Lay out every copy of every counter, grouped by side and then by formation.
+
+    Counters of one formation stay on one row when they fit in one; sides are separated by an
+    empty row, or start on new pages with ``spec.page_per_side``. Page titles name the sides.
+    """
     cols, rows = spec.grid
     pages: list[SheetPage] = []
-    for group_title, formations in _groups(game):
-        page = None
+    names: list[list[str]] = []          # side names on each page, for its title
+    row: list[Counter | None] = []
+
+    def flush(side_name: str) -> None:
+        nonlocal row
+        if not row:
+            return
+        if not pages or len(pages[-1].slots) >= rows:
+            pages.append(SheetPage(title=""))
+            names.append([])
+        pages[-1].slots.append(row + [None] * (cols - len(row)))
+        if side_name not in names[-1]:
+            names[-1].append(side_name)
+        row = []
+
+    for side_name, formations in _groups(game):
+        if pages and pages[-1].slots:
+            if spec.page_per_side or len(pages[-1].slots) + 2 > rows:
+                pages.append(SheetPage(title=""))
+                names.append([])
+            else:
+                pages[-1].slots.append([None] * cols)   # an empty row between sides
         for formation_counters in formations:
-            line: list[Counter | None] = []
-            for counter in formation_counters:
-                line += [counter] * (counter.count * spec.copies)
-            # a formation starts on a fresh row, so a unit's counters stay together
-            for start in range(0, len(line), cols):
-                row = line[start:start + cols]
-                row += [None] * (cols - len(row))
-                if page is None or len(page.slots) >= rows:
-                    page = SheetPage(title=group_title)
-                    pages.append(page)
-                page.slots.append(row)
+            copies = [c for counter in formation_counters for c in [counter] * (counter.count * spec.copies)]
+            # a formation that fits on one row is not split over two
+            if row and len(copies) <= cols and len(row) + len(copies) > cols:
+                flush(side_name)
+            for counter in copies:
+                row.append(counter)
+                if len(row) == cols:
+                    flush(side_name)
+        flush(side_name)
+    for page, sides in zip(pages, names):
+        page.title = f"{game.name}: {' / '.join(sides)}"
     return pages
 
 
 def _groups(game: Game) -> list[tuple[str, list[list[Counter]]]]:
+    """``(side name, [counters of each formation])`` in the game's side order, markers last."""
     order = {side.id: i for i, side in enumerate(game.sides)}
     by_side: dict[str | None, dict[str, list[Counter]]] = {}
     for counter in game.counters.values():
-        side = counter.side if counter.kind not in ("marker",) or counter.side else None
         key = counter.formation or ("Markers" if counter.kind == "marker" else
                                     "Chits" if counter.kind == "chit" else "Other units")
-        by_side.setdefault(side, {}).setdefault(key, []).append(counter)
+        by_side.setdefault(counter.side, {}).setdefault(key, []).append(counter)
     groups = []
     for side in sorted(by_side, key=lambda s: (s is None, order.get(s, len(order)), s or "")):
         name = game.side(side).name if side and game.side(side) else (side or "Markers")
-        formations = by_side[side]
-        groups.append((f"{game.name}: {name}", list(formations.values())))
+        groups.append((name, list(by_side[side].values())))
     return groups
 
 
