@@ -53,6 +53,12 @@ DEFAULT_OPTIONS = {
     # 6.33 (any friendly airfield supplies all Axis units) vs 6.35 (the constructed airfield
     # supplies defending units only): 6.35 governs the constructed airfield
     "constructed_airfield_limited": True,
+    # 8.31 text ("the highest MP cost" of a mixed hex) vs its example (woods added: 2707 = 2 + 1)
+    "woods": "add",
+    # 11.17 and 11.31 (initial odds of at least 1-3) vs 12.12 ("worse than 1-4 are not allowed")
+    "minimum_odds": "1-3",
+    # 10.13e (no support from an enemy ZOC) vs 10.32 (may support attacks on adjacent enemies)
+    "artillery_in_zoc_supports_adjacent": True,
 }
 
 
@@ -109,10 +115,12 @@ def zoc_of(pos, rs: "DemyanskShield", side: str) -> list[int]:
     out = [0] * board.n
     weather = pos.current_weather
     for unit in pos.on_map(side):
+        if unit.counter.kind != "unit" or unit.type == "air":
+            continue   # air units and markers never exert a ZOC (3.27)
+        i = board.index[unit.hex]
+        out[i] += 1   # a unit always controls its own hex (3.21, 3.24)
         if not rs.exerts_zoc(pos, unit):
             continue
-        i = board.index[unit.hex]
-        out[i] += 1   # a unit always controls its own hex (3.21)
         cls = rs.unit_class(pos, unit) if rs.options["restricted_zoc_into_swamp"] else "foot"
         enter = board.enter_costs(cls, weather)
         sides = board.side_costs(cls, weather)
@@ -426,8 +434,7 @@ class DemyanskShield(Ruleset):
                 return Reason(Code.PROHIBITED_TERRAIN, "8.36c", f"the road may not be used to enter the enemy ZOC at "
                               f"{fmt(step.b)} and its terrain is prohibited", step.b, ids)
             else:
-                woods = _woods_cost(pos, units, step.b, self) if "woods" in pos.map.features(step.b) else 0
-                cost = step.terrain - woods
+                cost = _cost_without_woods(pos, self, units, k, board.index[step.b])
         # 8.35a: heavy units may not leave swamp off road in Dry/Mud
         if (heavy and weather in WET and pos.map.terrain(step.a) == "swamp" and not step.used_line):
             return Reason(Code.PROHIBITED_TERRAIN, "8.35a", f"{ids[0]} may leave swamp at {fmt(step.a)} only along a "
@@ -500,9 +507,15 @@ def _engineer_at(pos, side, hexes, movers) -> bool:
     return any(u.type == "engineer" for u in movers)
 
 
-def _woods_cost(pos, units, hex, rs) -> Fraction:
-    found, cost = pos.map.terrain_types["woods"].move.lookup(rs.unit_class(pos, units[0]), pos.current_weather)
-    return Fraction(cost) if found and cost is not None else Fraction(0)
+def _cost_without_woods(pos, rs, units, k, j) -> Fraction:
+    # 8.36c: woods "cease to be a movement obstacle" for a unit leaving the road into an enemy ZOC
+    board = board_of(pos.map)
+    weather = pos.current_weather
+    worst = 0
+    for cls in {rs.unit_class(pos, u) for u in units}:
+        worst = max(worst, board.enter_costs(cls, weather, "ignore")[j]
+                    + max(0, board.side_costs(cls, weather).get(k, 0)))
+    return board.to_mp(worst)
 
 
 def make_ruleset(**options) -> DemyanskShield:
@@ -519,7 +532,7 @@ def make_ruleset(**options) -> DemyanskShield:
         title="Demyansk Shield (Legion Wargames 2017)",
         movement=MovementRules(
             rule="8.1", terrain_rule="8.31", hexside_rule="8.34", line_rule="8.36", enemy_rule="8.14",
-            feature_costs="add",          # 8.31 example: woods +1 on top of rough
+            feature_costs=opts["woods"],  # 8.31 example: woods +1 on top of rough
             lines=("road",),              # the railroad gives no movement (8.36b: bridges only)
             line_into_ezoc=True,          # 8.36c is priced in step_rule (woods ignored, heavy on swamp)
             bridges_ignore_hexsides=True,  # 8.36b
@@ -625,3 +638,225 @@ def reachable_from_box(pos, rs: DemyanskShield, unit_ids, mode: str | None = Non
             for g in reach.hexes():
                 out[g] = max(out.get(g, Fraction(-1)), reach.mp_left(g))
     return out, refusals
+
+
+# -- combat odds (11.5) and retreats (12.3): what the worked examples of 11-13 and 17.0 check ---
+
+#: CRT columns left to right: the columns the text names (1-3, 1-2, 3-2, 2-1, 5-2, 3-1, 5-1, 6-1,
+#: 8-1) plus 1-1, 4-1 and 7-1, which the rounding and shift examples need (estimated).
+COLUMNS = ("1-3", "1-2", "1-1", "3-2", "2-1", "5-2", "3-1", "4-1", "5-1", "6-1", "7-1", "8-1")
+_RATIO = {c: Fraction(int(c.split("-")[0]), int(c.split("-")[1])) for c in COLUMNS}
+
+
+def initial_odds(attack: int, defence: int) -> str | None:
+    """The CRT column of ``attack`` : ``defence`` rounded in the defender's favour (11.52);
+    odds above 8-1 use 8-1; None when worse than 1-3 (no column)."""
+    if defence <= 0:
+        return COLUMNS[-1]
+    ratio = Fraction(attack, defence)
+    best = None
+    for c in COLUMNS:
+        if _RATIO[c] <= ratio:
+            best = c
+    return best
+
+
+def attack_allowed(attack: int, defence: int, rs: DemyanskShield | None = None) -> Reason | None:
+    """None if the initial odds may be declared (11.17, 11.31; option ``minimum_odds``)."""
+    rs = rs or RULESET
+    floor_ = Fraction(1, 4) if rs.options["minimum_odds"] == "1-4" else Fraction(1, 3)
+    if defence and Fraction(attack, defence) < floor_:
+        return Reason(Code.CUSTOM, "11.31" if floor_ == Fraction(1, 3) else "12.12",
+                      f"initial odds {attack}:{defence} are worse than {rs.options['minimum_odds']}")
+    return None
+
+
+def support_shifts(points: int) -> int:
+    """Columns a side's artillery + CAS support points give on the Combat Support Chart (13.23):
+    1 point one column and 3 points two (13.2 example, 17.0); 2 points one column (estimated)."""
+    return 0 if points <= 0 else 1 if points <= 2 else 2
+
+
+def final_column(attack: int, defence: int, shifts: int) -> tuple[str, int]:
+    """``(column, die roll modifier)`` after ``shifts`` (right positive), net shift capped at
+    three columns (11.52); above 8-1 starts at 8-1 (11.52 note); below 1-3 is the 1-3 column
+    with +1 on the die (12.12, a flat +1 however far below)."""
+    start = initial_odds(attack, defence)
+    i = COLUMNS.index(start) if start else -1
+    i += max(-3, min(3, shifts))
+    if i < 0:
+        return COLUMNS[0], 1
+    return COLUMNS[min(i, len(COLUMNS) - 1)], 0
+
+
+def halved_attack(supplied: list[int], halved: list[int]) -> int:
+    """Attack strength with the halved units' total halved, fraction dropped (3.51c, 6.42)."""
+    return sum(supplied) + sum(halved) // 2
+
+
+def bomber_may_support(pos, defender_hexes: list[Hex]) -> bool:
+    """Bombers give CAS only where a Defender hex gives a terrain left shift or holds an
+    airfield, town or village (13.25); an active Strongpoint is such terrain (17.0)."""
+    types = pos.map.terrain_types
+    for h in defender_hexes:
+        codes = [pos.map.terrain(h), *pos.map.features(h)]
+        if any(c in ("airfield", "town", "village") for c in codes):
+            return True
+        if any((types[c].combat.get("shift") or 0) < 0 for c in codes if c in types):
+            return True
+        if active_strongpoint_owner(pos, h):
+            return True
+    return False
+
+
+def artillery_may_fire(pos, rs: DemyanskShield, unit_id: str, defender_hexes: list[Hex],
+                       attacking: bool = True) -> Reason | None:
+    """None if the artillery unit may give Fire Support to this combat (10.13, 10.18, 10.32)."""
+    unit = pos.unit(unit_id)
+    grid = pos.map.grid
+    ids = (unit.id,)
+    rng = unit.counter.front.get("range") or 0
+    if min(grid.distance(unit.hex, h) for h in defender_hexes) > rng:
+        return Reason(Code.CUSTOM, "10.13a", f"{unit.id} (range {rng}) is out of range of the Defender hex", unit.hex, ids)
+    if "fired" in unit.status:
+        return Reason(Code.CUSTOM, "10.13b", f"{unit.id} is Fired until the Recovery Segment", unit.hex, ids)
+    if unit.id not in supply(pos, unit.side, rs).supplied:
+        return Reason(Code.CUSTOM, "10.13c", f"{unit.id} is out of supply", unit.hex, ids)
+    if in_enemy_zoc(pos, rs, unit.side, unit.hex):
+        adjacent = all(grid.distance(unit.hex, h) == 1 for h in defender_hexes)
+        if not (attacking and adjacent and rs.options["artillery_in_zoc_supports_adjacent"]):
+            return Reason(Code.CUSTOM, "10.13e", f"{unit.id} is in an enemy ZOC", unit.hex, ids)
+    return None
+
+
+def major_river_benefit(pos, attackers: dict[Hex, list[str]], defender_hexes: list[Hex]) -> bool:
+    """True if the defender gets the major-river hexside benefit (11.22b): one Defender hex faces
+    only non-artillery attackers coming across a major river."""
+    grid, m = pos.map.grid, pos.map
+    for d in defender_hexes:
+        facing = [a for a, ids in attackers.items() if grid.adjacent(a, d)
+                  and any(pos.unit(u).type not in ("artillery", "rocket artillery") for u in ids)]
+        if facing and all("major_river" in m.hexside_codes(grid.hexside(a, d)) for a in facing):
+            return True
+    return False
+
+
+def retreat_destinations(pos, rs: DemyanskShield, unit_ids, defender_hex: Hex | None = None,
+                         hexes: tuple[int, ...] = (1, 2)) -> dict[Hex, list[Hex]]:
+    """Where a normal retreat of ``unit_ids`` (as a stack) may end: hex -> path (12.3).
+
+    Each hex entered is farther from the Defender hex; no enemy units, no hexside prohibited to
+    the units' movement, no vacant hex in an enemy ZOC on the way or at the end (a friendly
+    occupied one is allowed, 12.35), and the end may not break stacking (12.33). Map-printed
+    units and heavy units stuck in swamp cannot retreat (12.33, 8.35a). The 12.37 supply
+    direction is not checked here.
+    """
+    if isinstance(unit_ids, str):
+        unit_ids = [unit_ids]
+    units = [pos.unit(u) for u in unit_ids]
+    start = units[0].hex
+    side = units[0].side
+    origin = defender_hex or start
+    if any(u.value("movement", 0) == 0 for u in units):
+        return {}
+    weather = pos.current_weather
+    if any(_is_heavy(u) for u in units) and weather in WET and pos.map.terrain(start) == "swamp" \
+            and not _road_hex(pos, start):
+        return {}
+    board = board_of(pos.map)
+    grid = pos.map.grid
+    classes = {rs.unit_class(pos, u) for u in units}
+    movers = set(unit_ids)
+
+    def friendly(h):
+        return any(o.side == side and o.counter.kind == "unit" and o.id not in movers for o in pos.at(h))
+
+    def enemy(h):
+        return any(o.side not in (None, side) and o.counter.kind == "unit" and o.type != "air" for o in pos.at(h))
+
+    def passable(a, b):
+        k = board.k_of(a, b)
+        for c in classes:
+            if board.enter_costs(c, weather)[board.index[b]] == NO and not (k in board.line_codes):
+                return False
+            if board.side_costs(c, weather).get(k, 0) == NO:
+                return False
+        return True
+
+    out: dict[Hex, list[Hex]] = {}
+    frontier = [[start]]
+    for length in range(1, max(hexes) + 1):
+        nxt = []
+        for path in frontier:
+            here = path[-1]
+            for n in grid.neighbours(here):
+                if n in path or grid.distance(origin, n) <= grid.distance(origin, here):
+                    continue
+                if enemy(n) or not passable(here, n):
+                    continue
+                if in_enemy_zoc(pos, rs, side, n) and not friendly(n):
+                    continue
+                nxt.append(path + [n])
+        for path in nxt:
+            end = path[-1]
+            if length in hexes and end not in out:
+                total = sum((rs.stack_points(pos, o) for o in pos.at(end) if o.side == side and o.id not in movers),
+                            Fraction(0)) + sum((rs.stack_points(pos, u) for u in units), Fraction(0))
+                if total <= (rs.stacking.limit or total):
+                    out[end] = path
+        frontier = nxt
+    return out
+
+
+def zoc_retreat_possible(pos, rs: DemyanskShield, unit_ids, defender_hex: Hex | None = None) -> Reason | None:
+    """None if units with no normal retreat may try a retreat through an enemy ZOC (12.43):
+    all units eligible (not artillery or rocket artillery, not map-printed) and a vacant enemy
+    ZOC hex to enter first."""
+    if isinstance(unit_ids, str):
+        unit_ids = [unit_ids]
+    units = [pos.unit(u) for u in unit_ids]
+    ids = tuple(unit_ids)
+    if retreat_destinations(pos, rs, unit_ids, defender_hex):
+        return Reason(Code.CUSTOM, "12.43a", "a normal retreat exists", units[0].hex, ids)
+    bad = [u.id for u in units if u.type in ("artillery", "rocket artillery") or u.value("movement", 0) == 0]
+    if bad:
+        return Reason(Code.CUSTOM, "12.43b", f"{', '.join(bad)} may not retreat through an enemy ZOC: eliminated",
+                      units[0].hex, ids)
+    side = units[0].side
+    origin = defender_hex or units[0].hex
+    grid = pos.map.grid
+    for n in grid.neighbours(units[0].hex):
+        if n in grid and grid.distance(origin, n) > grid.distance(origin, units[0].hex) and not any(
+                o.side not in (None, side) and o.counter.kind == "unit" for o in pos.at(n)):
+            return None
+    return Reason(Code.CUSTOM, "12.32", "no hex to retreat into", units[0].hex, ids)
+
+
+def zoc_retreat_drm(pos, unit_ids, storm: bool = False) -> int:
+    """DRM on the Retreat Options Table for a retreat through an enemy ZOC (12.44b)."""
+    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    return (1 if all(u.counter.front.get("em") for u in units) else 0) + (1 if storm else 0)
+
+
+def no_retreat_drm(pos, unit_ids) -> int | None:
+    """DRM for No Retreat (12.42), or None if the units are not eligible: eligible on a
+    Strongpoint, town, airfield, hill or friendly Entry hex; Axis +1 if all are on an active
+    printed Strongpoint, +1 if an SS unit is in the force (artillery support disregarded)."""
+    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    m = pos.map
+    side = units[0].side
+
+    def eligible(u):
+        codes = [m.terrain(u.hex), *m.features(u.hex)]
+        if active_strongpoint_owner(pos, u.hex) == side or any(c in ("town", "airfield", "hill") for c in codes):
+            return True
+        return any(u.hex in b.entry and b.side == side for b in m.boxes)
+
+    if not any(eligible(u) for u in units):
+        return None
+    drm = 0
+    if side == "axis" and all(printed_strongpoint_owner(pos, u.hex) == "axis" for u in units):
+        drm += 1
+    if side == "axis" and any(u.counter.colour == "#262626" for u in units if u.type not in ("artillery",)):
+        drm += 1
+    return drm
