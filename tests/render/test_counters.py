@@ -144,9 +144,10 @@ def test_small_images_are_refused(tutorial):
         render_counter(tutorial, tutorial.counters["b-1"], px=4)
 
 
-def test_bad_colour_is_a_data_error(tutorial):
-    counter = Counter(id="x", side="blue", name="X", colour="not-a-colour")
-    with pytest.raises(DataError, match="cannot read colour"):
+@pytest.mark.parametrize("field", ["colour", "text_colour", "band"])
+def test_bad_colour_is_a_data_error_naming_the_counter(tutorial, field):
+    counter = Counter(id="x", side="blue", name="X", **{field: "not-a-colour"})
+    with pytest.raises(DataError, match="counter 'x': cannot read colour 'not-a-colour'"):
         render_counter(tutorial, counter)
 
 

@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageColor, ImageDraw
 
 from ..errors import DataError
 from ..game import Counter, Game
@@ -80,6 +80,10 @@ def render_face(game: Game, counter: Counter, px: int, *, back: bool = False, st
     if px < 8:
         raise DataError(f"counter image size {px} px is too small to draw (at least 8)", field="px")
     face = _face(counter, back, state)
+    for name in ("colour", "text_colour", "band"):
+        value = getattr(counter, name)
+        if value:
+            _rgb(value, f"counter {counter.id!r}")
     layout = _layout(game.counter_style.layout, game.counter_style.options)
     # supersample small images more: antialiasing matters most at 75 px
     factor = 4 if px <= 100 else 3 if px <= 160 else 2
@@ -524,12 +528,12 @@ def _text_fit(ctx: _Ctx, text: str, box, size_frac: float, *, bold: bool, fill: 
     ctx.draw.text(((x0 + x1) / 2, (y0 + y1) / 2), text, fill=fill, font=f, anchor="mm")
 
 
-def _rgb(colour: str) -> tuple[int, int, int]:
-    from PIL import ImageColor
+def _rgb(colour: str, where: str = "") -> tuple[int, int, int]:
     try:
         return ImageColor.getrgb(colour)[:3]
     except ValueError as exc:
-        raise DataError(f"cannot read colour {colour!r}: expected #rrggbb or a colour name") from exc
+        prefix = f"{where}: " if where else ""
+        raise DataError(f"{prefix}cannot read colour {colour!r}: expected #rrggbb or a colour name") from exc
 
 
 def _luminance(colour: str) -> float:
