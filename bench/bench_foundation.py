@@ -11,7 +11,6 @@ Targets (the FOUNDATION issue): load_map + validate_map of a 5,000-hex map under
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import tempfile
 import time

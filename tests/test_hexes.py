@@ -457,3 +457,21 @@ def test_grossdeutschland_features_are_contiguous(name):
     wrong = Grid(1, 60, 1, 60, shifted="even")
     assert components(right, ids) == 1
     assert components(wrong, ids) == parts_if_wrong
+
+
+@pytest.mark.parametrize("text", ["0717/0816", "0816/0717", "0717:NE", "0816:sw", " 0717:ne "])
+def test_hexside_forms_name_one_side(text):
+    grid = Grid(1, 16, 1, 20)
+    side = grid.parse_hexside(text)
+    assert side == Hexside(Hex(7, 17), Hex(8, 16)) or side == Hexside(Hex(8, 16), Hex(7, 17))
+    assert side.a < side.b
+    assert grid.format_hexside(side) == "0717/0816"
+    assert grid.parse_hexside(grid.format_hexside(side)) == side
+
+
+@pytest.mark.parametrize("text, message", [("0717|0816", "must be written"), ("0717/0916", "not adjacent"),
+                                           ("0717:E", "unknown direction"), ("07x7/0816", "bad hex id")])
+def test_bad_hexsides(text, message):
+    with pytest.raises(HexError, match=message):
+        Grid(1, 16, 1, 20).parse_hexside(text)
+    assert Grid(1, 16, 1, 20).parse_hexside("0717/0916", check_adjacent=False) == Hexside(Hex(7, 17), Hex(9, 16))

@@ -458,6 +458,27 @@ class Grid:
             raise HexError(f"hexes {self.format(h1)} and {self.format(h2)} are not adjacent")
         return Hexside.of(h1, h2)
 
+    def parse_hexside(self, text: str, *, check_adjacent: bool = True) -> Hexside:
+        """The hexside written ``"0717/0816"`` (its two hexes) or ``"0717:NE"`` (a hex and a side).
+
+        The ``HEX/HEX`` form must name adjacent hexes unless ``check_adjacent`` is false (the map
+        loader leaves that to the validator). Either hex may lie off the grid.
+        """
+        text = str(text).strip()
+        if "/" in text:
+            first, second = (self.parse(t) for t in text.split("/", 1))
+            return self.hexside(first, second) if check_adjacent else Hexside.of(first, second)
+        if ":" in text:
+            hex_text, direction = text.split(":", 1)
+            first = self.parse(hex_text)
+            return Hexside.of(first, self.neighbour(first, direction.strip().upper()))
+        raise HexError(f"hexside {text!r} must be written 'HEX/HEX' or 'HEX:DIRECTION', e.g. "
+                       f"'{self.format(Hex(self.first_col, self.first_row))}:S'")
+
+    def format_hexside(self, side: Hexside) -> str:
+        """``"0717/0816"``: the canonical written form of a hexside."""
+        return f"{self.format(side.a)}/{self.format(side.b)}"
+
     def hexsides(self, hex: Hex) -> list[tuple[str, Hexside]]:
         """The six sides of ``hex`` with their compass names (sides to off-grid hexes included)."""
         a, d = self.to_lines(hex)

@@ -246,20 +246,12 @@ def _load_hexside_block(sub: Fields, m: Map) -> None:
         raise sub.error("sides", "expected hexsides such as '0717/0816' or '0717:NE'")
     for token in tokens:
         try:
-            if "/" in token:
-                a, b = (grid.parse(t) for t in token.split("/", 1))
-            elif ":" in token:
-                hex_text, direction = token.split(":", 1)
-                a = grid.parse(hex_text)
-                b = grid.neighbour(a, direction.upper())
-            else:
-                raise HexError(f"hexside {token!r} must be written 'HEX/HEX' or 'HEX:DIRECTION'")
+            side = grid.parse_hexside(token, check_adjacent=False)
         except HexError as exc:
             raise sub.error("sides", str(exc)) from None
-        side = Hexside.of(a, b)
         if code in m.hexside_codes(side):
             first = m.locations.get(("hexside", side, code), (None, None))[1]
-            raise sub.error("sides", f"hexside {grid.format(side.a)}/{grid.format(side.b)} is given {code!r} twice"
+            raise sub.error("sides", f"hexside {grid.format_hexside(side)} is given {code!r} twice"
                                      f" (first on line {first})")
         m.hexsides.setdefault(side, []).append(HexsideFeature(side=side, code=code, source=source))
         m.locations[("hexside", side, code)] = (sub.path, sub.line)
@@ -300,7 +292,7 @@ def map_to_dict(m: Map) -> dict:
         "line_types": {t.code: {"name": t.name, "move": dump_cost_table(t.move), "bridges": t.bridges,
                                 "rail": t.rail, **source_dict(t.source)} for t in m.line_types.values()},
         "terrain": _dump_terrain(m),
-        "hexsides": [{"feature": code, "sides": " ".join(f"{fmt(s.a)}/{fmt(s.b)}" for s in sides),
+        "hexsides": [{"feature": code, "sides": " ".join(grid.format_hexside(s) for s in sides),
                       **source_dict(src)} for (code, src), sides in _group_hexsides(m).items()],
         "lines": [{"type": ln.code, "name": ln.name, "hexes": " ".join(fmt(h) for h in ln.hexes),
                    **source_dict(ln.source)} for ln in m.lines],
