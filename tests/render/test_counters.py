@@ -203,3 +203,12 @@ def test_every_bundled_game_renders(tmp_path):
         for counter in game.counters.values():
             for back in (False, True):
                 assert render_counter(game, counter, back=back, px=75).size == (75, 75)
+
+
+def test_a_broken_layout_override_is_a_data_error(tutorial):
+    game = _with_style(tutorial, options={"layout": {"symbol_fill": "plaid"}})
+    with pytest.raises(DataError, match="cannot be drawn in layout 'standard'"):
+        render_counter(game, tutorial.counters["b-1"])
+    game = _with_style(tutorial, options={"layout": {"elements": {"name": {"box": [0, 0]}}}})
+    with pytest.raises(DataError, match="cannot be drawn"):
+        render_counter(game, tutorial.counters["b-1"])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageColor, ImageDraw
 
-from ..errors import DataError
+from ..errors import DataError, HexforgeError
 from ..game import Counter, Game
 from .counter_layouts import resolve_layout
 from .fonts import font
@@ -94,10 +94,17 @@ def render_face(game: Game, counter: Counter, px: int, *, back: bool = False, st
     draw.rectangle([0, 0, canvas.width, canvas.height], fill=bg)
     ctx = _Ctx(draw=draw, side=px * factor, ox=bleed * factor, oy=bleed * factor, game=game, counter=counter,
                layout=layout, face=face, values=_face_values(counter, face), bg=bg, fg=fg)
-    if counter.kind in ("marker", "chit"):
-        _draw_marker(ctx)
-    else:
-        _draw_unit(ctx)
+    try:
+        if counter.kind in ("marker", "chit"):
+            _draw_marker(ctx)
+        else:
+            _draw_unit(ctx)
+    except (ValueError, TypeError, KeyError) as exc:
+        if isinstance(exc, HexforgeError):
+            raise
+        # a layout override with a bad colour or box: say where, not a traceback
+        raise DataError(f"counter {counter.id!r} cannot be drawn in layout {layout['name']!r}: "
+                        f"{type(exc).__name__}: {exc}", field="counter_style") from exc
     border = layout.get("border", 0)
     if border and edge:
         w = max(1, round(border * ctx.side * 0.5))
