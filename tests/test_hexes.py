@@ -424,6 +424,9 @@ def test_demyansk_distances_and_the_opposite_parity():
     assert sorted(broken) == sorted(["3215-3114", "1710-1811", "1824-1923", "2632-2731"])
 
 
+# A Victory Denied (notes/a-victory-denied.md §2.2-2.3) names only six hexes and no adjacent
+# pair: its orientation and stagger are unknown, so it gives nothing to test here.
+
 # Grossdeutschland (notes/grossdeutschland.md §2.2): multi-hex features are contiguous when odd
 # columns sit half a hex lower, and split apart under the opposite parity.
 GD_FEATURES = {
