@@ -207,7 +207,7 @@ def test_every_bundled_game_renders(tmp_path):
 
 def test_a_broken_layout_override_is_a_data_error(tutorial):
     game = _with_style(tutorial, options={"layout": {"symbol_fill": "plaid"}})
-    with pytest.raises(DataError, match="cannot be drawn in layout 'standard'"):
+    with pytest.raises(DataError, match="cannot read colour 'plaid'"):
         render_counter(game, tutorial.counters["b-1"])
     game = _with_style(tutorial, options={"layout": {"elements": {"name": {"box": [0, 0]}}}})
     with pytest.raises(DataError, match="cannot be drawn"):
