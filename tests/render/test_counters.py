@@ -8,7 +8,7 @@ import pytest
 from PIL import ImageColor
 
 from toolkit.errors import DataError
-from toolkit.game import Counter, CounterStyle
+from toolkit.game import Counter
 from toolkit.render import render_counter
 from toolkit.render.counter_layouts import LAYOUTS, layout_names, resolve_layout
 from toolkit.render.counters import format_values
