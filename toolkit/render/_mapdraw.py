@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
+import numpy as np
+
 from PIL import Image, ImageDraw
 from shapely.geometry import LineString, MultiLineString, Point, box
 from shapely.ops import linemerge, unary_union
-from shapely.strtree import STRtree
 
 from ..game import Game, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
@@ -70,8 +71,8 @@ class _MapPainter:
         self.hexes = self.grid.hexes()
         self.centres = {h: layout.center(h) for h in self.hexes}
         self.draw = ImageDraw.Draw(image)
-        self.factor = 3 if layout.size < 160 else 2
-        self.reserved: list = []   # shapely boxes labels must avoid (hex ids, markers)
+        self.factor = 3 if layout.size < 64 else 2
+        self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -112,18 +113,38 @@ class _MapPainter:
                 self.water_hexes.append(h)
 
     def water(self) -> None:
-        """Adjacent water hexes merged into one body with a rounded shore."""
+        """Adjacent water hexes merged into one body with a rounded shore (shore line comes later)."""
+        self.shores = []
         if not self.water_hexes:
             return
-        canvas = Canvas(self.image, self.factor)
         by_style: dict[TerrainStyle, list[Hex]] = defaultdict(list)
         for h in self.water_hexes:
             by_style[self.style_of(self.m.terrain(h))].append(h)
         for style, hexes in by_style.items():
             body = unary_union([self.layout.polygon(h) for h in hexes])
             body = body.buffer(-self.px(0.075), join_style=1).buffer(self.px(0.04), join_style=1)
-            canvas.shape(body, fill=style.water, outline=style.shore, width=max(1.0, self.px(0.018)))
-        canvas.flush()
+            for poly in getattr(body, "geoms", [body]):
+                if poly.is_empty:
+                    continue
+                if poly.interiors:
+                    # islands: fill through a mask so the land drawn inside stays
+                    x0, y0, x1, y1 = (int(v) for v in poly.bounds)
+                    mask = Image.new("L", (x1 - x0 + 2, y1 - y0 + 2), 0)
+                    md = ImageDraw.Draw(mask)
+                    md.polygon([(x - x0, y - y0) for x, y in poly.exterior.coords], fill=255)
+                    for ring in poly.interiors:
+                        md.polygon([(x - x0, y - y0) for x, y in ring.coords], fill=0)
+                    self.image.paste(style.water, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
+                else:
+                    self.draw.polygon(list(poly.exterior.coords), fill=style.water)
+                # the anti-aliased shore line hides the jagged edge of the fill
+                self.shores.append((poly, style.shore or style.ink))
+
+    def shorelines(self, canvas: Canvas) -> None:
+        w = max(1.0, self.px(0.018))
+        for poly, colour in self.shores:
+            for ring in [poly.exterior, *poly.interiors]:
+                canvas.line(list(ring.coords), colour, w)
 
     def symbols(self) -> None:
         """Terrain symbols of the base terrain, then of overlay features (villages...)."""
@@ -302,7 +323,9 @@ class _MapPainter:
         groups = self.edge_groups()
         if not groups:
             return []
-        grid_poly = unary_union([self.layout.polygon(h) for h in self.hexes])
+        # the bands only touch edge hexes: subtract those, not the whole grid
+        near = {h for name in ("north", "south", "west", "east") for h in self._edge_hexes(name)}
+        grid_poly = unary_union([self.layout.polygon(h) for h in near])
         out = []
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
@@ -363,7 +386,7 @@ class _MapPainter:
             star = [(x + (r if k % 2 == 0 else r * 0.45) * math.sin(math.pi * k / 5),
                      y - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
             canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
-            self.reserved.append(box(x - r, y - r, x + r, y + r))
+            self.reserved.append((x - r, y - r, x + r, y + r))
             if v.points is not None:
                 texts.append((v.hex, "vp", str(v.points), (x, y + r * 0.08), r))
         sup = self.theme.data.get("supply", {})
@@ -379,7 +402,7 @@ class _MapPainter:
                 colour = side_colour(src.side, self.game)
                 canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
                                width=max(1.0, self.px(0.014)))
-                self.reserved.append(box(x - rs, y - rs, x + rs, y + rs))
+                self.reserved.append((x - rs, y - rs, x + rs, y + rs))
                 texts.append((h, "supply", "S", (x, y), rs))
         return texts
 
@@ -407,27 +430,30 @@ class _MapPainter:
         bbox = self.draw.textbbox
         fmt = self.grid.format
         halo = max(1, round(self.px(0.012)))
-        fills = {}
+        # a halo (in the hex's own colour, so invisible on the terrain) only where a line or
+        # hexside feature may cross the id: stroked text costs twice as much
+        busy = {h for line in self.m.lines for h in line.hexes}
+        busy.update(h for side in self.m.hexsides for h in side)
+        x0, y0, x1, y1 = f.getbbox(fmt(self.hexes[0]), anchor=anchor)
         for h in self.hexes:
             cx, cy = self.centres[h]
             label = fmt(h)
-            code = self.m.terrain(h)
-            if code not in fills:
-                st = self.style_of(code)
-                fills[code] = st.fill
-            fill = self.fills.get(h, fills[code])
+            fill = self.fills.get(h) or self.style_of(self.m.terrain(h)).fill
             ink = colour if _luma(fill) > 0.55 else self.theme.paper
-            # a halo in the hex's own colour: invisible on the terrain, keeps the id clear of roads
-            text((cx, cy + dy), label, font=f, fill=ink, anchor=anchor, stroke_width=halo, stroke_fill=fill)
-            x0, y0, x1, y1 = bbox((cx, cy + dy), label, font=f, anchor=anchor)
-            self.reserved.append(box(x0 - 1, y0 - 1, x1 + 1, y1 + 1))
+            at = (cx, cy + dy)
+            if h in busy:
+                text(at, label, font=f, fill=ink, anchor=anchor, stroke_width=halo, stroke_fill=fill)
+            else:
+                text(at, label, font=f, fill=ink, anchor=anchor)
+            # ids of one map have one width in practice; the box only steers place names
+            self.reserved.append((at[0] + x0 - 1, at[1] + y0 - 1, at[0] + x1 + 1, at[1] + y1 + 1))
 
     def places(self) -> None:
         """Place names with a halo, placed where they cover no hex id and no other name."""
         style = self.theme.data.get("place", {})
         kinds = self.theme.data.get("place_sizes", {})
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
-        tree = STRtree(self.reserved) if self.reserved else None
+        reserved = np.asarray(self.reserved, dtype=float).reshape(-1, 4)
         placed: list = []
         W, H = self.image.size
         # largest places first: they get the best spots
@@ -445,14 +471,10 @@ class _MapPainter:
                 for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
                     at = (cx + self.px(dx), cy + self.px(dy))
                     x0, y0, x1, y1 = self.draw.textbbox(at, place.name, font=f, anchor="mm", stroke_width=hw)
-                    rect = box(x0, y0, x1, y1)
-                    clash = 0.0
-                    if tree is not None:
-                        for i in tree.query(rect):
-                            clash += rect.intersection(self.reserved[i]).area
-                    clash += sum(rect.intersection(o).area for o in placed)
+                    rect = (x0, y0, x1, y1)
+                    clash = _overlap(rect, reserved) + sum(_overlap(rect, np.asarray([o])) for o in placed)
                     if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
-                        clash += rect.area
+                        clash += (x1 - x0) * (y1 - y0)
                     if best is None or clash < best[0]:
                         best = (clash, at, f, hw, rect)
                     if clash == 0:
@@ -462,6 +484,15 @@ class _MapPainter:
             _, at, f, hw, rect = best
             placed.append(rect)
             self.draw.text(at, place.name, font=f, fill=colour, anchor="mm", stroke_width=hw, stroke_fill=halo)
+
+
+def _overlap(rect, boxes: np.ndarray) -> float:
+    """Total area of ``rect`` covered by each of ``boxes`` (an N x 4 array)."""
+    if not len(boxes):
+        return 0.0
+    w = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
+    h = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
+    return float((np.clip(w, 0, None) * np.clip(h, 0, None)).sum())
 
 
 def _join_ends(paths):
@@ -508,6 +539,7 @@ def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, ga
     p.symbols()
     p.grid_lines()
     canvas = Canvas(image, p.factor)
+    p.shorelines(canvas)
     p.hexsides(canvas)
     p.lines(canvas)
     edge_labels = p.edges(canvas)

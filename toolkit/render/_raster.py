@@ -103,11 +103,17 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float,
         _, points, fill, width, round_ends = op
         pts = tr(points)
         w = max(1, round(width * f))
-        draw.line(pts, fill=fill, width=w, joint="curve")
-        if round_ends and w > 2:
+        draw.line(pts, fill=fill, width=w)
+        if w > 2:
+            # round joints only where the line turns enough to show a notch (pillow's own
+            # joint="curve" draws a pie slice at every vertex, far slower on smoothed curves)
             r = w / 2
-            for x, y in (pts[0], pts[-1]):
+            for i in _sharp_vertices(pts, w):
+                x, y = pts[i]
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+            if round_ends:
+                for x, y in (pts[0], pts[-1]):
+                    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
     elif kind == "polygon":
         _, points, fill, outline, width = op
         pts = tr(points)
@@ -118,23 +124,54 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float,
             draw.line(pts + [pts[0]], fill=outline, width=w, joint="curve")
     elif kind == "shape":
         _, rings, fill, outline, width = op
-        if fill is not None:
-            mask = Image.new("L", crop.size, 0)
-            mdraw = ImageDraw.Draw(mask)
-            mdraw.polygon(tr(rings[0]), fill=255)
-            for hole in rings[1:]:
-                mdraw.polygon(tr(hole), fill=0)
-            crop.paste(fill, (0, 0), mask)
+        if fill is not None and len(rings) == 1:
+            draw.polygon(tr(rings[0]), fill=fill)
+        elif fill is not None:
+            # holes: a mask over the shape's own box only
+            outer = tr(rings[0])
+            bx0 = max(0, int(min(p[0] for p in outer)))
+            by0 = max(0, int(min(p[1] for p in outer)))
+            bx1 = min(crop.width, int(max(p[0] for p in outer)) + 2)
+            by1 = min(crop.height, int(max(p[1] for p in outer)) + 2)
+            if bx1 > bx0 and by1 > by0:
+                mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
+                mdraw = ImageDraw.Draw(mask)
+                mdraw.polygon([(x - bx0, y - by0) for x, y in outer], fill=255)
+                for hole in rings[1:]:
+                    mdraw.polygon([(x - bx0, y - by0) for x, y in tr(hole)], fill=0)
+                crop.paste(fill, (bx0, by0, bx1, by1), mask)
         if outline is not None:
             w = max(1, round(width * f))
             for ring in rings:
-                draw.line(tr(ring), fill=outline, width=w, joint="curve")
+                pts = tr(ring)
+                draw.line(pts, fill=outline, width=w)
+                if w > 2:
+                    r = w / 2
+                    for i in _sharp_vertices(pts, w):
+                        x, y = pts[i]
+                        draw.ellipse((x - r, y - r, x + r, y + r), fill=outline)
     elif kind == "ellipse":
         _, (cx, cy, r), fill, outline, width = op
         r *= f
         x, y = (cx - x0) * f, (cy - y0) * f
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
                      width=max(1, round(width * f)) if outline is not None else 0)
+
+
+def _sharp_vertices(pts, width: float):
+    """Indices of inner vertices where a wide line turns enough to leave a visible notch."""
+    out = []
+    # the notch at a turn of angle a is about width/2 * sin(a/2): keep it under half a pixel
+    limit = math.cos(min(math.pi / 2, 2 * math.asin(min(1.0, 1.0 / max(1.0, width)))))
+    for i in range(1, len(pts) - 1):
+        (x0, y0), (x1, y1), (x2, y2) = pts[i - 1], pts[i], pts[i + 1]
+        ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
+        na, nb = math.hypot(ax, ay), math.hypot(bx, by)
+        if na == 0 or nb == 0:
+            continue
+        if (ax * bx + ay * by) / (na * nb) < limit:
+            out.append(i)
+    return out
 
 
 def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:
