@@ -115,7 +115,9 @@ def test_pieces_carry_properties_the_referee_reads(built):
     props = piece["properties"]
     assert (props["Side"], props["Type"], props["attack"], props["back_attack"]) == ("blue", "infantry", "4", "2")
     assert {"delete;", "sendto;", "footprint;", "markmoved;", "report;", "emb2;"} <= set(piece["traits"])
-    assert piece["prototypes"] == ["blue side", "infantry type", "Unit"]
+    assert piece["prototypes"] == ["blue side", "infantry type", "Unit", "Two-sided"]
+    ski = next(p for p in report["pieces"] if p["properties"].get("UnitId") == "r-12")
+    assert "report;" not in ski["traits"] and "emb2;" not in ski["traits"]  # one-sided: nothing to flip
 
 
 @pytest.mark.parametrize("game_id", BUNDLED)
@@ -180,3 +182,25 @@ def test_with_the_real_renderers(tmp_path, tutorial):
     assert report["problems"] == []
     pieces = {p["properties"]["UnitId"]: p["location"] for p in report["setups"][0]["pieces"]}
     assert pieces["b-1"] == "0505" and pieces["r-14"] == "1206"
+
+
+@pytest.mark.parametrize("orientation, shifted, cols, rows", [
+    ("pointy", "odd", "descending", "ascending"),
+    ("flat", "odd", "descending", "descending"),
+])
+def test_other_grid_shapes_end_to_end(tmp_path, tutorial, orientation, shifted, cols, rows):
+    import copy
+    from dataclasses import replace
+    game = copy.deepcopy(tutorial)
+    game_map = game.main_map
+    game_map.grid = replace(game_map.grid, orientation=orientation, shifted=shifted, col_direction=cols,
+                            row_direction=rows)
+    [path] = build_module(game, tmp_path, lambda m: None, dpi=60, **FAKES)
+    report = inspect(path)
+    assert report["problems"] == []
+    grid = report["maps"][0]["boards"][0]["grid"]["attributes"]
+    assert grid["sideways"] == ("true" if orientation == "pointy" else "false")
+    hexes = {p["properties"]["UnitId"]: p.get("hex") for p in report["setups"][0]["pieces"]}
+    for placement in game.scenario().setup:
+        for unit in placement.units:
+            assert hexes[unit] == game_map.grid.format(placement.hex)

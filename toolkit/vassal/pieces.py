@@ -17,7 +17,7 @@ from ..game import Counter, Game
 from .encoding import CTRL, Trait, decode, encode, key
 
 __all__ = [
-    "FLIP", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE", "MARKER_PROTOTYPE",
+    "FLIP", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE", "STEP_PROTOTYPE", "MARKER_PROTOTYPE",
     "PieceDesign", "basic_piece", "layer", "marker", "prototype", "prototypes", "counter_piece",
     "expand", "side_prototype", "type_prototype", "safe_name", "image_names", "with_position",
 ]
@@ -29,6 +29,7 @@ TRAIL = key("T", CTRL)
 MOVED = key("M", CTRL)
 
 UNIT_PROTOTYPE = "Unit"
+STEP_PROTOTYPE = "Two-sided"
 MARKER_PROTOTYPE = "Marker"
 UNITS_LAYER = "Units"
 MARKERS_LAYER = "Markers"
@@ -116,7 +117,6 @@ def type_prototype(unit_type: str) -> str:
 def prototypes(game: Game, *, dead_map: str, dead_zone: str, px: int) -> dict[str, list[Trait]]:
     """Every PrototypeDefinition of the module, by name, each ending in an empty BasicPiece."""
     unit = [
-        report([FLIP], "* $location$: $oldPieceName$ flipped to $newPieceName$"),
         delete(),
         send_to_zone("Eliminate", ELIMINATE, dead_map, dead_zone, "Send to the dead pile"),
         footprint(),
@@ -125,6 +125,8 @@ def prototypes(game: Game, *, dead_map: str, dead_zone: str, px: int) -> dict[st
         _EMPTY_PIECE,
     ]
     result = {UNIT_PROTOTYPE: unit,
+              STEP_PROTOTYPE: [report([FLIP], "* $location$: $oldPieceName$ flipped to $newPieceName$"),
+                               _EMPTY_PIECE],
               MARKER_PROTOTYPE: [delete(), marker({"Layer": MARKERS_LAYER}), _EMPTY_PIECE]}
     for side in game.sides:
         result[side_prototype(side.id)] = [marker({"Side": side.id, "SideName": side.name}), _EMPTY_PIECE]
@@ -190,6 +192,8 @@ def counter_piece(counter: Counter, front: str, back: str | None) -> PieceDesign
             traits.append(prototype(side_prototype(counter.side)))
         traits.append(prototype(type_prototype(counter.type)))
         traits.append(prototype(UNIT_PROTOTYPE))
+    if back:
+        traits.append(prototype(STEP_PROTOTYPE))  # the flip report, outside the Layer it reports
     traits.append(marker(_properties(counter)))
     if back:
         kind = counter.back_kind if counter.back_kind not in ("none", "blank", "") else "reduced"
