@@ -6,8 +6,6 @@ import pytest
 from lxml import etree
 
 from toolkit.errors import BuildError
-from toolkit.hexes import Layout
-from toolkit.io import load_game
 from toolkit.vassal import build_module, inspect
 from toolkit.vassal.grid import derive_grid
 from toolkit.vassal.module import BOXES_MAP

@@ -95,13 +95,13 @@ def _b(value: bool) -> str:
     return "true" if value else "false"
 
 
-_KEY_OK = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 def _piece_text(traits: Sequence[Trait]) -> str:
     text = add_piece(None, traits)
     # XML 1.0 cannot hold control characters other than TAB/CR/LF (ESC would break the file)
-    if _KEY_OK.search(text):
+    if _CONTROL.search(text):
         raise ValueError("a piece definition contains a control character XML cannot hold")
     return text
 

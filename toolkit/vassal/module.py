@@ -92,12 +92,11 @@ def _unique(name: str, used: set[str]) -> str:
 class _Planner:
     """Decides every name, gpid, position and file of the module."""
 
-    def __init__(self, game: Game, dpi: int, render_map, render_counter, timings: dict) -> None:
+    def __init__(self, game: Game, dpi: int, render_map, render_counter) -> None:
         self.game = game
         self.dpi = dpi
         self.render_map = render_map
         self.render_counter = render_counter
-        self.timings = timings
         self.images = _Images()
         self.px = max(24, round(game.counter_style.size_inches * dpi))
         self.maps: list[MapSpec] = []
@@ -290,7 +289,7 @@ def build_module(game: Game, out_dir: Path, progress: Progress = lambda message:
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         start = time.perf_counter()
-        planner = _Planner(game, dpi, render_map, render_counter, timings)
+        planner = _Planner(game, dpi, render_map, render_counter)
         planner.draw(progress)
         timings["images"] = time.perf_counter() - start
         start = time.perf_counter()
