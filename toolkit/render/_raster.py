@@ -15,13 +15,16 @@ from PIL import Image, ImageDraw
 
 Point = tuple[float, float]
 
+#: Points per piece of a long polyline.
+_CHUNK = 12
+
 __all__ = ["Canvas", "chaikin", "dashes", "walk", "polyline_length"]
 
 
 class Canvas:
     """Vector operations queued for anti-aliased drawing onto ``image`` (RGB) by tiles."""
 
-    def __init__(self, image: Image.Image, factor: int = 3, tile: int = 384) -> None:
+    def __init__(self, image: Image.Image, factor: int = 3, tile: int = 256) -> None:
         self.image = image
         self.factor = max(1, int(factor))
         self.tile = tile
@@ -45,8 +48,19 @@ class Canvas:
         """A polyline of ``width`` pixels with round joints (and round ends)."""
         if len(points) < 2:
             return
-        self._ops.append(("line", list(points), fill, width, round_ends))
-        self._bin(_segment_boxes(points), width)
+        points = list(points)
+        n = len(points)
+        # long polylines become short overlapping pieces, so a tile only draws what crosses
+        # it; two shared points make every vertex an inner vertex of some piece (joints)
+        step = _CHUNK
+        starts = range(0, max(1, n - 2), step) if n > step + 2 else [0]
+        for k in starts:
+            piece = points[k:k + step + 2]
+            if len(piece) < 2:
+                continue
+            first, last = k == 0, k + step + 2 >= n
+            self._ops.append(("line", piece, fill, width, (round_ends and first, round_ends and last)))
+            self._bin([_box(piece)], width)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
@@ -111,8 +125,8 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float,
             for i in _sharp_vertices(pts, w):
                 x, y = pts[i]
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
-            if round_ends:
-                for x, y in (pts[0], pts[-1]):
+            for flag, (x, y) in zip(round_ends, (pts[0], pts[-1])):
+                if flag:
                     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
     elif kind == "polygon":
         _, points, fill, outline, width = op
@@ -180,11 +194,6 @@ def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _segment_boxes(points: Sequence[Point]):
-    # bin a long polyline by chunks so tiles far from it are never touched
-    step = 8
-    for i in range(0, len(points) - 1, step):
-        yield _box(points[i:i + step + 1])
 
 
 # -- polyline helpers ----------------------------------------------------------------------
