@@ -68,12 +68,27 @@ def _units_arg(text):
     return [u for u in text.replace(",", " ").split() if u]
 
 
-def _draw(pos, png, dpi, shade=None, labels=None, paths=None, marks=None):
+def _unit_marks(pos, marks, labels):
+    """A badge with the unit ids on every occupied hex without a label, under the answer's
+    own marks."""
+    out = {}
+    for hex, units in pos.occupancy().items():
+        if hex in labels:
+            continue
+        ids = [u.id for u in units if not u.counter.is_marker]
+        if ids:
+            out[hex] = ",".join(ids[:2]) + ("+" if len(ids) > 2 else "")
+    out.update(marks or {})
+    return out
+
+
+def _draw(pos, png, dpi, shade=None, labels=None, paths=None, marks=None, legend=None):
+    marks = _unit_marks(pos, marks, labels or {})
     try:
         from .. import render
         map_image = render.render_map(pos.map, dpi=dpi, game=pos.game)
         image = render.overlay(map_image, shade=shade or {}, labels=labels or {}, paths=paths or [],
-                               marks=marks or {})
+                               marks=marks or {}, legend=legend)
     except (ImportError, AttributeError) as exc:
         raise RulesError(f"--png needs the map overlay renderer (toolkit.render.overlay): {exc}") from None
     image.save(png)
@@ -81,9 +96,9 @@ def _draw(pos, png, dpi, shade=None, labels=None, paths=None, marks=None):
 
 
 def _mp_colour(left, ma):
-    share = float(left / ma) if ma else 0.0
-    g = int(120 + 120 * share)
-    return (60, g, 90, 110)
+    """Yellow for no MP left through to deep green for a full allowance."""
+    share = min(1.0, float(left / ma)) if ma else 0.0
+    return (int(250 - 210 * share), int(220 - 60 * share), int(60 + 20 * share), 120)
 
 
 @click.group("referee")
@@ -114,8 +129,10 @@ def moves(units, mode, game_name, scenario, turn, position, side, weather, rules
     if png:
         shade = {h: _mp_colour(reach.mp_left(h), reach.ma) for h in reach.hexes()}
         labels = {h: str(reach.mp_left(h)) for h in reach.hexes()}
-        marks = {reach.start: units} if reach.start else {}
-        _draw(pos, png, dpi, shade=shade, labels=labels, marks=marks)
+        marks = {}
+        _draw(pos, png, dpi, shade=shade, labels=labels, marks=marks,
+              legend=f"{units}: {len(reach)} hexes reachable, labelled with MP left"
+              if not reach.refused else f"{units} cannot move: {reach.refused.text}")
     sys.exit(0 if not reach.refused else 1)
 
 
@@ -144,8 +161,10 @@ def path(units, hexes, mode, game_name, scenario, turn, position, side, weather,
         else:
             click.echo(f"illegal at step {result.failed_step}: {result.reason}")
     if png:
-        marks = {result.reason.hex: "X"} if result.reason and result.reason.hex else {}
-        _draw(pos, png, dpi, paths=[result.path], marks=marks)
+        marks = {result.reason.hex: "cross"} if result.reason and result.reason.hex else {}
+        good = result.path[:len(result.steps) + 1]
+        legend = "legal" if result.ok else f"illegal at step {result.failed_step}: {result.reason.text}"
+        _draw(pos, png, dpi, paths=[good] if len(good) > 1 else [], marks=marks, legend=f"{units}: {legend}")
     sys.exit(0 if result.ok else 1)
 
 
@@ -165,7 +184,8 @@ def stacking(hex, game_name, scenario, turn, position, side, weather, ruleset, a
     else:
         click.echo("\n".join(str(r) for r in found) if found else "stacking is legal")
     if png:
-        _draw(pos, png, dpi, marks={r.hex: "!" for r in found if r.hex})
+        _draw(pos, png, dpi, marks={r.hex: "x" for r in found if r.hex},
+              legend=f"{len(found)} stacking violation(s)" if found else "stacking is legal")
     sys.exit(1 if found else 0)
 
 
@@ -196,7 +216,9 @@ def supply(game_name, scenario, turn, position, side, weather, ruleset, as_json,
     if png:
         paths = [p for p in result.paths.values() if len(p) > 1]
         marks = {pos.units[u].hex: "ISO" if result.status[u] == "isolated" else "OOS" for u in result.unsupplied}
-        _draw(pos, png, dpi, paths=paths, marks=marks)
+        _draw(pos, png, dpi, paths=paths, marks=marks,
+              legend=f"{result.side}: {len(result.supplied)} supplied (lines to the source), "
+                     f"{len(result.unsupplied)} not")
     sys.exit(0)
 
 
@@ -220,8 +242,9 @@ def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, 
         for r in results.values():
             click.echo(_supply_text(pos, r))
     if png:
-        marks = {r.hex: "!" for r in found if r.hex}
+        marks = {r.hex: "x" for r in found if r.hex}
         for r in results.values():
             marks.update({pos.units[u].hex: "OOS" for u in r.unsupplied})
-        _draw(pos, png, dpi, paths=[p for r in results.values() for p in r.paths.values() if len(p) > 1], marks=marks)
+        _draw(pos, png, dpi, paths=[p for r in results.values() for p in r.paths.values() if len(p) > 1], marks=marks,
+              legend="all legal" if ok else "stacking or supply problems")
     sys.exit(0 if ok else 1)

@@ -244,6 +244,16 @@ class Board:
             self._costs[key] = out
         return out
 
+    def on_line(self) -> bytearray:
+        """1 for each hex a line (road, railway...) runs through."""
+        out = self._costs.get("on-line")
+        if out is None:
+            out = bytearray(self.n)
+            for k in self.line_codes:
+                out[k // 6] = 1
+            self._costs["on-line"] = out
+        return out
+
     def supply_neighbours(self, bad_sides: frozenset) -> list[tuple[int, ...]]:
         """For each hex, the neighbours a supply line may step to (blocked hexsides left out)."""
         key = ("supply-nb", bad_sides)

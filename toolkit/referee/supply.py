@@ -67,7 +67,8 @@ def _trace_grid(pos: Position, rs: Ruleset, side: str):
     each hex's neighbours across hexsides a supply line may cross (cached per map)."""
     board = board_of(pos.map)
     s = rs.supply
-    key = ("supply-blocked", rs.name, side)
+    weather = pos.current_weather
+    key = ("supply-blocked", rs.name, side, weather)
     blocked = pos._cache.get(key)
     if blocked is None:
         blocked = bytearray(board.n)
@@ -77,22 +78,23 @@ def _trace_grid(pos: Position, rs: Ruleset, side: str):
             ez = enemy_zoc(pos, rs, side)
             friend = occupied(pos, side, enemy=False) if s.friendly_negates else bytearray(board.n)
             blocked = bytearray(1 if (b or (e and not f)) else 0 for b, e, f in zip(blocked, ez, friend))
+        if s.trace_class:
+            # terrain the trace class may not enter blocks like an enemy unit (a path may end
+            # there, at the unit's own hex, but not pass through) unless a road or railway runs
+            # through the hex
+            enter = board.enter_costs(s.trace_class, weather)
+            on_line = board.on_line()
+            blocked = bytearray(1 if (b or (e == NO and not o)) else 0 for b, e, o in zip(blocked, enter, on_line))
         pos._cache[key] = blocked
-    weather = pos.current_weather
     skey = ("supply-sides", s.hexsides_block, s.trace_class, weather)
     bad = board._costs.get(skey)
     if bad is None:
         bad_sides = set(board.supply_blocked_sides()) if s.hexsides_block else set()
         if s.trace_class:
-            enter = board.enter_costs(s.trace_class, weather)
             line = board.line_costs(s.trace_class, weather)
             sides = board.side_costs(s.trace_class, weather)
-            for i in range(board.n):
-                for k, j in board.nb[i]:
-                    if k in line:
-                        continue  # a road or railway link is passable whatever the terrain
-                    if enter[j] == NO or sides.get(k, 0) == NO:
-                        bad_sides.add(k)
+            # hexside features are the same from both sides, so this set is symmetric
+            bad_sides.update(k for k, cost in sides.items() if cost == NO and k not in line)
         bad = board._costs[skey] = frozenset(bad_sides)
     return board, blocked, bad, board.supply_neighbours(bad)
 

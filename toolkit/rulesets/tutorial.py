@@ -38,6 +38,9 @@ RULESET = Ruleset(
     supply=SupplyRules(
         rule="T.7", max_length=None, road_lines=(),   # any length, no road stage
         enemy_blocks=True, ezoc_blocks=True, friendly_negates=True, hexsides_block=True,
+        # estimated: T.7 is silent on lakes; a path of hexes is taken not to run through
+        # terrain no unit may enter, so it follows what a foot unit may enter and cross
+        trace_class="foot",
         ladder=("out_of_supply", "isolated"), ladder_rule="T.7",
     ),
     los=LosRules(rule="T.3", along_hexside="both"),
