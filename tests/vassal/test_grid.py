@@ -126,3 +126,20 @@ def test_attributes_round_trip():
     assert again == vgrid
     assert vgrid.hexgrid_attributes()["sideways"] == "true"
     assert "." not in vgrid.hexgrid_attributes()["x0"]
+
+
+from hypothesis import given, settings, strategies as st
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.floats(18.0, 240.0), margin=st.floats(0.0, 90.0), band=st.integers(0, 400),
+       orientation=st.sampled_from(["flat", "pointy"]), shifted=st.sampled_from(["even", "odd"]),
+       cols=st.sampled_from(["ascending", "descending"]), rows=st.sampled_from(["ascending", "descending"]),
+       first=st.tuples(st.integers(0, 30), st.integers(0, 30)), pad=st.booleans())
+def test_any_layout_every_hex(size, margin, band, orientation, shifted, cols, rows, first, pad):
+    fc, fr = first
+    grid = Grid(fc, fc + 9, fr, fr + 7, orientation=orientation, shifted=shifted, col_direction=cols,
+                row_direction=rows, numbering=Numbering(pad=pad))
+    layout = Layout.fit(grid, size, margin=margin)
+    width, height = layout.image_size(margin=margin)
+    _check_every_hex(layout, width + band, height + band // 2)

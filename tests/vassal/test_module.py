@@ -202,3 +202,17 @@ def test_other_grid_shapes_end_to_end(tmp_path, tutorial, orientation, shifted, 
     for placement in game.scenario().setup:
         for unit in placement.units:
             assert hexes[unit] == game_map.grid.format(placement.hex)
+
+
+def test_a_module_that_would_not_read_back_cleanly_is_not_written(tmp_path, tutorial, monkeypatch):
+    from toolkit.vassal import module
+    real = module.prototypes
+
+    def without_unit(*args, **kwargs):
+        defs = real(*args, **kwargs)
+        del defs["Unit"]
+        return defs
+    monkeypatch.setattr(module, "prototypes", without_unit)
+    with pytest.raises(BuildError, match="prototype 'Unit' does not exist"):
+        build_module(tutorial, tmp_path, lambda m: None, **FAKES)
+    assert list(tmp_path.iterdir()) == []

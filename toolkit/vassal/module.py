@@ -275,13 +275,24 @@ class _Planner:
         return plan, files
 
 
+def _self_check(game: Game, path: Path) -> None:
+    """Read the module back as a player's VASSAL would: anything it would warn about fails the build."""
+    from .reader import inspect
+
+    problems = inspect(path)["problems"]
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise BuildError(f"{game.id}: the VASSAL module does not read back cleanly: {'; '.join(problems[:3])}{more}")
+
+
 def build_module(game: Game, out_dir: Path, progress: Progress = lambda message: None, *,
                  render_map=None, render_counter=None, dpi: int = DEFAULT_DPI,
                  timings: dict | None = None) -> list[Path]:
     """Write ``out_dir/<game id>.vmod`` and return its path in a list (a build step).
 
     ``render_map``/``render_counter`` default to :mod:`toolkit.render`'s; ``timings``, if
-    given, receives the seconds spent on ``images``, ``xml`` and ``zip``.
+    given, receives the seconds spent on ``images``, ``xml`` and ``zip`` (the zip time includes
+    reading the module back: a module VASSAL would warn about is not written).
     """
     timings = timings if timings is not None else {}
     render_map, render_counter = _renderers(render_map, render_counter)
@@ -316,6 +327,7 @@ def build_module(game: Game, out_dir: Path, progress: Progress = lambda message:
                             compress_type=zipfile.ZIP_STORED)
             for name, data in setup_files.items():
                 zf.writestr(name, data, compress_type=zipfile.ZIP_STORED)
+        _self_check(game, Path(tmp))
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
