@@ -231,3 +231,38 @@ def test_every_bundled_map_renders():
         for game_map in game.maps.values():
             image = render_map(game_map, dpi=40, game=game)
             assert image.image.size[0] > image.layout.bounds()[2]
+
+
+def _overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_place_names_never_cover_a_hex_id(tutorial):
+    from toolkit.io import bundled_games, load_game
+
+    games = [tutorial]
+    for game_id in bundled_games():
+        if game_id != "tutorial":
+            try:
+                games.append(load_game(game_id))
+            except DataError:
+                continue
+    for game in games:
+        for game_map in game.maps.values():
+            image = render_map(game_map, dpi=150, game=game)
+            ids = image.text_boxes["hex_ids"]
+            places = image.text_boxes["places"]
+            assert len(ids) == len(game_map.grid)
+            assert set(places) == {p.name for p in game_map.places if p.hex in game_map.grid}
+            for name, box in places.items():
+                clash = [game_map.grid.format(h) for h, b in ids.items() if _overlaps(box, b)]
+                assert not clash, f"{game.id}: {name} covers hex ids {clash}"
+
+
+def test_a_crowded_synthetic_map_keeps_names_off_ids():
+    game_map = _synthetic()
+    game_map.places = [Place(f"Name number {i}", h, "town") for i, h in enumerate(list(game_map.grid)[::4])]
+    image = render_map(game_map, dpi=150)
+    ids = image.text_boxes["hex_ids"]
+    for name, box in image.text_boxes["places"].items():
+        assert not any(_overlaps(box, b) for b in ids.values()), name

@@ -73,6 +73,8 @@ class _MapPainter:
         self.draw = ImageDraw.Draw(image)
         self.factor = 3 if layout.size < 64 else 2
         self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
+        self.id_boxes: dict[Hex, tuple] = {}
+        self.place_boxes: dict[str, tuple] = {}
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -447,6 +449,7 @@ class _MapPainter:
                 text(at, label, font=f, fill=ink, anchor=anchor)
             # ids of one map have one width in practice; the box only steers place names
             self.reserved.append((at[0] + x0 - 1, at[1] + y0 - 1, at[0] + x1 + 1, at[1] + y1 + 1))
+            self.id_boxes[h] = self.reserved[-1]
 
     def places(self) -> None:
         """Place names with a halo, placed where they cover no hex id and no other name."""
@@ -483,6 +486,7 @@ class _MapPainter:
                     break
             _, at, f, hw, rect = best
             placed.append(rect)
+            self.place_boxes[place.name] = rect
             self.draw.text(at, place.name, font=f, fill=colour, anchor="mm", stroke_width=hw, stroke_fill=halo)
 
 
@@ -531,8 +535,11 @@ def _chains(segments) -> list[list[tuple[float, float]]]:
     return [list(g.coords) for g in geoms]
 
 
-def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> None:
-    """Paint every map layer of ``game_map`` onto ``image`` (hexes placed by ``layout``)."""
+def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:
+    """Paint every map layer of ``game_map`` onto ``image`` (hexes placed by ``layout``).
+
+    Returns where the text went: ``{"hex_ids": {hex: box}, "places": {name: box}}``.
+    """
     p = _MapPainter(image, game_map, layout, theme, game)
     p.terrain()
     p.water()
@@ -549,3 +556,4 @@ def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, ga
     p.marker_texts(texts)
     p.hex_ids()
     p.places()
+    return {"hex_ids": p.id_boxes, "places": p.place_boxes}

@@ -17,7 +17,7 @@ from .theme import TerrainStyle
 
 __all__ = ["sprite", "VARIANTS"]
 
-SS = 4          # supersampling of sprites
+SS = 3          # supersampling of sprites
 VARIANTS = 3    # variants of each symbol
 TOP = -0.29     # symbols stay below this (fraction of the hex size from the centre): hex id room
 

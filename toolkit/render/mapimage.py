@@ -8,7 +8,7 @@ map, never over a hex. Hex centres in image pixels are exactly ``MapImage.layout
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -41,6 +41,7 @@ class MapImage:
     dpi: int
     game_map: Map
     hex_area: tuple[int, int, int, int]
+    text_boxes: dict = field(default_factory=dict, repr=False)
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the image (PNG unless the suffix says otherwise) with its DPI, atomically."""
@@ -73,9 +74,10 @@ def render_map(game_map: Map, *, dpi: int = 150, theme: Theme | None = None,
         raise BuildError(f"map {game_map.id} at {dpi} dpi would be {width} x {height} pixels, "
                          f"more than {MAX_PIXELS:,}; use a lower --dpi")
     image = Image.new("RGB", (width, height), theme.paper)
-    draw_map(image, game_map, layout, theme, game)
+    text_boxes = draw_map(image, game_map, layout, theme, game)
     draw_legend(image, origin, plan)
-    return MapImage(image=image, layout=layout, dpi=dpi, game_map=game_map, hex_area=(0, 0, area_w, area_h))
+    return MapImage(image=image, layout=layout, dpi=dpi, game_map=game_map, hex_area=(0, 0, area_w, area_h),
+                    text_boxes=text_boxes)
 
 
 def build_map(game: Game, out_dir: Path, progress: Callable[[str], None]) -> list[Path]:
