@@ -99,6 +99,7 @@ def test_ids_are_unique(grid):
     (Numbering(col_alpha=True), Hex(28, 5), "BB05"),
     (Numbering(separator="."), Hex(7, 17), "07.17"),
     (Numbering(col_digits=3, row_digits=3), Hex(12, 3), "012003"),
+    (Numbering(separator="-", pad=False), Hex(7, 17), "7-17"),
 ])
 def test_known_ids(numbering, hex, text):
     assert numbering.format(hex) == text

@@ -124,7 +124,7 @@ class Numbering:
         if len(r) > self.row_digits or (not self.col_alpha and len(c) > self.col_digits):
             raise HexError(f"hex {tuple(hex)} has more digits than {self.describe} allows")
         first, second = (c, r) if self.order == "colrow" else (r, c)
-        if not self.pad and not self.separator and not (self.col_alpha and self.order == "colrow"):
+        if not self.pad and not (self.col_alpha and self.order == "colrow"):
             first = first.lstrip("0") or "0"
         return first + self.separator + second
 
