@@ -60,6 +60,8 @@ def test_missing_prototype_image_and_cdata_are_reported(built, tmp_path):
     problems = "\n".join(report["problems"])
     assert "prototype 'Unit' does not exist" in problems
     assert "c_b-1.png" in problems
+    no_moved = inspect(_rewrite(path, tmp_path / "n.vmod", {"images/moved.png": None}))["problems"]
+    assert no_moved and all("moved.png" in p for p in no_moved)
     cdata = xml.replace(b"<VASSAL.build.module.Chatter/>", b"<VASSAL.build.module.Chatter><![CDATA[x]]></VASSAL.build.module.Chatter>")
     assert any("CDATA" in p for p in inspect(_rewrite(path, tmp_path / "c.vmod", {"buildFile.xml": cdata}))["problems"])
 

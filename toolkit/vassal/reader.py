@@ -169,12 +169,29 @@ def _layer_name(trait: Trait) -> tuple[int, list[str]]:
     return level, names
 
 
+def _prototype_names(traits: list[Trait]) -> list[str]:
+    return [decode(t.type[len("prototype;"):], ";")[0] for t in traits if t.id == "prototype;"]
+
+
+def _missing_prototypes(traits: list[Trait], prototypes: dict[str, list[Trait]], depth: int = 0) -> list[str]:
+    """Prototype names used (also inside prototypes) that have no definition."""
+    missing: list[str] = []
+    if depth > 20:
+        return missing
+    for name in _prototype_names(traits):
+        if name not in prototypes:
+            missing.append(name)
+        else:
+            missing += [m for m in _missing_prototypes(prototypes[name], prototypes, depth + 1) if m not in missing]
+    return missing
+
+
 def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> dict:
     """Name, image, properties, layer level and problems of one decoded piece."""
     problems = []
-    used = [decode(t.type[len("prototype;"):], ";")[0] for t in traits if t.id == "prototype;"]
+    used = _prototype_names(traits)
     if prototypes is not None:
-        missing = [name for name in used if name not in prototypes]
+        missing = _missing_prototypes(traits, prototypes)
         problems += [f"prototype {name!r} does not exist" for name in missing]
         full = expand(traits, prototypes)
     else:
@@ -201,7 +218,7 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
             level, names = _layer_name(trait)
             fields = decode(trait.type[len("emb2;"):], ";")
             images += [i for i in decode(fields[15], ",") if i] if len(fields) > 15 else []
-            if 0 < level <= len(names) and names[level - 1]:
+            if level is not None and 0 < level <= len(names) and names[level - 1]:
                 label = names[level - 1]
                 if label.startswith("+"):
                     name = name + label[1:]
@@ -209,6 +226,11 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
                     name = label[:-1] + name
                 else:
                     name = label
+    for trait in full:
+        if trait.id == "markmoved;":
+            moved = decode(trait.type[len("markmoved;"):], ";")[0]
+            if moved and "/" not in moved:  # a bare name is looked up in images/
+                images.append(moved)
     out = {"name": name, "image": image, "images": images, "properties": properties, "prototypes": used,
            "traits": [t.id for t in full], "layer": level, "problems": problems}
     if len(state) >= 4:
