@@ -222,6 +222,8 @@ class _Planner:
             for i, unit in enumerate(placement.units):
                 x, y = spec.grid.centre(*raw_index(layout, hexes[i % len(hexes)]))
                 place(unit, spec.name, x, y, placement.state, where)
+        # Reinforcements wait on the turn track box of their turn, even those that arrive in an
+        # off-map box: a unit in the box from turn 1 would look available before it arrives.
         for r in scenario.reinforcements:
             zone = self.zones.get(turn_zone(r.turn))
             if zone is None:
