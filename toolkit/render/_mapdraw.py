@@ -260,7 +260,10 @@ class _MapPainter:
                 if side in water_width:
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, Hexside(a, b), self.px(water_width[side]), self.theme.ink, deck)
-        paths = [(style, chaikin([self.centres.get(h) or self.layout.center(h) for h in line.hexes], 3), line)
+        # a railway that runs along a road is drawn beside it, not on top of it
+        road_steps = {frozenset(pair) for style, _, line in styled if style.key != "rail"
+                      for pair in zip(line.hexes, line.hexes[1:])}
+        paths = [(style, chaikin(self._centreline(line, road_steps if style.key == "rail" else set()), 3), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
         paths = [(style, pts) for style, pts in _join_ends(paths)]
         for style, pts in paths:   # casings first so crossing roads merge cleanly
@@ -279,6 +282,24 @@ class _MapPainter:
                     nx, ny = -uy, ux
                     canvas.line([(x - nx * half, y - ny * half), (x + nx * half, y + ny * half)],
                                 style.colour, max(1.0, w * 0.75), round_ends=False)
+
+    def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
+        """Hex centres of a line, moved sideways where its steps are also steps of ``shared``."""
+        pts = [self.layout.center(h) for h in line.hexes]
+        if not shared:
+            return pts
+        steps = [frozenset(pair) in shared for pair in zip(line.hexes, line.hexes[1:])]
+        out = []
+        shift = self.px(0.11)
+        for i, (x, y) in enumerate(pts):
+            on = (i > 0 and steps[i - 1]) or (i < len(steps) and steps[i])
+            if not on:
+                out.append((x, y))
+                continue
+            (ax, ay), (bx, by) = pts[max(0, i - 1)], pts[min(len(pts) - 1, i + 1)]
+            d = math.hypot(bx - ax, by - ay) or 1.0
+            out.append((x - (by - ay) / d * shift, y + (bx - ax) / d * shift))
+        return out
 
     # -- edges and markers -----------------------------------------------------------------
 
