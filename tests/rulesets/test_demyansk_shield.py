@@ -650,3 +650,41 @@ def test_printed_units_cannot_retreat(game):
     pos = position(game, **{"ax-map-1": "1624"})
     assert ds.retreat_destinations(pos, RULESET, "ax-map-1") == {}   # 12.33
     assert ds.zoc_retreat_possible(pos, RULESET, "ax-map-1").rule == "12.43b"
+
+
+# -- 16.14 and 19.24 ------------------------------------------------------------------------------
+
+
+def test_demyansk_surrounded_ignores_airfields(game):
+    # the open map: Demyansk traces by road to the map edge
+    assert not ds.demyansk_surrounded(position(game, weather="frozen"))
+    # a ring of Soviet units three hexes out cuts every route; the airfield inside does not help
+    units = {f"so-180__{i}": game.main_map.format(h) for i, h in enumerate(game.main_map.grid.ring(H("2711"), 3))}
+    pos = position(game, weather="frozen", **units)
+    assert ds.demyansk_surrounded(pos, RULESET)
+    pos.units["so-1-87"] = Unit("so-1-87", game.counters["so-1-87"], "soviet", hex=H("2711"))
+    pos.touch()
+    assert not ds.demyansk_surrounded(pos)   # Soviet-held: no longer Axis-controlled
+
+
+def test_bruckenschlag_victory_needs_a_route_to_2219_or_2518(game):
+    pos = position_from_scenario(game, "scenario-2")
+    open_map = position(game, weather="frozen")
+    assert ds.bruckenschlag_won(open_map)
+    assert not ds.bruckenschlag_won(pos)   # GT10: the pocket is cut off when the scenario starts
+    cut = position(game, weather="frozen", **{f"so-180__{i}": game.main_map.format(h)
+                                              for i, h in enumerate(game.main_map.grid.ring(H("2219"), 2)
+                                                                    + game.main_map.grid.ring(H("2518"), 2))})
+    assert not ds.bruckenschlag_won(cut)
+
+
+def test_scenario_two_uses_only_the_map_west_of_1117_3917(game):
+    pos = position_from_scenario(game, "scenario-2")
+    unit = next(u for u in pos.on_map("axis") if u.hex.row == 17 and u.value("movement", 0) > 0)
+    outside = Hex(unit.hex.col, 16)
+    check = check_path(pos, RULESET, unit.id, [unit.hex, outside])
+    assert not check.ok and check.reason.rule == "19.22"
+    assert all(u.hex.row >= 17 for u in pos.on_map())
+    # the pocket draws on the scenario's own sources 2219 and 2518 (19.23)
+    result = ds.supply(pos, "axis")
+    assert any(result.source[u] in (H("2219"), H("2518")) for u in result.supplied)

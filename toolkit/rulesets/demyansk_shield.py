@@ -169,6 +169,14 @@ def _controls_airfield(pos, rs, hex: Hex, side: str) -> bool:
     return side == "axis"
 
 
+def _play_rows(pos) -> tuple[int, int]:
+    """The rows in play: Scenario 2 uses only the map west of the line 1117-3917 (19.22)."""
+    scen = pos.game.scenarios.get(pos.scenario) if pos.scenario else None
+    area = (scen.options.get("play_area") or {}) if scen else {}
+    rows = area.get("rows") if isinstance(area, dict) else None
+    return (rows[0], rows[1]) if rows else (pos.map.grid.first_row, pos.map.grid.last_row)
+
+
 def _sources(pos, rs, side: str) -> dict[Hex, str]:
     """Map supply sources of ``side`` active now -> kind (6.31, 16.14, 19.23)."""
     out: dict[Hex, str] = {}
@@ -201,7 +209,10 @@ def _trace(pos, rs, side: str, sources: list[Hex], limit: int | None, roads: boo
             friendly[i] = 1
         else:
             blocked[i] = 1   # enemy combat units (6.24)
+    rows = _play_rows(pos)
     for i, h in enumerate(board.hexes):
+        if not rows[0] <= h.row <= rows[1]:
+            blocked[i] = 1   # outside the scenario's map area (19.22)
         if enemy_zoc[i] and not friendly[i]:
             blocked[i] = 1   # enemy ZOC unless a friendly combat unit is there (6.24)
         if active_strongpoint_owner(pos, h) == _enemy(side):
@@ -453,6 +464,9 @@ class DemyanskShield(Ruleset):
                 cost -= min(Fraction(1), board.to_mp(crossing))   # 8.33b: one MP off the crossing
                 if any(u.type == "engineer" for u in units):
                     stop = True   # an engineer that crosses at the reduced cost ceases movement
+        rows = _play_rows(pos)
+        if not rows[0] <= step.b.row <= rows[1]:
+            return Reason(Code.OFF_MAP, "19.22", f"{fmt(step.b)} is outside this scenario's map area", step.b, ids)
         # 14.13: +1 MP into an active enemy Strongpoint
         if active_strongpoint_owner(pos, step.b) == _enemy(side):
             cost += 1
@@ -860,3 +874,33 @@ def no_retreat_drm(pos, unit_ids) -> int | None:
     if side == "axis" and any(u.counter.colour == "#262626" for u in units if u.type not in ("artillery",)):
         drm += 1
     return drm
+
+
+# -- victory checks that are supply questions (16.14, 19.24) -------------------------------------
+
+MAP_EDGE_SOURCES = ("1032", "1836", "2036")   # 16.14
+
+
+def traces_to_map_edge(pos, hex: Hex, rs: DemyanskShield | None = None) -> bool:
+    """True if an Axis Supply Route runs from ``hex`` to an Axis map-edge source (16.14):
+    airfields and Strongpoints do not count."""
+    rs = rs or RULESET
+    board, dist, _, _ = _trace(pos, rs, "axis", [pos.map.grid.parse(h) for h in MAP_EDGE_SOURCES],
+                               rs.supply.max_length, True)
+    return dist.get(board.index[hex], -1) >= 0
+
+
+def demyansk_surrounded(pos, rs: DemyanskShield | None = None) -> bool:
+    """16.14: Demyansk 2711 is still under Axis control but traces no Axis Supply Route to a
+    map-edge source. Control from a snapshot: not Soviet-occupied (3.12)."""
+    rs = rs or RULESET
+    demyansk = pos.map.grid.parse("2711")
+    if any(u.side == "soviet" and u.counter.kind == "unit" for u in pos.at(demyansk)):
+        return False
+    return not traces_to_map_edge(pos, demyansk, rs)
+
+
+def bruckenschlag_won(pos, rs: DemyanskShield | None = None) -> bool:
+    """19.24: an Axis Supply Route joins a west map-edge source to 2219 or 2518."""
+    rs = rs or RULESET
+    return any(traces_to_map_edge(pos, pos.map.grid.parse(h), rs) for h in ("2219", "2518"))
