@@ -14,17 +14,17 @@ from collections import defaultdict
 import numpy as np
 
 from PIL import Image, ImageDraw
-from shapely.geometry import LineString, MultiLineString, Point, box
+from shapely.geometry import LineString, MultiLineString, Point
 from shapely.ops import linemerge, unary_union
 
-from ..game import Game, Map, TerrainType
+from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
 from ._mapsymbols import VARIANTS, sprite
 from ._raster import Canvas, chaikin, dashes, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
 
-__all__ = ["draw_map", "side_colour", "EDGE_SIDES"]
+__all__ = ["draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
 
 #: The hexside directions that face each page edge, per orientation.
 EDGE_SIDES = {
@@ -33,7 +33,7 @@ EDGE_SIDES = {
 }
 
 #: Overlay styles that colour a hex of open ground, not only add a symbol.
-_DOMINANT = ("woods", "swamp", "town", "city", "mountain")
+DOMINANT = ("woods", "swamp", "town", "city", "mountain")
 
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
@@ -107,7 +107,7 @@ class _MapPainter:
                 # a wood, marsh or town given as an overlay on open ground colours the hex
                 for code in self.m.features(h):
                     over = self.style_of(code)
-                    if over.key in _DOMINANT:
+                    if over.key in DOMINANT:
                         fill = over.fill
             self.fills[h] = fill
             self.draw.polygon(self.layout.corners(h), fill=fill)
@@ -202,7 +202,6 @@ class _MapPainter:
     def _hexside_style(self, code: str):
         kind = self.m.hexside_types.get(code)
         if kind is None:
-            from ..game import HexsideType
             kind = HexsideType(code=code, name=code)
         return self.theme.hexside_style(kind)
 
@@ -246,7 +245,6 @@ class _MapPainter:
         styled = []
         for line in self.m.lines:
             kind = self.m.line_types.get(line.code)
-            from ..game import LineType
             kind = kind or LineType(code=line.code, name=line.code)
             styled.append((self.theme.line_style(kind), kind, line))
         order = {"track": 0, "secondary": 1, "road": 2, "rail": 3}
@@ -376,7 +374,6 @@ class _MapPainter:
     def edge_labels(self, labels) -> None:
         size = self.px(self.theme.get("edge", "label_size", 0.17))
         f = font(size, bold=True, family="condensed")
-        ink = self.theme.ink
         for edge_name, text, colour, (x0, y0, x1, y1) in labels:
             tw = int(self.draw.textlength(text, font=f)) + 4
             th = int(size * 1.4)
@@ -393,7 +390,6 @@ class _MapPainter:
                 cy = y0 - gap - tile.height / 2 if edge_name == "north" else y1 + gap + tile.height / 2
             pos = (round(cx - tile.width / 2), round(cy - tile.height / 2))
             self.image.paste(tile, pos, tile)
-        del ink
 
     def markers(self, canvas: Canvas) -> list:
         """Victory stars and supply-source discs; returns (hex, kind, text, centre, radius)."""

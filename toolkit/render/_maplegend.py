@@ -14,9 +14,9 @@ from typing import Callable
 
 from PIL import Image, ImageDraw
 
-from ..game import Game, HexsideType, LineType, Map
+from ..game import Game, Map
 from ..game.terrain import CostTable
-from ._mapdraw import _DOMINANT, side_colour
+from ._mapdraw import DOMINANT, side_colour
 from ._mapsymbols import sprite
 from ._raster import Canvas, dashes, walk
 from .fonts import font
@@ -267,7 +267,7 @@ class _Legend:
         if kind == "terrain":
             style = self.theme.terrain_style(t)
             base = style
-            if t.overlay and style.key not in _DOMINANT:
+            if t.overlay and style.key not in DOMINANT:
                 clear = next((x for x in self.m.terrain_types.values() if not x.overlay), None)
                 base = self.theme.terrain_style(clear) if clear else style
             draw.polygon(corners, fill=base.water or base.fill)
