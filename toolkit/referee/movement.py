@@ -426,10 +426,14 @@ def check_path(pos: Position, rs: Ruleset, unit_ids, path: list[Hex], mode: str 
         j = board.index.get(hex)
         if j is None:
             result.reason = Reason(Code.OFF_MAP, None, f"{board.map.format(hex)} is not on the map", hex, ids)
-        elif stopped:
+        elif stopped and ctx.ez[i]:
             result.reason = Reason(Code.ZOC_STOP, rs.zoc.rule,
                                    f"the move had to end at {board.map.format(board.hexes[i])} "
                                    f"(entering enemy ZOC ends movement)", hex, ids)
+        elif stopped:
+            result.reason = Reason(Code.MOVE_ENDED, rs.movement.minimum_move_rule or rs.movement.rule,
+                                   f"the move had to end at {board.map.format(board.hexes[i])} "
+                                   f"(a unit moving more than its MP allow moves one hex only)", hex, ids)
         else:
             k = board.k_of(board.hexes[i], hex)
             if k is None:

@@ -21,6 +21,7 @@ class Code(str, Enum):
     PROHIBITED_HEXSIDE = "prohibited-hexside"
     ENEMY_OCCUPIED = "enemy-occupied"
     ZOC_STOP = "zoc-stop"                      # moving on after entering an enemy ZOC
+    MOVE_ENDED = "move-ended"                  # moving on after a step that ends the move (minimum move)
     ZOC_TO_ZOC = "zoc-to-zoc"                  # directly from one enemy ZOC hex to another
     ZOC_ENTRY = "zoc-entry"                    # this move (mode) may not enter enemy ZOC at all
     ZOC_STICKY = "zoc-sticky"                  # may not leave enemy ZOC

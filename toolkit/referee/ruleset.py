@@ -154,6 +154,12 @@ class Ruleset:
         z = self.zoc
         return unit.counter.kind in z.kinds and unit.type not in z.exempt_types
 
+    def zoc_reaches(self, pos: "Position", unit: "Unit", hex: Hex) -> bool:
+        """True if the unit's ZOC extends into the adjacent ``hex`` (after the data rules of
+        :class:`ZocRules` allowed it). Override for rules such as "no ZOC into a hex with an
+        enemy strongpoint"; only called when overridden."""
+        return True
+
     # -- stacking hooks -------------------------------------------------------------------
 
     def stack_points(self, pos: "Position", unit: "Unit") -> Fraction:

@@ -54,6 +54,11 @@ def occupied(pos: "Position", side: str | None, enemy: bool) -> bytearray:
     return out
 
 
+def _base_reaches():
+    from .ruleset import Ruleset
+    return Ruleset.zoc_reaches
+
+
 def _add(pos: "Position", rs: "Ruleset", board: Board, unit, counts: list[int]) -> None:
     z = rs.zoc
     i = board.index.get(unit.hex)
@@ -67,7 +72,10 @@ def _add(pos: "Position", rs: "Ruleset", board: Board, unit, counts: list[int]) 
         weather = pos.current_weather
         enter = board.enter_costs(cls, weather)
         sides = board.side_costs(cls, weather)
+    hook = type(rs).zoc_reaches is not _base_reaches()
     for k, j in board.nb[i]:
+        if hook and not rs.zoc_reaches(pos, unit, board.hexes[j]):
+            continue
         if blocked:
             codes = board.side_codes.get(k, ())
             if any(c in blocked for c in codes) and not (z.bridged_carry and k in board.bridged):
