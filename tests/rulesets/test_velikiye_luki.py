@@ -166,8 +166,8 @@ def test_scenario_setup_is_legal_and_supplied(game):
 
 
 def test_build_default_is_velikiye_luki(game):
-    from toolkit.io.games import _complete
-    assert _complete("velikiye-luki")
+    from toolkit.io.games import default_game
+    assert default_game() == "velikiye-luki"
 
 
 # -- movement ---------------------------------------------------------------------------
