@@ -188,7 +188,9 @@ class _MapPainter:
             segments = [self.layout.hexside_segment(s) for s in by_code[code]]
             if kind is not None and kind.bridge and style.key == "bridge":
                 for side in by_code[code]:
-                    self._bridge(canvas, side, self.px(0.06), style.colour)
+                    water = [self._hexside_style(c) for c in self.m.hexside_codes(side)]
+                    gap = max([w.width for w in water if w.water] or [0.06])
+                    self._bridge(canvas, side, self.px(gap), style.colour)
                 continue
             for chain in _chains(segments):
                 w = max(1.0, self.px(style.width))

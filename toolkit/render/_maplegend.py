@@ -281,6 +281,20 @@ class _Legend:
         if kind == "hexside":
             style = self.theme.hexside_style(t)
             w = max(1.0, style.width * scale)
+            if style.key == "bridge":
+                # a bridge over a short stretch of river, as on the map
+                river = rgb(self.theme.get("hexsides", "river", {}).get("colour", "#3b7dc0"))
+                rw = 0.06 * scale
+                canvas.line([(cx, cy - s / 2), (cx, cy + s / 2)], river, rw)
+                hw, hl = 0.055 * scale, rw / 2 + 0.07 * scale
+                canvas.polygon([(cx - hl, cy - hw), (cx + hl, cy - hw), (cx + hl, cy + hw), (cx - hl, cy + hw)],
+                               fill=self.theme.paper)
+                for sgn in (1, -1):
+                    y = cy + sgn * hw
+                    f = 0.04 * scale
+                    canvas.line([(cx - hl - f, y + sgn * f), (cx - hl, y), (cx + hl, y), (cx + hl + f, y + sgn * f)],
+                                style.colour, max(1.0, 0.016 * scale))
+                return
             if style.edge is not None:
                 canvas.line([(x0, cy), (x1, cy)], style.edge, w + 2)
             canvas.line([(x0, cy), (x1, cy)], style.colour, w)
