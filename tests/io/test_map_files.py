@@ -181,3 +181,13 @@ def test_a_map_file_naming_a_missing_block_type_is_an_error(tmp_path):
                     encoding="utf-8")
     with pytest.raises(DataError, match="terrain: expected a list"):
         load_map(str(path))
+
+
+def test_dumped_files_are_compact_and_quote_ids(tmp_path):
+    m = load_map(str(TUTORIAL_MAP))
+    dump_map(m, str(tmp_path / "map.yaml"))
+    text = (tmp_path / "map.yaml").read_text(encoding="utf-8")
+    assert "  columns: [1, 12]\n" in text
+    assert "    move: {foot: 2, mech: 3}\n" in text
+    assert "    '08': clear swamp" in text  # ids and row keys stay text for any YAML reader
+    assert "0608" not in text.replace("'0608", "")

@@ -439,8 +439,33 @@ def source_dict(source: Source) -> dict:
 
 
 def dump_yaml(data: Any) -> str:
-    """YAML text in the project's style: block form, keys in the order given, unicode kept."""
-    return yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    """YAML text in the project's style: keys in the order given, unicode kept, and short
+    mappings and lists of plain values on one line (``columns: [1, 12]``) so diffs stay small."""
+    return yaml.dump(_plain(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
+
+
+class _Dumper(yaml.SafeDumper):
+    """Flow style for a mapping or list of scalars that fits on a line, block style otherwise."""
+
+    def represent_mapping(self, tag, mapping, flow_style=None):
+        return super().represent_mapping(tag, mapping, flow_style=_fits(list(mapping.keys()) + list(mapping.values())))
+
+    def represent_sequence(self, tag, sequence, flow_style=None):
+        return super().represent_sequence(tag, sequence, flow_style=_fits(sequence))
+
+    def represent_str(self, data):
+        # hex ids such as 0608 must stay text for every YAML reader, not only for ours
+        if data[:1].isdigit() and data.replace("-", "").replace(".", "").isdigit():
+            return self.represent_scalar("tag:yaml.org,2002:str", data, style="'")
+        return super().represent_str(data)
+
+
+_Dumper.add_representer(str, _Dumper.represent_str)
+
+
+def _fits(items: list) -> bool:
+    scalar = all(isinstance(v, (str, int, float, bool)) or v is None for v in items)
+    return scalar and sum(len(str(v)) + 4 for v in items) <= 72 and not any("\n" in str(v) for v in items)
 
 
 def _plain(value: Any) -> Any:
