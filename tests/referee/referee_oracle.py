@@ -80,7 +80,10 @@ def in_enemy_zoc(pos: Position, rs, side: str, h: Hex) -> bool:
 
 
 def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Fraction, bool]]:
-    """Hex -> (least MP spent, move ends there) over every simple path (tutorial-style rules)."""
+    """Hex -> (least MP spent, move ends there) over every simple path.
+
+    Applies the tutorial's kinds of rules plus the ZOC and minimum-move options of the
+    ruleset (enter/leave costs, stop, ZOC-to-ZOC allowed/forbidden/one-hex, infiltration)."""
     m, grid, weather = pos.map, pos.map.grid, pos.current_weather
     units = [pos.units[u] for u in unit_ids]
     side = units[0].side
@@ -93,7 +96,13 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Frac
     use_line = not (len(units) > 1 and classes & set(rs.movement.line_alone_classes))
     zoc = {h: in_enemy_zoc(pos, rs, side, h) for h in grid}
 
-    def step(a: Hex, b: Hex):
+    z = rs.zoc
+    minimum = rs.movement.minimum_move and not any(u.moved for u in units)
+    infiltrate = all(rs.may_infiltrate(pos, u) for u in units)
+    enter_cost, leave_cost = Fraction(z.enter_cost), Fraction(z.leave_cost)
+
+    def step(a: Hex, b: Hex, spent: Fraction, first: bool):
+        """(total spent, move ends) after stepping a -> b, or None if the step is illegal."""
         if b in enemy:
             return None
         costs = []
@@ -106,9 +115,26 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Frac
             if t is None or s is None:
                 return None
             costs.append(t + s)
-        if zoc[a] and zoc[b]:
-            return None  # T.6: no ZOC to ZOC
-        return max(costs)
+        c = max(costs)
+        stop = False
+        if zoc[b]:
+            if zoc[a]:
+                if infiltrate and first:
+                    return max(ma, spent), True        # infiltration: all MP, then stop
+                if z.zoc_to_zoc == "forbidden" or (z.zoc_to_zoc == "one-hex" and not first):
+                    return None
+                if z.zoc_to_zoc == "one-hex":
+                    return max(ma, spent), True
+            c += enter_cost
+            stop = z.stop
+        if zoc[a]:
+            c += leave_cost
+        total = spent + c
+        if total > ma:
+            if minimum and first:
+                return total, True                    # the minimum move: one hex, then stop
+            return None
+        return total, stop
 
     start = units[0].hex
     best: dict[Hex, tuple[Fraction, bool]] = {}
@@ -117,12 +143,11 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Frac
         for n in grid.neighbours(h):
             if n in seen:
                 continue
-            c = step(h, n)
-            if c is None or spent + c > ma:
+            got = step(h, n, spent, h == start)
+            if got is None:
                 continue
-            total = spent + c
-            stop = zoc[n]
-            if n not in best or total < best[n][0]:
+            total, stop = got
+            if n not in best or total < best[n][0] or (total == best[n][0] and best[n][1] and not stop):
                 best[n] = (total, stop)
             if not stop:
                 seen.add(n)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -34,6 +35,30 @@ def test_reachable_matches_brute_force_on_random_maps(seed):
     pos, mover = random_position(GAME, seed)
     ids = [mover] + (["b-4"] if "b-4" in pos.units else [])
     assert _engine(pos, ids) == oracle_reach(pos, RS, ids)
+
+
+ZOC_VARIANTS = st.fixed_dictionaries({
+    "stop": st.booleans(),
+    "enter_cost": st.sampled_from([0, 1, 2]),
+    "leave_cost": st.sampled_from([0, 1, 2]),
+    "zoc_to_zoc": st.sampled_from(["allowed", "forbidden", "one-hex"]),
+    "infiltration_min_ma": st.sampled_from([None, 6]),
+})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**31), ZOC_VARIANTS, st.booleans())
+def test_zoc_variants_and_minimum_move_match_brute_force(seed, zoc, minimum):
+    pos, mover = random_position(GAME, seed)
+    rs = replace(RS, name="variant", zoc=replace(RS.zoc, **zoc),
+                 movement=replace(RS.movement, minimum_move=minimum))
+    ids = [mover] + (["b-4"] if "b-4" in pos.units else [])
+    reach = reachable(pos, rs, ids)
+    got = {h: (reach.cost(h), reach.board.index[h] in reach.stopped) for h in reach.hexes()}
+    assert got == oracle_reach(pos, rs, ids)
+    for h in reach.hexes():   # and every cheapest path passes the step-by-step check
+        check = check_path(pos, rs, ids, reach.path(h))
+        assert check.ok, check.reason
 
 
 @settings(max_examples=60, deadline=None)
