@@ -18,8 +18,8 @@ from toolkit.io import load_game
 from toolkit.referee import (Position, Unit, apply_supply, check_path, check_stacking, get_ruleset,
                              load_position, position_from_scenario, reachable, ruleset_for, supply_status,
                              zoc_counts)
-from toolkit.rulesets.velikiye_luki import (DEFAULTS, RULESET, check_retreat, encircled, encirclement,
-                                            retreat_options)
+from toolkit.rulesets.velikiye_luki import (DEFAULTS, RULESET, check_retreat, encircled, encirclement, lose_step,
+                                            reintegrate, retreat_options, split_division)
 from toolkit.validate import validate_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -281,3 +281,35 @@ def test_ruleset_is_found_by_the_game(game):
     assert get_ruleset("velikiye-luki") is RULESET
     assert RULESET.stacking.when == "phase" and RULESET.zoc.leave_cost == 2
     assert Fraction(RULESET.option(position_from_scenario(game), "mech_road_cost")) == Fraction(1, 2)
+
+
+# -- cadres (1.7) -----------------------------------------------------------------------
+
+
+def test_split_and_reintegrate_a_division(game):
+    pos = _pos(game, {"df357": "1410", "rc27": "1410", "dfg21": "1314"}, side="soviet")
+    cadre = split_division(pos, "df357")                      # 1.7.2: the 357th example
+    assert pos.units["df357"].steps == 2 and pos.units[cadre].hex == pos.units["df357"].hex
+    assert pos.units[cadre].counter.id == "cadre-c"           # the division's quality
+    assert check_stacking(pos, RULESET) == []                # reduced division + cadre = a division (5.1)
+    with pytest.raises(RulesError, match="1.7.2"):
+        split_division(pos, "df357")                         # not at full strength any more
+    reintegrate(pos, "df357", cadre)                         # 1.7.3
+    assert pos.units["df357"].steps == 3 and cadre not in pos.units
+    guards = split_division(pos, "dfg21")
+    weaker = split_division(pos, "df357")                    # a C cadre
+    pos.place(weaker, pos.units["dfg21"].hex)
+    with pytest.raises(RulesError, match="equal or better"):
+        reintegrate(pos, "dfg21", weaker)                    # C is worse than B
+    pos.place(guards, pos.units["df357"].hex)
+    reintegrate(pos, "df357", guards)                        # B is better than C: allowed
+    assert pos.units["df357"].steps == 3
+
+
+def test_three_step_division_becomes_a_cadre(game):
+    # 1.7.1, the 21st Guards example: front, back, then a cadre of the same quality
+    pos = _pos(game, {"dfg21": "1314"}, side="soviet")
+    assert lose_step(pos, "dfg21") is None and pos.units["dfg21"].steps == 2
+    cadre = lose_step(pos, "dfg21")
+    assert "dfg21" not in pos.units and pos.units[cadre].counter.id == "cadre-b"
+    assert lose_step(pos, cadre) is None and pos.units[cadre].box == "eliminated"
