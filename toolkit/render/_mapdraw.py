@@ -122,9 +122,21 @@ class _MapPainter:
         by_style: dict[TerrainStyle, list[Hex]] = defaultdict(list)
         for h in self.water_hexes:
             by_style[self.style_of(self.m.terrain(h))].append(h)
+        water_set = set(self.water_hexes)
         for style, hexes in by_style.items():
-            body = unary_union([self.layout.polygon(h) for h in hexes])
-            body = body.buffer(-self.px(0.075), join_style=1).buffer(self.px(0.04), join_style=1)
+            water = unary_union([self.layout.polygon(h) for h in hexes])
+            # the shore keeps a rim of land in the water hexes next to land, with rounded
+            # corners; where the water meets the map edge it runs to the hex edge
+            shore_hexes = {n for h in hexes for n in self.grid.neighbours(h) if n not in water_set}
+            if shore_hexes:
+                land = unary_union([self.layout.polygon(h) for h in shore_hexes])
+                body = water.difference(land.buffer(self.px(0.075), join_style=1))
+                r = self.px(0.06)
+                body = body.buffer(-r, join_style=1).buffer(r, join_style=1)      # round the capes
+                body = body.buffer(r, join_style=1).buffer(-r, join_style=1).intersection(water)  # and the bays
+                coast = land.buffer(self.px(0.11), join_style=1)
+            else:
+                body, coast = water, None
             for poly in getattr(body, "geoms", [body]):
                 if poly.is_empty:
                     continue
@@ -140,13 +152,17 @@ class _MapPainter:
                 else:
                     self.draw.polygon(list(poly.exterior.coords), fill=style.water)
                 # the anti-aliased shore line hides the jagged edge of the fill
-                self.shores.append((poly, style.shore or style.ink))
+                if coast is not None:
+                    line = poly.boundary.intersection(coast)
+                    self.shores.append((line, style.shore or style.ink))
 
     def shorelines(self, canvas: Canvas) -> None:
         w = max(1.0, self.px(0.018))
-        for poly, colour in self.shores:
-            for ring in [poly.exterior, *poly.interiors]:
-                canvas.line(list(ring.coords), colour, w)
+        for line, colour in self.shores:
+            merged = linemerge(line) if line.geom_type == "MultiLineString" else line
+            for part in getattr(merged, "geoms", [merged]):
+                if part.geom_type == "LineString" and len(part.coords) > 1:
+                    canvas.line(list(part.coords), colour, w)
 
     def symbols(self) -> None:
         """Terrain symbols of the base terrain, then of overlay features (villages...)."""
