@@ -131,7 +131,7 @@ class _Legend:
         m, g = self.m, self.game
         title = g.name if g else m.name
         lines = []
-        if g and m.name and m.name != g.name:
+        if g and m.name and m.name.lower() not in g.name.lower():
             lines.append((m.name, self.bold_f))
         facts = []
         if m.scale:
