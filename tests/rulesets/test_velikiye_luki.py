@@ -313,3 +313,21 @@ def test_three_step_division_becomes_a_cadre(game):
     cadre = lose_step(pos, "dfg21")
     assert "dfg21" not in pos.units and pos.units[cadre].counter.id == "cadre-b"
     assert lose_step(pos, cadre) is None and pos.units[cadre].box == "eliminated"
+
+
+@pytest.mark.parametrize("name, units", [
+    ("ski-infiltration-4-4", ["ski44", "bf26", "bf100"]),
+    ("movement-3-2-example", ["g3-185", "s591", "pz8-29-12"]),
+    ("movement-3-2-stacks", ["a59-8pz", "s663", "pz10-8pz"]),
+    ("festung-encircled-7", ["rc27", "dfg9"]),
+])
+def test_every_reachable_hex_has_a_legal_cheapest_path(name, units):
+    # the search and the step-by-step check agree through every hook
+    pos = load_position(ROOT / "tests" / "data" / "velikiye-luki" / f"{name}.yaml")
+    for uid in units:
+        reach = reachable(pos, RULESET, uid)
+        assert len(reach) > 0
+        for h in reach.hexes():
+            check = check_path(pos, RULESET, uid, reach.path(h))
+            assert check.ok, (uid, pos.map.format(h), check.reason)
+            assert check.steps[-1]["spent"] == reach.cost(h)
