@@ -123,7 +123,8 @@ class _MapPainter:
         for h in self.water_hexes:
             by_style[self.style_of(self.m.terrain(h))].append(h)
         water_set = set(self.water_hexes)
-        for style, hexes in by_style.items():
+        bodies = [(style, body) for style, hexes in by_style.items() for body in self._components(hexes)]
+        for style, hexes in bodies:
             water = unary_union([self.layout.polygon(h) for h in hexes])
             # the shore keeps a rim of land in the water hexes next to land, with rounded
             # corners; where the water meets the map edge it runs to the hex edge
@@ -156,6 +157,22 @@ class _MapPainter:
                     line = poly.boundary.intersection(coast)
                     self.shores.append((line, style.shore or style.ink))
 
+    def _components(self, hexes: list[Hex]) -> list[list[Hex]]:
+        """Connected groups of ``hexes`` (one water body each: small geometry, fast buffers)."""
+        left = set(hexes)
+        out = []
+        while left:
+            seed = left.pop()
+            group, todo = [seed], [seed]
+            while todo:
+                for n in self.grid.neighbours(todo.pop()):
+                    if n in left:
+                        left.remove(n)
+                        group.append(n)
+                        todo.append(n)
+            out.append(sorted(group))
+        return out
+
     def shorelines(self, canvas: Canvas) -> None:
         w = max(1.0, self.px(0.018))
         for line, colour in self.shores:
@@ -186,9 +203,19 @@ class _MapPainter:
         colour = rgb(self.theme.get("grid", "colour", "#4a4a44"))
         width = max(1, round(self.px(self.theme.get("grid", "width", 0.012))))
         line = self.draw.line
+        grid = self.grid
+        # each hexside once: four sides per hex as one polyline, the other two only on the
+        # map's edge (inside, the neighbour draws them)
+        if grid.flat:
+            chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
+        else:
+            chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
         for h in self.hexes:
             pts = self.layout.corners(h)
-            line(pts + [pts[0]], fill=colour, width=width)
+            line([pts[i] for i in chain], fill=colour, width=width, joint="curve" if width > 2 else None)
+            for i, direction in extra:
+                if grid.neighbour(h, direction) not in grid:
+                    line([pts[i], pts[(i + 1) % 6]], fill=colour, width=width)
 
     def hexsides(self, canvas: Canvas) -> None:
         """Rivers, lake sides, slopes and walls along chains of hexsides."""
@@ -379,7 +406,10 @@ class _MapPainter:
                         segments.append(LineString(self.layout.hexside_segment(side)))
             if not segments:
                 continue
-            band = unary_union(segments).buffer(width, cap_style=2, join_style=2).difference(grid_poly)
+            # merged into chains first so the band's corners are mitred, not notched
+            chains = [LineString(c) for c in _chains([list(seg.coords) for seg in segments])]
+            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in chains])
+            band = band.difference(grid_poly)
             colour = side_colour(side_id, self.game)
             canvas.shape(band, fill=colour, outline=_darker(colour), width=max(1.0, self.px(0.01)))
             side = self.game.side(side_id) if (self.game and side_id) else None
