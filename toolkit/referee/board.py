@@ -107,8 +107,10 @@ class Board:
 
     def scaled(self, mp) -> int:
         """MP (int or Fraction) in board units, rounded down."""
-        value = Fraction(mp) * self.scale
-        return value.numerator // value.denominator
+        if type(mp) is int:
+            return mp * self.scale
+        value = Fraction(mp)
+        return value.numerator * self.scale // value.denominator
 
     def k_of(self, a: Hex, b: Hex) -> int | None:
         """The directed hexside index from ``a`` to adjacent ``b`` (None if not adjacent)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from heapq import heappop, heappush
 
 from ..errors import RulesError
@@ -34,15 +35,14 @@ class _Ctx:
         mv, z = rs.movement, rs.zoc
         side = units[0].side
         weather = pos.current_weather
-        classes = sorted({rs.unit_class(pos, u) for u in units})
-        enters = [board.enter_costs(c, weather, mv.feature_costs) for c in classes]
+        classes = self.classes = (rs.unit_class(pos, units[0]),) if len(units) == 1 else \
+            tuple(sorted({rs.unit_class(pos, u) for u in units}))
+        self.weather = weather
         line_set = mode.lines or mv.lines
         line_ok = not (len(units) > 1 and any(c in mv.line_alone_classes for c in classes))
         self.line_denied = not line_ok
-        self.dense = board.edge_arrays(tuple(classes), weather, mv.feature_costs, mv.bridges_ignore_hexsides,
+        self.dense = board.edge_arrays(classes, weather, mv.feature_costs, mv.bridges_ignore_hexsides,
                                        line_set, mode.line_rate, line_ok)
-        # only to say which of terrain or hexside refused a step
-        self.enter = enters[0] if len(enters) == 1 else [NO if NO in v else max(v) for v in zip(*enters)]
         self.ez = _movement_zoc(pos, rs, side)
         self.enemy = _closed(pos, board, side, mode.near_enemy)
         self.enter_cost = board.scaled(z.enter_cost)
@@ -52,6 +52,13 @@ class _Ctx:
         self.infiltrate = mode.infiltration and all(rs.may_infiltrate(pos, u) for u in units)
         self.minimum = mv.minimum_move and not any(u.moved for u in units)
         self.hook = type(rs).step_rule is not Ruleset.step_rule
+
+    @cached_property
+    def enter(self) -> list[int]:
+        """Off-line cost to enter each hex (only to say whether terrain or hexside refused)."""
+        mv = self.rs.movement
+        enters = [self.board.enter_costs(c, self.weather, mv.feature_costs) for c in self.classes]
+        return enters[0] if len(enters) == 1 else [NO if NO in v else max(v) for v in zip(*enters)]
 
     def step(self, i: int, k: int, j: int, g: int, start: int) -> tuple[int, bool] | Reason:
         """Cost after stepping i -> j having spent ``g``: ``(new spent, stops)`` or why not."""
@@ -76,7 +83,7 @@ class _Ctx:
                               f"into {board.map.format(hex_j)} does not", hex_j, ids)
             c = off[k]
             if c == NO:
-                if self.enter[j] == NO:
+                if self.enter[j] == NO:   # (rare: a refusal)
                     t = board.terrain[j]
                     return Reason(Code.PROHIBITED_TERRAIN, mv.terrain_rule,
                                   f"{t or 'unmapped'} terrain at {board.map.format(hex_j)} is prohibited", hex_j, ids)
@@ -315,15 +322,17 @@ def _search_fast(ctx: _Ctx, s: int, reach: Reach) -> None:
     zoc_stop, zoc2zoc_ok, enter_ezoc = z.stop, z.zoc_to_zoc == "allowed", mode.enter_ezoc
     ecost, lcost, ma = ctx.enter_cost, ctx.leave_cost, ctx.ma_scaled
     road_only, line_in, line_out = mode.road_only, mv.line_into_ezoc, mv.line_out_of_ezoc
-    best = [ma + 1] * board.n
-    prev_list = [-1] * board.n
+    n = board.n
+    best = [ma + 1] * n
+    prev_list = [-1] * n
     stopped = reach.stopped
     touched = [s]
     best[s] = 0
-    heap = [(0, s)]
+    # heap keys are spent * n + index: one int compares faster than a tuple
+    heap = [s]
     while heap:
-        g, i = heappop(heap)
-        if g != best[i] or i in stopped:
+        g, i = divmod(heappop(heap), n)
+        if g != best[i]:
             continue
         ez_i = ez[i]
         for k, j in nb[i]:
@@ -348,9 +357,6 @@ def _search_fast(ctx: _Ctx, s: int, reach: Reach) -> None:
                 if not enter_ezoc or (ez_i and not zoc2zoc_ok):
                     continue
                 c += ecost
-                stop = zoc_stop
-            else:
-                stop = False
             if ez_i:
                 c += lcost
             ng = g + c
@@ -360,11 +366,10 @@ def _search_fast(ctx: _Ctx, s: int, reach: Reach) -> None:
                 touched.append(j)
             best[j] = ng
             prev_list[j] = i
-            if stop:
-                stopped.add(j)
+            if ez_j and zoc_stop:
+                stopped.add(j)      # a destination, never expanded: no need to queue it
             else:
-                stopped.discard(j)
-            heappush(heap, (ng, j))
+                heappush(heap, ng * n + j)
     stopped.discard(s)
     reach.spent = {i: best[i] for i in touched}
     reach.prev = {i: prev_list[i] for i in touched}

@@ -96,11 +96,14 @@ class Ruleset:
     def movement_allowance(self, pos: "Position", unit: "Unit", mode: MovementMode) -> Fraction:
         """MP a unit has for a move in ``mode``: printed MA, status factors, mode factor/bonus."""
         ma = Fraction(unit.value(self.movement.ma_value, 0) or 0)
-        for status, factor in self.movement.status_ma.items():
-            if status in unit.status:
-                ma = _round(ma * Fraction(factor), self.movement.status_ma_round)
-        bonus = mode.ma_bonus_by_type.get(unit.type, mode.ma_bonus)
-        return _round(ma * Fraction(mode.ma_factor), mode.round) + Fraction(bonus)
+        if unit.status:
+            for status, factor in self.movement.status_ma.items():
+                if status in unit.status:
+                    ma = _round(ma * Fraction(factor), self.movement.status_ma_round)
+        if mode.ma_factor != 1:
+            ma = _round(ma * Fraction(mode.ma_factor), mode.round)
+        bonus = mode.ma_bonus_by_type.get(unit.type, mode.ma_bonus) if mode.ma_bonus_by_type else mode.ma_bonus
+        return ma + bonus if bonus else ma
 
     def can_move(self, pos: "Position", unit: "Unit", mode: MovementMode) -> Reason | None:
         """None if the unit may start a move in ``mode``, else why not."""
