@@ -120,3 +120,21 @@ def test_t7_out_of_supply_then_isolated_and_isolated_cannot_move():
     assert pos.units["b-3"].status == {"out_of_supply"} and pos.units["b-1"].status == {"isolated"}
     assert reachable(pos, RS, "b-1").refused.code is Code.CANNOT_MOVE
     assert reachable(pos, RS, "b-3").refused is None
+
+
+def test_t6_a_move_may_not_end_over_the_stacking_limit():
+    pos = load("tutorial-stacking")
+    refused = walk(pos, "b-5", "0404 0505")          # 0505 holds b-1 and b-2 (and the free HQ)
+    assert refused.reason.code is Code.STACKING_LIMIT and refused.failed_step == 1
+    assert "b-5" in refused.reason.units
+    assert walk(pos, "b-hq", "0505 0404").ok         # an HQ does not count, even into a full hex
+    assert walk(pos, "b-1", "0505 0504").ok
+
+
+def test_t6_destinations_leave_out_full_hexes():
+    from toolkit.referee import destinations
+    pos = load("tutorial-stacking")
+    kessel = pos.map.grid.parse("0505")
+    assert kessel in reachable(pos, RS, "b-5")
+    ends = destinations(pos, RS, "b-5")
+    assert kessel not in ends and len(ends) == len(reachable(pos, RS, "b-5")) - 1

@@ -457,4 +457,34 @@ def check_path(pos: Position, rs: Ruleset, unit_ids, path: list[Hex], mode: str 
         if result.reason is not None:
             result.failed_step = n
             return result
+    if len(path) > 1:
+        why = end_stacking(pos, rs, units, path[-1], mode)
+        if why is not None:
+            result.reason, result.failed_step = why, len(path) - 1
     return result
+
+
+def end_stacking(pos: Position, rs: Ruleset, units: list[Unit], dest: Hex, mode: str | None = None) -> Reason | None:
+    """Why ``units`` may not end a move on ``dest`` under the stacking rules (None if they may).
+
+    Only when the ruleset checks stacking at the end of each move (``when`` "move" or
+    "always"), and only for violations the moving units take part in.
+    """
+    if rs.stacking.when not in ("move", "always"):
+        return None
+    from .stacking import stack_reasons
+    movers = {u.id for u in units}
+    there = [u for u in pos.at(dest) if u.id not in movers] + list(units)
+    key = mode if mode and rs.mode(mode).stacking else None
+    for reason in stack_reasons(pos, rs, dest, there, key):
+        if movers & set(reason.units):
+            return reason
+    return None
+
+
+def destinations(pos: Position, rs: Ruleset, unit_ids, mode: str | None = None) -> list[Hex]:
+    """The reachable hexes where the units may also end their move (stacking checked when the
+    ruleset checks it at the end of each move)."""
+    reach = reachable(pos, rs, unit_ids, mode)
+    units = _units(pos, unit_ids)
+    return [h for h in reach.hexes() if end_stacking(pos, rs, units, h, mode) is None]
