@@ -184,6 +184,9 @@ class _MapPainter:
     def symbols(self) -> None:
         """Terrain symbols of the base terrain, then of overlay features (villages...)."""
         flat = self.grid.flat
+        # symbols keep clear of the hex id: top ids push them down, bottom ids up
+        self.symbol_shift = {("top", True): 0.0, ("top", False): 0.1, ("bottom", True): -0.12,
+                             ("bottom", False): -0.17}.get((self.m.hex_ids, flat), 0.0)
         for h in self.hexes:
             cell = self.m.hexes.get(h)
             if cell is None:
@@ -192,7 +195,7 @@ class _MapPainter:
             for code in codes:
                 style = self.style_of(code)
                 variant = (h.col * 7 + h.row * 13) % VARIANTS
-                spr = sprite(style, self.size, flat, variant)
+                spr = sprite(style, self.size, flat, variant, self.symbol_shift)
                 if spr is None:
                     continue
                 cx, cy = self.centres[h]
@@ -491,8 +494,11 @@ class _MapPainter:
                  family=style.get("family", "condensed"))
         colour = rgb(style.get("colour", "#333333"))
         inset = self.px(style.get("inset", 0.045))
-        half = self.size / 2 if self.grid.flat else self.layout.radius * 0.62
-        anchor, dy = {"top": ("mt", -half + inset), "bottom": ("mb", half - inset), "centre": ("mm", 0.0)}[where]
+        if self.grid.flat:
+            half = self.size / 2 - inset
+        else:  # below the top corner, where the hex is wide enough for the id
+            half = self.layout.radius * 0.66
+        anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         text = self.draw.text
         bbox = self.draw.textbbox
         fmt = self.grid.format

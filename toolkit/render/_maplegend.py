@@ -199,7 +199,8 @@ class _Legend:
         note = "MP to enter; +n to cross a hexside; P prohibited; \u2013 not given"
         if any(t.overlay for t in m.terrain_types.values()):
             note += "; other: as the hex's other terrain"
-        height += round(self.text_f.size * 1.6)
+        notes = self._wrap(note, self.width - 2 * self.pad)
+        height += round(self.text_f.size * (0.6 + 1.3 * len(notes)))
 
         def paint(image, draw, canvas, x, y):
             x0 = x + self.pad
@@ -230,8 +231,19 @@ class _Legend:
                               fill=self.ink, anchor="mm")
                 self._cell_text(draw, comb_x, mid, combat)
                 cy += self.row_h
-            draw.text((x0, cy + self.text_f.size * 0.4), note, font=self.text_f, fill=self.ink)
+            for i, line in enumerate(notes):
+                draw.text((x0, cy + self.text_f.size * (0.4 + 1.3 * i)), line, font=self.text_f, fill=self.ink)
         return _Block(height, paint)
+
+    def _wrap(self, text: str, width: int) -> list[str]:
+        """Greedy word wrap of ``text`` in the legend's text font."""
+        lines: list[str] = []
+        for word in text.split(" "):
+            if lines and self.tw(lines[-1] + " " + word, self.text_f) <= width:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return lines
 
     def _cell_text(self, draw, x: float, mid: float, text: str) -> None:
         """Text in the combat column: one line, else wrapped on two, shrunk only if it must."""

@@ -23,10 +23,13 @@ TOP = -0.29     # symbols stay below this (fraction of the hex size from the cen
 
 
 @lru_cache(maxsize=512)
-def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0) -> Image.Image | None:
+def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0,
+           shift: float = 0.0) -> Image.Image | None:
     """The RGBA symbol of ``style`` for hexes ``size`` pixels across, centred in the sprite.
 
     The sprite is square, ``side = ceil(1.2 * size)`` pixels, its centre at ``side / 2``.
+    ``shift`` moves the symbol down (a fraction of the hex size, negative: up) inside the
+    hex, away from where the hex id is printed; the clip to the hex does not move.
     """
     painter = _PAINTERS.get(style.symbol or "")
     if painter is None:
@@ -38,6 +41,9 @@ def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0) -> Im
     c = side * SS / 2
 
     def P(x: float, y: float) -> tuple[float, float]:
+        return c + x * scale, c + (y + shift) * scale
+
+    def Q(x: float, y: float) -> tuple[float, float]:
         return c + x * scale, c + y * scale
 
     rng = random.Random(f"{style.symbol}-{variant}")
@@ -46,7 +52,7 @@ def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0) -> Im
     mask = Image.new("L", big.size, 0)
     R = 0.5 / math.cos(math.radians(30)) * 0.94
     start = 180 if flat else 270
-    corners = [P(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i)))
+    corners = [Q(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i)))
                for i in range(6)]
     ImageDraw.Draw(mask).polygon(corners, fill=255)
     alpha = big.getchannel("A")
