@@ -266,3 +266,22 @@ def test_a_crowded_synthetic_map_keeps_names_off_ids():
     ids = image.text_boxes["hex_ids"]
     for name, box in image.text_boxes["places"].items():
         assert not any(_overlaps(box, b) for b in ids.values()), name
+
+
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+def test_ids_printed_at_the_bottom_are_found_in_their_hexes(orientation):
+    theme = _id_theme()
+    game_map = _synthetic(orientation)
+    game_map.hex_ids = "bottom"
+    image = render_map(game_map, dpi=170, theme=theme)
+    _check_hex_ids(image, theme, samples=8)
+    for h, (x0, y0, x1, y1) in image.text_boxes["hex_ids"].items():
+        assert y0 > image.layout.center(h)[1], "a bottom id sits below the centre"
+
+
+def test_maps_without_printed_ids_draw_none():
+    game_map = _synthetic()
+    game_map.hex_ids = "none"
+    image = render_map(game_map, dpi=100, theme=_id_theme())
+    assert image.text_boxes["hex_ids"] == {}
+    assert not _ink_mask(np.asarray(image.image)).any()
