@@ -394,16 +394,31 @@ class Grid:
 
     def distance(self, h1: Hex, h2: Hex) -> int:
         """Hexes counted from ``h1`` (excluded) to ``h2`` (included)."""
-        table = self._line_table
-        try:
-            a1, d1 = table[h1]
-            a2, d2 = table[h2]
-        except KeyError:  # off the grid (or a grid too big for tables)
-            a1, d1 = self._to_lines(h1)
-            a2, d2 = self._to_lines(h2)
-        da = a1 - a2 if a1 > a2 else a2 - a1
-        dd = d1 - d2 if d1 > d2 else d2 - d1
-        return da + (dd - da) // 2 if dd > da else da
+        # Line coordinates inlined for speed (referee path finding calls this in tight loops):
+        # |a1 - a2| is the gap in line numbers whichever way they run, and the doubled positions
+        # differ by 2 * (p1 - p2) plus or minus the difference of the two lines' half-hex shifts.
+        flat, k = self._metric
+        if flat:
+            l1, p1 = h1
+            l2, p2 = h2
+        else:
+            p1, l1 = h1
+            p2, l2 = h2
+        da = l1 - l2
+        if da < 0:
+            da = -da
+        dd = 2 * (p1 - p2) + k * ((l1 & 1) - (l2 & 1))
+        if dd < 0:
+            dd = -dd
+        return (da + dd) // 2 if dd > da else da
+
+    @cached_property
+    def _metric(self) -> tuple[bool, int]:
+        """(flat?, k) where k * (l1 % 2 - l2 % 2) is the shift difference of lines l1 and l2 in
+        doubled positions, signed by the direction positions run along a line."""
+        along = self.row_direction if self.flat else self.col_direction
+        sign = 1 if along == "ascending" else -1
+        return self.flat, sign if self.shifted == "odd" else -sign
 
     def ring(self, center: Hex, radius: int) -> list[Hex]:
         """Grid hexes at exactly ``radius`` from ``center``."""
