@@ -166,7 +166,8 @@ def test_heavy_units_and_swamp(game):
     # 8.35a: armor may not enter swamp off road in Dry/Mud; it may in Frozen
     m = game.main_map
     swamp = next(h for h in m.grid if m.terrain(h) == "swamp" and not ds._road_hex(_pos0(game), h)
-                 and any(m.terrain(n) == "clear" and not m.hexside_codes(m.grid.hexside(h, n)) for n in m.grid.neighbours(h)))
+                 and any(m.terrain(n) == "clear" and not m.hexside_codes(m.grid.hexside(h, n))
+                         for n in m.grid.neighbours(h)))
     start = next(n for n in m.grid.neighbours(swamp) if m.terrain(n) == "clear"
                  and not m.hexside_codes(m.grid.hexside(swamp, n)))
     for weather, ok in [("dry", False), ("mud", False), ("frozen", True)]:
@@ -688,3 +689,53 @@ def test_scenario_two_uses_only_the_map_west_of_1117_3917(game):
     # the pocket draws on the scenario's own sources 2219 and 2518 (19.23)
     result = ds.supply(pos, "axis")
     assert any(result.source[u] in (H("2219"), H("2518")) for u in result.supplied)
+
+
+# -- 5.34, 7.1 and 7.2 ------------------------------------------------------------------------------
+
+
+def test_2grc_exit(game):
+    # 1 MP to leave at 4027 or 4031, full strength only; strategic movement may be used (5.34)
+    pos = position(game, weather="dry", side="soviet", turn=5, **{"so-2grc-2": "3731", "so-2grc-3": "3531"})
+    assert ds.grc_exit(pos, RULESET, "so-2grc-2") is None                # 3 road hexes, 1 MP left
+    assert ds.grc_exit(pos, RULESET, "so-2grc-3").code == Code.NOT_ENOUGH_MP   # 5 road hexes, MA 4
+    assert ds.grc_exit(pos, RULESET, "so-2grc-3", "strategic") is None   # MA 6 leaves 1 MP
+    pos.units["so-2grc-2"].steps = 1
+    assert ds.grc_exit(pos, RULESET, "so-2grc-2").rule == "5.34"
+    pos.units["so-180"] = Unit("so-180", game.counters["so-180"], "soviet", hex=H("3731"))
+    pos.touch()
+    assert "not a 2GRC unit" in ds.grc_exit(pos, RULESET, "so-180").text
+
+
+def test_air_transport(game):
+    pos = position(game, weather="frozen", turn=5, **{"ax-ir27": "box:agn", "ax-pi-12": "box:agn",
+                                                      "ax-pz203": "box:agn"})
+    assert ds.air_transport(pos, RULESET, "ax-ir27", H("2711")) is None               # 2 points of infantry
+    assert ds.air_transport(pos, RULESET, ["ax-ir27", "ax-pi-12"], H("2711")).rule == "7.13"
+    assert ds.air_transport(pos, RULESET, "ax-pz203", H("2711")).rule == "7.14"
+    assert ds.air_transport(pos, RULESET, "ax-ir27", H("2710")).rule == "7.11"        # not an airfield
+    assert ds.air_transport(pos, RULESET, "ax-ir27", H("2711"), storm=True).rule == "7.16"
+    early = position(game, weather="frozen", turn=4, **{"ax-ir27": "box:agn"})
+    assert ds.air_transport(early, RULESET, "ax-ir27", H("2711")).rule == "7.15"
+    zoc = position(game, weather="frozen", turn=5, **{"ax-ir27": "box:agn", "so-1-87": "2710", "ax-ir48": "2711"})
+    assert ds.air_transport(zoc, RULESET, "ax-ir27", H("2711")).rule == "7.11"        # in an enemy ZOC
+
+
+def test_airdrop(game):
+    pos = position(game, weather="frozen", side="soviet", turn=5, **{"so-204abn": "box:valday", "ax-ir27": "2711"})
+    assert ds.airdrop(pos, RULESET, "so-204abn", H("2415")) is None
+    assert ds.airdrop(pos, RULESET, "so-204abn", H("2711")).rule == "7.23b"   # enemy unit
+    assert ds.airdrop(pos, RULESET, "so-204abn", H("2710")).rule == "7.23b"   # enemy ZOC
+    assert ds.airdrop(pos, RULESET, "so-204abn", H("1811")).rule == "7.23b"   # active Strongpoint
+    assert ds.airdrop(pos, RULESET, "so-204abn", H("2415"), storm=True).rule == "7.22"
+
+
+def test_retreat_toward_the_supply_source_12_37(game):
+    # from 2632 (attacked from 2532) the ends are 2731, 2730 and 2831 (12.44); if the unit traced
+    # to a source at 1827 for this combat, 2831 would take it farther away and is dropped
+    pos = load_position(DATA / "retreat-12-44.yaml")
+    ends = ds.retreat_destinations(pos, RULESET, "so-2-87", H("2632"), source=H("1827"))
+    assert set(ends) == {H("2731"), H("2730")}
+    # when every end is farther, the retreat is still allowed ("unless no alternate position")
+    assert set(ds.retreat_destinations(pos, RULESET, "so-2-87", H("2632"), source=H("2036"))) == \
+        {H("2731"), H("2730"), H("2831")}

@@ -26,7 +26,7 @@ reading is an option of :func:`make_ruleset` (see docs/games/demyansk-shield.md)
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..hexes import Hex
@@ -622,7 +622,8 @@ def reachable_from_box(pos, rs: DemyanskShield, unit_ids, mode: str | None = Non
     out: dict[Hex, Fraction] = {}
     for h in box.entry:
         if any(o.side not in (None, side) and o.counter.kind == "unit" for o in pos.at(h)):
-            refusals[h] = Reason(Code.ENEMY_OCCUPIED, "9.35a", f"entry hex {pos.map.format(h)} holds an enemy combat unit",
+            refusals[h] = Reason(Code.ENEMY_OCCUPIED, "9.35a",
+                                 f"entry hex {pos.map.format(h)} holds an enemy combat unit",
                                  h, ids)
             continue
         classes = {rs.unit_class(pos, u) for u in units}
@@ -731,7 +732,8 @@ def artillery_may_fire(pos, rs: DemyanskShield, unit_id: str, defender_hexes: li
     ids = (unit.id,)
     rng = unit.counter.front.get("range") or 0
     if min(grid.distance(unit.hex, h) for h in defender_hexes) > rng:
-        return Reason(Code.CUSTOM, "10.13a", f"{unit.id} (range {rng}) is out of range of the Defender hex", unit.hex, ids)
+        return Reason(Code.CUSTOM, "10.13a", f"{unit.id} (range {rng}) is out of range of the Defender hex",
+                      unit.hex, ids)
     if "fired" in unit.status:
         return Reason(Code.CUSTOM, "10.13b", f"{unit.id} is Fired until the Recovery Segment", unit.hex, ids)
     if unit.id not in supply(pos, unit.side, rs).supplied:
@@ -756,14 +758,15 @@ def major_river_benefit(pos, attackers: dict[Hex, list[str]], defender_hexes: li
 
 
 def retreat_destinations(pos, rs: DemyanskShield, unit_ids, defender_hex: Hex | None = None,
-                         hexes: tuple[int, ...] = (1, 2)) -> dict[Hex, list[Hex]]:
+                         hexes: tuple[int, ...] = (1, 2), source: Hex | None = None) -> dict[Hex, list[Hex]]:
     """Where a normal retreat of ``unit_ids`` (as a stack) may end: hex -> path (12.3).
 
     Each hex entered is farther from the Defender hex; no enemy units, no hexside prohibited to
     the units' movement, no vacant hex in an enemy ZOC on the way or at the end (a friendly
     occupied one is allowed, 12.35), and the end may not break stacking (12.33). Map-printed
-    units and heavy units stuck in swamp cannot retreat (12.33, 8.35a). The 12.37 supply
-    direction is not checked here.
+    units and heavy units stuck in swamp cannot retreat (12.33, 8.35a). With ``source`` (the
+    Supply Source the units traced to for this combat), ends farther from it are dropped unless
+    no other end exists (12.37).
     """
     if isinstance(unit_ids, str):
         unit_ids = [unit_ids]
@@ -819,6 +822,11 @@ def retreat_destinations(pos, rs: DemyanskShield, unit_ids, defender_hex: Hex | 
                 if total <= (rs.stacking.limit or total):
                     out[end] = path
         frontier = nxt
+    if source is not None and out:
+        before = grid.distance(start, source)
+        closer = {h: p for h, p in out.items() if grid.distance(h, source) <= before}
+        if closer:
+            out = closer
     return out
 
 
@@ -904,3 +912,86 @@ def bruckenschlag_won(pos, rs: DemyanskShield | None = None) -> bool:
     """19.24: an Axis Supply Route joins a west map-edge source to 2219 or 2518."""
     rs = rs or RULESET
     return any(traces_to_map_edge(pos, pos.map.grid.parse(h), rs) for h in ("2219", "2518"))
+
+
+# -- 2GRC exit (5.34), air transport (7.1) and Airdrop (7.2) ---------------------------------------
+
+GRC_EXITS = ("4027", "4031")   # 5.34a
+
+
+def grc_exit(pos, rs: DemyanskShield, unit_id: str, mode: str | None = None) -> Reason | None:
+    """None if a 2GRC unit can leave the map this move: reach 4027 or 4031 with 1 MP left (or
+    start there), at full strength (5.34). Strategic movement may be used; supply is not needed."""
+    unit = pos.unit(unit_id)
+    ids = (unit.id,)
+    if unit.counter.formation != "2GRC":
+        return Reason(Code.CUSTOM, "5.34", f"{unit.id} is not a 2GRC unit", unit.hex, ids)
+    if unit.reduced:
+        return Reason(Code.CUSTOM, "5.34", f"{unit.id} must be at full strength to exit", unit.hex, ids)
+    exits = [pos.map.grid.parse(h) for h in GRC_EXITS]
+    reach = reachable(pos, rs, unit.id, mode)
+    if reach.refused:
+        return reach.refused
+    ma = reach.ma
+    if unit.hex in exits and ma >= 1:
+        return None
+    if any(h in reach and reach.mp_left(h) >= 1 for h in exits):
+        return None
+    return Reason(Code.NOT_ENOUGH_MP, "5.34", f"{unit.id} cannot reach 4027 or 4031 with 1 MP left to exit",
+                  unit.hex, ids)
+
+
+def air_transport(pos, rs: DemyanskShield, unit_ids, airfield: Hex, storm: bool = False) -> Reason | None:
+    """None if Axis units in the AGN box may be flown to ``airfield`` this Air Transport Phase
+    (7.11-7.17): from GT5, not in Mud or Storm, at most 2 stacking points of infantry, engineer or
+    Untried units, to a friendly airfield not in an enemy ZOC nor under construction, within
+    stacking limits."""
+    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    ids = tuple(u.id for u in units)
+    where = pos.map.format(airfield)
+    if (pos.turn or 0) < 5:
+        return Reason(Code.CUSTOM, "7.15", "air transport begins on GT5", airfield, ids)
+    if pos.current_weather == "mud" or storm:
+        return Reason(Code.CUSTOM, "7.16", "no air transport in Mud or Storm", airfield, ids)
+    for u in units:
+        if u.side != "axis" or u.box != "agn":
+            return Reason(Code.CUSTOM, "7.11", f"{u.id} is not an Axis unit in the AGN box", airfield, ids)
+        if u.type not in ("infantry", "engineer") and u.counter.back_kind != "untried":
+            return Reason(Code.CUSTOM, "7.14", f"{u.id} ({u.type}) may not be air transported", airfield, ids)
+    points = sum((rs.stack_points(pos, u) for u in units), Fraction(0))
+    if points > 2:
+        return Reason(Code.CUSTOM, "7.13", f"{points} stacking points exceed the 2 of one Air Transport Phase",
+                      airfield, ids)
+    markers = _markers_at(pos, airfield, AIRFIELD_MARKER)
+    printed = "airfield" in pos.map.features(airfield)
+    if not printed and not markers:
+        return Reason(Code.CUSTOM, "7.11", f"{where} is not an airfield", airfield, ids)
+    if not printed and all(set(m.status) & set(NON_ACTIVE) for m in markers):
+        return Reason(Code.CUSTOM, "7.17", f"the airfield at {where} is under construction", airfield, ids)
+    if not _controls_airfield(pos, rs, airfield, "axis"):
+        return Reason(Code.CUSTOM, "7.11", f"the airfield at {where} is not friendly", airfield, ids)
+    if in_enemy_zoc(pos, rs, "axis", airfield):
+        return Reason(Code.CUSTOM, "7.11", f"the airfield at {where} is in an enemy ZOC", airfield, ids)
+    there = sum((rs.stack_points(pos, o) for o in pos.at(airfield) if o.side == "axis"), Fraction(0))
+    if there + points > (rs.stacking.limit or 0):
+        return Reason(Code.STACKING_LIMIT, "7.11", f"flying in would overstack {where}", airfield, ids)
+    return None
+
+
+def airdrop(pos, rs: DemyanskShield, unit_id: str, hex: Hex, storm: bool = False) -> Reason | None:
+    """None if the Soviet Airdrop unit may drop on ``hex`` (7.22-7.23): from GT5, not in Storm,
+    from the Valday box, onto a hex with no enemy unit or active Strongpoint, not in enemy ZOC."""
+    unit = pos.unit(unit_id)
+    ids = (unit.id,)
+    where = pos.map.format(hex)
+    if unit.type != "parachute" or unit.counter.back_kind != "marker":   # its back is the Airdrop mode (3.45)
+        return Reason(Code.CUSTOM, "7.21", f"{unit.id} is not the Airdrop unit", hex, ids)
+    if (pos.turn or 0) < 5 or storm:
+        return Reason(Code.CUSTOM, "7.22", "Airdrop is allowed from GT5 and not in Storm", hex, ids)
+    if unit.box != "valday":
+        return Reason(Code.CUSTOM, "7.23a", f"{unit.id} must start in the Valday box", hex, ids)
+    if any(o.side == "axis" and o.counter.kind == "unit" for o in pos.at(hex)) or active_strongpoint_owner(pos, hex):
+        return Reason(Code.CUSTOM, "7.23b", f"{where} holds an enemy unit or an active Strongpoint", hex, ids)
+    if in_enemy_zoc(pos, rs, "soviet", hex):
+        return Reason(Code.CUSTOM, "7.23b", f"{where} is in an enemy ZOC", hex, ids)
+    return None
