@@ -739,3 +739,21 @@ def test_retreat_toward_the_supply_source_12_37(game):
     # when every end is farther, the retreat is still allowed ("unless no alternate position")
     assert set(ds.retreat_destinations(pos, RULESET, "so-2-87", H("2632"), source=H("2036"))) == \
         {H("2731"), H("2730"), H("2831")}
+
+
+def test_no_defender_retreat_without_a_surviving_attacker_12_38():
+    # a one-step attacker at 1-3 rolls 1: A1/DR; the attacker is eliminated, the defender stays
+    assert ds.final_column(1, 3, 0) == ("1-3", 0)
+    assert not ds.defender_must_retreat(True, attackers_left=0)
+    assert ds.defender_must_retreat(True, attackers_left=1)
+
+
+def test_2grc_delay_examples_5_34():
+    # required by the end of GT5 (roll 3), historically completed in GT6: 6 VP lost
+    assert ds.grc_penalty("scenario-3", 5, 6) == {"vp": -6}
+    # never completed: GT5, 6, 7 and the GT8 Recovery Phase: the maximum of 24 VP
+    assert ds.grc_penalty("scenario-3", 5, None) == {"vp": -24}
+    # on time, or never required
+    assert ds.grc_penalty("scenario-3", 5, 5) == {"vp": 0} and ds.grc_penalty("scenario-3", None, None) == {"vp": 0}
+    # Scenario 1: one more victory location per turn of delay
+    assert ds.grc_penalty("scenario-1", 5, 6) == {"locations_needed": 6}

@@ -995,3 +995,26 @@ def airdrop(pos, rs: DemyanskShield, unit_id: str, hex: Hex, storm: bool = False
     if in_enemy_zoc(pos, rs, "soviet", hex):
         return Reason(Code.CUSTOM, "7.23b", f"{where} is in an enemy ZOC", hex, ids)
     return None
+
+
+def defender_must_retreat(result_has_retreat: bool, attackers_left: int) -> bool:
+    """12.38: no defender retreat when no attacking unit is left that could occupy the hex."""
+    return result_has_retreat and attackers_left > 0
+
+
+def grc_delay_turns(required_by: int | None, completed_in: int | None) -> int:
+    """Turns the 2GRC exit was late (5.34b): counted from the turn the 2GRC Table required it
+    through GT8 when it never completes (the GT8 Recovery Phase counts too)."""
+    if required_by is None:
+        return 0
+    last = 8 if completed_in is None else completed_in - 1
+    return max(0, min(last, 8) - required_by + 1)
+
+
+def grc_penalty(scenario: str, required_by: int | None, completed_in: int | None) -> dict:
+    """What a late 2GRC exit costs: Scenario 3 loses 6 VP per turn; Scenario 1 needs one more
+    victory location per turn (5.34b, 19.14a3)."""
+    late = grc_delay_turns(required_by, completed_in)
+    if scenario == "scenario-1":
+        return {"locations_needed": 5 + late}
+    return {"vp": -6 * late}
