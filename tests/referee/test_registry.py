@@ -74,8 +74,10 @@ def test_installed_plugin_is_discovered(tmp_path):
             "from toolkit.rulesets.tutorial import RULESET\n"
             "import hexforge_referee_tutorial as p\n"
             "print(_entry_points()['tutorial'])\n"
-            "print(get_ruleset('tutorial') == RULESET, p.load().id)\n")
+            "print(get_ruleset('tutorial') == RULESET, p.load().id)\n"
+            "from toolkit.referee.registry import plugin_game_dir\n"
+            "print(plugin_game_dir('tutorial') == p.GAME_DIR)\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path / "site"))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["hexforge_referee_tutorial:RULESET", "True", "tutorial"]
+    assert out.stdout.split() == ["hexforge_referee_tutorial:RULESET", "True", "tutorial", "True"]

@@ -18,15 +18,27 @@ from ..errors import HexforgeError, RulesError
 from ..io import default_game, load_game
 from ..referee import (check_path, check_stacking, get_ruleset, load_position, position_from_scenario,
                        reachable, ruleset_for, supply_status)
+from ..referee.registry import plugin_game_dir
 
 SCHEMA = 1
 
 
+def _game(name):
+    """A bundled game, a game folder, or the game an installed referee plugin carries."""
+    try:
+        return load_game(name)
+    except HexforgeError:
+        folder = plugin_game_dir(name)
+        if folder is None:
+            raise
+        return load_game(str(folder))
+
+
 def _position(game_name, scenario, turn, position, side, weather, ruleset):
     if position:
-        pos = load_position(position, load_game(game_name) if game_name else None)
+        pos = load_position(position, _game(game_name) if game_name else None)
     else:
-        pos = position_from_scenario(load_game(game_name or default_game()), scenario, turn=turn)
+        pos = position_from_scenario(_game(game_name or default_game()), scenario, turn=turn)
     if side:
         if side not in pos.sides():
             raise RulesError(f"unknown side {side!r}; the game has {', '.join(pos.sides())}")

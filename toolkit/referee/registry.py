@@ -67,6 +67,18 @@ def get_ruleset(name: str) -> Ruleset:
     raise RulesError(f"no ruleset {name!r}; available: {', '.join(available()) or 'none'}")
 
 
+def plugin_game_dir(name: str):
+    """The game folder an installed plugin ruleset ``name`` carries (``GAME_DIR``), or None."""
+    target = _entry_points().get(name)
+    if not target or target.startswith("toolkit."):
+        return None
+    try:
+        module = importlib.import_module(target.partition(":")[0])
+    except ImportError:
+        return None
+    return getattr(module, "GAME_DIR", None)
+
+
 def ruleset_for(game) -> Ruleset:
     """The ruleset a game names (``ruleset:`` in game.yaml, else the game id)."""
     return get_ruleset(game.ruleset or game.id)
