@@ -19,8 +19,8 @@ import sys
 import time
 
 CASES = {
-    "1k@150": dict(cols=40, rows=25, dpi=150, target_s=3.0, target_mb=None),
-    "5k@300": dict(cols=100, rows=50, dpi=300, target_s=30.0, target_mb=1536),
+    "1k@150": dict(cols=40, rows=25, dpi=150, target_s=3.0, target_mb=None, repeats=5),
+    "5k@300": dict(cols=100, rows=50, dpi=300, target_s=30.0, target_mb=1536, repeats=3),
 }
 RATIO_TARGET = 5.0
 
@@ -87,12 +87,17 @@ def run_case(name: str) -> dict:
     case = CASES[name]
     game_map = synthetic_map(case["cols"], case["rows"])
     n = len(game_map.grid)
-    base = min(baseline(game_map, case["dpi"]) for _ in range(2))
-    start = time.perf_counter()
-    image = render_map(game_map, dpi=case["dpi"])
-    elapsed = time.perf_counter() - start
+    # interleaved repeats, best of each: the machine may be busy with other work
+    base, elapsed = float("inf"), float("inf")
+    for _ in range(case["repeats"]):
+        base = min(base, baseline(game_map, case["dpi"]))
+        start = time.perf_counter()
+        image = render_map(game_map, dpi=case["dpi"])
+        elapsed = min(elapsed, time.perf_counter() - start)
+        size = image.image.size
+        del image
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return dict(case=name, hexes=n, dpi=case["dpi"], size=image.image.size, seconds=elapsed,
+    return dict(case=name, hexes=n, dpi=case["dpi"], size=size, seconds=elapsed,
                 ms_per_hex=elapsed * 1000 / n, baseline=base, ratio=elapsed / base, peak_mb=peak_mb,
                 target_s=case["target_s"], target_mb=case["target_mb"])
 
@@ -116,7 +121,8 @@ def main(argv: list[str]) -> None:
         print(f"{r['case']:8} {r['hexes']:>6} {w:>6}x{h:<6} {r['seconds']:>9.2f} {r['target_s']:>9.1f} "
               f"{r['ms_per_hex']:>7.3f} {r['baseline']:>10.3f} {r['ratio']:>5.1f}x {RATIO_TARGET:>5.0f}x "
               f"{r['peak_mb']:>8.0f} {tmb:>9}")
-    print("\nbaseline: the same hex polygons filled with pillow (no symbols, text or lines), same process.")
+    print("\nbaseline: the same hex polygons filled with pillow (no symbols, text or lines), same process;"
+          "\nbest of interleaved repeats for both; peak MB is the process's maximum RSS.")
 
 
 if __name__ == "__main__":
