@@ -73,3 +73,19 @@ def test_supply_human(capsys):
 def test_bad_input_exits_2_with_one_line(capsys, args, message):
     code, out, err = run(capsys, *args)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_png_draws_the_answer(capsys, tmp_path):
+    from PIL import Image
+    out = tmp_path / "moves.png"
+    code, _, err = run(capsys, "moves", "b-3", "-g", "tutorial", "--png", str(out), "--dpi", "40")
+    assert code == 0 and "wrote" in err
+    with Image.open(out) as image:
+        assert image.format == "PNG" and image.width > 200
+    plain = tmp_path / "plain.png"
+    from toolkit import render
+    from toolkit.io import load_game
+    game = load_game("tutorial")
+    render.render_map(game.main_map, dpi=40, game=game).save(plain)
+    with Image.open(out) as a, Image.open(plain) as b:
+        assert a.size == b.size and a.tobytes() != b.tobytes()   # the overlay changed the map

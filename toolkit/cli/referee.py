@@ -201,6 +201,22 @@ def stacking(hex, game_name, scenario, turn, position, side, weather, ruleset, a
     sys.exit(1 if found else 0)
 
 
+_TAGS = {"supplied": "", "out_of_supply": "OOS", "isolated": "ISO", "unsupplied": "UNS"}
+
+
+def _supply_marks(pos, results):
+    """A badge on each hex with an unsupplied unit: its ids and the status it gets."""
+    marks = {}
+    for result in results:
+        for uid in sorted(result.unsupplied):
+            hex = pos.units[uid].hex
+            status = result.status[uid]
+            tag = _TAGS.get(status, status[:3].upper())
+            ids = [u for u in sorted(result.unsupplied) if pos.units[u].hex == hex]
+            marks[hex] = f"{','.join(ids[:2])}{'+' if len(ids) > 2 else ''} {tag}"
+    return marks
+
+
 def _supply_text(pos, result):
     fmt = pos.map.format
     lines = [f"{result.side}: {len(result.supplied)} supplied, {len(result.unsupplied)} not"]
@@ -227,7 +243,7 @@ def supply(game_name, scenario, turn, position, side, weather, ruleset, as_json,
         click.echo(_supply_text(pos, result))
     if png:
         paths = [p for p in result.paths.values() if len(p) > 1]
-        marks = {pos.units[u].hex: "ISO" if result.status[u] == "isolated" else "OOS" for u in result.unsupplied}
+        marks = _supply_marks(pos, [result])
         _draw(pos, png, dpi, paths=paths, marks=marks,
               legend=f"{result.side}: {len(result.supplied)} supplied (lines to the source), "
                      f"{len(result.unsupplied)} not")
@@ -254,9 +270,9 @@ def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, 
         for r in results.values():
             click.echo(_supply_text(pos, r))
     if png:
-        marks = {r.hex: "x" for r in found if r.hex}
-        for r in results.values():
-            marks.update({pos.units[u].hex: "OOS" for u in r.unsupplied})
+        marks = _supply_marks(pos, results.values())
+        marks.update({r.hex: "x" for r in found if r.hex})
+        summary = "; ".join(f"{s}: {len(r.supplied)} of {len(r.status)} supplied" for s, r in results.items())
         _draw(pos, png, dpi, paths=[p for r in results.values() for p in r.paths.values() if len(p) > 1], marks=marks,
-              legend="all legal" if ok else "stacking or supply problems")
+              legend=f"stacking {'legal' if not found else 'broken on ' + str(len(found)) + ' hex(es)'}; {summary}")
     sys.exit(0 if ok else 1)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..hexes import Hex
 from .board import NO, board_of
 from .position import Position
 from .reasons import Code, Reason
