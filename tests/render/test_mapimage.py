@@ -285,3 +285,24 @@ def test_maps_without_printed_ids_draw_none():
     image = render_map(game_map, dpi=100, theme=_id_theme())
     assert image.text_boxes["hex_ids"] == {}
     assert not _ink_mask(np.asarray(image.image)).any()
+
+
+def test_terrain_styles_differ_in_greyscale():
+    # each well-known terrain must read without colour: compare greyscale hexes pairwise
+    from toolkit.render._mapsymbols import sprite
+
+    theme = Theme.default()
+    size = 90
+    tiles = {}
+    for key in theme.data["terrain"]:
+        style = theme.terrain_style(TerrainType(key, key))
+        im = Image.new("RGB", (108, 108), style.water or style.fill)
+        spr = sprite(style, size, True, 0)
+        if spr is not None:
+            im.paste(spr, (54 - spr.width // 2, 54 - spr.height // 2), spr)
+        tiles[key] = np.asarray(im.convert("L"), dtype=float)
+    keys = sorted(tiles)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            diff = np.abs(tiles[a] - tiles[b]).mean()
+            assert diff > 3, f"{a} and {b} look alike in greyscale ({diff:.1f})"

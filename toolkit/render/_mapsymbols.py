@@ -124,18 +124,21 @@ def _rocks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
 
 
 def _hills(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
-    # rounded hill forms with hachures down their flanks
-    forms = [(-0.17, 0.02, 0.19), (0.15, 0.2, 0.17), (0.12, -0.14, 0.13)]
-    for x, y, r in forms:
+    # hills as nested contour rings, the way topographic wargame maps draw high ground
+    forms = [(-0.12, 0.04, 0.24, 0.16), (0.17, 0.23, 0.17, 0.11)]
+    for x, y, rx, ry in forms:
         x += rng.uniform(-0.02, 0.02)
-        box = (*P(x - r, y - r * 0.75), *P(x + r, y + r * 0.75))
-        draw.chord(box, 180, 360, fill=style.accent + (255,))
-        draw.arc(box, 180, 360, fill=style.ink + (255,), width=_w(scale, 0.022))
-        for k in range(1, 8):
-            a = math.pi + math.pi * k / 8
-            sx, sy = x + r * math.cos(a), y + r * 0.75 * math.sin(a)
-            ex, ey = x + r * 0.78 * math.cos(a), y + r * 0.75 * 0.55 * math.sin(a) + 0.02
-            draw.line([P(sx, sy), P(ex, ey)], fill=style.ink + (220,), width=_w(scale, 0.011))
+        phase = rng.uniform(0, math.tau)
+        for level, k in enumerate((1.0, 0.66, 0.33)):
+            pts = []
+            for i in range(36):
+                a = math.tau * i / 36
+                wobble = 1 + 0.12 * math.sin(3 * a + phase) + 0.06 * math.sin(5 * a + 2 * phase)
+                pts.append(P(x + rx * k * wobble * math.cos(a), y + ry * k * wobble * math.sin(a) - 0.02 * level))
+            fill = style.accent + (255,) if level == 0 else None
+            draw.polygon(pts, fill=fill)
+            draw.line(pts + [pts[0]], fill=style.ink + (255,), width=_w(scale, 0.016 if level == 0 else 0.012),
+                      joint="curve")
 
 
 def _peaks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
