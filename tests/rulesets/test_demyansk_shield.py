@@ -757,3 +757,10 @@ def test_2grc_delay_examples_5_34():
     assert ds.grc_penalty("scenario-3", 5, 5) == {"vp": 0} and ds.grc_penalty("scenario-3", None, None) == {"vp": 0}
     # Scenario 1: one more victory location per turn of delay
     assert ds.grc_penalty("scenario-1", 5, 6) == {"locations_needed": 6}
+
+
+def test_campaign_starts_before_the_pocket_closes(game):
+    # GT1 is 23 January 1942; the pocket closed in February: Demyansk still traces to the map edge
+    pos = position_from_scenario(game, "scenario-1")
+    assert not ds.demyansk_surrounded(pos)
+    assert ds.supply(pos, "axis").unsupplied == set()
