@@ -447,7 +447,7 @@ class _MapPainter:
         texts = []
         vic = self.theme.data.get("victory", {})
         r = self.px(vic.get("size", 0.22)) / 2
-        fill, outline = rgb(vic.get("fill", "#c8102e")), rgb(vic.get("outline", "#ffffff"))
+        fill = rgb(vic.get("fill", "#c8102e"))
         for v in self.m.victory:
             if v.hex not in self.centres:
                 continue
@@ -500,7 +500,6 @@ class _MapPainter:
             half = self.layout.radius * 0.66
         anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         text = self.draw.text
-        bbox = self.draw.textbbox
         fmt = self.grid.format
         halo = max(1, round(self.px(0.012)))
         # a halo (in the hex's own colour, so invisible on the terrain) only where a line or

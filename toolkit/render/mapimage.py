@@ -50,15 +50,7 @@ class MapImage:
             fmt = "PNG" if path.suffix.lower() in ("", ".png") else None
             self.image.save(tmp, format=fmt or Image.registered_extensions().get(path.suffix.lower()),
                             dpi=(self.dpi, self.dpi))
-        publish(path)
         return path
-
-
-def publish(path: Path) -> None:
-    """Give a written output the usual permissions (the atomic temporary file is private)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(path, 0o666 & ~mask)
 
 
 def render_map(game_map: Map, *, dpi: int = 150, theme: Theme | None = None,

@@ -13,7 +13,6 @@ on the art.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -366,7 +365,6 @@ def save_pdf(pages: Iterator[Image.Image], path: Path, resolution: float, *, tit
         for page in pages:
             page.save(tmp, "PDF", resolution=resolution, append=not first, quality=92, title=title or None)
             first = False
-        os.chmod(tmp, 0o644)
         if first:
             raise BuildError(f"no pages to write into {path}")
 
@@ -381,7 +379,6 @@ def write_piece_images(game: Game, folder: Path, px: int = PIECE_PX, progress: P
             path = folder / f"{_safe(counter.id)}-{'back' if back else 'front'}.png"
             with atomic_path(str(path)) as tmp:
                 render_counter(game, counter, back=back, px=px).save(tmp, "PNG", optimize=False)
-                os.chmod(tmp, 0o644)
             written.append(path)
     progress(f"counters: {len(written)} piece images at {px} px")
     return written

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from ..errors import BuildError
 from ..io import atomic_path
 from .fonts import font
-from .mapimage import MapImage, publish
+from .mapimage import MapImage
 
 __all__ = ["PAPERS", "Sheet", "plan_sheets", "print_pdf"]
 
@@ -91,7 +91,6 @@ def print_pdf(map_image: MapImage, path: str | os.PathLike, paper: str = "a4", *
                 writer.add_page(page, pw * 72 / dpi, ph * 72 / dpi)
                 del page
             writer.close()
-    publish(path)
     return path
 
 
