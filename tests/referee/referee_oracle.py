@@ -147,7 +147,10 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Frac
             if got is None:
                 continue
             total, stop = got
-            if n not in best or total < best[n][0] or (total == best[n][0] and best[n][1] and not stop):
+            # a hex is reported by its cheapest arrival after which the move may go on, and
+            # only if there is none, by its cheapest arrival that ends the move
+            old = best.get(n)
+            if old is None or (old[1] and not stop) or (old[1] == stop and total < old[0]):
                 best[n] = (total, stop)
             if not stop:
                 seen.add(n)

@@ -144,3 +144,27 @@ def test_unknown_mode_is_an_error():
     pos = position_from_scenario(GAME, "crossing", turn=1)
     with pytest.raises(RulesError, match="no movement mode"):
         reachable(pos, RS, "b-1", mode="warp")
+
+
+def test_a_hook_may_end_the_move_per_step_and_the_search_stays_exact():
+    class TownsStopOffRoad(Ruleset):
+        """Entering a town off the road ends the move; along the road it does not."""
+
+        def step_rule(self, pos, units, step):
+            if pos.map.terrain(step.b) == "town" and not step.used_line:
+                step.stop = True
+            return step
+
+    rs = TownsStopOffRoad(name="towns-stop", movement=RS.movement, zoc=RS.zoc)
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    pos.place("b-2", H("0404"))
+    pos.place("b-1", H("0101"))
+    pos.place("b-hq", H("0101"))
+    reach = reachable(pos, rs, "b-2")
+    kessel = H("0505")
+    # straight into Kessel costs 1 but ends the move; via 0405 and the road it costs 3/2 and
+    # the move goes on, so 0605 costs 3/2 + 1/2 along the road
+    assert reach.cost(kessel) == Fraction(3, 2) and reach.mp_left(kessel) == Fraction(5, 2)
+    assert reach.path(kessel) == [H("0404"), H("0405"), kessel]
+    assert reach.cost(H("0605")) == 2
+    assert check_path(pos, rs, "b-2", [H("0404"), kessel, H("0605")]).reason.code is Code.MOVE_ENDED

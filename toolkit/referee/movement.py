@@ -176,9 +176,12 @@ class Reach:
     ma: Fraction
     board: Board
     spent: dict = field(default_factory=dict)     # index -> scaled MP spent
-    prev: dict = field(default_factory=dict)      # index -> previous index
-    stopped: set = field(default_factory=set)     # indices where the move must end
+    prev: dict = field(default_factory=dict)      # search node -> previous node (-1 at the start)
+    stopped: set = field(default_factory=set)     # indices reached only by steps that end the move
     refused: Reason | None = None
+    #: index -> the search node whose path is reported (default: the index itself). The
+    #: generic search keeps two nodes per hex, ``i`` (may go on) and ``i + n`` (move ended).
+    entry: dict = field(default_factory=dict)
 
     def __len__(self) -> int:
         return max(0, len(self.spent) - 1)
@@ -208,10 +211,12 @@ class Reach:
         i = self.board.index.get(hex)
         if i is None or i not in self.spent:
             raise RulesError(f"{self.board.map.format(hex)} is not reachable")
+        n = self.board.n
+        node = self.entry.get(i, i)
         out = []
-        while i != -1:
-            out.append(self.board.hexes[i])
-            i = self.prev[i]
+        while node != -1:
+            out.append(self.board.hexes[node % n])
+            node = self.prev[node]
         return out[::-1]
 
     def to_dict(self) -> dict:
@@ -283,32 +288,48 @@ def reachable(pos: Position, rs: Ruleset, unit_ids, mode: str | None = None) -> 
 
 
 def _search_generic(ctx: _Ctx, s: int, reach: Reach) -> None:
-    """The search calling :meth:`_Ctx.step` for each edge (any rule, any hook)."""
-    spent, prev, stopped = reach.spent, reach.prev, reach.stopped
+    """The search calling :meth:`_Ctx.step` for each edge (any rule, any hook).
+
+    Each hex has two nodes: ``i``, reached by a step after which the move may go on, and
+    ``i + n``, reached by a step that ends the move (never expanded). Keeping both makes the
+    search exact even when a hook decides per step (not per hex) whether the move ends. A hex
+    is reported through its "may go on" node when it has one.
+    """
+    n = ctx.board.n
     nb, step = ctx.board.nb, ctx.step
+    best = {s: 0}
+    prev = reach.prev
+    prev[s] = -1
     heap = [(0, s)]
     while heap:
         g, i = heappop(heap)
-        if g != spent[i] or i in stopped:
+        if g != best[i]:
             continue
         for k, j in nb[i]:
+            if j == s:
+                continue
             got = step(i, k, j, g, s)
             if isinstance(got, Reason):
                 continue
             ng, stop = got
-            old = spent.get(j)
-            if old is None or ng < old or (ng == old and not stop and j in stopped):
-                spent[j] = ng
-                prev[j] = i
-                if stop:
-                    stopped.add(j)
-                else:
-                    stopped.discard(j)
-                heappush(heap, (ng, j))
-    spent_s = spent.get(s)
-    if spent_s != 0:
-        spent[s], prev[s] = 0, -1
-    stopped.discard(s)
+            node = j + n if stop else j
+            old = best.get(node)
+            if old is None or ng < old:
+                best[node] = ng
+                prev[node] = i
+                if not stop:
+                    heappush(heap, (ng, j))
+    spent, stopped, entry = reach.spent, reach.stopped, reach.entry
+    for node, g in best.items():
+        i = node % n
+        if node < n:
+            spent[i] = g
+            entry.pop(i, None)
+            stopped.discard(i)
+        elif i not in spent or i in stopped:
+            spent[i] = g
+            entry[i] = node
+            stopped.add(i)
 
 
 def _search_fast(ctx: _Ctx, s: int, reach: Reach) -> None:
@@ -436,9 +457,10 @@ def check_path(pos: Position, rs: Ruleset, unit_ids, path: list[Hex], mode: str 
                                    f"the move had to end at {board.map.format(board.hexes[i])} "
                                    f"(entering enemy ZOC ends movement)", hex, ids)
         elif stopped:
+            why = ("a unit moving more than its MP allow moves one hex only" if g > ctx.ma_scaled
+                   else "the step into it ends the move")
             result.reason = Reason(Code.MOVE_ENDED, rs.movement.minimum_move_rule or rs.movement.rule,
-                                   f"the move had to end at {board.map.format(board.hexes[i])} "
-                                   f"(a unit moving more than its MP allow moves one hex only)", hex, ids)
+                                   f"the move had to end at {board.map.format(board.hexes[i])} ({why})", hex, ids)
         else:
             k = board.k_of(board.hexes[i], hex)
             if k is None:
