@@ -18,7 +18,7 @@ Typical use::
 
 from __future__ import annotations
 
-from .board import Board, board_of
+from .board import Board, board_of, forget_board
 from .movement import PathCheck, Reach, check_path, destinations, end_stacking, reachable
 from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
                     SupplyRules, ZocRules)
@@ -36,7 +36,7 @@ __all__ = [
     "Board", "Code", "CommandRules", "GROUP", "LosRules", "MovementMode", "MovementRules", "PathCheck",
     "Position", "Reach", "Reason", "Ruleset", "Sight", "StackingRules", "Step", "SupplyResult", "SupplyRules",
     "Unit", "ZocRules", "apply_supply", "available", "board_of", "build_plugin", "check_path",
-    "check_stacking", "command_range", "destinations", "end_stacking", "dump_position", "enemy_zoc", "get_ruleset", "line_of_sight",
+    "check_stacking", "command_range", "destinations", "end_stacking", "forget_board", "dump_position", "enemy_zoc", "get_ruleset", "line_of_sight",
     "load_position", "position_from_scenario", "position_to_dict", "reachable", "register",
     "ruleset_for", "stack_reasons", "supply_per_unit", "supply_status", "zoc_counts",
 ]
