@@ -156,3 +156,11 @@ def test_zoc_across_prohibited_hexsides_uses_the_exerting_units_class():
     rs = replace(TUT, name="own-class", zoc=ZocRules(rule="3.22", prohibited_class="own", zoc_to_zoc="forbidden"))
     pos = position(r_14="0705", b_1="0505")   # r-14 is mech: the river is prohibited to it
     assert walk(pos, rs, "b-1", "0505 0604 0603").ok          # 0604 is across the river from 0705
+
+
+def test_two_rulesets_of_one_name_do_not_share_cached_zoc():
+    pos = position(r_11="0705", b_1="0505")
+    river_blocks = TUT
+    river_carries = replace(TUT, zoc=replace(TUT.zoc, blocked_hexsides=()))   # same name "tutorial"
+    assert walk(pos, river_blocks, "b-1", "0505 0605 0604").ok
+    assert walk(pos, river_carries, "b-1", "0505 0605 0604").reason.code is Code.ZOC_STOP

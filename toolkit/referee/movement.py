@@ -132,13 +132,10 @@ def _movement_zoc(pos: Position, rs: Ruleset, side: str | None) -> list[int]:
     """Enemy ZOC as movement sees it (cancelled by friendly units where the rules say so)."""
     if not rs.zoc.friendly_negates:
         return enemy_zoc(pos, rs, side)
-    key = ("move-zoc", rs.name, side)
-    out = pos._cache.get(key)
-    if out is None:
+    def build():
         friend = occupied(pos, side, enemy=False)
-        out = [0 if f else e for e, f in zip(enemy_zoc(pos, rs, side), friend)]
-        pos._cache[key] = out
-    return out
+        return [0 if f else e for e, f in zip(enemy_zoc(pos, rs, side), friend)]
+    return pos.cached("move-zoc", rs, side, build)
 
 
 def _closed(pos: Position, board: Board, side: str | None, near_enemy_ok: bool) -> bytearray:

@@ -94,6 +94,17 @@ class Position:
         self.version += 1
         self._cache.clear()
 
+    def cached(self, kind: str, rs, side, build):
+        """Derived data of this position for ruleset ``rs`` (built once until the next change).
+
+        Keyed by the ruleset object itself, so two rulesets of one name never share data."""
+        key = (kind, id(rs), side)
+        entry = self._cache.get(key)
+        if entry is None or entry[0] is not rs:
+            entry = (rs, build())
+            self._cache[key] = entry
+        return entry[1]
+
     def place(self, unit_id: str, hex: Hex | None = None, box: str | None = None) -> None:
         """Put a unit on ``hex`` (or in ``box``, or off the map with neither)."""
         unit = self.unit(unit_id)

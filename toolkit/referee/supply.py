@@ -67,9 +67,8 @@ def _trace_grid(pos: Position, rs: Ruleset, side: str):
     board = board_of(pos.map)
     s = rs.supply
     weather = pos.current_weather
-    key = ("supply-blocked", rs.name, side, weather)
-    blocked = pos._cache.get(key)
-    if blocked is None:
+
+    def build():
         blocked = bytearray(board.n)
         if s.enemy_blocks:
             blocked = bytearray(occupied(pos, side, enemy=True))
@@ -84,7 +83,8 @@ def _trace_grid(pos: Position, rs: Ruleset, side: str):
             enter = board.enter_costs(s.trace_class, weather)
             on_line = board.on_line()
             blocked = bytearray(1 if (b or (e == NO and not o)) else 0 for b, e, o in zip(blocked, enter, on_line))
-        pos._cache[key] = blocked
+        return blocked
+    blocked = pos.cached("supply-blocked", rs, (side, weather), build)
     skey = ("supply-sides", s.hexsides_block, s.trace_class, weather)
     bad = board._costs.get(skey)
     if bad is None:

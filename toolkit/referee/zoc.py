@@ -13,29 +13,22 @@ if TYPE_CHECKING:
 
 def zoc_counts(pos: "Position", rs: "Ruleset", side: str) -> list[int]:
     """For each hex index, how many units of ``side`` exert a ZOC into it (own hexes included)."""
-    key = ("zoc", rs.name, side)
-    counts = pos._cache.get(key)
-    if counts is not None:
+    def build():
+        board = board_of(pos.map)
+        counts = [0] * board.n
+        for unit in pos.on_map(side):
+            if rs.exerts_zoc(pos, unit):
+                _add(pos, rs, board, unit, counts)
         return counts
-    board = board_of(pos.map)
-    counts = [0] * board.n
-    for unit in pos.on_map(side):
-        if rs.exerts_zoc(pos, unit):
-            _add(pos, rs, board, unit, counts)
-    pos._cache[key] = counts
-    return counts
+    return pos.cached("zoc", rs, side, build)
 
 
 def enemy_zoc(pos: "Position", rs: "Ruleset", side: str | None) -> list[int]:
     """Counts of enemy ZOC (every side but ``side``) per hex index."""
-    key = ("ezoc", rs.name, side)
-    out = pos._cache.get(key)
-    if out is None:
-        enemies = pos.enemies_of(side)
-        arrays = [zoc_counts(pos, rs, s) for s in enemies]
-        out = [sum(v) for v in zip(*arrays)] if arrays else [0] * board_of(pos.map).n
-        pos._cache[key] = out
-    return out
+    def build():
+        arrays = [zoc_counts(pos, rs, s) for s in pos.enemies_of(side)]
+        return [sum(v) for v in zip(*arrays)] if arrays else [0] * board_of(pos.map).n
+    return pos.cached("ezoc", rs, side, build)
 
 
 def occupied(pos: "Position", side: str | None, enemy: bool) -> bytearray:
