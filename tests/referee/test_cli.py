@@ -29,6 +29,13 @@ def test_moves_human_and_json(capsys):
                                                           "0902", "1003"}
     stop = next(h for h in data["reach"]["hexes"] if h["hex"] == "0704")
     assert stop["stops"] and stop["mp_left"] == "0" and stop["path"] == ["0804", "0803", "0704"]
+    assert stop["can_end"]
+
+
+def test_moves_marks_hexes_where_the_move_may_not_end(capsys):
+    code, out, _ = run(capsys, "moves", "b-5", "-p", str(POSITIONS / "tutorial-stacking.yaml"), "--json")
+    kessel = next(h for h in json.loads(out)["reach"]["hexes"] if h["hex"] == "0505")
+    assert kessel["can_end"] is False
 
 
 def test_path_legal_and_illegal(capsys):

@@ -16,8 +16,8 @@ import click
 
 from ..errors import HexforgeError, RulesError
 from ..io import default_game, load_game
-from ..referee import (check_path, check_stacking, get_ruleset, load_position, position_from_scenario,
-                       reachable, ruleset_for, supply_status)
+from ..referee import (check_path, check_stacking, end_stacking, get_ruleset, load_position,
+                       position_from_scenario, reachable, ruleset_for, supply_status)
 from ..referee.registry import plugin_game_dir
 
 SCHEMA = 1
@@ -125,17 +125,24 @@ def command() -> None:
 def moves(units, mode, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """Hexes UNITS (one id, or ids joined by commas moving as a stack) can reach."""
     pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
-    reach = reachable(pos, rs, _units_arg(units), mode=mode)
+    ids = _units_arg(units)
+    reach = reachable(pos, rs, ids, mode=mode)
+    movers = [pos.unit(u) for u in ids]
+    full = {h for h in reach.hexes() if end_stacking(pos, rs, movers, h, mode) is not None}
     fmt = pos.map.format
     if as_json:
-        click.echo(json.dumps({**_header("moves", pos), "reach": reach.to_dict()}, indent=2))
+        data = reach.to_dict()
+        for entry, h in zip(data["hexes"], reach.hexes()):
+            entry["can_end"] = h not in full
+        click.echo(json.dumps({**_header("moves", pos), "reach": data}, indent=2))
     else:
         if reach.refused:
             click.echo(f"{units} cannot move: {reach.refused}")
         else:
             click.echo(f"{units} at {fmt(reach.start)}, {reach.ma} MP: {len(reach)} hexes reachable")
             for h in reach.hexes():
-                stop = "  (must stop: enemy ZOC)" if reach.board.index[h] in reach.stopped else ""
+                stop = "  (the move ends here)" if reach.board.index[h] in reach.stopped else ""
+                stop += "  (may pass, not stop: stacking)" if h in full else ""
                 click.echo(f"  {fmt(h)}  {str(reach.mp_left(h)):>5} MP left  via "
                            f"{' '.join(fmt(p) for p in reach.path(h)[1:-1]) or '-'}{stop}")
     if png:
