@@ -39,6 +39,11 @@ def test_position(path):
     for uid, count in expect.get("reach", {}).items():
         assert len(reachable(pos, rs, uid)) == count, _divide(pos, rs, uid)
         assert len(oracle_reach(pos, rs, [uid])) == count, _divide(pos, rs, uid)
+    for side, total in expect.get("perft", {}).items():
+        counts = {u.id: len(reachable(pos, rs, u.id)) for u in pos.on_map(side) if not u.counter.is_marker}
+        assert sum(counts.values()) == total, f"{side}: {counts}"
+        for uid, count in counts.items():     # the divide, unit by unit, against the oracle
+            assert len(oracle_reach(pos, rs, [uid])) == count, _divide(pos, rs, uid)
     for case in expect.get("paths", []):
         hexes = [grid.parse(h) for h in case["path"].split()]
         check = check_path(pos, rs, case["units"], hexes)
