@@ -46,25 +46,13 @@ def test_plugin_package_is_written(tmp_path):
 
 
 def _metadata_dir(root: Path, out: Path) -> None:
-    """Install metadata for the plugin: a wheel with pip when the wheel tool is there, else
-    setuptools' own dist-info (both offline)."""
-    try:
-        import wheel  # noqa: F401
-        have_wheel = True
-    except ImportError:
-        have_wheel = False
-    if have_wheel:
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-                        "-q", "-w", str(out / "wheels"), str(root)], check=True, capture_output=True)
-        wheels = list((out / "wheels").glob("*.whl"))
-        assert len(wheels) == 1
-        subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target",
-                        str(out / "site"), str(wheels[0])], check=True, capture_output=True)
-    else:
-        (out / "site").mkdir()
-        subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q", "dist_info",
-                        "--output-dir", str(out / "site")], cwd=root, check=True, capture_output=True)
-        (out / "site" / "hexforge_referee_tutorial").symlink_to(root / "hexforge_referee_tutorial")
+    """Install the plugin into ``out/site`` the way a user would: build its wheel, install it (offline)."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                    "-q", "-w", str(out / "wheels"), str(root)], check=True, capture_output=True)
+    wheels = list((out / "wheels").glob("*.whl"))
+    assert len(wheels) == 1
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target",
+                    str(out / "site"), str(wheels[0])], check=True, capture_output=True)
 
 
 def test_installed_plugin_is_discovered(tmp_path):
