@@ -203,3 +203,12 @@ def test_report_as_dict_has_a_stable_schema(tutorial):
     assert set(data) == {"game", "ok", "errors", "warnings", "findings", "provenance"}
     assert data["ok"] is False and data["errors"] == 1 and data["warnings"] == 0
     assert set(data["findings"][0]) == {"severity", "code", "message", "file", "line", "field"}
+
+
+def test_a_line_without_any_rates_is_deliberate(game_copy):
+    # A railway that only carries bridges (Demyansk Shield 8.36b) has no movement rates at all:
+    # that is a choice, not a gap in the chart.
+    edit(game_copy / "map.yaml", LINE_TYPES, LINE_TYPES + "  spur: {name: Spur, bridges: true}\n")
+    edit(game_copy / "map.yaml", "lines:\n", 'lines:\n  - {type: spur, hexes: "0101 0102"}\n')
+    report = validate_game(load_game(str(game_copy)))
+    assert report.findings == []

@@ -173,6 +173,8 @@ def _check_charts(m: Map, where, out: _Collector) -> None:
         for type_code, kind in types.items():
             if key == "terrain_types" and kind.overlay and not kind.move:
                 continue  # an overlay without costs leaves movement to the base terrain
+            if key == "line_types" and not kind.move:
+                continue  # a line with no rates at all (a railway that only bridges) is deliberate
             for unit_class in m.unit_classes:
                 for weather in m.weathers:
                     if not kind.move.lookup(unit_class, weather)[0]:
