@@ -139,9 +139,46 @@ def test_every_setup_puts_every_unit_where_the_scenario_says(built, game_id):
                 wanted = {spec.grid.format(h) for h in hexes}
             for unit in placement.units:
                 assert placed[unit] and set(placed[unit]) & wanted, (scenario.id, unit, placed[unit], wanted)
+        boxes = {b.id: b.name for m in game.maps.values() for b in m.boxes}
         for r in scenario.reinforcements:
             for unit in r.units:
-                assert f"Turn {r.turn}" in placed[unit], (unit, placed[unit])
+                wanted = boxes[r.box] if r.box else f"Turn {r.turn}"
+                assert wanted in placed[unit], (unit, placed[unit])
+
+
+def test_reinforcements_wait_in_the_box_their_data_names(built):
+    game, path = built("demyansk-shield")
+    scenario = game.scenarios["scenario-1"]
+    setup = inspect(path)["setups"][0]
+    where = {p["properties"]["UnitId"]: (p["location"], p["x"], p["y"]) for p in setup["pieces"]}
+    boxes = {b.id: b.name for m in game.maps.values() for b in m.boxes}
+    spots = {}
+    for r in scenario.reinforcements:
+        assert r.box
+        for unit in r.units:
+            location, x, y = where[unit]
+            assert location == boxes[r.box] and not location.startswith("Turn")
+            spots.setdefault((r.box, r.turn), set()).add((x, y))
+    # one stack per box and turn, and different turns in one box stay apart
+    assert all(len(points) == 1 for points in spots.values())
+    agn = [next(iter(points)) for (box, _), points in sorted(spots.items()) if box == "agn"]
+    assert len(agn) == len(set(agn)) > 1
+
+
+def test_reinforcements_without_a_box_wait_on_the_turn_track(built):
+    game, path = built("tutorial")
+    setup = inspect(path)["setups"][0]
+    where = {p["properties"]["UnitId"]: p["location"] for p in setup["pieces"]}
+    for r in game.scenario().reinforcements:
+        assert r.box is None and all(where[u] == f"Turn {r.turn}" for u in r.units)
+
+
+def test_the_module_file_gets_the_permissions_open_would_give(built):
+    import os
+    _, path = built("tutorial")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 def test_reduced_set_up_state_starts_on_the_back(tmp_path, tutorial):

@@ -62,6 +62,8 @@ def test_missing_prototype_image_and_cdata_are_reported(built, tmp_path):
     assert "c_b-1.png" in problems
     no_moved = inspect(_rewrite(path, tmp_path / "n.vmod", {"images/moved.png": None}))["problems"]
     assert no_moved and all("moved.png" in p for p in no_moved)
+    no_chart = inspect(_rewrite(path, tmp_path / "t.vmod", {"images/chart_1.png": None}))["problems"]
+    assert no_chart == ["chart 'Terrain Effects Chart': image 'chart_1.png' is not in images/"]
     cdata = xml.replace(b"<VASSAL.build.module.Chatter/>", b"<VASSAL.build.module.Chatter><![CDATA[x]]></VASSAL.build.module.Chatter>")
     assert any("CDATA" in p for p in inspect(_rewrite(path, tmp_path / "c.vmod", {"buildFile.xml": cdata}))["problems"])
 
@@ -163,3 +165,13 @@ def test_compound_commands_nested_as_vassal_writes_them(tmp_path):
     report = inspect(path)
     assert report["starts"] and [p["name"] for p in report["pieces"]] == ["A"]
     assert report["stacks"] == [{"id": "s1", "map": "M", "pieces": ["p1"]}] and report["problems"] == []
+
+
+def test_a_layer_whose_images_and_level_names_differ_is_reported(built, tmp_path):
+    _, path = built("tutorial")
+    with zipfile.ZipFile(path) as zf:
+        xml = zf.read("buildFile.xml")
+    broken = xml.replace(b"c_b-1.png,c_b-1_back.png;,+ (reduced);", b"c_b-1.png,c_b-1_back.png;+ (reduced);", 1)
+    assert broken != xml
+    problems = inspect(_rewrite(path, tmp_path / "m.vmod", {"buildFile.xml": broken}))["problems"]
+    assert any("2 images but 1 level names" in p for p in problems)

@@ -16,12 +16,14 @@ from PIL import Image, ImageDraw
 
 from ..game import CostTable, Game
 from ..render.fonts import font
+from .pieces import unique_name
 
 __all__ = ["Zone", "BoxBoard", "boxes_board", "turn_zone", "dead_pile_zone", "chart_images", "moved_image"]
 
 _INK = (30, 30, 30)
 _PAPER = (246, 242, 230)
 _LINE = (90, 90, 90)
+_TITLE_H = 22   # the name band at the top of every box
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,15 @@ class Zone:
         """Where VASSAL's SendToLocation puts a piece: ``r.x + r.width / 2`` (integer maths)."""
         x0, y0, x1, y1 = self.bounds
         return x0 + (x1 - x0) // 2, y0 + (y1 - y0) // 2
+
+    def spot(self, index: int, count: int) -> tuple[int, int]:
+        """The ``index``-th of ``count`` points spread along the box's diagonal, below its title."""
+        if count <= 1:
+            return self.centre
+        x0, y0, x1, y1 = self.bounds
+        inset = min((x1 - x0) // 4, (y1 - y0 - _TITLE_H) // 4)
+        left, top, right, bottom = x0 + inset, y0 + _TITLE_H + inset, x1 - inset, y1 - inset
+        return (left + (right - left) * index // (count - 1), top + (bottom - top) * index // (count - 1))
 
     @property
     def path(self) -> str:
@@ -107,24 +118,15 @@ def boxes_board(game: Game, turns: int, px: int, captions: dict[int, str] | None
     for i, (name, box_id) in enumerate(boxes):
         x = margin + (i % big_per_row) * (big_w + gap)
         yy = y + (i // big_per_row) * (box_h + gap)
-        name = _unique(name, used)  # zone names must be unique on the board
+        name = unique_name(name, used)  # zone names must be unique on the board
         zones.append(_box(draw, name, (x, yy, x + big_w, yy + box_h), label, box=box_id))
     return BoxBoard(image, zones)
-
-
-def _unique(name: str, used: set[str]) -> str:
-    candidate, n = name, 1
-    while candidate in used:
-        n += 1
-        candidate = f"{name} ({n})"
-    used.add(candidate)
-    return candidate
 
 
 def _box(draw: ImageDraw.ImageDraw, name: str, bounds, label_font, *, box=None, turn=None) -> Zone:
     x0, y0, x1, y1 = bounds
     draw.rectangle(bounds, outline=_LINE, width=2, fill=(255, 255, 255))
-    draw.rectangle((x0, y0, x1, y0 + 22), fill=(220, 214, 196), outline=_LINE, width=2)
+    draw.rectangle((x0, y0, x1, y0 + _TITLE_H), fill=(220, 214, 196), outline=_LINE, width=2)
     text = _fit(draw, name, label_font, x1 - x0 - 8)
     draw.text((x0 + 5, y0 + 3), text, font=label_font, fill=_INK)
     return Zone(name, bounds, box=box, turn=turn)

@@ -17,6 +17,7 @@ from .boards import Zone
 from .encoding import Trait, add_piece, encode
 from .grid import VassalHexGrid
 from .pieces import MARKERS_LAYER, UNITS_LAYER
+from .savegame import VASSAL_VERSION
 
 __all__ = ["Slot", "Panel", "Tab", "MapSpec", "ModulePlan", "build_xml"]
 
@@ -179,7 +180,7 @@ def build_xml(plan: ModulePlan) -> bytes:
     """The buildFile.xml bytes of ``plan``."""
     root = etree.Element(_B + "GameModule")
     for name, value in sorted({
-        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": "3.7.26", "description": plan.description,
+        "ModuleOther1": "", "ModuleOther2": "", "VassalVersion": VASSAL_VERSION, "description": plan.description,
         "name": plan.name, "nextPieceSlotId": str(plan.next_gpid), "version": plan.version,
     }.items()):
         root.set(name, value)

@@ -25,7 +25,7 @@ from ..game import Counter, Game, Scenario
 from .boards import boxes_board, chart_images, dead_pile_zone, moved_image, turn_zone
 from .buildfile import MapSpec, ModulePlan, Panel, Slot, Tab, build_xml
 from .grid import derive_grid, raw_index
-from .pieces import (MOVED_IMAGE, PieceDesign, counter_piece, expand, image_names, prototypes,
+from .pieces import (MOVED_IMAGE, PieceDesign, counter_piece, expand, image_names, prototypes, unique_name,
                      with_position)
 from .savegame import VASSAL_VERSION, Setup, Stack, metadata_xml, setup_commands, vsav_bytes
 
@@ -80,15 +80,6 @@ def _captions(game: Game) -> dict[int, str]:
     return {t.number: " - ".join(x for x in (t.date, t.weather) if x) for t in scenarios[0].turns}
 
 
-def _unique(name: str, used: set[str]) -> str:
-    candidate, n = name, 1
-    while candidate in used:
-        n += 1
-        candidate = f"{name} ({n})"
-    used.add(candidate)
-    return candidate
-
-
 class _Planner:
     """Decides every name, gpid, position and file of the module."""
 
@@ -112,7 +103,7 @@ class _Planner:
     # -- images ------------------------------------------------------------------------------
 
     def draw(self, progress: Progress) -> None:
-        used: set[str] = set()
+        used: set[str] = {BOXES_MAP}
         for n, (map_id, game_map) in enumerate(self.game.maps.items()):
             progress(f"vassal: map {game_map.name}")
             rendered = self.render_map(game_map, dpi=self.dpi, game=self.game)
@@ -120,8 +111,7 @@ class _Planner:
             file = f"map_{re.sub(r'[^A-Za-z0-9_.-]', '_', map_id)}.png"
             self.images.add(file, image.convert("RGB"), compress=3)
             grid = derive_grid(rendered.layout, image.width, image.height)
-            name = _unique(game_map.name or map_id, used | {BOXES_MAP})
-            used.add(name)
+            name = unique_name(game_map.name or map_id, used)
             spec = MapSpec(name=name, board=name, image=file, width=image.width, height=image.height, grid=grid,
                            button="Map" if n == 0 else name)
             self.maps.append(spec)
@@ -222,15 +212,27 @@ class _Planner:
             for i, unit in enumerate(placement.units):
                 x, y = spec.grid.centre(*raw_index(layout, hexes[i % len(hexes)]))
                 place(unit, spec.name, x, y, placement.state, where)
-        # Reinforcements wait on the turn track box of their turn, even those that arrive in an
-        # off-map box: a unit in the box from turn 1 would look available before it arrives.
+        # Reinforcements whose data names a box wait in that box (one stack per turn, spread
+        # over the box so that each turn's group stays apart); the others wait on the turn
+        # track box of their turn.
+        in_boxes: dict[str, list] = {}
         for r in scenario.reinforcements:
+            if r.box:
+                in_boxes.setdefault(r.box, []).append(r)
+                continue
             zone = self.zones.get(turn_zone(r.turn))
             if zone is None:
                 raise BuildError(f"{game.id}: scenario {scenario.id}: reinforcements on turn {r.turn} "
                                  f"are beyond the turn track")
             for unit in r.units:
                 place(unit, BOXES_MAP, *zone.centre, None, f"turn {r.turn} reinforcements")
+        for box_id, arrivals in in_boxes.items():
+            zone = self._box_zone(box_id, scenario)
+            turns = sorted({r.turn for r in arrivals})
+            for r in arrivals:
+                spot = zone.spot(turns.index(r.turn), len(turns))
+                for unit in r.units:
+                    place(unit, BOXES_MAP, *spot, None, f"turn {r.turn} reinforcements in {zone.name}")
         turn_markers = [c for c in game.counters.values() if c.is_marker and c.type == "turn"]
         if turn_markers and turn_zone(1) in self.zones:
             place(turn_markers[0].id, BOXES_MAP, *self.zones[turn_zone(1)].centre, None, "turn marker")
@@ -330,6 +332,10 @@ def build_module(game: Game, out_dir: Path, progress: Progress = lambda message:
             for name, data in setup_files.items():
                 zf.writestr(name, data, compress_type=zipfile.ZIP_STORED)
         _self_check(game, Path(tmp))
+        # mkstemp makes the file private (0600); give the module the permissions open() would
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -19,7 +19,7 @@ from .encoding import CTRL, Trait, decode, encode, key
 __all__ = [
     "FLIP", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE", "STEP_PROTOTYPE", "MARKER_PROTOTYPE",
     "PieceDesign", "basic_piece", "layer", "marker", "prototype", "prototypes", "counter_piece",
-    "expand", "side_prototype", "type_prototype", "safe_name", "image_names", "with_position",
+    "expand", "side_prototype", "type_prototype", "safe_name", "unique_name", "image_names", "with_position",
 ]
 
 FLIP = key("F", CTRL)
@@ -41,6 +41,16 @@ _UNSAFE = re.compile(r"[;,/\\\t\n\r\x1b$'\"]")
 def safe_name(text: str) -> str:
     """A name safe in every VASSAL nesting level and property expression."""
     return _UNSAFE.sub(" ", str(text)).strip() or "unnamed"
+
+
+def unique_name(name: str, used: set[str], pattern: str = "{name} ({n})") -> str:
+    """``name``, or ``pattern`` with the first free ``n`` from 2 if ``name`` is taken; it joins ``used``."""
+    candidate, n = name, 1
+    while candidate in used:
+        n += 1
+        candidate = pattern.format(name=name, n=n)
+    used.add(candidate)
+    return candidate
 
 
 def basic_piece(image: str, name: str, *, map_id: str | None = None, x: int = 0, y: int = 0,
@@ -151,12 +161,7 @@ def image_names(counters: Sequence[Counter]) -> dict[str, tuple[str, str | None]
     used: set[str] = set()
     result = {}
     for counter in counters:
-        stem = re.sub(r"[^A-Za-z0-9_.-]", "_", counter.id) or "counter"
-        candidate, n = stem, 1
-        while candidate in used:
-            n += 1
-            candidate = f"{stem}_{n}"
-        used.add(candidate)
+        candidate = unique_name(re.sub(r"[^A-Za-z0-9_.-]", "_", counter.id) or "counter", used, "{name}_{n}")
         back = f"c_{candidate}_back.png" if _has_back(counter) else None
         result[counter.id] = (f"c_{candidate}.png", back)
     return result

@@ -74,6 +74,10 @@ class _Module:
                 self.prototypes[element.get("name", "")] = _decode_piece(text)[1]
             except ValueError as exc:
                 self.problems.append(f"prototype {element.get('name')!r} does not decode: {exc}")
+        for chart in root.iter(_B + "widget.Chart"):
+            image = chart.get("fileName", "")
+            if image not in self.images:
+                self.problems.append(f"chart {chart.get('chartName')!r}: image {image!r} is not in images/")
         self.maps = [self._map(m) for m in root.iter(_B + "module.Map", _B + "module.PrivateMap",
                                                      _B + "module.PlayerHand")]
 
@@ -217,7 +221,12 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
         if trait.id == "emb2;":
             level, names = _layer_name(trait)
             fields = decode(trait.type[len("emb2;"):], ";")
-            images += [i for i in decode(fields[15], ",") if i] if len(fields) > 15 else []
+            level_images = decode(fields[15], ",") if len(fields) > 15 else []
+            images += [i for i in level_images if i]
+            if len(level_images) != len(names):
+                problems.append(f"a Layer has {len(level_images)} images but {len(names)} level names")
+            elif level is not None and not 0 < abs(level) <= len(names):
+                problems.append(f"a Layer is at level {level} of {len(names)}")
             if level is not None and 0 < level <= len(names) and names[level - 1]:
                 label = names[level - 1]
                 if label.startswith("+"):
