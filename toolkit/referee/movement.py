@@ -21,7 +21,7 @@ from .parts import MovementMode
 from .position import Position, Unit
 from .reasons import Code, Reason
 from .ruleset import Ruleset, Step
-from .zoc import enemy_zoc, occupied
+from .zoc import enemy_zoc, enemy_zoc_owners, occupied
 
 _INF = float("inf")
 
@@ -61,7 +61,10 @@ class _Ctx:
         return enters[0] if len(enters) == 1 else [NO if NO in v else max(v) for v in zip(*enters)]
 
     def step(self, i: int, k: int, j: int, g: int, start: int) -> tuple[int, bool] | Reason:
-        """Cost after stepping i -> j having spent ``g``: ``(new spent, stops)`` or why not."""
+        """Cost after stepping i -> j having spent ``g``: ``(new spent, stops)`` or why not.
+
+        Refusals a hook may lift (prohibited terrain or hexside, ZOC to ZOC) are handed to
+        :meth:`Ruleset.step_rule` as ``Step.prohibited`` when the ruleset has the hook."""
         board, rs, mv, z, mode = self.board, self.rs, self.rs.movement, self.rs.zoc, self.mode
         hex_j = board.hexes[j]
         ids = tuple(u.id for u in self.units)
@@ -75,6 +78,7 @@ class _Ctx:
         lc = line[k] if line[k] != NO else None
         if lc is not None and not ((mv.line_into_ezoc or not ez_j) and (mv.line_out_of_ezoc or not ez_i)):
             lc = None
+        prohibited = None
         if lc is not None:
             c = lc
         else:
@@ -83,14 +87,11 @@ class _Ctx:
                               f"into {board.map.format(hex_j)} does not", hex_j, ids)
             c = off[k]
             if c == NO:
-                if self.enter[j] == NO:   # (rare: a refusal)
-                    t = board.terrain[j]
-                    return Reason(Code.PROHIBITED_TERRAIN, mv.terrain_rule,
-                                  f"{t or 'unmapped'} terrain at {board.map.format(hex_j)} is prohibited", hex_j, ids)
-                codes = "/".join(board.side_codes.get(k, ()))
-                return Reason(Code.PROHIBITED_HEXSIDE, mv.hexside_rule,
-                              f"crossing the {codes} hexside into {board.map.format(hex_j)} is prohibited", hex_j, ids)
-        stop = False
+                prohibited = self._prohibited(k, j, ids)
+                if not self.hook:
+                    return prohibited
+                c = 0
+        stop = whole = False
         if ez_i and z.sticky:
             return Reason(Code.ZOC_STICKY, z.rule, "a unit in an enemy ZOC may not leave it", board.hexes[i], ids)
         if ez_j:
@@ -98,34 +99,64 @@ class _Ctx:
                 return Reason(Code.ZOC_ENTRY, mode.rule, f"{mode.name} movement may not enter the enemy ZOC at "
                               f"{board.map.format(hex_j)}", hex_j, ids)
             if ez_i:
-                if self.infiltrate and i == start:
-                    return (max(self.ma_scaled, g + 1), True)
-                if z.zoc_to_zoc == "forbidden" or (z.zoc_to_zoc == "one-hex" and i != start):
-                    return Reason(Code.ZOC_TO_ZOC, z.zoc_to_zoc_rule or z.rule,
-                                  f"may not move directly from enemy ZOC at {board.map.format(board.hexes[i])} "
-                                  f"to enemy ZOC at {board.map.format(hex_j)}", hex_j, ids)
-                if z.zoc_to_zoc == "one-hex":
-                    return (max(self.ma_scaled, g + 1), True)
+                whole = i == start and (self.infiltrate or z.zoc_to_zoc == "one-hex")
+                if not whole and prohibited is None:
+                    prohibited = self._zoc_to_zoc(i, j, ids)
+                    if prohibited is not None and not self.hook:
+                        return prohibited
             c += self.enter_cost
             stop = z.stop
         if ez_i:
             c += self.leave_cost
+        if whole:   # infiltration or a one-hex move: every MP left, then stop
+            c, stop = max(self.ma_scaled, g + 1) - g, True
         ng = g + c
         if self.hook:
             terrain = None if off[k] == NO else board.to_mp(off[k])
             step = Step(board.hexes[i], hex_j, board.to_mp(c), terrain, None if lc is None else board.to_mp(lc),
-                        lc is not None, int(ez_i), int(ez_j), i == start, board.to_mp(g), stop)
+                        lc is not None, int(ez_i), int(ez_j), i == start, board.to_mp(g), stop,
+                        mode, whole and self.infiltrate, prohibited)
             got = rs.step_rule(self.pos, self.units, step)
             if isinstance(got, Reason):
                 return got
+            if got.prohibited is not None:
+                return got.prohibited
             ng, stop = g + board.scaled(got.cost), got.stop
-        if ng > self.ma_scaled:
+        if ng > self.ma_scaled and not whole:
             if self.minimum and i == start:
                 return (ng, True)
             return Reason(Code.NOT_ENOUGH_MP, mv.rule, f"entering {board.map.format(hex_j)} costs "
                           f"{_fmt(board.to_mp(ng - g))} MP but only {_fmt(board.to_mp(self.ma_scaled - g))} are left",
                           hex_j, ids)
         return (ng, stop)
+
+    def _prohibited(self, k: int, j: int, ids: tuple) -> Reason:
+        """Why the step across link ``k`` into ``j`` is refused off any line."""
+        board, mv = self.board, self.rs.movement
+        hex_j = board.hexes[j]
+        if self.enter[j] == NO:
+            t = board.terrain[j]
+            return Reason(Code.PROHIBITED_TERRAIN, mv.terrain_rule,
+                          f"{t or 'unmapped'} terrain at {board.map.format(hex_j)} is prohibited", hex_j, ids)
+        codes = "/".join(board.side_codes.get(k, ()))
+        return Reason(Code.PROHIBITED_HEXSIDE, mv.hexside_rule,
+                      f"crossing the {codes} hexside into {board.map.format(hex_j)} is prohibited", hex_j, ids)
+
+    def _zoc_to_zoc(self, i: int, j: int, ids: tuple) -> Reason | None:
+        """Why moving from the enemy ZOC hex ``i`` to the enemy ZOC hex ``j`` is refused."""
+        board, z = self.board, self.rs.zoc
+        a, b = board.map.format(board.hexes[i]), board.map.format(board.hexes[j])
+        rule = z.zoc_to_zoc_rule or z.rule
+        if z.zoc_to_zoc in ("forbidden", "one-hex"):
+            return Reason(Code.ZOC_TO_ZOC, rule, f"may not move directly from enemy ZOC at {a} to enemy ZOC at {b}",
+                          board.hexes[j], ids)
+        if z.zoc_to_zoc == "same-unit":
+            owners = enemy_zoc_owners(self.pos, self.rs, self.units[0].side)
+            shared = owners[i] & owners[j]
+            if shared:
+                return Reason(Code.ZOC_TO_ZOC, rule, f"may not move directly from {a} to {b}: both are in the ZOC "
+                              f"of {', '.join(sorted(shared))}", board.hexes[j], ids)
+        return None
 
 
 def _movement_zoc(pos: Position, rs: Ruleset, side: str | None) -> list[int]:
@@ -277,7 +308,7 @@ def reachable(pos: Position, rs: Ruleset, unit_ids, mode: str | None = None) -> 
                                    f"{ids[0]} starts in an enemy ZOC and may not move "
                                    f"{'' if z.sticky else m.name + ' '}out of it", start, ids)
             return reach
-    if ctx.hook or ctx.minimum or ctx.infiltrate or rs.zoc.zoc_to_zoc == "one-hex":
+    if ctx.hook or ctx.minimum or ctx.infiltrate or rs.zoc.zoc_to_zoc in ("one-hex", "same-unit"):
         _search_generic(ctx, s, reach)
     else:
         _search_fast(ctx, s, reach)

@@ -106,9 +106,11 @@ class ZocRules:
       except hexes/hexsides prohibited to movement class ``prohibited_class`` (the special value
       ``"own"`` uses the exerting unit's class).
     - Effect: ``stop`` (entering ends the move), ``enter_cost`` / ``leave_cost`` extra MP,
-      ``zoc_to_zoc``: "allowed", "forbidden", or "one-hex" (only as a whole move of one hex).
+      ``zoc_to_zoc``: "allowed", "forbidden", "one-hex" (only as a whole move of one hex), or
+      "same-unit" (forbidden only between two hexes in the ZOC of one and the same enemy unit).
     - ``infiltration_min_ma`` / ``infiltration_types``: units that may move directly ZOC to ZOC
-      from their start hex by spending all their MP (then stop).
+      from their start hex by spending all their MP (then stop); modes with
+      ``infiltration=False`` never infiltrate. ``step_rule`` sees such steps (``step.infiltration``).
     - ``friendly_negates``: a friendly unit in the hex cancels the enemy ZOC for movement.
     - ``sticky``: a unit starting in an enemy ZOC may not leave it.
     """

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil, floor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..hexes import Hex
 from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
@@ -33,6 +33,13 @@ class Step:
     (None if none or denied); ``used_line`` whether ``cost`` uses it. ``zoc_from``/``zoc_to``
     count the enemy ZOCs on the two hexes; ``first`` is True for the first step of the move;
     ``spent`` is the MP spent before it; ``stop`` says the move must end on ``b``.
+
+    ``mode`` is the movement mode of the move. ``infiltration`` is True for a ZOC-to-ZOC step
+    the shared parts allow as infiltration (``cost`` then spends every MP left, ``stop`` is
+    set). ``prohibited`` is the reason the shared parts refuse the step (prohibited terrain
+    or hexside, ZOC to ZOC); the step is refused unless the hook returns it with
+    ``prohibited=None`` (lifting it; the hook then sets ``cost``, which is 0 + ZOC costs for
+    prohibited terrain).
     """
 
     a: Hex
@@ -46,6 +53,9 @@ class Step:
     first: bool
     spent: Fraction
     stop: bool
+    mode: MovementMode = NORMAL
+    infiltration: bool = False
+    prohibited: Reason | None = None
 
 
 def _round(value: Fraction, how: str) -> Fraction:
@@ -145,8 +155,10 @@ class Ruleset:
 
         The default returns ``step`` unchanged. A ruleset that overrides this is called for
         every step the search considers (slower, but any rule can be added): return the step
-        with another ``cost`` or ``stop``, or a :class:`Reason` to refuse it. Steps the shared
-        parts refuse (prohibited terrain, enemy hex, ...) never reach the hook.
+        with another ``cost`` or ``stop``, or a :class:`Reason` to refuse it. Prohibited
+        terrain/hexsides and ZOC-to-ZOC refusals reach the hook as ``step.prohibited`` (which it
+        may lift); other refusals (enemy hex, road-only modes, sticky ZOC, entry refused by the
+        mode) never reach it.
         """
         return step
 
@@ -203,8 +215,20 @@ class Ruleset:
 
     # -- supply hooks ---------------------------------------------------------------------
 
-    def supply_sources(self, pos: "Position", side: str) -> list[Hex]:
-        """Hexes that are supply sources of ``side`` now (map sources and source units)."""
+    def needs_supply(self, pos: "Position", unit: "Unit") -> bool:
+        """True if the supply check judges ``unit`` (default: every unit that is not a marker)."""
+        return not unit.counter.is_marker
+
+    def supply_blocks(self, pos: "Position", side: str, hex: Hex) -> bool:
+        """True if no supply line of ``side`` may pass ``hex`` beyond what :class:`SupplyRules`
+        blocks (e.g. an enemy strongpoint). Called per hex only when overridden."""
+        return False
+
+    def supply_sources(self, pos: "Position", side: str, context: dict | None = None) -> list:
+        """Supply sources of ``side`` now: hexes (serving every unit) or :class:`Source` groups
+        (serving some units, or only the units standing on them). Default: the map sources
+        active this turn and the hexes of source units. ``context`` is what the caller of
+        :func:`~toolkit.referee.supply.supply_status` passed (e.g. the defending units)."""
         s = self.supply
         from .board import board_of
         out: list[Hex] = []
@@ -227,3 +251,17 @@ class Ruleset:
             return "supplied"
         ladder = self.supply.ladder
         return ladder[min(failures, len(ladder)) - 1]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Supply source hexes that serve only some units.
+
+    ``serves(unit)`` says whether the source serves ``unit`` (None: every unit); with
+    ``trace=False`` it serves only the units standing on its hexes (no supply line).
+    ``kind`` names it in answers ("airfield", "strongpoint"...)."""
+
+    hexes: tuple[Hex, ...]
+    serves: Callable[["Unit"], bool] | None = None
+    trace: bool = True
+    kind: str = ""

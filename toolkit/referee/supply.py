@@ -5,6 +5,11 @@ Stage 1 follows road/rail links (unlimited length) from the sources, allowing up
 ``max_length`` hexes from every hex reached so far. Both stages refuse blocked hexes (enemy
 units, enemy ZOC without a friendly unit) and blocked hexsides. Each unit then looks its hex
 up; the path back to the source is kept for display.
+
+Rulesets shape it through hooks, so the CLI and a game's own checks give one answer:
+:meth:`~toolkit.referee.Ruleset.supply_sources` (hexes, or :class:`~toolkit.referee.Source`
+groups serving only some units, searched separately), ``supply_blocks`` (extra blocked hexes)
+and ``needs_supply`` (units the check leaves out).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass, field
 from .board import NO, board_of
 from .position import Position
 from .reasons import Code, Reason
-from .ruleset import Ruleset
+from .ruleset import Ruleset, Source
 from .zoc import enemy_zoc, occupied
 
 
@@ -53,12 +58,22 @@ class SupplyResult:
     paths: dict = field(default_factory=dict)         # unit id -> [unit hex, ..., source hex]
     reasons: dict = field(default_factory=dict)       # unit id -> Reason
     reached: object = field(default_factory=set)      # hexes that carry supply (a set-like view)
+    road: set = field(default_factory=set)            # the road network supply reaches ("Supply Road")
+
+    @property
+    def source(self) -> dict:
+        """Unit id -> the source hex its supply line ends at."""
+        return {u: p[-1] for u, p in self.paths.items()}
 
     def to_dict(self, fmt) -> dict:
         return {"side": self.side, "supplied": sorted(self.supplied), "unsupplied": sorted(self.unsupplied),
                 "status": dict(sorted(self.status.items())),
                 "paths": {u: [fmt(h) for h in p] for u, p in sorted(self.paths.items())},
                 "reasons": {u: r.to_dict(fmt) for u, r in sorted(self.reasons.items())}}
+
+
+def _base_blocks():
+    return Ruleset.supply_blocks
 
 
 def _trace_grid(pos: Position, rs: Ruleset, side: str):
@@ -83,6 +98,10 @@ def _trace_grid(pos: Position, rs: Ruleset, side: str):
             enter = board.enter_costs(s.trace_class, weather)
             on_line = board.on_line()
             blocked = bytearray(1 if (b or (e == NO and not o)) else 0 for b, e, o in zip(blocked, enter, on_line))
+        if type(rs).supply_blocks is not _base_blocks():
+            for i, h in enumerate(board.hexes):
+                if not blocked[i] and rs.supply_blocks(pos, side, h):
+                    blocked[i] = 1
         return blocked
     blocked = pos.cached("supply-blocked", rs, (side, weather), build)
     skey = ("supply-sides", s.hexsides_block, s.trace_class, weather)
@@ -98,13 +117,33 @@ def _trace_grid(pos: Position, rs: Ruleset, side: str):
     return board, blocked, bad, board.supply_neighbours(bad)
 
 
-def supply_status(pos: Position, rs: Ruleset, side: str | None = None) -> SupplyResult:
-    """Supply of every on-map unit of ``side`` (default: the side to move), in one search."""
-    side = side or pos.side or pos.sides()[0]
+class SupplyTrace:
+    """Where supply from some source hexes reaches: :meth:`reaches`, :meth:`path`, and
+    ``road``, the hexes of the road network the road stage reached (a "Supply Road")."""
+
+    def __init__(self, board, reached: bytearray, blocked: bytearray, prev: list[int], road: set) -> None:
+        self.board, self._reached, self._blocked, self._prev, self.road = board, reached, blocked, prev, road
+
+    def reaches(self, hex) -> bool:
+        """True if a supply line may end on ``hex`` (a unit's own hex never blocks its line)."""
+        i = self.board.index.get(hex)
+        return i is not None and bool(self._reached[i])
+
+    def path(self, hex) -> list:
+        """The supply line from ``hex`` back to its source, both included."""
+        path, i = [], self.board.index[hex]
+        while i != -1 and len(path) <= self.board.n:
+            path.append(self.board.hexes[i])
+            i = self._prev[i]
+        return path
+
+
+def supply_trace(pos: Position, rs: Ruleset, side: str, hexes) -> SupplyTrace:
+    """One multi-source search of ``side``'s supply lines from the source ``hexes``."""
     s = rs.supply
     board, blocked, bad_sides, steps = _trace_grid(pos, rs, side)
     nb = board.nb
-    sources = [board.index[h] for h in rs.supply_sources(pos, side) if h in board.index]
+    sources = [board.index[h] for h in hexes if h in board.index]
     prev = [-1] * board.n
     seeds: dict[int, int] = {}   # index -> road breaks used to reach it
     queue = deque()
@@ -114,6 +153,7 @@ def supply_status(pos: Position, rs: Ruleset, side: str | None = None) -> Supply
             prev[i] = -1
             queue.append((i, 0))
     lines = s.road_lines
+    road: set = set()
     if lines is None or lines:
         # stage 1: a 0-1 search along road links; a break (one step between two road hexes
         # that no road link joins) costs one of the allowed road breaks
@@ -141,13 +181,11 @@ def supply_status(pos: Position, rs: Ruleset, side: str | None = None) -> Supply
                     queue.appendleft((j, nused))
                 else:
                     queue.append((j, nused))
+        road = {board.hexes[i] for i in seeds if i in on_road}
     # stage 2: overland, at most max_length hexes from any hex reached so far; a blocked hex
     # may end a path (it is a unit's own hex) but never carries one
-    n = board.n
-    dist = [-1] * n
-    reached = bytearray(n)
+    reached = bytearray(board.n)
     for i in seeds:
-        dist[i] = 0
         reached[i] = 1
     frontier = list(seeds)
     limit = s.max_length
@@ -159,25 +197,51 @@ def supply_status(pos: Position, rs: Ruleset, side: str | None = None) -> Supply
             for j in steps[i]:
                 if not reached[j]:
                     reached[j] = 1
-                    dist[j] = d
                     prev[j] = i
                     if not blocked[j]:
                         nxt.append(j)
         frontier = nxt
+    return SupplyTrace(board, reached, blocked, prev, road)
+
+
+def _groups(pos: Position, rs: Ruleset, side: str, context: dict) -> list[Source]:
+    """The ruleset's sources as groups: plain hexes first (one group serving every unit)."""
+    plain, groups = [], []
+    for item in rs.supply_sources(pos, side, context):
+        (groups if isinstance(item, Source) else plain).append(item)
+    return [Source(tuple(plain)), *groups]
+
+
+def supply_status(pos: Position, rs: Ruleset, side: str | None = None, context: dict | None = None) -> SupplyResult:
+    """Supply of every on-map unit of ``side`` (default: the side to move): one search per
+    source group (:meth:`Ruleset.supply_sources`), each unit served by the first group that
+    serves it and reaches it. ``context`` goes to the ruleset's hook (e.g. the defending units)."""
+    side = side or pos.side or pos.sides()[0]
+    s = rs.supply
+    groups = _groups(pos, rs, side, context or {})
+    traces: dict[int, SupplyTrace] = {}
     result = SupplyResult(side=side)
-    hexes = board.hexes
-    result.reached = _Hexes(hexes, reached, blocked)
     for unit in pos.on_map(side):
-        if unit.counter.is_marker:
+        if not rs.needs_supply(pos, unit):
             continue
-        j = board.index[unit.hex]
-        if reached[j]:   # the unit's own hex never blocks its own supply line
+        path = None
+        for n, group in enumerate(groups):
+            if group.serves is not None and not group.serves(unit):
+                continue
+            if not group.trace:
+                if unit.hex in group.hexes:
+                    path = [unit.hex]
+                    break
+                continue
+            trace = traces.get(n)
+            if trace is None:
+                trace = traces[n] = supply_trace(pos, rs, side, group.hexes)
+            if trace.reaches(unit.hex):
+                path = trace.path(unit.hex)
+                break
+        if path is not None:
             result.supplied.add(unit.id)
             result.status[unit.id] = "supplied"
-            path, i = [], j
-            while i != -1 and len(path) <= board.n:
-                path.append(board.hexes[i])
-                i = prev[i]
             result.paths[unit.id] = path
         else:
             result.unsupplied.add(unit.id)
@@ -185,6 +249,9 @@ def supply_status(pos: Position, rs: Ruleset, side: str | None = None) -> Supply
             result.reasons[unit.id] = Reason(Code.SUPPLY_NONE, s.rule,
                                              f"{unit.id} at {pos.map.format(unit.hex)} cannot trace supply",
                                              unit.hex, (unit.id,))
+    main = traces.get(0) or supply_trace(pos, rs, side, groups[0].hexes)
+    result.road = main.road
+    result.reached = _Hexes(main.board.hexes, main._reached, main._blocked)
     return result
 
 
@@ -207,11 +274,11 @@ def supply_per_unit(pos: Position, rs: Ruleset, side: str) -> set[str]:
     """The supplied units found by one search per unit (slow; the benchmark baseline and a test
     oracle). Only for rulesets without road stages (``road_lines == ()``)."""
     board, blocked, bad_sides, steps = _trace_grid(pos, rs, side)
-    sources = {board.index[h] for h in rs.supply_sources(pos, side) if h in board.index}
+    sources = {board.index[h] for h in _groups(pos, rs, side, {})[0].hexes if h in board.index}
     limit = rs.supply.max_length
     out = set()
     for unit in pos.on_map(side):
-        if unit.counter.is_marker:
+        if not rs.needs_supply(pos, unit):
             continue
         start = board.index[unit.hex]
         seen = {start: 0}

@@ -18,9 +18,35 @@ def zoc_counts(pos: "Position", rs: "Ruleset", side: str) -> list[int]:
         counts = [0] * board.n
         for unit in pos.on_map(side):
             if rs.exerts_zoc(pos, unit):
-                _add(pos, rs, board, unit, counts)
+                for j in _targets(pos, rs, board, unit):
+                    counts[j] += 1
         return counts
     return pos.cached("zoc", rs, side, build)
+
+
+def zoc_owners(pos: "Position", rs: "Ruleset", side: str) -> list[frozenset]:
+    """For each hex index, the ids of the units of ``side`` whose ZOC covers it (own hexes
+    included): what "the ZOC of the same unit" rules need (``ZocRules.zoc_to_zoc="same-unit"``)."""
+    def build():
+        board = board_of(pos.map)
+        owners: list = [frozenset()] * board.n
+        for unit in pos.on_map(side):
+            if rs.exerts_zoc(pos, unit):
+                for j in _targets(pos, rs, board, unit):
+                    owners[j] = owners[j] | {unit.id}
+        return owners
+    return pos.cached("zoc-owners", rs, side, build)
+
+
+def enemy_zoc_owners(pos: "Position", rs: "Ruleset", side: str | None) -> list[frozenset]:
+    """For each hex index, the ids of the enemy units (of every side but ``side``) whose ZOC
+    covers it."""
+    def build():
+        arrays = [zoc_owners(pos, rs, s) for s in pos.enemies_of(side)]
+        if not arrays:
+            return [frozenset()] * board_of(pos.map).n
+        return [frozenset().union(*v) for v in zip(*arrays)]
+    return pos.cached("ezoc-owners", rs, side, build)
 
 
 def enemy_zoc(pos: "Position", rs: "Ruleset", side: str | None) -> list[int]:
@@ -52,12 +78,14 @@ def _base_reaches():
     return Ruleset.zoc_reaches
 
 
-def _add(pos: "Position", rs: "Ruleset", board: Board, unit, counts: list[int]) -> None:
+def _targets(pos: "Position", rs: "Ruleset", board: Board, unit) -> list[int]:
+    """The hex indices the ZOC of ``unit`` (which exerts one) covers: its own and the
+    neighbours the data rules and :meth:`Ruleset.zoc_reaches` allow."""
     z = rs.zoc
     i = board.index.get(unit.hex)
     if i is None:
-        return
-    counts[i] += 1
+        return []
+    out = [i]
     blocked = set(z.blocked_hexsides)
     enter = sides = None
     if z.prohibited_class:
@@ -78,4 +106,5 @@ def _add(pos: "Position", rs: "Ruleset", board: Board, unit, counts: list[int]) 
                 continue
             if sides.get(k, 0) == NO:
                 continue
-        counts[j] += 1
+        out.append(j)
+    return out
