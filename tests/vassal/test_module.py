@@ -253,3 +253,23 @@ def test_a_module_that_would_not_read_back_cleanly_is_not_written(tmp_path, tuto
     with pytest.raises(BuildError, match="prototype 'Unit' does not exist"):
         build_module(tutorial, tmp_path, lambda m: None, **FAKES)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_three_step_division_sets_up_on_its_cadre_face(tmp_path):
+    import copy
+    from dataclasses import replace
+    from toolkit.io import load_game
+    game = copy.deepcopy(load_game("velikiye-luki"))
+    scenario = next(iter(game.scenarios.values()))
+    i = next(i for i, p in enumerate(scenario.setup) if "dfg21" in p.units)
+    scenario.setup[i] = replace(scenario.setup[i], units=("dfg21",), state="cadre")
+    [path] = build_module(game, tmp_path, lambda m: None, dpi=60, **FAKES)
+    report = inspect(path)
+    assert report["problems"] == []
+    slot = next(p for p in report["pieces"] if p["properties"]["UnitId"] == "dfg21")
+    assert {"c_dfg21.png", "c_dfg21_back.png", "c_dfg21_cadre.png"} <= set(slot["images"])
+    assert "Multi-step" in slot["prototypes"]
+    piece = next(p for p in report["setups"][0]["pieces"] if p["properties"]["UnitId"] == "dfg21")
+    assert piece["layer"] == 3 and piece["name"] == "21 DFG (cadre)"
+    with zipfile.ZipFile(path) as zf:
+        assert "images/c_dfg21_cadre.png" in zf.namelist()

@@ -28,8 +28,9 @@ def fake_render_map(game_map, *, dpi=150, game=None):
     return FakeMapImage(Image.new("RGB", (width + 240, height), (230, 225, 200)), layout, dpi)
 
 
-def fake_render_counter(game, counter, *, back=False, px=75):
-    return Image.new("RGB", (px, px), (200, 80, 80) if back else (80, 80, 200))
+def fake_render_counter(game, counter, *, back=False, px=75, state=None):
+    colour = (80, 200, 80) if state else (200, 80, 80) if back else (80, 80, 200)
+    return Image.new("RGB", (px, px), colour)
 
 
 FAKES = {"render_map": fake_render_map, "render_counter": fake_render_counter}

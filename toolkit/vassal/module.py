@@ -14,7 +14,7 @@ import re
 import tempfile
 import time
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -25,8 +25,8 @@ from ..game import Counter, Game, Scenario
 from .boards import boxes_board, chart_images, dead_pile_zone, moved_image, turn_zone
 from .buildfile import MapSpec, ModulePlan, Panel, Slot, Tab, build_xml
 from .grid import derive_grid, raw_index
-from .pieces import (MOVED_IMAGE, PieceDesign, counter_piece, expand, image_names, prototypes, unique_name,
-                     with_position)
+from .pieces import (MOVED_IMAGE, PieceDesign, cadre_of, counter_piece, expand, image_names, prototypes,
+                     step_faces, unique_name, with_position)
 from .savegame import VASSAL_VERSION, Setup, Stack, metadata_xml, setup_commands, vsav_bytes
 
 __all__ = ["build_module", "BOXES_MAP", "DEFAULT_DPI"]
@@ -119,11 +119,11 @@ class _Planner:
         progress(f"vassal: {len(self.game.counters)} counters")
         self.names = image_names(list(self.game.counters.values()))
         for counter in self.game.counters.values():
-            front, back = self.names[counter.id]
-            self.images.add(front, self.render_counter(self.game, counter, back=False, px=self.px))
-            if back:
-                self.images.add(back, self.render_counter(self.game, counter, back=True, px=self.px))
-            self.designs[counter.id] = counter_piece(counter, front, back)
+            names = self.names[counter.id]
+            cadre = cadre_of(self.game, counter)
+            for face, name in zip(step_faces(counter), names):
+                self.images.add(name, self._face(counter, face, cadre))
+            self.designs[counter.id] = counter_piece(counter, names, cadre)
         self.turns = max([len(s.turns) for s in self.game.scenarios.values()]
                          + [r.turn for s in self.game.scenarios.values() for r in s.reinforcements] + [0])
         board = boxes_board(self.game, self.turns, self.px, _captions(self.game))
@@ -138,6 +138,15 @@ class _Planner:
             self.images.add(file, image)
             self.charts.append((name, file))
         self.images.add(MOVED_IMAGE, moved_image())
+
+    def _face(self, counter: Counter, face: str, cadre: Counter | None) -> Image.Image:
+        if face == "front":
+            return self.render_counter(self.game, counter, back=False, px=self.px)
+        if face == "back":
+            return self.render_counter(self.game, counter, back=True, px=self.px)
+        # the last step: the counter's own face in that state, printed with the cadre's values
+        drawn = replace(counter, back=dict(cadre.front)) if cadre is not None else counter
+        return self.render_counter(self.game, drawn, back=True, px=self.px, state=face)
 
     # -- palettes ----------------------------------------------------------------------------
 
@@ -191,8 +200,8 @@ class _Planner:
             if counter is None:
                 raise BuildError(f"{game.id}: scenario {scenario.id}: {where} names unknown counter {counter_id!r}")
             design = self.designs[counter_id]
-            level = 2 if state and design.back and state not in ("front", "full") else None
-            traits = with_position(expand(design.traits, proto), map_name, x, y, self.home_gpid[counter_id], level)
+            traits = with_position(expand(design.traits, proto), map_name, x, y, self.home_gpid[counter_id],
+                                   design.level(state))
             layer = 1 if counter.is_marker else 0
             key = (map_name, x, y, layer)
             stacks.setdefault(key, Stack(map_name, x, y, layer)).pieces.append(traits)

@@ -1,10 +1,13 @@
 """Game pieces as VASSAL trait chains: prototypes, counters and markers (vassal-format.md §4).
 
 A counter's PieceSlot is ``prototype;<side> side``, ``prototype;<type> type``,
-``prototype;Unit``, a Marker with the values the referee reads back, the step-loss Layer
-(Ctrl+F) when the counter has a back, and the BasicPiece. Behaviour shared by every unit
-(delete, dead pile, movement trail, moved marker, the flip report) lives in the ``Unit``
-prototype, so changing it, a side or a unit type is one edit.
+``prototype;Unit``, a Marker with the values the referee reads back, the step Layer when
+the counter has more than one face, and the BasicPiece. The Layer has one level per face
+(:func:`step_faces`): a two-sided counter flips in a loop (Ctrl+F); a three-step one (full,
+reduced, cadre) loses a step with Ctrl+F and regains one with Ctrl+R, without looping.
+Behaviour shared by every unit (delete, dead pile, movement trail, moved marker) lives in
+the ``Unit`` prototype and the chat reports of the steps in ``Two-sided``/``Multi-step``,
+so changing it, a side or a unit type is one edit.
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ from ..game import Counter, Game
 from .encoding import CTRL, Trait, decode, encode, key
 
 __all__ = [
-    "FLIP", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE", "STEP_PROTOTYPE", "MARKER_PROTOTYPE",
-    "PieceDesign", "basic_piece", "layer", "marker", "prototype", "prototypes", "counter_piece",
+    "FLIP", "STEP_LOSS", "STEP_GAIN", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE",
+    "STEP_PROTOTYPE", "MULTI_STEP_PROTOTYPE", "MARKER_PROTOTYPE", "PieceDesign", "basic_piece", "layer",
+    "marker", "prototype", "prototypes", "counter_piece", "step_faces", "cadre_of",
     "expand", "side_prototype", "type_prototype", "safe_name", "unique_name", "image_names", "with_position",
 ]
 
 FLIP = key("F", CTRL)
+STEP_LOSS = FLIP  # a multi-step counter's "lose a step" is its flip: the same key acts on every unit
+STEP_GAIN = key("R", CTRL)
 DELETE = key("D", CTRL)
 ELIMINATE = key("E", CTRL)
 TRAIL = key("T", CTRL)
@@ -30,6 +36,7 @@ MOVED = key("M", CTRL)
 
 UNIT_PROTOTYPE = "Unit"
 STEP_PROTOTYPE = "Two-sided"
+MULTI_STEP_PROTOTYPE = "Multi-step"
 MARKER_PROTOTYPE = "Marker"
 UNITS_LAYER = "Units"
 MARKERS_LAYER = "Markers"
@@ -61,12 +68,17 @@ def basic_piece(image: str, name: str, *, map_id: str | None = None, x: int = 0,
 
 
 def layer(images: Sequence[str], level_names: Sequence[str], *, name: str = "Step",
-          command: str = "Flip", keystroke: str = FLIP, level: int = 1) -> Trait:
-    """An always-active, looping Layer (``emb2``) whose increase key flips the counter."""
+          command: str = "Flip", keystroke: str = FLIP, level: int = 1, loop: bool = True,
+          down_command: str = "", down_keystroke: str = "") -> Trait:
+    """An always-active Layer (``emb2``, §4.4): the increase key shows the next level.
+
+    By default it loops (a two-sided counter flips back and forth); a multi-level Layer
+    gives ``loop=False`` and a decrease command to step back.
+    """
     fields = [
-        "", 128, "A", command, 128, "", "", 128, "", "", "", 1, False, 0, 0,
-        encode(images, ","), encode(level_names, ","), True, name, "", "", False, "", 1,
-        1, True, "", keystroke, "", "", "1.0", "", True,
+        "", 128, "A", command, 128, "", down_command, 128, "", "", "", 1, False, 0, 0,
+        encode(images, ","), encode(level_names, ","), loop, name, "", "", False, "", 1,
+        1, True, "", keystroke, down_keystroke, "", "1.0", "", True,
     ]
     return Trait("emb2;" + encode(fields, ";"), str(level))
 
@@ -138,6 +150,11 @@ def prototypes(game: Game, *, dead_map: str, dead_zone: str, px: int) -> dict[st
               STEP_PROTOTYPE: [report([FLIP], "* $location$: $oldPieceName$ flipped to $newPieceName$"),
                                _EMPTY_PIECE],
               MARKER_PROTOTYPE: [delete(), marker({"Layer": MARKERS_LAYER}), _EMPTY_PIECE]}
+    if any(len(step_faces(c)) > 2 for c in game.counters.values()):
+        result[MULTI_STEP_PROTOTYPE] = [
+            report([STEP_LOSS], "* $location$: $oldPieceName$ loses a step, now $newPieceName$"),
+            report([STEP_GAIN], "* $location$: $oldPieceName$ regains a step, now $newPieceName$"),
+            _EMPTY_PIECE]
     for side in game.sides:
         result[side_prototype(side.id)] = [marker({"Side": side.id, "SideName": side.name}), _EMPTY_PIECE]
     for counter in game.counters.values():
@@ -148,30 +165,79 @@ def prototypes(game: Game, *, dead_map: str, dead_zone: str, px: int) -> dict[st
 
 @dataclass(frozen=True)
 class PieceDesign:
-    """One counter's piece: its traits (palette form, prototypes unexpanded) and its images."""
+    """One counter's piece: its traits (palette form, prototypes unexpanded) and its images.
+
+    ``faces`` are the counter's steps as renderer states (``front``, ``back``, ``cadre``), one
+    Layer level each, and ``images`` their ``images/`` names in the same order.
+    """
 
     counter: Counter
     traits: tuple[Trait, ...]
-    front: str
-    back: str | None
+    faces: tuple[str, ...]
+    images: tuple[str, ...]
+
+    def level(self, state: str | None) -> int | None:
+        """The Layer level a scenario's set-up ``state`` asks for (None: the palette's own)."""
+        if state is None or len(self.faces) < 2:
+            return None
+        if state in ("front", "full"):
+            return 1
+        if state in self.faces:
+            return self.faces.index(state) + 1
+        return 2  # "reduced", "back", the counter's own back kind
 
 
-def image_names(counters: Sequence[Counter]) -> dict[str, tuple[str, str | None]]:
-    """Unique ``images/`` names (front, back or None) for every counter id."""
+def step_faces(counter: Counter) -> tuple[str, ...]:
+    """The faces a counter shows as it loses steps, as renderer states.
+
+    A counter with a back shows it after its first loss; a counter of three or more steps
+    (rule 1.7.1 of Velikiye Luki: full, reduced, then a cadre) ends on its cadre face.
+    """
+    faces = ["front"]
+    if _has_back(counter):
+        faces.append("back")
+        if counter.steps >= 3 and counter.back_kind != "cadre":
+            faces.append("cadre")
+    return tuple(faces)
+
+
+def image_names(counters: Sequence[Counter]) -> dict[str, tuple[str, ...]]:
+    """Unique ``images/`` names, one per :func:`step_faces` face, for every counter id."""
     used: set[str] = set()
     result = {}
     for counter in counters:
-        candidate = unique_name(re.sub(r"[^A-Za-z0-9_.-]", "_", counter.id) or "counter", used, "{name}_{n}")
-        back = f"c_{candidate}_back.png" if _has_back(counter) else None
-        result[counter.id] = (f"c_{candidate}.png", back)
+        stem = unique_name(re.sub(r"[^A-Za-z0-9_.-]", "_", counter.id) or "counter", used, "{name}_{n}")
+        result[counter.id] = tuple(f"c_{stem}.png" if face == "front" else f"c_{stem}_{face}.png"
+                                   for face in step_faces(counter))
     return result
+
+
+def cadre_of(game: Game, counter: Counter) -> Counter | None:
+    """The cadre counter that replaces ``counter`` on its last step, if the game has one.
+
+    A cadre is a one-step unit of the same side whose id or name says "cadre"; where there
+    are several (Velikiye Luki has one per quality), the one whose printed words (quality,
+    not numbers) match the counter's wins.
+    """
+    if "cadre" not in step_faces(counter):
+        return None
+    words = {k: v for k, v in counter.front.items() if isinstance(v, str)}
+    best, best_score = None, -1
+    for other in game.counters.values():
+        if (other.side != counter.side or other.is_marker or other.steps != 1 or other.id == counter.id
+                or "cadre" not in f"{other.id} {other.name}".lower()):
+            continue
+        score = sum(other.front.get(k) == v for k, v in words.items())
+        if score > best_score:
+            best, best_score = other, score
+    return best
 
 
 def _has_back(counter: Counter) -> bool:
     return counter.back_kind not in ("none", "blank", "") or counter.steps > 1
 
 
-def _properties(counter: Counter) -> dict[str, object]:
+def _properties(counter: Counter, cadre: Counter | None) -> dict[str, object]:
     props: dict[str, object] = {
         "UnitId": counter.id, "Kind": counter.kind, "Formation": counter.formation or "",
         "Size": counter.size or "", "UnitClass": counter.unit_class or "", "Steps": counter.steps,
@@ -183,12 +249,30 @@ def _properties(counter: Counter) -> dict[str, object]:
         props[safe_name(name)] = value
     for name, value in counter.back.items():
         props["back_" + safe_name(name)] = value
+    if cadre is not None:
+        props["CadreId"] = cadre.id
+        for name, value in cadre.front.items():
+            props["cadre_" + safe_name(name)] = value
     return props
 
 
-def counter_piece(counter: Counter, front: str, back: str | None) -> PieceDesign:
-    """The palette piece of ``counter`` (prototypes unexpanded, not on a map)."""
-    name = counter.name
+def _level_name(counter: Counter, face: str) -> str:
+    if face == "front":
+        return ""
+    if face == "back":
+        return f"+ ({counter.back_kind if counter.back_kind not in ('none', 'blank', '') else 'reduced'})"
+    return f"+ ({face})"
+
+
+def counter_piece(counter: Counter, images: Sequence[str], cadre: Counter | None = None) -> PieceDesign:
+    """The palette piece of ``counter`` (prototypes unexpanded, not on a map).
+
+    ``images`` has one name per :func:`step_faces` face; ``cadre`` (see :func:`cadre_of`)
+    adds the values of the last step as ``cadre_*`` properties.
+    """
+    faces = step_faces(counter)
+    if len(images) != len(faces):
+        raise ValueError(f"counter {counter.id!r} has {len(faces)} faces but {len(images)} images")
     traits: list[Trait] = []
     if counter.is_marker:
         traits.append(prototype(MARKER_PROTOTYPE))
@@ -197,14 +281,21 @@ def counter_piece(counter: Counter, front: str, back: str | None) -> PieceDesign
             traits.append(prototype(side_prototype(counter.side)))
         traits.append(prototype(type_prototype(counter.type)))
         traits.append(prototype(UNIT_PROTOTYPE))
-    if back:
-        traits.append(prototype(STEP_PROTOTYPE))  # the flip report, outside the Layer it reports
-    traits.append(marker(_properties(counter)))
-    if back:
-        kind = counter.back_kind if counter.back_kind not in ("none", "blank", "") else "reduced"
-        traits.append(layer([front, back], ["", f"+ ({kind})"]))
-    traits.append(basic_piece(front, name))
-    return PieceDesign(counter, tuple(traits), front, back)
+    # the step reports sit outside the Layer they report, so they see its old and new names
+    if len(faces) == 2:
+        traits.append(prototype(STEP_PROTOTYPE))
+    elif len(faces) > 2:
+        traits.append(prototype(MULTI_STEP_PROTOTYPE))
+    traits.append(marker(_properties(counter, cadre)))
+    names = [_level_name(counter, face) for face in faces]
+    if len(faces) == 2:
+        traits.append(layer(images, names))
+    elif len(faces) > 2:
+        # no loop: a cadre does not flip back to full strength; a step is regained with Ctrl+R
+        traits.append(layer(images, names, command="Lose a step", keystroke=STEP_LOSS, loop=False,
+                            down_command="Regain a step", down_keystroke=STEP_GAIN))
+    traits.append(basic_piece(images[0], counter.name))
+    return PieceDesign(counter, tuple(traits), faces, tuple(images))
 
 
 def expand(traits: Sequence[Trait], definitions: dict[str, list[Trait]], depth: int = 0) -> list[Trait]:
