@@ -165,7 +165,7 @@ def test_lake_hexsides_and_lakes_close_in_dry_and_mud_open_when_frozen(game):
 def test_heavy_units_and_swamp(game):
     # 8.35a: armor may not enter swamp off road in Dry/Mud; it may in Frozen
     m = game.main_map
-    swamp = next(h for h in m.grid if m.terrain(h) == "swamp" and not ds._road_hex(_pos0(game), h)
+    swamp = next(h for h in m.grid if m.terrain(h) == "swamp" and not ds.road_hex(_pos0(game), h)
                  and any(m.terrain(n) == "clear" and not m.hexside_codes(m.grid.hexside(h, n))
                          for n in m.grid.neighbours(h)))
     start = next(n for n in m.grid.neighbours(swamp) if m.terrain(n) == "clear"
@@ -295,7 +295,7 @@ def test_entering_an_enemy_strongpoint_costs_one_more(game):
 def test_zoc_into_swamp_option(game, literal):
     # 3.22: a heavy unit's ZOC and swamp it may not enter in Dry (option restricted_zoc_into_swamp)
     m = game.main_map
-    swamp = next(h for h in m.grid if m.terrain(h) == "swamp" and not ds._road_hex(position(game), h))
+    swamp = next(h for h in m.grid if m.terrain(h) == "swamp" and not ds.road_hex(position(game), h))
     start = next(n for n in m.grid.neighbours(swamp) if m.terrain(n) != "lake"
                  and not m.hexside_codes(m.grid.hexside(swamp, n)))
     rs = make_ruleset(restricted_zoc_into_swamp=literal)
@@ -482,8 +482,8 @@ def test_road_break_2024_2025():
 def test_sources_scenario_two_only(game):
     s2 = position_from_scenario(game, "scenario-2")
     s1 = position_from_scenario(game, "scenario-1")
-    assert H("2219") in ds._sources(s2, RULESET, "axis")   # 19.23
-    assert H("2219") not in ds._sources(s1, RULESET, "axis")
+    assert H("2219") in ds.map_sources(s2, RULESET, "axis")   # 19.23
+    assert H("2219") not in ds.map_sources(s1, RULESET, "axis")
 
 
 def test_airfields_supply_every_axis_unit_but_only_soviet_airborne(game):

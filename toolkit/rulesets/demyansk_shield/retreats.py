@@ -1,0 +1,140 @@
+"""Retreats (12.3, 12.4): where a normal retreat may end, retreat through an enemy ZOC, and
+the No Retreat option."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...hexes import Hex
+from ...referee import Reason, board_of
+from ...referee.board import NO
+from ...referee.reasons import Code
+from .features import WET, active_strongpoint_owner, enemy_combat_unit_at, is_heavy, printed_strongpoint_owner, road_hex
+from .zoc import in_enemy_zoc
+
+def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
+                         hexes: tuple[int, ...] = (1, 2), source: Hex | None = None) -> dict[Hex, list[Hex]]:
+    """Where a normal retreat of ``unit_ids`` (as a stack) may end: hex -> path (12.3).
+
+    Each hex entered is farther from the Defender hex; no enemy units, no hexside prohibited to
+    the units' movement, no vacant hex in an enemy ZOC on the way or at the end (a friendly
+    occupied one is allowed, 12.35), and the end may not break stacking (12.33). Map-printed
+    units and heavy units stuck in swamp cannot retreat (12.33, 8.35a). With ``source`` (the
+    Supply Source the units traced to for this combat), ends farther from it are dropped unless
+    no other end exists (12.37).
+    """
+    if isinstance(unit_ids, str):
+        unit_ids = [unit_ids]
+    units = [pos.unit(u) for u in unit_ids]
+    start = units[0].hex
+    side = units[0].side
+    origin = defender_hex or start
+    if any(u.value("movement", 0) == 0 for u in units):
+        return {}
+    weather = pos.current_weather
+    if any(is_heavy(u) for u in units) and weather in WET and pos.map.terrain(start) == "swamp" \
+            and not road_hex(pos, start):
+        return {}
+    board = board_of(pos.map)
+    grid = pos.map.grid
+    classes = {rs.unit_class(pos, u) for u in units}
+    movers = set(unit_ids)
+
+    def friendly(h):
+        return any(o.side == side and o.counter.kind == "unit" and o.id not in movers for o in pos.at(h))
+
+    def enemy(h):
+        return any(o.side not in (None, side) and o.counter.kind == "unit" and o.type != "air" for o in pos.at(h))
+
+    def passable(a, b):
+        k = board.k_of(a, b)
+        for c in classes:
+            if board.enter_costs(c, weather)[board.index[b]] == NO and not (k in board.line_codes):
+                return False
+            if board.side_costs(c, weather).get(k, 0) == NO:
+                return False
+        return True
+
+    out: dict[Hex, list[Hex]] = {}
+    frontier = [[start]]
+    for length in range(1, max(hexes) + 1):
+        nxt = []
+        for path in frontier:
+            here = path[-1]
+            for n in grid.neighbours(here):
+                if n in path or grid.distance(origin, n) <= grid.distance(origin, here):
+                    continue
+                if enemy(n) or not passable(here, n):
+                    continue
+                if in_enemy_zoc(pos, rs, side, n) and not friendly(n):
+                    continue
+                nxt.append(path + [n])
+        for path in nxt:
+            end = path[-1]
+            if length in hexes and end not in out:
+                total = sum((rs.stack_points(pos, o) for o in pos.at(end) if o.side == side and o.id not in movers),
+                            Fraction(0)) + sum((rs.stack_points(pos, u) for u in units), Fraction(0))
+                if total <= (rs.stacking.limit or total):
+                    out[end] = path
+        frontier = nxt
+    if source is not None and out:
+        before = grid.distance(start, source)
+        closer = {h: p for h, p in out.items() if grid.distance(h, source) <= before}
+        if closer:
+            out = closer
+    return out
+
+
+def zoc_retreat_possible(pos, rs, unit_ids, defender_hex: Hex | None = None) -> Reason | None:
+    """None if units with no normal retreat may try a retreat through an enemy ZOC (12.43):
+    all units eligible (not artillery or rocket artillery, not map-printed) and a vacant enemy
+    ZOC hex to enter first."""
+    if isinstance(unit_ids, str):
+        unit_ids = [unit_ids]
+    units = [pos.unit(u) for u in unit_ids]
+    ids = tuple(unit_ids)
+    if retreat_destinations(pos, rs, unit_ids, defender_hex):
+        return Reason(Code.CUSTOM, "12.43a", "a normal retreat exists", units[0].hex, ids)
+    bad = [u.id for u in units if u.type in ("artillery", "rocket artillery") or u.value("movement", 0) == 0]
+    if bad:
+        return Reason(Code.CUSTOM, "12.43b", f"{', '.join(bad)} may not retreat through an enemy ZOC: eliminated",
+                      units[0].hex, ids)
+    side = units[0].side
+    origin = defender_hex or units[0].hex
+    grid = pos.map.grid
+    for n in grid.neighbours(units[0].hex):
+        if (n in grid and grid.distance(origin, n) > grid.distance(origin, units[0].hex)
+                and not enemy_combat_unit_at(pos, side, n)):
+            return None
+    return Reason(Code.CUSTOM, "12.32", "no hex to retreat into", units[0].hex, ids)
+
+
+def zoc_retreat_drm(pos, unit_ids, storm: bool = False) -> int:
+    """DRM on the Retreat Options Table for a retreat through an enemy ZOC (12.44b)."""
+    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    return (1 if all(u.counter.front.get("em") for u in units) else 0) + (1 if storm else 0)
+
+
+def no_retreat_drm(pos, unit_ids) -> int | None:
+    """DRM for No Retreat (12.42), or None if the units are not eligible: eligible on a
+    Strongpoint, town, airfield, hill or friendly Entry hex; Axis +1 if all are on an active
+    printed Strongpoint, +1 if an SS unit is in the force (artillery support disregarded)."""
+    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    m = pos.map
+    side = units[0].side
+
+    def eligible(u):
+        codes = [m.terrain(u.hex), *m.features(u.hex)]
+        if active_strongpoint_owner(pos, u.hex) == side or any(c in ("town", "airfield", "hill") for c in codes):
+            return True
+        return any(u.hex in b.entry and b.side == side for b in m.boxes)
+
+    if not any(eligible(u) for u in units):
+        return None
+    drm = 0
+    if side == "axis" and all(printed_strongpoint_owner(pos, u.hex) == "axis" for u in units):
+        drm += 1
+    if side == "axis" and any(u.counter.colour == "#262626" for u in units if u.type not in ("artillery",)):
+        drm += 1
+    return drm
+

@@ -1,0 +1,120 @@
+"""The Demyansk Shield ruleset: the shared parts set for this game, and the hooks that hand
+over to the modules of this package (movement, zoc, supply)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...referee import MovementMode, MovementRules, Ruleset, StackingRules, SupplyRules, ZocRules
+from . import movement, supply, zoc
+from .features import is_heavy
+
+#: Options and their defaults (the notes' suggested rulings; docs/games/demyansk-shield.md).
+DEFAULT_OPTIONS = {
+    # 3.31 (Soviet armor battalions have no dots) over the 11.41 note ("not ignored for stacking")
+    "soviet_armor_battalions_free": True,
+    # 3.22 "except those prohibited to its movement": prohibited hexsides only (lake sides in
+    # Dry/Mud), or literally, also the swamp hexes heavy units may not enter in Dry/Mud
+    "restricted_zoc_into_swamp": False,
+    # 6.33 (any friendly airfield supplies all Axis units) vs 6.35 (the constructed airfield
+    # supplies defending units only): 6.35 governs the constructed airfield
+    "constructed_airfield_limited": True,
+    # 8.31 text ("the highest MP cost" of a mixed hex) vs its example (woods added: 2707 = 2 + 1)
+    "woods": "add",
+    # 11.17 and 11.31 (initial odds of at least 1-3) vs 12.12 ("worse than 1-4 are not allowed")
+    "minimum_odds": "1-3",
+    # 10.13e (no support from an enemy ZOC) vs 10.32 (may support attacks on adjacent enemies)
+    "artillery_in_zoc_supports_adjacent": True,
+}
+
+
+
+class DemyanskShield(Ruleset):
+    """The shared parts plus the Demyansk Shield hooks (see the package docstring)."""
+
+    def unit_class(self, pos, unit) -> str:
+        return "heavy" if is_heavy(unit) else "foot"
+
+    def exerts_zoc(self, pos, unit) -> bool:
+        return zoc.exerts_zoc(pos, unit)
+
+    def zoc_reaches(self, pos, unit, hex) -> bool:
+        return zoc.zoc_reaches(self, pos, unit, hex)
+
+    def stack_points(self, pos, unit) -> Fraction:
+        if unit.type == "air" or unit.counter.kind != "unit":
+            return Fraction(0)   # air units and markers never count (3.31, 13.13)
+        pts = Fraction(unit.counter.front.get("stacking", 1) or 0)
+        if (not self.options["soviet_armor_battalions_free"] and unit.side == "soviet" and unit.type == "armor"
+                and unit.counter.size == "II" and pts == 0):
+            pts = Fraction(1)   # the 11.41-note reading: additional armor is not ignored for stacking
+        return pts
+
+    def movement_allowance(self, pos, unit, mode) -> Fraction:
+        return movement.movement_allowance(super().movement_allowance(pos, unit, mode), unit)
+
+    def can_move(self, pos, unit, mode):
+        return super().can_move(pos, unit, mode) or movement.can_move(self, pos, unit, mode)
+
+    def may_infiltrate(self, pos, unit) -> bool:
+        return movement.may_infiltrate(unit)
+
+    def step_rule(self, pos, units, step):
+        return movement.step_rule(self, pos, units, step)
+
+    def needs_supply(self, pos, unit) -> bool:
+        return not unit.counter.is_marker and unit.type != "air"   # 3.27: air units need none
+
+    def supply_blocks(self, pos, side, hex) -> bool:
+        return supply.supply_blocks(pos, side, hex)
+
+    def supply_sources(self, pos, side, context=None):
+        return supply.sources(self, pos, side, context or {})
+
+
+def make_ruleset(**options) -> DemyanskShield:
+    """The Demyansk Shield ruleset with ``options`` (see :data:`DEFAULT_OPTIONS`) changed."""
+    unknown = set(options) - set(DEFAULT_OPTIONS)
+    if unknown:
+        from ...errors import RulesError
+        raise RulesError(f"unknown Demyansk Shield option(s) {', '.join(sorted(unknown))}; "
+                         f"known: {', '.join(DEFAULT_OPTIONS)}")
+    opts = {**DEFAULT_OPTIONS, **options}
+    return DemyanskShield(
+        name="demyansk-shield",
+        game="demyansk-shield",
+        title="Demyansk Shield (Legion Wargames 2017)",
+        movement=MovementRules(
+            rule="8.1", terrain_rule="8.31", hexside_rule="8.34", line_rule="8.36", enemy_rule="8.14",
+            feature_costs=opts["woods"],  # 8.31 example: woods +1 on top of rough
+            lines=("road",),              # the railroad gives no movement (8.36b: bridges only)
+            line_into_ezoc=True,          # 8.36c is priced in step_rule (woods ignored, heavy on swamp)
+            bridges_ignore_hexsides=True,  # 8.36b
+            modes={
+                "strategic": MovementMode("strategic", rule="9.1", ma_bonus=2,
+                                          ma_bonus_by_type={"armor": 4, "recon": 4}, road_only=True,
+                                          lines=("road",), near_enemy=False, no_weathers=("mud",)),
+                "exploitation": MovementMode("exploitation", rule="8.4", ma_factor=Fraction(1, 2), round="down",
+                                             needs_status="exploit", no_weathers=("mud",)),
+            },
+        ),
+        zoc=ZocRules(
+            # 3.22 (prohibited hexsides) and 3.25 (Strongpoints) are the zoc_reaches hook
+            rule="8.2", kinds=("unit",), exempt_types=("air",), stop=True,
+            zoc_to_zoc="forbidden", zoc_to_zoc_rule="8.22",
+            infiltration_min_ma=7, infiltration_rule="9.2", friendly_negates=False,
+        ),
+        stacking=StackingRules(rule="3.32", limit=7, points_value="stacking", default_points=1,
+                               exempt_types=("air",), exempt_kinds=("marker",), when="phase"),
+        supply=SupplyRules(rule="6.2", max_length=7, road_lines=("road",),
+                           road_breaks=1, enemy_blocks=True, ezoc_blocks=True, friendly_negates=True,
+                           hexsides_block=True, trace_class="foot", ladder=("out_of_supply",), ladder_rule="6.4"),
+        options=opts,
+        needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
+                      "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",
+                      "9.23 no infiltration into a Strongpoint", "9.35 map boxes",
+                      "6.3 airfields and Strongpoints as sources (Source groups)"),
+    )
+
+
+RULESET = make_ruleset()
