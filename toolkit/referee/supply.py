@@ -129,6 +129,11 @@ class SupplyTrace:
         i = self.board.index.get(hex)
         return i is not None and bool(self._reached[i])
 
+    def carries(self, hex) -> bool:
+        """True if a supply line may go on from ``hex`` (reached and not blocked)."""
+        i = self.board.index.get(hex)
+        return i is not None and bool(self._reached[i]) and not self._blocked[i]
+
     def path(self, hex) -> list:
         """The supply line from ``hex`` back to its source, both included."""
         path, i = [], self.board.index[hex]
@@ -204,12 +209,25 @@ def supply_trace(pos: Position, rs: Ruleset, side: str, hexes) -> SupplyTrace:
     return SupplyTrace(board, reached, blocked, prev, road)
 
 
-def _groups(pos: Position, rs: Ruleset, side: str, context: dict) -> list[Source]:
-    """The ruleset's sources as groups: plain hexes first (one group serving every unit)."""
-    plain, groups = [], []
+def _groups(pos: Position, rs: Ruleset, side: str, context: dict) -> tuple[list[Source], int]:
+    """The ruleset's sources as groups, in its order, and the index of the group of plain
+    hexes (serving every unit; placed where the first plain hex came)."""
+    plain: list = []
+    groups: list[Source] = []
+    at = None
     for item in rs.supply_sources(pos, side, context):
-        (groups if isinstance(item, Source) else plain).append(item)
-    return [Source(tuple(plain)), *groups]
+        if isinstance(item, Source):
+            groups.append(item)
+        else:
+            if at is None:
+                at = len(groups)
+                groups.append(Source(()))
+            plain.append(item)
+    if at is None:
+        at = len(groups)
+        groups.append(Source(()))
+    groups[at] = Source(tuple(plain))
+    return groups, at
 
 
 def supply_status(pos: Position, rs: Ruleset, side: str | None = None, context: dict | None = None) -> SupplyResult:
@@ -218,7 +236,7 @@ def supply_status(pos: Position, rs: Ruleset, side: str | None = None, context: 
     serves it and reaches it. ``context`` goes to the ruleset's hook (e.g. the defending units)."""
     side = side or pos.side or pos.sides()[0]
     s = rs.supply
-    groups = _groups(pos, rs, side, context or {})
+    groups, main_at = _groups(pos, rs, side, context or {})
     traces: dict[int, SupplyTrace] = {}
     result = SupplyResult(side=side)
     for unit in pos.on_map(side):
@@ -249,7 +267,7 @@ def supply_status(pos: Position, rs: Ruleset, side: str | None = None, context: 
             result.reasons[unit.id] = Reason(Code.SUPPLY_NONE, s.rule,
                                              f"{unit.id} at {pos.map.format(unit.hex)} cannot trace supply",
                                              unit.hex, (unit.id,))
-    main = traces.get(0) or supply_trace(pos, rs, side, groups[0].hexes)
+    main = traces.get(main_at) or supply_trace(pos, rs, side, groups[main_at].hexes)
     result.road = main.road
     result.reached = _Hexes(main.board.hexes, main._reached, main._blocked)
     return result
@@ -270,11 +288,16 @@ def apply_supply(pos: Position, rs: Ruleset, result: SupplyResult) -> None:
     pos.touch()
 
 
+def _plain_sources(pos: Position, rs: Ruleset, side: str) -> tuple:
+    groups, at = _groups(pos, rs, side, {})
+    return groups[at].hexes
+
+
 def supply_per_unit(pos: Position, rs: Ruleset, side: str) -> set[str]:
     """The supplied units found by one search per unit (slow; the benchmark baseline and a test
     oracle). Only for rulesets without road stages (``road_lines == ()``)."""
     board, blocked, bad_sides, steps = _trace_grid(pos, rs, side)
-    sources = {board.index[h] for h in _groups(pos, rs, side, {})[0].hexes if h in board.index}
+    sources = {board.index[h] for h in _plain_sources(pos, rs, side) if h in board.index}
     limit = rs.supply.max_length
     out = set()
     for unit in pos.on_map(side):
