@@ -9,50 +9,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Callable
 
 from PIL import Image, ImageDraw
 
+from ..charts import tec
 from ..game import Game, Map
-from ..game.terrain import CostTable
 from ._mapdraw import DOMINANT, side_colour
 from ._mapsymbols import sprite
 from ._raster import Canvas, dashes, walk
 from .fonts import font
 from .theme import Theme, rgb
 
-__all__ = ["LegendPlan", "plan_legend", "draw_legend", "format_cost"]
-
-_FRACTIONS = {Fraction(1, 2): "\u00bd", Fraction(1, 3): "\u2153", Fraction(2, 3): "\u2154",
-              Fraction(1, 4): "\u00bc", Fraction(3, 4): "\u00be"}
-
-
-def format_cost(found: bool, cost, *, extra: bool = False) -> str:
-    """A TEC cell: ``P`` for prohibited, ``-`` when the chart is silent, ``+`` for hexsides."""
-    if not found:
-        return "\u2013"
-    if cost is None:
-        return "P"
-    whole, part = divmod(Fraction(cost), 1)
-    text = (str(whole) if whole or not part else "") + _FRACTIONS.get(part, f" {part}" if part else "")
-    text = text.strip() or "0"
-    return ("+" + text) if extra and cost > 0 else text
-
-
-def _combat(combat: dict) -> str:
-    """Combat effects as written, keys made readable (``no_retreat: true`` -> ``no retreat``)."""
-    parts = []
-    for key, value in combat.items():
-        name = str(key).replace("_", " ")
-        if value is True:
-            parts.append(name)
-        elif value is False:
-            parts.append(f"not {name}")
-        else:
-            parts.append(f"{name} {str(value).replace('_', ' ')}")
-    return ", ".join(parts)
-
+__all__ = ["LegendPlan", "plan_legend", "draw_legend"]
 
 @dataclass
 class _Block:
@@ -96,23 +65,17 @@ class _Legend:
     # -- the chart's columns ---------------------------------------------------------------
 
     def _columns(self) -> None:
-        m = self.m
-        tables: list[CostTable] = [t.move for t in m.terrain_types.values()]
-        tables += [t.move for t in m.hexside_types.values()] + [t.move for t in m.line_types.values()]
-        weathers = list(m.weathers) or ["clear"]
-        cols = []
-        for cls in m.unit_classes or ("*",):
-            cols.append((cls, weathers[0]))
-            for w in weathers[1:]:
-                if any(t.lookup(cls, w) != t.lookup(cls, weathers[0]) for t in tables):
-                    cols.append((cls, w))
-        self.cost_cols = cols
-        names = [t.name for t in m.terrain_types.values()] + [t.name for t in m.hexside_types.values()]
-        names += [t.name for t in m.line_types.values()]
+        self.tec = tec([self.m])
+        cols = self.tec.columns
+        self.cost_cols = [(c.unit_class, c.weather) for c in cols]
+        self.by_weather = any(c.by_weather for c in cols)
+        names = [r.name for r in self.tec.rows]
         self.name_w = max([self.tw(n, self.text_f) for n in names] + [round(0.7 * self.dpi)]) + self.pad // 2
-        self.cost_w = max(round(0.36 * self.dpi), max(self.tw(c, self.bold_f) for c, _ in cols) + self.pad // 2)
-        combats = [_combat(t.combat) for t in m.terrain_types.values()] + [_combat(t.combat) for t in m.hexside_types.values()]
-        self.combat_w = min(round(1.3 * self.dpi), max([self.tw(c, self.text_f) for c in combats] + [self.tw("Combat", self.bold_f)]))
+        self.cost_w = max(round(0.36 * self.dpi), max(self.tw(c, self.bold_f) for c, _ in self.cost_cols)
+                          + self.pad // 2)
+        combats = [r.combat for r in self.tec.rows if r.kind != "line"]
+        self.combat_w = min(round(1.3 * self.dpi), max([self.tw(c, self.text_f) for c in combats]
+                                                       + [self.tw("Combat", self.bold_f)]))
         inner = self.swatch + self.pad // 2 + self.name_w + len(cols) * self.cost_w + self.combat_w
         self.width = max(round(self.lg.get("width", 3.5) * self.dpi), inner + 2 * self.pad)
 
@@ -182,24 +145,12 @@ class _Legend:
         draw.text((nx, ny), "N", font=self.bold_f, fill=self.ink, anchor="mm")
 
     def tec_block(self) -> _Block:
-        m = self.m
-        rows = []
-        for t in m.terrain_types.values():
-            cells = [self._terrain_cell(t, cls, w) for cls, w in self.cost_cols]
-            rows.append(("terrain", t, t.name, cells, _combat(t.combat)))
-        for t in m.hexside_types.values():
-            cells = [format_cost(*t.move.lookup(cls, w), extra=True) for cls, w in self.cost_cols]
-            rows.append(("hexside", t, t.name, cells, _combat(t.combat)))
-        for t in m.line_types.values():
-            cells = [format_cost(*t.move.lookup(cls, w)) for cls, w in self.cost_cols]
-            rows.append(("line", t, t.name, cells, "bridges rivers" if t.bridges and m.hexside_types else ""))
+        rows = [("terrain" if r.kind == "feature" else r.kind, r.feature, r.name, r.costs, r.combat)
+                for r in self.tec.rows]
         head_h = round(self.head_f.size * 1.6)
-        sub_h = round(self.bold_f.size * 1.35) * (2 if len({w for _, w in self.cost_cols}) > 1 else 1)
+        sub_h = round(self.bold_f.size * 1.35) * (2 if self.by_weather else 1)
         height = self.pad + head_h + sub_h + len(rows) * self.row_h + self.pad // 2
-        note = "MP to enter; +n to cross a hexside; P prohibited; \u2013 not given"
-        if any(t.overlay for t in m.terrain_types.values()):
-            note += "; other: as the hex's other terrain"
-        notes = self._wrap(note, self.width - 2 * self.pad)
+        notes = self._wrap(self.tec.note, self.width - 2 * self.pad)
         height += round(self.text_f.size * (0.6 + 1.3 * len(notes)))
 
         def paint(image, draw, canvas, x, y):
@@ -261,12 +212,6 @@ class _Legend:
         for t in lines:
             draw.text((x, y), t, font=f, fill=self.ink, anchor="lm")
             y += step
-
-    def _terrain_cell(self, t, cls: str, weather: str) -> str:
-        found, cost = t.move.lookup(cls, weather)
-        if t.overlay and not found:
-            return "other"
-        return format_cost(found, cost)
 
     def _swatch(self, image, canvas: Canvas, kind: str, t, cx: float, cy: float) -> None:
         s = self.swatch

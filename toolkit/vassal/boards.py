@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 
 from PIL import Image, ImageDraw
 
-from ..game import CostTable, Game
+from ..charts import tec
+from ..game import Game
 from ..render.fonts import font
 from .pieces import unique_name
 
@@ -150,34 +150,6 @@ def moved_image(size: int = 18) -> Image.Image:
 
 # -- charts ------------------------------------------------------------------------------------
 
-def _cost(value) -> str:
-    if value is None:
-        return "P"
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    return str(value)
-
-
-def _costs(table: CostTable, columns: list[tuple[str, str]], extra: bool = False) -> list[str]:
-    out = []
-    for unit_class, weather in columns:
-        found, cost = table.lookup(unit_class, weather)
-        text = _cost(cost) if found else "-"
-        out.append(("+" + text) if extra and found and cost is not None else text)
-    return out
-
-
-def _combat(effects: dict) -> str:
-    parts = []
-    for k, v in effects.items():
-        label = str(k).replace("_", " ")
-        if v is True:
-            parts.append(label)
-        elif v is not False and v is not None:
-            parts.append(f"{label} {str(v).replace('_', ' ')}")
-    return ", ".join(parts)
-
-
 def _table(title: str, header: list[str], rows: list[list[str]], note: str | None = None) -> Image.Image:
     head_font, cell_font, title_font = font(15, bold=True), font(15), font(22, bold=True)
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
@@ -209,45 +181,17 @@ def _table(title: str, header: list[str], rows: list[list[str]], note: str | Non
     return image
 
 
+_SUFFIX = {"terrain": "", "feature": " (feature)", "hexside": " (hexside)", "line": " (along)"}
+
+
 def _tec(game: Game) -> Image.Image | None:
-    rows: list[list[str]] = []
-    columns: list[tuple[str, str]] = []
-    for game_map in game.maps.values():
-        for pair in ((c, w) for c in game_map.unit_classes for w in game_map.weathers):
-            if pair not in columns:
-                columns.append(pair)
-    seen: set[tuple[str, str]] = set()
-    for game_map in game.maps.values():
-        for t in game_map.terrain_types.values():
-            if ("t", t.code) not in seen:
-                seen.add(("t", t.code))
-                name = t.name + (" (feature)" if t.overlay else "")
-                costs = ["other" if t.overlay and c == "-" else c for c in _costs(t.move, columns)]
-                rows.append([name] + costs + [_combat(t.combat), t.source.rule or "est."])
-        for h in game_map.hexside_types.values():
-            if ("h", h.code) not in seen:
-                seen.add(("h", h.code))
-                rows.append([f"{h.name} (hexside)"] + _costs(h.move, columns, extra=True)
-                            + [_combat(h.combat), h.source.rule or "est."])
-        for line in game_map.line_types.values():
-            if ("l", line.code) not in seen:
-                seen.add(("l", line.code))
-                rows.append([f"{line.name} (along)"] + _costs(line.move, columns) + ["", line.source.rule or "est."])
-    if not rows:
+    """The Terrain Effects Chart of every map, from :func:`toolkit.charts.tec` (as on the map)."""
+    chart = tec(game.maps.values())
+    if not chart.rows:
         return None
-    # one column per unit class where the weather changes nothing, else one per class and weather
-    keep, header = [], ["Terrain"]
-    for unit_class in dict.fromkeys(c for c, _ in columns):
-        idx = [i for i, (c, _) in enumerate(columns) if c == unit_class]
-        if all(len({row[1 + i] for i in idx}) == 1 for row in rows):
-            keep.append(idx[0])
-            header.append(unit_class)
-        else:
-            keep += idx
-            header += [f"{unit_class} {columns[i][1]}" for i in idx]
-    rows = [[row[0]] + [row[1 + i] for i in keep] + row[1 + len(columns):] for row in rows]
-    return _table("Terrain Effects Chart", header + ["Combat", "Rule"], rows,
-                  "MP per hex; hexsides: extra MP to cross; P = prohibited; other = the hex's other terrain")
+    header = ["Terrain"] + [c.label for c in chart.columns] + ["Combat", "Rule"]
+    rows = [[r.name + _SUFFIX[r.kind], *r.costs, r.combat, r.rule or "est."] for r in chart.rows]
+    return _table("Terrain Effects Chart", header, rows, chart.note)
 
 
 _META = ("rule", "title", "estimated", "note", "source")
