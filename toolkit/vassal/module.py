@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
 import time
 import zipfile
 from dataclasses import dataclass, field, replace
@@ -22,6 +21,7 @@ from PIL import Image
 
 from ..errors import BuildError, HexforgeError
 from ..game import Counter, Game, Scenario
+from ..io import atomic_path
 from .boards import boxes_board, chart_images, dead_pile_zone, moved_image, turn_zone
 from .buildfile import MapSpec, ModulePlan, Panel, Slot, Tab, build_xml
 from .grid import derive_grid, raw_index
@@ -270,7 +270,7 @@ class _Planner:
         self.proto_definitions = prototypes(self.game, dead_map=BOXES_MAP, dead_zone=dead_name, px=self.px)
         palette = self.palette()
         setups, files = [], {}
-        stamp = int(os.environ.get("SOURCE_DATE_EPOCH", time.time())) * 1000
+        stamp = _stamp_ms()
         for n, scenario in enumerate(self.game.scenarios.values()):
             progress(f"vassal: setup {scenario.name}")
             commands = setup_commands(self.setup(scenario), prefix=f"hf{n + 1}p")
@@ -286,6 +286,11 @@ class _Planner:
             phases=list(self.game.turn_phases), next_gpid=self.gpid + 1,
         )
         return plan, files
+
+
+def _stamp_ms() -> int:
+    """The save time written into the module: SOURCE_DATE_EPOCH if set, so builds can be reproduced."""
+    return int(os.environ.get("SOURCE_DATE_EPOCH", time.time())) * 1000
 
 
 def _self_check(game: Game, path: Path) -> None:
@@ -319,7 +324,7 @@ def build_module(game: Game, out_dir: Path, progress: Progress = lambda message:
         start = time.perf_counter()
         plan, setup_files = planner.plan(progress)
         build = build_xml(plan)
-        stamp = str(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())) * 1000)
+        stamp = str(_stamp_ms())
         moduledata = metadata_xml(root_children=[
             ("version", plan.version), ("extra1", ""), ("extra2", ""), ("VassalVersion", VASSAL_VERSION),
             ("dateSaved", stamp), ("description", plan.description), ("name", plan.name)])
@@ -330,9 +335,8 @@ def build_module(game: Game, out_dir: Path, progress: Progress = lambda message:
         raise BuildError(f"{game.id}: the VASSAL module could not be built: {exc}") from exc
     start = time.perf_counter()
     target = out_dir / f"{game.id}.vmod"
-    fd, tmp = tempfile.mkstemp(prefix=f".{game.id}-", suffix=".vmod.tmp", dir=out_dir)
-    try:
-        with os.fdopen(fd, "wb") as handle, zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as zf:
+    with atomic_path(str(target)) as tmp:  # a module that fails its self-check is never written
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
             zf.writestr("moduledata", moduledata)
             zf.writestr("buildFile.xml", build)
             for name, data in planner.images.files.items():
@@ -341,14 +345,6 @@ def build_module(game: Game, out_dir: Path, progress: Progress = lambda message:
             for name, data in setup_files.items():
                 zf.writestr(name, data, compress_type=zipfile.ZIP_STORED)
         _self_check(game, Path(tmp))
-        # mkstemp makes the file private (0600); give the module the permissions open() would
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     timings["zip"] = time.perf_counter() - start
     progress(f"vassal: {target.name} ({target.stat().st_size // 1024} KB, {len(plan.setups)} setups)")
     return [target]
