@@ -86,20 +86,22 @@ class Trait:
         return head + sep
 
 
+def _nest(parts: Sequence[str]) -> str:
+    """``Decorator``'s nesting: each part TAB-joined with the (escaped) encoding of the rest."""
+    value = parts[-1]
+    for part in reversed(parts[:-1]):
+        value = encode([part, value], TAB)
+    return value
+
+
 def chain_type(traits: Sequence[Trait]) -> str:
     """``Decorator.getType()`` of a chain listed outermost first, BasicPiece last."""
-    value = traits[-1].type
-    for trait in reversed(traits[:-1]):
-        value = encode([trait.type, value], TAB)
-    return value
+    return _nest([t.type for t in traits])
 
 
 def chain_state(traits: Sequence[Trait]) -> str:
     """``Decorator.getState()`` of a chain listed outermost first."""
-    value = traits[-1].state
-    for trait in reversed(traits[:-1]):
-        value = encode([trait.state, value], TAB)
-    return value
+    return _nest([t.state for t in traits])
 
 
 def _split_once(text: str) -> tuple[str, str | None]:
