@@ -100,8 +100,10 @@ class _Ctx:
                               f"{board.map.format(hex_j)}", hex_j, ids)
             if ez_i:
                 whole = i == start and (self.infiltrate or z.zoc_to_zoc == "one-hex")
-                if not whole and prohibited is None:
-                    prohibited = self._zoc_to_zoc(i, j, ids)
+                if not whole:
+                    # a ZOC-to-ZOC refusal wins over prohibited terrain: lifting it is the
+                    # hook's business (it then sees ``terrain`` None for the terrain)
+                    prohibited = self._zoc_to_zoc(i, j, ids) or prohibited
                     if prohibited is not None and not self.hook:
                         return prohibited
             c += self.enter_cost

@@ -1,0 +1,136 @@
+"""Retreats (6.5.1): the priorities, the step lost per enemy ZOC entered without a friendly
+unit (4.3), and elimination when no hex is open."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...errors import RulesError
+from ...hexes import Hex
+from ...referee import Position, Reason, Ruleset, Unit
+from ...referee.reasons import Code
+from .movement import MECH, enemy_zoc_at
+
+FRIENDLY_EDGE = {"german": -1, "soviet": +1}   # 6.5.1: west for the German, east for the Soviet
+
+
+@dataclass
+class RetreatCheck:
+    """The verdict on a retreat path: legal or the first bad step, and the steps lost in ZOC."""
+
+    units: tuple[str, ...]
+    path: list[Hex]
+    losses: int = 0
+    reason: Reason | None = None
+    failed_step: int | None = None
+    eliminated: bool = False
+    steps: list = field(default_factory=list)     # {"hex", "zoc", "loss"}
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is None
+
+
+def _retreat_key(pos: Position, rs: Ruleset, side: str, movers: set, h: Hex) -> tuple:
+    """Lower is better: (in an enemy ZOC not cancelled by a friend, columns from the friendly
+    edge, minus the distance to the nearest enemy unit) — the three priorities of 6.5.1."""
+    friends = [u for u in pos.at(h) if u.side == side and u.id not in movers and u.counter.kind != "marker"]
+    in_zoc = bool(enemy_zoc_at(pos, rs, side, h)) and not friends
+    towards = -FRIENDLY_EDGE[side] * h.col
+    enemies = [u.hex for u in pos.on_map() if u.side not in (side, None) and u.counter.kind == "unit"]
+    nearest = min((pos.map.grid.distance(h, e) for e in enemies), default=99)
+    return (int(in_zoc), towards, -nearest)
+
+
+def _open_hexes(pos: Position, rs: Ruleset, units: list[Unit], at: Hex, visited: set) -> list[Hex]:
+    side = units[0].side
+    out = []
+    for n in pos.map.grid.neighbours(at):
+        if n in visited:
+            continue
+        if any(u.side not in (side, None) and not u.counter.is_marker for u in pos.at(n)):
+            continue                                  # 6.5.1: never into an enemy-occupied hex
+        if not _passable(pos, rs, units, n):
+            continue
+        out.append(n)
+    return out
+
+
+def _passable(pos: Position, rs: Ruleset, units: list[Unit], h: Hex) -> bool:
+    if pos.map.terrain(h) == "lake" and rs.option(pos, "lake_infantry") == "prohibited":
+        return all(rs.unit_class(pos, u) == MECH for u in units)
+    return True
+
+
+def retreat_options(pos: Position, rs: Ruleset, unit_ids, path: list[Hex] | None = None) -> list[Hex]:
+    """The hexes the next retreat step may enter after ``path`` (the start hex first): those
+    open to the units that rank best by the priorities of 6.5.1. Empty: eliminated."""
+    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    path = list(path or [units[0].hex])
+    movers = {u.id for u in units}
+    open_ = _open_hexes(pos, rs, units, path[-1], set(path))
+    if not open_:
+        return []
+    keys = {h: _retreat_key(pos, rs, units[0].side, movers, h) for h in open_}
+    best = min(keys.values())
+    return [h for h in open_ if keys[h] == best]
+
+
+def check_retreat(pos: Position, rs: Ruleset, unit_ids, path: list[Hex]) -> RetreatCheck:
+    """Check a retreat ``path`` (hexes after the start hex, or starting with it) under 6.5.1.
+
+    Each step must enter an open hex (not enemy-occupied, not impassable) that ranks best by
+    the priorities; a step into an enemy ZOC without a friendly unit costs the stack one step
+    (4.3). If no hex is open the stack is eliminated (``eliminated``, with the reason).
+    """
+    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    ids = tuple(u.id for u in units)
+    start = units[0].hex
+    if any(u.hex != start for u in units):
+        raise RulesError("retreating units must start in one hex")
+    path = list(path)
+    if path and path[0] == start:
+        path = path[1:]
+    result = RetreatCheck(ids, [start, *path])
+    side = units[0].side
+    movers = set(ids)
+    fmt = pos.map.format
+    walked = [start]
+    for n, h in enumerate(path, start=1):
+        choices = retreat_options(pos, rs, ids, walked)
+        if not choices and not _open_hexes(pos, rs, units, walked[-1], set(walked)):
+            result.eliminated = True
+            result.reason = Reason(Code.CUSTOM, "6.5.1", f"no hex is open to retreat from {fmt(walked[-1])}: "
+                                   "the retreating units are eliminated", walked[-1], ids)
+        elif h not in choices:
+            why = _why_not(pos, rs, units, walked, h, choices)
+            result.reason = Reason(Code.CUSTOM, "6.5.1", why, h, ids)
+        if result.reason is not None:
+            result.failed_step = n
+            return result
+        friends = [u for u in pos.at(h) if u.side == side and u.id not in movers and u.counter.kind != "marker"]
+        zoc = bool(enemy_zoc_at(pos, rs, side, h))
+        loss = int(zoc and not friends)
+        result.losses += loss
+        result.steps.append({"hex": h, "zoc": zoc, "loss": loss})
+        walked.append(h)
+    if not path and not retreat_options(pos, rs, ids, walked):
+        result.eliminated = True
+        result.reason = Reason(Code.CUSTOM, "6.5.1", f"no hex is open to retreat from {fmt(start)}: the "
+                               "retreating units are eliminated", start, ids)
+    return result
+
+
+def _why_not(pos, rs, units, walked, h, choices) -> str:
+    fmt = pos.map.format
+    if h not in pos.map.grid or not pos.map.grid.adjacent(walked[-1], h):
+        return f"{fmt(h)} is not next to {fmt(walked[-1])}"
+    if h in walked:
+        return f"the retreat may not go back into {fmt(h)}"
+    if any(u.side not in (units[0].side, None) and not u.counter.is_marker for u in pos.at(h)):
+        return f"{fmt(h)} holds an enemy unit"
+    if not _passable(pos, rs, units, h):
+        return f"{fmt(h)} is impassable to the retreating units"
+    better = ", ".join(fmt(c) for c in choices)
+    return f"the retreat priorities (outside enemy ZOC, towards the friendly edge, away from the enemy) " \
+           f"lead to {better}, not {fmt(h)}"
