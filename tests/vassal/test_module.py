@@ -273,3 +273,29 @@ def test_three_step_division_sets_up_on_its_cadre_face(tmp_path):
     assert piece["layer"] == 3 and piece["name"] == "21 DFG (cadre)"
     with zipfile.ZipFile(path) as zf:
         assert "images/c_dfg21_cadre.png" in zf.namelist()
+
+
+def test_names_with_delimiters_quotes_and_backslashes_survive_every_nesting_level(tmp_path, tutorial):
+    """A name goes through ';', TAB (many levels), '/' and ESC encoders and XML: it must decode back.
+
+    VASSAL does not escape backslashes, so a name ending in one would swallow the next
+    delimiter; such names get '/' instead, and control characters a space.
+    """
+    import copy
+    from dataclasses import replace
+    game = copy.deepcopy(tutorial)
+    names = {"b-1": "A/B; 1,2 'q'", "b-2": "'quoted'", "b-3": "\\lead", "r-10": "trail\\", "r-11": 'x<&>"y',
+             "r-13": "tab\there\x1b!"}
+    for counter_id, name in names.items():
+        game.counters[counter_id] = replace(game.counters[counter_id], name=name)
+    [path] = build_module(game, tmp_path, lambda m: None, dpi=40, **FAKES)
+    report = inspect(path)
+    assert report["problems"] == []
+    wanted = {"b-1": "A/B; 1,2 'q'", "b-2": "'quoted'", "b-3": "/lead", "r-10": "trail/", "r-11": 'x<&>"y',
+              "r-13": "tab here !"}
+    slots = {p["properties"]["UnitId"]: p["name"] for p in report["pieces"]}
+    placed = {p["properties"]["UnitId"]: p["name"] for p in report["setups"][0]["pieces"]}
+    for counter_id, name in wanted.items():
+        assert slots[counter_id] == name
+        if counter_id in placed:
+            assert placed[counter_id] == name

@@ -147,6 +147,9 @@ def test_garbage_piece_and_save_stream_are_problems_not_crashes(tmp_path):
     report = inspect(_zip(tmp_path, {"buildFile.xml": xml, "moduledata": b"<data/>"}))
     assert any("does not decode" in p for p in report["problems"])
     assert any("nextPieceSlotId" in p for p in report["problems"])
+    no_basic = xml.replace(b">garbage<", b">+/null/mark;A/x<")
+    report = inspect(_zip(tmp_path, {"buildFile.xml": no_basic, "moduledata": b"<data/>"}, name="b.vmod"))
+    assert "piece slot 'p': the innermost trait is not a BasicPiece" in report["problems"]
     save = _zip(tmp_path, {"savedGame": b"!VCSK2aZZZZ"}, name="g.vsav")
     with pytest.raises(DataError, match="corrupt"):
         inspect(save)

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from ..charts import tec
 from ..game import Game
 from ..render.fonts import font
-from .pieces import unique_name
+from .pieces import plain_text, unique_name
 
 __all__ = ["Zone", "BoxBoard", "boxes_board", "turn_zone", "dead_pile_zone", "chart_images", "moved_image"]
 
@@ -118,7 +118,7 @@ def boxes_board(game: Game, turns: int, px: int, captions: dict[int, str] | None
     for i, (name, box_id) in enumerate(boxes):
         x = margin + (i % big_per_row) * (big_w + gap)
         yy = y + (i // big_per_row) * (box_h + gap)
-        name = unique_name(name, used)  # zone names must be unique on the board
+        name = unique_name(plain_text(name), used)  # zone names must be unique on the board
         zones.append(_box(draw, name, (x, yy, x + big_w, yy + box_h), label, box=box_id))
     return BoxBoard(image, zones)
 

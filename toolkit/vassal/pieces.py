@@ -22,8 +22,8 @@ from .encoding import CTRL, Trait, decode, encode, key
 __all__ = [
     "FLIP", "STEP_LOSS", "STEP_GAIN", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE",
     "STEP_PROTOTYPE", "MULTI_STEP_PROTOTYPE", "MARKER_PROTOTYPE", "PieceDesign", "basic_piece", "layer",
-    "marker", "prototype", "prototypes", "counter_piece", "step_faces", "cadre_of",
-    "expand", "side_prototype", "type_prototype", "safe_name", "unique_name", "image_names", "with_position",
+    "marker", "prototype", "prototypes", "counter_piece", "step_faces", "cadre_of", "expand", "side_prototype",
+    "type_prototype", "safe_name", "plain_text", "unique_name", "image_names", "with_position",
 ]
 
 FLIP = key("F", CTRL)
@@ -50,6 +50,22 @@ def safe_name(text: str) -> str:
     return _UNSAFE.sub(" ", str(text)).strip() or "unnamed"
 
 
+_CONTROL_OR_BACKSLASH = re.compile(r"[\x00-\x1f\x7f\\]")
+
+
+def plain_text(text: object) -> str:
+    """Free text (a name, a property value) made safe for VASSAL's encoder.
+
+    VASSAL does not escape backslashes, so a token ending in one escapes the delimiter that
+    follows it at the next level out and the piece no longer decodes; control characters
+    cannot go in XML. Backslashes become ``/`` and control characters spaces.
+    """
+    value = str(text)
+    if not _CONTROL_OR_BACKSLASH.search(value):
+        return value
+    return _CONTROL_OR_BACKSLASH.sub(lambda m: "/" if m[0] == "\\" else " ", value)
+
+
 def unique_name(name: str, used: set[str], pattern: str = "{name} ({n})") -> str:
     """``name``, or ``pattern`` with the first free ``n`` from 2 if ``name`` is taken; it joins ``used``."""
     candidate, n = name, 1
@@ -63,7 +79,7 @@ def unique_name(name: str, used: set[str], pattern: str = "{name} ({n})") -> str
 def basic_piece(image: str, name: str, *, map_id: str | None = None, x: int = 0, y: int = 0,
                 gpid: str | int = "") -> Trait:
     """``piece;;;image;name`` with state ``map;x;y;gpid;0``."""
-    return Trait("piece;" + encode(["", "", image, name], ";"),
+    return Trait("piece;" + encode(["", "", image, plain_text(name)], ";"),
                  encode([map_id or "null", x, y, gpid, 0], ";"))
 
 
@@ -122,7 +138,7 @@ def _text(value: object) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    return plain_text(value)
 
 
 _EMPTY_PIECE = Trait("piece;;;;", "null;0;0;;0")
@@ -287,7 +303,7 @@ def counter_piece(counter: Counter, images: Sequence[str], cadre: Counter | None
     elif len(faces) > 2:
         traits.append(prototype(MULTI_STEP_PROTOTYPE))
     traits.append(marker(_properties(counter, cadre)))
-    names = [_level_name(counter, face) for face in faces]
+    names = [plain_text(_level_name(counter, face)) for face in faces]
     if len(faces) == 2:
         traits.append(layer(images, names))
     elif len(faces) > 2:

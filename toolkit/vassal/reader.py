@@ -205,7 +205,8 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
     basic = full[-1]
     if basic.id != "piece;":
         problems.append("the innermost trait is not a BasicPiece")
-        return {"name": "", "problems": problems}
+        return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": used,
+                "traits": [t.id for t in full], "layer": None, "problems": problems}
     _, _, image, name = (decode(basic.type[len("piece;"):], ";") + ["", "", "", ""])[:4]
     state = decode(basic.state, ";")
     properties: dict[str, str] = {}
