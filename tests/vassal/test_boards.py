@@ -36,3 +36,13 @@ def test_chart_data_forms():
     mixed = {"rolls": {"1": "clear", "2": "mud"}, "first_turn": "clear"}
     blocks, notes = _blocks(mixed)
     assert blocks == [("rolls", ["", ""], [["1", "clear"], ["2", "mud"]])] and notes == ["first_turn: clear"]
+
+
+def test_spots_spread_inside_a_box_below_its_title(tutorial):
+    board = boxes_board(tutorial, 3, 40)
+    zone = next(z for z in board.zones if z.box == "blue-reserve")
+    x0, y0, x1, y1 = zone.bounds
+    assert zone.spot(0, 1) == zone.centre
+    spots = [zone.spot(i, 4) for i in range(4)]
+    assert len(set(spots)) == 4 and spots == sorted(spots)
+    assert all(x0 < x < x1 and y0 + 22 < y < y1 for x, y in spots)

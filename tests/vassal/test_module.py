@@ -68,6 +68,47 @@ def test_every_map_has_the_components_vassal_needs(built):
         assert set(required) <= tags
 
 
+_INTEGER = {"x0", "y0", "gpid", "width", "height", "nextPieceSlotId", "edgeWidth", "edgeHeight", "nDice", "nSides",
+            "plus", "addToTotal", "keepCount", "zoomStart", "thickness", "fontSize", "hOff", "vOff", "hLeading",
+            "vLeading", "hDrawOff", "vDrawOff", "rotateText", "exSepX", "exSepY", "unexSepX", "unexSepY",
+            "slotWidth", "slotHeight", "nColumns", "delay", "minDisplayPieces", "length", "start", "incr",
+            "loopLimit", "defaultWidth", "version"}
+_DOUBLE = {"dx", "dy", "scale", "slotScale", "zoomlevel"}
+_BOOLEAN = {"snapTo", "visible", "sideways", "stagger", "reversible", "launch", "allowMultiple", "hidden",
+            "fixed", "vert", "isMenu", "useFile", "prompt", "reportTotal", "sortDice", "keepDice", "loop",
+            "fwdOnly", "configFirst", "configList", "disabled", "showgraph", "enabled", "useParentGrid",
+            "useHighlight", "cornersLegal", "edgesLegal", "dotsVisible", "hDescend", "vDescend",
+            "onlyReportChangedLocation", "lockAdd", "lockDice", "lockPlus", "lockSides"}
+
+
+@pytest.mark.parametrize("game_id", BUNDLED)
+def test_attribute_values_have_the_form_vassal_parses(built, game_id):
+    """Integers without a decimal point, doubles, true/false, key strokes as code,modifiers (§2)."""
+    import re
+    _, path = built(game_id)
+    root = etree.fromstring(_xml(path)[0])
+    seen = set()
+    for element in root.iter():
+        for name, value in element.attrib.items():
+            where = f"{element.tag.rsplit('.', 1)[-1]}@{name}={value!r}"
+            if (name == "version" and element is root) or (name == "prompt" and "TurnLevel" in element.tag):
+                continue  # the module's own version and a turn level's prompt are free text
+            if name in _INTEGER:
+                assert re.fullmatch(r"-?\d+", value), where
+            elif name in _DOUBLE:
+                assert re.fullmatch(r"-?\d+(\.\d+)?", value), where
+            elif name in _BOOLEAN:
+                assert value in ("true", "false"), where
+            elif name.endswith(("hotkey", "Hotkey", "Key")) or name in ("top", "bottom", "up", "down"):
+                assert re.fullmatch(r"(\d+,\d+(,.+)?)?", value), where
+            elif name in ("color", "backgroundcolor"):
+                assert re.fullmatch(r"(\d{1,3},\d{1,3},\d{1,3})?", value), where
+            seen.add(name)
+    assert {"x0", "dx", "snapTo", "hotkey", "gpid", "color"} <= seen
+    moduledata = etree.fromstring(zipfile.ZipFile(path).read("moduledata"))
+    assert moduledata.findtext("description") == root.get("description")
+
+
 def test_hex_grid_attributes_are_derived_from_the_layout(built):
     game, path = built("tutorial")
     root = etree.fromstring(_xml(path)[0])
