@@ -22,6 +22,7 @@ from toolkit.io import load_game
 from toolkit.render import render_counter, render_map
 from toolkit.vassal import build_module, inspect
 from toolkit.vassal.module import DEFAULT_DPI
+from toolkit.vassal.pieces import step_faces
 
 TARGET_S = 20.0
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,8 +39,8 @@ def _baseline(game) -> float:
     for game_map in game.maps.values():
         render_map(game_map, dpi=DEFAULT_DPI, game=game)
     for counter in game.counters.values():
-        render_counter(game, counter, px=px)
-        render_counter(game, counter, back=True, px=px)
+        for face in step_faces(counter):  # the faces the module draws: front, back, cadre
+            render_counter(game, counter, back=face != "front", px=px, state=None if face != "cadre" else face)
     return time.perf_counter() - start
 
 
