@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,8 +11,8 @@ from referee_oracle import random_position
 from toolkit.game import SupplySource
 from toolkit.hexes import Hexside
 from toolkit.io import load_game
-from toolkit.referee import (Code, Ruleset, SupplyRules, apply_supply, get_ruleset, position_from_scenario,
-                             reachable, supply_per_unit, supply_status)
+from toolkit.referee import (Code, Position, Ruleset, Source, SupplyRules, Unit, apply_supply, get_ruleset,
+                             position_from_scenario, reachable, supply_per_unit, supply_status, supply_trace)
 
 GAME = load_game("tutorial")
 RS = get_ruleset("tutorial")
@@ -129,3 +129,58 @@ def test_source_units_and_turn_limits():
     result = supply_status(pos, rs, "blue")
     assert {"b-1", "b-hq", "b-2", "b-5"} <= result.supplied      # within 2 of the HQ at 0505
     assert "b-3" in result.unsupplied                             # 0608 is 3 away; edge inactive
+
+
+# -- the hooks a game's supply rules use (one search for the CLI and the game) ---------------
+
+
+def _units(**units):
+    pos = Position(game=GAME, map_id="main", side="blue", turn=1, weather="clear")
+    for uid, hex in units.items():
+        uid = uid.replace("_", "-")
+        pos.units[uid] = Unit(uid, GAME.counters[uid], GAME.counters[uid].side, H(hex))
+    pos.touch()
+    return pos
+
+
+class _Depots(Ruleset):
+    """No map sources: a depot at 0101 serving the units named in the context, and a fort at
+    1005 serving only the units standing on it."""
+
+    def supply_sources(self, pos, side, context=None):
+        wanted = set((context or {}).get("served", ()))
+        return [Source((H("0101"),), serves=lambda u: u.id in wanted, kind="depot"),
+                Source((H("1005"),), trace=False, kind="fort")]
+
+
+def test_source_groups_serve_only_some_units():
+    rs = _Depots(name="depots", supply=replace(RS.supply, max_length=3))
+    pos = _units(b_1="0103", b_2="0202", b_3="1005", b_4="1004")
+    result = supply_status(pos, rs, "blue", {"served": ["b-1"]})
+    assert result.supplied == {"b-1", "b-3"} and result.unsupplied == {"b-2", "b-4"}
+    assert result.source == {"b-1": H("0101"), "b-3": H("1005")}
+    assert result.paths["b-3"] == [H("1005")]
+    assert supply_status(pos, rs, "blue").supplied == {"b-3"}   # no context: the depot serves nobody
+
+
+def test_supply_blocks_and_needs_supply_hooks():
+    class Cut(type(RS)):
+        def supply_blocks(self, pos, side, hex):
+            return hex.col == 3              # a line no supply may cross (west edge source)
+
+        def needs_supply(self, pos, unit):
+            return unit.type != "artillery" and super().needs_supply(pos, unit)
+
+    cut = Cut(**{f.name: getattr(RS, f.name) for f in fields(RS)})
+    pos = _units(b_1="0505", b_5="0504", b_2="0202")
+    assert supply_status(pos, RS, "blue").supplied == {"b-1", "b-2", "b-5"}
+    result = supply_status(pos, cut, "blue")
+    assert result.supplied == {"b-2"} and result.unsupplied == {"b-1"}    # b-5 is not judged
+    assert "b-5" not in result.status
+
+
+def test_supply_trace_reaches_a_blocked_end_but_carries_no_further():
+    pos = _units(b_1="0303", r_10="0305")
+    trace = supply_trace(pos, RS, "blue", [H("0103")])
+    assert trace.reaches(H("0304")) and not trace.carries(H("0304"))   # r-10's ZOC
+    assert trace.carries(H("0303")) and trace.path(H("0303"))[-1] == H("0103")

@@ -764,3 +764,26 @@ def test_campaign_starts_before_the_pocket_closes(game):
     pos = position_from_scenario(game, "scenario-1")
     assert not ds.demyansk_surrounded(pos)
     assert ds.supply(pos, "axis").unsupplied == set()
+
+
+def test_cli_supply_uses_the_game_sources_and_blocks(game, tmp_path, capsys):
+    # `hexforge referee supply` runs the same search as ds.supply: III/26, surrounded on its
+    # printed Strongpoint 1811, is supplied by it (6.34) and the surrounding Soviets are not
+    # blocked by it
+    import json
+
+    from toolkit.cli import main
+    ring = [game.main_map.format(n) for n in game.main_map.grid.neighbours(H("1811"))]
+    lines = ["game: demyansk-shield", "turn: 3", "side: axis", "weather: frozen", "units:",
+             '  ax-iii26: {hex: "1811"}']
+    lines += [f'  so-ski-{i + 1}: {{hex: "{h}"}}' for i, h in enumerate(ring)]
+    path = tmp_path / "sp.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exc:
+        main(["referee", "supply", "-p", str(path), "--json"])
+    out = json.loads(capsys.readouterr().out)["supply"]
+    assert exc.value.code == 0
+    pos = load_position(path)
+    expected = ds.supply(pos, "axis")
+    assert out["supplied"] == sorted(expected.supplied) == ["ax-iii26"]
+    assert out["paths"]["ax-iii26"] == ["1811"]

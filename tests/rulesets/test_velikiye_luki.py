@@ -201,6 +201,29 @@ def test_lake_for_infantry_is_an_option(game, option, legal):
     assert check_path(pos, rs, "pz1-15", _hexes(pos, "717 718")).steps[-1]["spent"] == 2
 
 
+def test_lake_is_printed_prohibited_to_infantry_and_the_option_lifts_it(game):
+    # the map holds the TEC's "–" (prohibited); option "1" is the step hook lifting it
+    lake = game.main_map.terrain_types["lake"].move
+    assert lake.lookup("infantry", "overcast") == (True, None) and lake.lookup("ski", "overcast") == (True, None)
+    pos = _pos(game, {"s795": "717"})
+    lake_hex = pos.map.grid.parse("718")
+    assert lake_hex not in reachable(pos, RULESET, "s795")
+    wading = RULESET.with_options(lake_infantry="1")
+    reach = reachable(pos, wading, "s795")
+    assert lake_hex in reach and reach.cost(lake_hex) == 1
+    assert check_path(pos, wading, "s795", reach.path(lake_hex)).ok
+
+
+def test_zoc_to_zoc_of_the_same_unit_is_data(game):
+    # 4.2.1 is ZocRules(zoc_to_zoc="same-unit"); only the ski exception (4.4) is Python
+    assert RULESET.zoc.zoc_to_zoc == "same-unit"
+    pos = load_position(ROOT / "tests" / "data" / "velikiye-luki" / "ski-infiltration-4-4.yaml")
+    refused = check_path(pos, RULESET, "bf26", _hexes(pos, "709 710"))
+    assert refused.reason.code.value == "zoc-to-zoc" and refused.reason.rule == "4.2.1"
+    assert "giehl" in refused.reason.text
+    assert check_path(pos, RULESET, "ski44", _hexes(pos, "709 710 711")).ok
+
+
 def test_options_resolve_from_ruleset_then_scenario_then_defaults(game):
     pos = position_from_scenario(game, "24-november-1942")
     assert RULESET.option(pos, "mech_road_cost") == DEFAULTS["mech_road_cost"] == "1/2"
@@ -257,6 +280,16 @@ def test_enemy_zoc_cancels_an_edge_hex(game):
     # a German unit in the edge hex negates the ZOC there (8.1)
     pos2 = _pos(game, {**ring, "s663": "0103"})
     assert {"s591", "s663"} <= supply_status(pos2, RULESET, "german").supplied
+
+
+def test_festung_is_left_out_of_the_supply_check(game):
+    # estimated (the rulebook is silent): the encircled garrison's attrition is the Festung track
+    ring = {"dfg9": "1007", "df357": "1109", "rc36": "1207", "festung-east": "1108", "festung-west": "1108",
+            "s591": "1208"}
+    pos = _pos(game, ring)
+    result = supply_status(pos, RULESET, "german")
+    assert "festung-east" not in result.status and "festung-west" not in result.status
+    assert "s591" in result.status
 
 
 # -- Velikiye Luki -------------------------------------------------------------------------
