@@ -86,16 +86,19 @@ class TecColumn:
 
 @dataclass(frozen=True)
 class TecRow:
-    """One line of the chart: ``kind`` is ``terrain``, ``feature`` (an overlay terrain),
-    ``hexside`` or ``line``; ``feature`` is the data type (for swatches); ``rule`` is the
-    cited rule or ``None`` where the data is estimated."""
+    """One line of the chart.
+
+    ``kind`` is ``terrain``, ``feature`` (an overlay terrain), ``hexside`` or ``line``;
+    ``data`` is the TerrainType, HexsideType or LineType drawn (for swatches); ``rule`` is
+    the cited rule, None where the data is estimated.
+    """
 
     kind: str
     name: str
     costs: tuple[str, ...]
     combat: str
     rule: str | None
-    feature: object
+    data: object
 
 
 @dataclass(frozen=True)

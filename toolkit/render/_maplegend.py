@@ -145,7 +145,7 @@ class _Legend:
         draw.text((nx, ny), "N", font=self.bold_f, fill=self.ink, anchor="mm")
 
     def tec_block(self) -> _Block:
-        rows = [("terrain" if r.kind == "feature" else r.kind, r.feature, r.name, r.costs, r.combat)
+        rows = [("terrain" if r.kind == "feature" else r.kind, r.data, r.name, r.costs, r.combat)
                 for r in self.tec.rows]
         head_h = round(self.head_f.size * 1.6)
         sub_h = round(self.bold_f.size * 1.35) * (2 if self.by_weather else 1)
