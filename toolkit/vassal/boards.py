@@ -1,9 +1,10 @@
 """Images the module needs besides the renderers': the boxes board and the chart windows.
 
 The boxes board is one VASSAL map holding the turn track (a box per turn, where
-reinforcements wait) and the game's off-map boxes; each box is a Zone, so a piece in it
-reports the box's name as its location. Charts are the Terrain Effects Chart and the game's
-own tables, drawn from the game data.
+reinforcements wait unless their data names an off-map box) and the game's off-map boxes;
+each box is a Zone, so a piece in it reports the box's name as its location. Charts are the
+Terrain Effects Chart (its text from :mod:`toolkit.charts`, as on the printed map) and the
+game's own tables, drawn from the game data.
 """
 
 from __future__ import annotations
