@@ -56,26 +56,7 @@ def test_position_file(path):
     expect = pos.expect
     assert expect, f"{path.name} has no expect: block"
     fmt = pos.map.format
-    for case in expect.get("paths", []):
-        ruleset = rs.with_options(**case.get("options", {}))
-        check = check_path(pos, ruleset, case["units"], _hexes(pos, case["path"]))
-        assert check.ok == case["legal"], (case, check.reason)
-        if not case["legal"]:
-            assert check.reason.code.value == case["code"], (case, check.reason)
-            assert check.failed_step == case["step"], (case, check.reason)
-            assert check.reason.rule, "every refusal cites a rule"
-        last = check.steps[-1] if check.steps else None
-        if "spent" in case:
-            assert str(last["spent"]) == case["spent"], (case, check.steps)
-        if "mp_left" in case:
-            assert str(last["mp_left"]) == case["mp_left"], (case, check.steps)
-    for side, units in expect.get("supplied", {}).items():
-        assert sorted(supply_status(pos, rs, side).supplied) == sorted(units), side
-    if "status" in expect:
-        result = supply_status(pos, rs, pos.side)
-        assert {u: result.status[u] for u in expect["status"]} == expect["status"]
-    if "stacking" in expect:
-        assert len(check_stacking(pos, rs)) == expect["stacking"], check_stacking(pos, rs)
+    # paths, supply, statuses and stacking: tests/referee/test_positions.py runs these files too
     if "encircled" in expect:
         assert encircled(pos, rs) == expect["encircled"], encirclement(pos, rs)
     for uid, hexes in expect.get("retreat_options", {}).items():
