@@ -60,7 +60,8 @@ def test_two_sided_layer_still_flips_in_a_loop(luki):
     design = counter_piece(luki.counters["klatt"], ("a.png", "b.png"))
     fields = _layer_fields(design)
     assert fields[17] == "true" and fields[27] == FLIP and fields[28] == ""
-    assert design.level("cadre") == 2 and design.level("front") == 1
+    assert design.level("cadre") is None and design.level("front") == 1 and design.level("reduced") == 2
+    assert design.level("overcast") is None
     with pytest.raises(ValueError, match="3 faces but 2 images"):
         counter_piece(luki.counters["dfg21"], ("a.png", "b.png"))
 

@@ -200,7 +200,9 @@ class PieceDesign:
             return 1
         if state in self.faces:
             return self.faces.index(state) + 1
-        return 2  # "reduced", "back", the counter's own back kind
+        if state in ("reduced", self.counter.back_kind):
+            return 2
+        return None  # a marker's value ("overcast", "5"): not a face
 
 
 def step_faces(counter: Counter) -> tuple[str, ...]:
