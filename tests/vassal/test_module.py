@@ -174,6 +174,8 @@ def test_every_setup_puts_every_unit_where_the_scenario_says(built, game_id):
             if placement.box:
                 box = next(b for m in game.maps.values() for b in m.boxes if b.id == placement.box)
                 wanted = {box.name}
+                if "turn" in box.name.lower() and str(placement.state).isdigit():
+                    wanted = {f"Turn {placement.state}"}  # the game's turn track is the module's
             else:
                 spec = game.maps[placement.map or scenario.map or next(iter(game.maps))]
                 hexes = [placement.hex] if placement.hex is not None else placement.hexes
@@ -204,6 +206,13 @@ def test_reinforcements_wait_in_the_box_their_data_names(built):
     assert all(len(points) == 1 for points in spots.values())
     agn = [next(iter(points)) for (box, _), points in sorted(spots.items()) if box == "agn"]
     assert len(agn) == len(set(agn)) > 1
+
+
+def test_one_turn_marker_and_on_the_turn_the_data_gives(built):
+    game, path = built("velikiye-luki")
+    for setup in inspect(path)["setups"]:
+        turn = [p["location"] for p in setup["pieces"] if p["properties"]["UnitId"] == "turn"]
+        assert turn == ["Turn 1"]  # the data puts it on its turn track at 1; no second marker added
 
 
 def test_reinforcements_without_a_box_wait_on_the_turn_track(built):

@@ -209,7 +209,7 @@ class _Planner:
         for placement in scenario.setup:
             where = "set-up"
             if placement.box:
-                zone = self._box_zone(placement.box, scenario)
+                zone = self._turn_track_zone(placement) or self._box_zone(placement.box, scenario)
                 for unit in placement.units:
                     place(unit, BOXES_MAP, *zone.centre, placement.state, where)
                 continue
@@ -243,7 +243,8 @@ class _Planner:
                 for unit in r.units:
                     place(unit, BOXES_MAP, *spot, None, f"turn {r.turn} reinforcements in {zone.name}")
         turn_markers = [c for c in game.counters.values() if c.is_marker and c.type == "turn"]
-        if turn_markers and turn_zone(1) in self.zones:
+        placed = {unit for p in scenario.setup for unit in p.units}
+        if turn_markers and turn_zone(1) in self.zones and not placed & {c.id for c in turn_markers}:
             place(turn_markers[0].id, BOXES_MAP, *self.zones[turn_zone(1)].centre, None, "turn marker")
         boards = [(spec.name, spec.board) for spec in self.maps]
         return Setup(list(stacks.values()), boards)
@@ -254,6 +255,13 @@ class _Planner:
         if map_id not in self.layouts:
             raise BuildError(f"{self.game.id}: scenario {scenario.id} names unknown map {map_id!r}")
         return self.layouts[map_id]
+
+    def _turn_track_zone(self, placement):
+        """The turn box for a marker the data puts on the game's own turn track at turn N."""
+        box = next((b for m in self.game.maps.values() for b in m.boxes if b.id == placement.box), None)
+        if box is None or not re.search(r"turn", f"{box.id} {box.name}", re.I) or not str(placement.state).isdigit():
+            return None
+        return self.zones.get(turn_zone(int(placement.state)))
 
     def _box_zone(self, box_id: str, scenario: Scenario):
         for zone in self.zones.values():
