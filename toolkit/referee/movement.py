@@ -262,9 +262,7 @@ class Reach:
 
 
 def _units(pos: Position, unit_ids) -> list[Unit]:
-    if isinstance(unit_ids, str):
-        unit_ids = [unit_ids]
-    units = [pos.unit(u) for u in unit_ids]
+    units = pos.units_of(unit_ids)
     if not units:
         raise RulesError("no unit given to move")
     return units

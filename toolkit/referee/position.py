@@ -89,6 +89,12 @@ class Position:
             hint = f"; did you mean {', '.join(near)}?" if near else ""
             raise RulesError(f"no unit {unit_id!r} in this position{hint}") from None
 
+    def units_of(self, unit_ids) -> list[Unit]:
+        """The units named by ``unit_ids``: one id or several (a stack)."""
+        if isinstance(unit_ids, str):
+            unit_ids = [unit_ids]
+        return [self.unit(u) for u in unit_ids]
+
     def touch(self) -> None:
         """Forget derived data after units were edited in place."""
         self.version += 1

@@ -16,7 +16,7 @@ def air_transport(pos, rs, unit_ids, airfield: Hex, storm: bool = False) -> Reas
     (7.11-7.17): from GT5, not in Mud or Storm, at most 2 stacking points of infantry, engineer or
     Untried units, to a friendly airfield not in an enemy ZOC nor under construction, within
     stacking limits."""
-    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    units = pos.units_of(unit_ids)
     ids = tuple(u.id for u in units)
     where = pos.map.format(airfield)
     if (pos.turn or 0) < 5:

@@ -28,9 +28,7 @@ def reachable_from_box(pos, rs, unit_ids, mode: str | None = None):
     first hex entered and costs its terrain (or the road rate if a road leaves the map there);
     an Entry hex holding an enemy combat unit may not be used; the move stops in an enemy ZOC.
     """
-    if isinstance(unit_ids, str):
-        unit_ids = [unit_ids]
-    units = [pos.unit(u) for u in unit_ids]
+    units = pos.units_of(unit_ids)
     boxes = {u.box for u in units}
     if len(boxes) != 1 or None in boxes:
         raise ValueError("units entering together must all be in one Map Box")

@@ -23,9 +23,7 @@ def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
     Supply Source the units traced to for this combat), ends farther from it are dropped unless
     no other end exists (12.37).
     """
-    if isinstance(unit_ids, str):
-        unit_ids = [unit_ids]
-    units = [pos.unit(u) for u in unit_ids]
+    units = pos.units_of(unit_ids)
     start = units[0].hex
     side = units[0].side
     origin = defender_hex or start
@@ -38,7 +36,7 @@ def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
     board = board_of(pos.map)
     grid = pos.map.grid
     classes = {rs.unit_class(pos, u) for u in units}
-    movers = set(unit_ids)
+    movers = {u.id for u in units}
 
     def friendly(h):
         return any(o.side == side and o.counter.kind == "unit" and o.id not in movers for o in pos.at(h))
@@ -89,10 +87,8 @@ def zoc_retreat_possible(pos, rs, unit_ids, defender_hex: Hex | None = None) -> 
     """None if units with no normal retreat may try a retreat through an enemy ZOC (12.43):
     all units eligible (not artillery or rocket artillery, not map-printed) and a vacant enemy
     ZOC hex to enter first."""
-    if isinstance(unit_ids, str):
-        unit_ids = [unit_ids]
-    units = [pos.unit(u) for u in unit_ids]
-    ids = tuple(unit_ids)
+    units = pos.units_of(unit_ids)
+    ids = tuple(u.id for u in units)
     if retreat_destinations(pos, rs, unit_ids, defender_hex):
         return Reason(Code.CUSTOM, "12.43a", "a normal retreat exists", units[0].hex, ids)
     bad = [u.id for u in units if u.type in ("artillery", "rocket artillery") or u.value("movement", 0) == 0]
@@ -111,7 +107,7 @@ def zoc_retreat_possible(pos, rs, unit_ids, defender_hex: Hex | None = None) -> 
 
 def zoc_retreat_drm(pos, unit_ids, storm: bool = False) -> int:
     """DRM on the Retreat Options Table for a retreat through an enemy ZOC (12.44b)."""
-    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    units = pos.units_of(unit_ids)
     return (1 if all(u.counter.front.get("em") for u in units) else 0) + (1 if storm else 0)
 
 
@@ -119,7 +115,7 @@ def no_retreat_drm(pos, unit_ids) -> int | None:
     """DRM for No Retreat (12.42), or None if the units are not eligible: eligible on a
     Strongpoint, town, airfield, hill or friendly Entry hex; Axis +1 if all are on an active
     printed Strongpoint, +1 if an SS unit is in the force (artillery support disregarded)."""
-    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    units = pos.units_of(unit_ids)
     m = pos.map
     side = units[0].side
 

@@ -65,7 +65,7 @@ def _passable(pos: Position, rs: Ruleset, units: list[Unit], h: Hex) -> bool:
 def retreat_options(pos: Position, rs: Ruleset, unit_ids, path: list[Hex] | None = None) -> list[Hex]:
     """The hexes the next retreat step may enter after ``path`` (the start hex first): those
     open to the units that rank best by the priorities of 6.5.1. Empty: eliminated."""
-    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    units = pos.units_of(unit_ids)
     path = list(path or [units[0].hex])
     movers = {u.id for u in units}
     open_ = _open_hexes(pos, rs, units, path[-1], set(path))
@@ -83,7 +83,7 @@ def check_retreat(pos: Position, rs: Ruleset, unit_ids, path: list[Hex]) -> Retr
     the priorities; a step into an enemy ZOC without a friendly unit costs the stack one step
     (4.3). If no hex is open the stack is eliminated (``eliminated``, with the reason).
     """
-    units = [pos.unit(u) for u in ([unit_ids] if isinstance(unit_ids, str) else unit_ids)]
+    units = pos.units_of(unit_ids)
     ids = tuple(u.id for u in units)
     start = units[0].hex
     if any(u.hex != start for u in units):
