@@ -10,9 +10,9 @@ legend (:mod:`toolkit.render._maplegend`) and the module's chart
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable
 
 from .game import Map
 from .game.terrain import ANY, CostTable

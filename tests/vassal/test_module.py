@@ -209,7 +209,7 @@ def test_reinforcements_wait_in_the_box_their_data_names(built):
 
 
 def test_one_turn_marker_and_on_the_turn_the_data_gives(built):
-    game, path = built("velikiye-luki")
+    _, path = built("velikiye-luki")
     for setup in inspect(path)["setups"]:
         turn = [p["location"] for p in setup["pieces"] if p["properties"]["UnitId"] == "turn"]
         assert turn == ["Turn 1"]  # the data puts it on its turn track at 1; no second marker added
