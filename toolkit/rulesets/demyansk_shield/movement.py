@@ -127,6 +127,8 @@ def step_rule(rs: Ruleset, pos, units, step: Step) -> Step | Reason:
         cost += 1   # 14.13
     if step.infiltration:
         cost = step.cost   # 9.21: infiltration spends every MP whatever the terrain
+    if cost == step.cost and stop == step.stop:
+        return step
     return dataclasses.replace(step, cost=cost, stop=stop)
 
 

@@ -57,6 +57,8 @@ def step_rule(rs, pos: Position, units: list[Unit], step: Step) -> Step | Reason
     if (rs.option(pos, "bridge_mechanised") == "plus1" and any(rs.unit_class(pos, u) == MECH for u in units)
             and "bridge" in pos.map.hexside_codes(Hexside.of(step.a, step.b))):
         cost += 1                                                     # TEC 9 as printed
+    if cost == step.cost and stop == step.stop and step.prohibited is None:
+        return step
     return dataclasses.replace(step, cost=cost, stop=stop, prohibited=None)
 
 
