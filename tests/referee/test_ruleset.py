@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from test_parts import TUT, H, position, rules, walk
 
-from toolkit.referee import (Code, MovementMode, Reason, Ruleset, enemy_zoc_owners, board_of, reachable,
+from toolkit.referee import (Code, MovementMode, Reason, Ruleset, board_of, enemy_zoc_owners, reachable,
                              zoc_owners)
 
 

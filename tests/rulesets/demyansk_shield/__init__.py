@@ -1,0 +1,1 @@
+"""Tests of toolkit/rulesets/demyansk_shield/, one file per module."""
