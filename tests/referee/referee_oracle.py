@@ -64,26 +64,32 @@ def _line(m: Map, a: Hex, b: Hex, cls: str, weather: str):
 
 
 def in_enemy_zoc(pos: Position, rs, side: str, h: Hex) -> bool:
+    return bool(zoc_owners_at(pos, rs, side, h))
+
+
+def zoc_owners_at(pos: Position, rs, side: str, h: Hex) -> set[str]:
+    """The enemy units (of ``side``'s enemies) whose ZOC covers ``h``."""
     m = pos.map
+    out = set()
     for u in pos.units.values():
         if u.hex is None or u.side in (None, side) or u.counter.kind not in rs.zoc.kinds:
             continue
         if u.type in rs.zoc.exempt_types:
             continue
         if u.hex == h:
-            return True
-        if m.grid.adjacent(u.hex, h):
+            out.add(u.id)
+        elif m.grid.adjacent(u.hex, h):
             codes = m.hexside_codes(Hexside.of(u.hex, h))
             if not any(c in rs.zoc.blocked_hexsides for c in codes):
-                return True
-    return False
+                out.add(u.id)
+    return out
 
 
 def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Fraction, bool]]:
     """Hex -> (least MP spent, move ends there) over every simple path.
 
     Applies the tutorial's kinds of rules plus the ZOC and minimum-move options of the
-    ruleset (enter/leave costs, stop, ZOC-to-ZOC allowed/forbidden/one-hex, infiltration)."""
+    ruleset (enter/leave costs, stop, ZOC-to-ZOC allowed/forbidden/one-hex/same-unit, infiltration)."""
     m, grid, weather = pos.map, pos.map.grid, pos.current_weather
     units = [pos.units[u] for u in unit_ids]
     side = units[0].side
@@ -94,7 +100,8 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Frac
     enemy = {u.hex for u in pos.units.values()
              if u.hex and u.side and u.side != side and not u.counter.is_marker}
     use_line = not (len(units) > 1 and classes & set(rs.movement.line_alone_classes))
-    zoc = {h: in_enemy_zoc(pos, rs, side, h) for h in grid}
+    owners = {h: zoc_owners_at(pos, rs, side, h) for h in grid}
+    zoc = {h: bool(o) for h, o in owners.items()}
 
     z = rs.zoc
     minimum = rs.movement.minimum_move and not any(u.moved for u in units)
@@ -122,6 +129,8 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Frac
                 if infiltrate and first:
                     return max(ma, spent), True        # infiltration: all MP, then stop
                 if z.zoc_to_zoc == "forbidden" or (z.zoc_to_zoc == "one-hex" and not first):
+                    return None
+                if z.zoc_to_zoc == "same-unit" and owners[a] & owners[b]:
                     return None
                 if z.zoc_to_zoc == "one-hex":
                     return max(ma, spent), True

@@ -41,7 +41,7 @@ ZOC_VARIANTS = st.fixed_dictionaries({
     "stop": st.booleans(),
     "enter_cost": st.sampled_from([0, 1, 2]),
     "leave_cost": st.sampled_from([0, 1, 2]),
-    "zoc_to_zoc": st.sampled_from(["allowed", "forbidden", "one-hex"]),
+    "zoc_to_zoc": st.sampled_from(["allowed", "forbidden", "one-hex", "same-unit"]),
     "infiltration_min_ma": st.sampled_from([None, 6]),
 })
 
