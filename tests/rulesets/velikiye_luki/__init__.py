@@ -1,0 +1,1 @@
+"""Tests of toolkit/rulesets/velikiye_luki/, one file per module."""
