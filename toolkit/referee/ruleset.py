@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil, floor
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..hexes import Hex
 from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
