@@ -8,10 +8,10 @@ a rule everywhere (reachable sets, path checks, supply, stacking).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil, floor
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..hexes import Hex
