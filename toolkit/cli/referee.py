@@ -229,7 +229,9 @@ def _supply_text(pos, result):
     lines = [f"{result.side}: {len(result.supplied)} supplied, {len(result.unsupplied)} not"]
     for uid in sorted(result.status):
         u = pos.units[uid]
-        if uid in result.supplied:
+        if uid in result.supplied and len(result.paths[uid]) == 1:
+            lines.append(f"  {uid:10s} {fmt(u.hex)}  supplied (it stands on its source)")
+        elif uid in result.supplied:
             lines.append(f"  {uid:10s} {fmt(u.hex)}  supplied via {' '.join(fmt(h) for h in result.paths[uid][1:4])}"
                          f"{' ...' if len(result.paths[uid]) > 4 else ''}")
         else:
@@ -239,10 +241,16 @@ def _supply_text(pos, result):
 
 @command.command("supply")
 @_common
-def supply(game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
+@click.option("--defending", default="", metavar="UNIT[,UNIT...]",
+              help="units defending in the combat being judged (sources that serve only defenders, "
+                   "e.g. a constructed airfield)")
+def supply(game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi, defending):
     """Supply status of every unit of a side (default: the side to move)."""
     pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
-    result = supply_status(pos, rs, side or pos.side)
+    units = [u.strip() for u in defending.split(",") if u.strip()]
+    for uid in units:
+        pos.unit(uid)   # an unknown id is bad input (exit 2), not a silent no-op
+    result = supply_status(pos, rs, side or pos.side, {"defending": frozenset(units)})
     fmt = pos.map.format
     if as_json:
         click.echo(json.dumps({**_header("supply", pos), "supply": result.to_dict(fmt)}, indent=2))

@@ -92,6 +92,7 @@ def test_odds_halving_3_51():
     assert ds.halved_attack([5], [3, 2]) == 7                     # TC-SUP-05
     assert ds.halved_attack([], [1]) == 0                          # reduced to zero: cancelled (3.51d)
 
+
 def test_no_defender_retreat_without_a_surviving_attacker_12_38():
     # a one-step attacker at 1-3 rolls 1: A1/DR; the attacker is eliminated, the defender stays
     assert ds.final_column(1, 3, 0) == ("1-3", 0)

@@ -46,6 +46,7 @@ def test_airdrop(game):
     assert ds.airdrop(pos, RULESET, "so-204abn", H("1811")).rule == "7.23b"   # active Strongpoint
     assert ds.airdrop(pos, RULESET, "so-204abn", H("2415"), storm=True).rule == "7.22"
 
+
 def test_2grc_delay_examples_5_34():
     # required by the end of GT5 (roll 3), historically completed in GT6: 6 VP lost
     assert ds.grc_penalty("scenario-3", 5, 6) == {"vp": -6}

@@ -42,6 +42,7 @@ def test_printed_units_cannot_retreat(game):
     assert ds.retreat_destinations(pos, RULESET, "ax-map-1") == {}   # 12.33
     assert ds.zoc_retreat_possible(pos, RULESET, "ax-map-1").rule == "12.43b"
 
+
 def test_retreat_toward_the_supply_source_12_37(game):
     # from 2632 (attacked from 2532) the ends are 2731, 2730 and 2831 (12.44); if the unit traced
     # to a source at 1827 for this combat, 2831 would take it farther away and is dropped

@@ -97,6 +97,7 @@ def test_soviet_armor_battalions_option(game, free):
     pos = position(game, side="soviet", **{"so-180": "1320", "so-nav-1": "1320", "so-tb-1": "1320"})
     assert (check_stacking(pos, rs) == []) is free
 
+
 def test_campaign_starts_before_the_pocket_closes(game):
     # GT1 is 23 January 1942; the pocket closed in February: Demyansk still traces to the map edge
     pos = position_from_scenario(game, "scenario-1")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from toolkit.cli import main
 from toolkit.hexes import Hex
 from toolkit.io import load_game
 from toolkit.referee import Unit, check_path, load_position, position_from_scenario
@@ -13,6 +16,7 @@ from toolkit.rulesets import demyansk_shield as ds
 from toolkit.rulesets.demyansk_shield import RULESET, make_ruleset
 
 from .helpers import DATA, H, one_source_game, position
+
 
 # -- 6.0 supply ---------------------------------------------------------------------------------
 
@@ -23,6 +27,7 @@ def test_supply_example_6_24():
     assert result.supplied == set(pos.expect["supplied"]["axis"])
     assert H("1732") in result.road and H("1836") in result.road
     assert result.source["ax-ir501"] in {H("1032"), H("1836"), H("2036")}
+
 
 def test_supply_line_is_at_most_seven_hexes():
     g = one_source_game("2036")
@@ -133,6 +138,7 @@ def test_supply_is_judged_at_the_moment_of_combat(game):
     pos.touch()
     assert "ax-ir27" in ds.supply(pos, "axis").unsupplied
 
+
 # -- 16.14 and 19.24 ------------------------------------------------------------------------------
 
 
@@ -170,24 +176,43 @@ def test_scenario_two_uses_only_the_map_west_of_1117_3917(game):
     result = ds.supply(pos, "axis")
     assert any(result.source[u] in (H("2219"), H("2518")) for u in result.supplied)
 
+
+def _surrounded(game, tmp_path, where: str, units: dict) -> Path:
+    """A position file: ``units`` (id -> hex) and a Soviet unit on every hex next to ``where``."""
+    ring = [game.main_map.format(n) for n in game.main_map.grid.neighbours(H(where))]
+    lines = ["game: demyansk-shield", "turn: 3", "side: axis", "weather: frozen", "units:"]
+    lines += [f'  {uid}: {{hex: "{h}"}}' for uid, h in units.items()]
+    lines += [f'  so-ski-{i + 1}: {{hex: "{h}"}}' for i, h in enumerate(ring)]
+    path = tmp_path / "pos.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _cli(capsys, *args) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(["referee", "supply", *args])
+    return exc.value.code, capsys.readouterr().out
+
+
 def test_cli_supply_uses_the_game_sources_and_blocks(game, tmp_path, capsys):
     # `hexforge referee supply` runs the same search as ds.supply: III/26, surrounded on its
-    # printed Strongpoint 1811, is supplied by it (6.34) and the surrounding Soviets are not
-    # blocked by it
-    import json
+    # printed Strongpoint 1811, is supplied by it (6.34)
+    path = _surrounded(game, tmp_path, "1811", {"ax-iii26": "1811"})
+    code, out = _cli(capsys, "-p", str(path), "--json")
+    supply = json.loads(out)["supply"]
+    assert code == 0
+    expected = ds.supply(load_position(path), "axis")
+    assert supply["supplied"] == sorted(expected.supplied) == ["ax-iii26"]
+    assert supply["paths"]["ax-iii26"] == ["1811"]
+    assert "1811  supplied (it stands on its source)" in _cli(capsys, "-p", str(path))[1]
 
-    from toolkit.cli import main
-    ring = [game.main_map.format(n) for n in game.main_map.grid.neighbours(H("1811"))]
-    lines = ["game: demyansk-shield", "turn: 3", "side: axis", "weather: frozen", "units:",
-             '  ax-iii26: {hex: "1811"}']
-    lines += [f'  so-ski-{i + 1}: {{hex: "{h}"}}' for i, h in enumerate(ring)]
-    path = tmp_path / "sp.yaml"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(SystemExit) as exc:
-        main(["referee", "supply", "-p", str(path), "--json"])
-    out = json.loads(capsys.readouterr().out)["supply"]
-    assert exc.value.code == 0
-    pos = load_position(path)
-    expected = ds.supply(pos, "axis")
-    assert out["supplied"] == sorted(expected.supplied) == ["ax-iii26"]
-    assert out["paths"]["ax-iii26"] == ["1811"]
+
+def test_cli_supply_names_the_defending_units(game, tmp_path, capsys):
+    # 6.35: the constructed airfield supplies the units defending in the combat being judged
+    path = _surrounded(game, tmp_path, "2611", {"ax-ir27": "2611", "m-airfield": "2611"})
+    assert json.loads(_cli(capsys, "-p", str(path), "--json")[1])["supply"]["unsupplied"] == ["ax-ir27"]
+    code, out = _cli(capsys, "-p", str(path), "--json", "--defending", "ax-ir27")
+    assert code == 0 and json.loads(out)["supply"]["supplied"] == ["ax-ir27"]
+    assert ds.supply(load_position(path), "axis", defending={"ax-ir27"}).supplied == {"ax-ir27"}
+    code, _ = _cli(capsys, "-p", str(path), "--defending", "ax-nobody")
+    assert code == 2

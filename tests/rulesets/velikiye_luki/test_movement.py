@@ -75,6 +75,8 @@ def test_friendly_unit_does_not_negate_zoc_for_movement(game):
     ("movement-3-2-stacks", ["a59-8pz", "s663", "pz10-8pz"]),
     ("festung-encircled-7", ["rc27", "dfg9"]),
 ])
+
+
 def test_every_reachable_hex_has_a_legal_cheapest_path(name, units):
     # the search and the step-by-step check agree through every hook
     pos = load_position(ROOT / "tests" / "data" / "velikiye-luki" / f"{name}.yaml")
