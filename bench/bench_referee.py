@@ -21,7 +21,7 @@ from toolkit.game import Game, HexTerrain, HexsideFeature, Line, Map
 from toolkit.hexes import Grid, Hexside
 from toolkit.io import load_game
 from toolkit.referee import Position, Unit, board_of, get_ruleset, reachable, supply_per_unit, supply_status
-from toolkit.referee.movement import _Ctx
+from toolkit.referee.steps import StepPricer
 
 W, H, UNITS = 60, 40, 80
 
@@ -85,7 +85,7 @@ def _time(fn, repeat: int) -> list[float]:
 def _nx_graph(pos, rs, uid):
     """The same weighted graph the referee searches (terrain, hexsides, lines, enemy hexes)."""
     unit = pos.units[uid]
-    ctx = _Ctx(pos, rs, [unit], rs.mode(None))
+    ctx = StepPricer(pos, rs, [unit], rs.mode(None))
     board = ctx.board
     g = nx.DiGraph()
     for i in range(board.n):

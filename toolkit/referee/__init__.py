@@ -19,7 +19,8 @@ Typical use::
 from __future__ import annotations
 
 from .board import Board, board_of, forget_board
-from .movement import PathCheck, Reach, check_path, destinations, end_stacking, reachable
+from .movement import Reach, reachable
+from .paths import PathCheck, check_path, destinations, end_stacking
 from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
                     SupplyRules, ZocRules)
 from .posfile import dump_position, load_position, position_to_dict
