@@ -1,4 +1,4 @@
-"""Referee rulesets of the bundled games, one module per game, each exposing ``RULESET``.
+"""Referee rulesets of the bundled games, one module or package per game, each exposing ``RULESET``.
 
 They are registered as entry points of the group ``hexforge.rulesets`` in pyproject.toml;
 :func:`toolkit.referee.get_ruleset` finds them (with an in-package fallback when the entry
