@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -25,3 +26,29 @@ def tutorial():
     from toolkit.io import load_game
 
     return load_game(str(ROOT / "counters" / "tutorial"))
+
+
+@pytest.fixture
+def game_copy(tmp_path) -> Path:
+    """A writable copy of the tutorial game folder, with its map beside it."""
+    folder = tmp_path / "game"
+    shutil.copytree(ROOT / "counters" / "tutorial", folder)
+    shutil.copy(ROOT / "maps" / "tutorial" / "map.yaml", folder / "map.yaml")
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(text.replace("../../maps/tutorial/map.yaml", "map.yaml"), encoding="utf-8")
+    return folder
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the first ``old`` in a data file by ``new`` (the test fails if ``old`` is absent)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path: Path, fragment: str) -> int:
+    """The 1-based line of ``path`` that first contains ``fragment``."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if fragment in line:
+            return number
+    raise AssertionError(fragment)

@@ -4,12 +4,10 @@ its severity, file, line and field."""
 from __future__ import annotations
 
 import copy
-import shutil
-from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, edit, line_of
 from toolkit.game import HexsideFeature, HexTerrain
 from toolkit.hexes import Hex, Hexside
 from toolkit.io import load_game
@@ -17,30 +15,6 @@ from toolkit.validate import CODES, ERROR, WARNING, format_report, validate_game
 
 TUTORIAL = ROOT / "counters" / "tutorial"
 B1 = "b-1,blue,1st,unit,infantry,III,1st Div,foot,2,1,reduced"
-
-
-@pytest.fixture
-def game_copy(tmp_path) -> Path:
-    """A writable copy of the tutorial game with its map in the same folder."""
-    folder = tmp_path / "game"
-    shutil.copytree(TUTORIAL, folder)
-    shutil.copy(ROOT / "maps" / "tutorial" / "map.yaml", folder / "map.yaml")
-    text = (folder / "game.yaml").read_text(encoding="utf-8")
-    (folder / "game.yaml").write_text(text.replace("../../maps/tutorial/map.yaml", "map.yaml"), encoding="utf-8")
-    return folder
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(path: Path, fragment: str) -> int:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if fragment in line:
-            return number
-    raise AssertionError(f"{fragment!r} not in {path}")
 
 
 HEXSIDES = "hexsides:\n"

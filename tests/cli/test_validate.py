@@ -7,11 +7,10 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from conftest import BROKEN, ROOT
+from conftest import BROKEN, ROOT, edit
 from toolkit.cli import main
 
 TUTORIAL = ROOT / "counters" / "tutorial"
@@ -22,22 +21,6 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
         main(["validate", *args])
     out, err = capsys.readouterr()
     return info.value.code, out, err
-
-
-@pytest.fixture
-def game_copy(tmp_path) -> Path:
-    folder = tmp_path / "game"
-    shutil.copytree(TUTORIAL, folder)
-    shutil.copy(ROOT / "maps" / "tutorial" / "map.yaml", folder / "map.yaml")
-    text = (folder / "game.yaml").read_text(encoding="utf-8")
-    (folder / "game.yaml").write_text(text.replace("../../maps/tutorial/map.yaml", "map.yaml"), encoding="utf-8")
-    return folder
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def test_clean_game_exits_0(capsys):

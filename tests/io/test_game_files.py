@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, edit, line_of
 from toolkit.errors import DataError
 from toolkit.hexes import Hex
 from toolkit.io import dump_game, dump_scenario, game_path, load_game, load_scenario
@@ -45,30 +43,6 @@ def test_games_are_found_by_id_folder_or_file():
     assert game_path("tutorial") == game_path(str(TUTORIAL)) == game_path(str(TUTORIAL / "game.yaml"))
     with pytest.raises(DataError, match="no game 'nonesuch'"):
         game_path("nonesuch")
-
-
-@pytest.fixture
-def game_copy(tmp_path) -> Path:
-    """A writable copy of the tutorial game folder, with its map beside it."""
-    folder = tmp_path / "game"
-    shutil.copytree(TUTORIAL, folder)
-    shutil.copy(ROOT / "maps" / "tutorial" / "map.yaml", folder / "map.yaml")
-    text = (folder / "game.yaml").read_text(encoding="utf-8")
-    (folder / "game.yaml").write_text(text.replace("../../maps/tutorial/map.yaml", "map.yaml"), encoding="utf-8")
-    return folder
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(path: Path, fragment: str) -> int:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if fragment in line:
-            return number
-    raise AssertionError(fragment)
 
 
 SCENARIO_BREAKS = [
