@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 from pathlib import Path
@@ -10,8 +11,11 @@ import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
-# hypothesis keeps caches under .hypothesis/ in the working folder: keep them out of the checkout
-set_hypothesis_home_dir(tempfile.mkdtemp(prefix="hexforge-hypothesis-"))
+# hypothesis keeps caches under .hypothesis/ in the working folder: keep them out of the checkout,
+# in a temporary folder removed when the run ends
+_HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="hexforge-hypothesis-")
+atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
+set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 settings.register_profile("hexforge", database=None, deadline=None)
 settings.load_profile("hexforge")
 
