@@ -212,3 +212,13 @@ def test_a_broken_layout_override_is_a_data_error(tutorial):
     game = _with_style(tutorial, options={"layout": {"elements": {"name": {"box": [0, 0]}}}})
     with pytest.raises(DataError, match="cannot be drawn"):
         render_counter(game, tutorial.counters["b-1"])
+
+
+def test_step_pips_show_the_steps_left(tutorial):
+    # a three-step division: three filled pips at full strength, two reduced, one as a cadre
+    division = dataclasses.replace(tutorial.counters["b-1"], steps=3)
+    px = 300
+    box = (round(0.07 * px), round(0.06 * px), round(0.22 * px), round(0.2 * px))  # the standard steps box
+    ink = {state: _dark_pixels(render_counter(tutorial, division, state=state, px=px), box)
+           for state in ("full", "reduced", "cadre")}
+    assert ink["full"] > ink["reduced"] > ink["cadre"] > 0

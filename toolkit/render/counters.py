@@ -301,7 +301,8 @@ def _steps(ctx: _Ctx, element: dict) -> None:
     total = ctx.counter.steps
     if total < 2:
         return
-    remaining = total - 1 if ctx.face == "reduced" else total
+    # a cadre is the last step, whatever the unit had at full strength
+    remaining = {"reduced": total - 1, "cadre": 1}.get(ctx.face, total)
     x0, y0, x1, y1 = ctx.box(element["box"])
     vertical = element.get("vertical", False)
     length = (y1 - y0) if vertical else (x1 - x0)
