@@ -8,6 +8,8 @@ code) with a hatch whose angle also comes from the code, so each one reads in gr
 
 from __future__ import annotations
 
+import copy
+
 import colorsys
 import hashlib
 import re
@@ -225,12 +227,13 @@ def _generated_colour(code: str) -> RGB:
 
 
 @lru_cache(maxsize=1)
-def _default_text() -> str:
-    return (THEME_DIR / "default.yaml").read_text(encoding="utf-8")
+def _default_parsed() -> dict:
+    return yaml.safe_load((THEME_DIR / "default.yaml").read_text(encoding="utf-8"))
 
 
 def _default_data() -> dict:
-    return yaml.safe_load(_default_text())
+    # parsed once per process; each theme gets its own copy to change
+    return copy.deepcopy(_default_parsed())
 
 
 def _merge(base: dict, over: dict) -> dict:
