@@ -8,9 +8,8 @@ code) with a hatch whose angle also comes from the code, so each one reads in gr
 
 from __future__ import annotations
 
-import copy
-
 import colorsys
+import copy
 import hashlib
 import re
 from dataclasses import dataclass, field
