@@ -119,12 +119,8 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float,
         w = max(1, round(width * f))
         draw.line(pts, fill=fill, width=w)
         if w > 2:
-            # round joints only where the line turns enough to show a notch (pillow's own
-            # joint="curve" draws a pie slice at every vertex, far slower on smoothed curves)
+            _round_joints(draw, pts, w, fill)
             r = w / 2
-            for i in _sharp_vertices(pts, w):
-                x, y = pts[i]
-                draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
             for flag, (x, y) in zip(round_ends, (pts[0], pts[-1])):
                 if flag:
                     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
@@ -160,16 +156,22 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float,
                 pts = tr(ring)
                 draw.line(pts, fill=outline, width=w)
                 if w > 2:
-                    r = w / 2
-                    for i in _sharp_vertices(pts, w):
-                        x, y = pts[i]
-                        draw.ellipse((x - r, y - r, x + r, y + r), fill=outline)
+                    _round_joints(draw, pts, w, outline)
     elif kind == "ellipse":
         _, (cx, cy, r), fill, outline, width = op
         r *= f
         x, y = (cx - x0) * f, (cy - y0) * f
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
                      width=max(1, round(width * f)) if outline is not None else 0)
+
+
+def _round_joints(draw, pts, width: int, fill) -> None:
+    """Round joints only where the line turns enough to show a notch (pillow's own
+    joint="curve" draws a pie slice at every vertex, far slower on smoothed curves)."""
+    r = width / 2
+    for i in _sharp_vertices(pts, width):
+        x, y = pts[i]
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
 
 def _sharp_vertices(pts, width: float):
