@@ -20,7 +20,7 @@ from shapely.ops import linemerge, unary_union
 from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
 from ._mapsymbols import VARIANTS, sprite
-from ._raster import Canvas, chaikin, dashes, walk
+from ._raster import Canvas, catmull_rom, chaikin, dashes, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
 
@@ -309,7 +309,7 @@ class _MapPainter:
         # a railway that runs along a road is drawn beside it, not on top of it
         road_steps = {frozenset(pair) for style, _, line in styled if style.key != "rail"
                       for pair in zip(line.hexes, line.hexes[1:])}
-        paths = [(style, chaikin(self._centreline(line, road_steps if style.key == "rail" else set()), 3), line)
+        paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set())), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
         paths = [(style, pts) for style, pts in _join_ends(paths)]
         for style, pts in paths:   # casings first so crossing roads merge cleanly

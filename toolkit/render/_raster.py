@@ -18,7 +18,7 @@ Point = tuple[float, float]
 #: Points per piece of a long polyline.
 _CHUNK = 12
 
-__all__ = ["Canvas", "chaikin", "dashes", "walk", "polyline_length"]
+__all__ = ["Canvas", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
 
 
 class Canvas:
@@ -272,4 +272,26 @@ def dashes(points: Sequence[Point], on: float, off: float) -> list[list[Point]]:
             current.append((x1, y1))
     if drawing and len(current) > 1:
         out.append(current)
+    return out
+
+
+def catmull_rom(points: Sequence[Point], samples: int = 10) -> list[Point]:
+    """A smooth curve through every one of ``points`` (centripetal-free, uniform Catmull-Rom).
+
+    Unlike :func:`chaikin` it passes exactly through each point (roads through hex centres),
+    and a run of evenly spaced collinear points stays a straight line.
+    """
+    pts = [tuple(p) for p in points]
+    if len(pts) < 3:
+        return list(pts)
+    ext = [(2 * pts[0][0] - pts[1][0], 2 * pts[0][1] - pts[1][1]), *pts,
+           (2 * pts[-1][0] - pts[-2][0], 2 * pts[-1][1] - pts[-2][1])]
+    out: list[Point] = [pts[0]]
+    for i in range(1, len(ext) - 2):
+        p0, p1, p2, p3 = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
+        for k in range(1, samples + 1):
+            t = k / samples
+            t2, t3 = t * t, t * t * t
+            out.append(tuple(0.5 * (2 * p1[j] + (-p0[j] + p2[j]) * t + (2 * p0[j] - 5 * p1[j] + 4 * p2[j] - p3[j]) * t2
+                                    + (-p0[j] + 3 * p1[j] - 3 * p2[j] + p3[j]) * t3) for j in (0, 1)))
     return out
