@@ -412,7 +412,7 @@ def _hex_provenance(m: Map) -> dict:
             tally["missing"] += 1
         elif cell.source.is_estimated:
             tally["estimated"] += 1
-        elif cell.source.rule:
+        elif cell.source.is_cited:
             tally["cited"] += 1
         else:
             tally["unsourced"] += 1
@@ -423,7 +423,7 @@ def _hex_provenance(m: Map) -> dict:
 def provenance_summary(game: Game) -> dict:
     """How many hexes, hexsides, TEC entries, counters and placements are cited or estimated."""
     def count(items) -> dict:
-        tally = Tally("estimated" if s.is_estimated else "cited" if s.rule else "unsourced" for s in items)
+        tally = Tally("estimated" if s.is_estimated else "cited" if s.is_cited else "unsourced" for s in items)
         return {"total": sum(tally.values()), **{k: tally[k] for k in ("cited", "estimated", "unsourced")}}
 
     out: dict = {}
