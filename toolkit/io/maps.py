@@ -186,7 +186,7 @@ def _load_terrain_block(sub: Fields, m: Map) -> None:
     grid = m.grid
     legend = {str(k): str(v) for k, v in sub.mapping("legend").items()}
 
-    def cell(token: str, key: str) -> HexTerrain:
+    def cell(token: str) -> HexTerrain:
         parts = [legend.get(p, p) for p in token.split("+")]
         return HexTerrain(terrain=parts[0], features=tuple(parts[1:]), source=source)
 
@@ -207,7 +207,7 @@ def _load_terrain_block(sub: Fields, m: Map) -> None:
                 if token == "-":
                     continue
                 hex = Hex(start + offset, number) if by_rows else Hex(number, start + offset)
-                m.hexes[hex] = cell(token, key)
+                m.hexes[hex] = cell(token)
                 _remember_line(m, hex, sub.path, _line(table, label, sub))
     elif sub.has("hexes") or sub.has("hex"):
         key = "hexes" if sub.has("hexes") else "hex"
