@@ -79,7 +79,7 @@ def overlay(map_image: MapImage, *, shade: Mapping[Hex, Colour] | None = None,
                   fill=(20, 20, 20), anchor="mm", stroke_width=max(1, round(size * 0.03)),
                   stroke_fill=(255, 255, 255))
     if legend:
-        _caption(draw, legend, size, map_image)
+        _caption(draw, legend, size)
     return image
 
 
@@ -168,7 +168,7 @@ def _mark(canvas: Canvas, kind: str, x: float, y: float, size: float, colour) ->
                        fill=colour, outline=white, width=max(1.0, size * 0.015))
 
 
-def _caption(draw: ImageDraw.ImageDraw, text: str, size: float, map_image: MapImage) -> None:
+def _caption(draw: ImageDraw.ImageDraw, text: str, size: float) -> None:
     f = font(max(10, size * 0.16), family="condensed")
     lines = text.splitlines() or [text]
     pad = size * 0.08
