@@ -42,7 +42,17 @@ class MapArt:
         buffer = io.BytesIO()
         image.image.save(buffer, format="PNG", compress_level=3)
         counter_px = round(image.layout.size * COUNTER_SHARE)
-        return cls(buffer.getvalue(), image.layout, image.image.size, counter_px)
+        art = cls(buffer.getvalue(), image.layout, image.image.size, counter_px)
+        # every front face now: the page asks for them all at once when it opens, and a "Where"
+        # asked meanwhile would wait behind them
+        for counter_id in game.counters:
+            counter_png(game, counter_id, px=art.face_px, cache=art.faces)
+        return art
+
+    @property
+    def face_px(self) -> int:
+        """Pixels of a counter image: twice its size on the map, sharp when zoomed in."""
+        return self.counter_px * 2
 
 
 def counter_png(game: Game, counter_id: str, *, back: bool = False, px: int = 96,

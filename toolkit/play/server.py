@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -40,6 +41,7 @@ class Table:
         self.lock = threading.RLock()
         self.arts: dict = {}
         self.session = session
+        views.prepare(session)
 
     @property
     def art(self) -> MapArt:
@@ -71,7 +73,10 @@ def create_app(table: Table) -> Starlette:
                         return JSONResponse({"error": f"request body is not JSON: {exc}"}, status_code=400)
             with table.lock:
                 try:
-                    return handler(request, body if body is not None else {})
+                    answer = handler(request, body if body is not None else {})
+                    if request.method == "POST" and answer.status_code == 200:
+                        views.prepare(table.session)
+                    return answer
                 except IllegalMoveError as exc:
                     return _refused(exc, table.session.fmt)
                 except HexforgeError as exc:
@@ -102,7 +107,7 @@ def create_app(table: Table) -> Starlette:
     def counter(request, body):
         cid = request.path_params["counter"]
         back = request.query_params.get("face") == "back"
-        px = int(request.query_params.get("px", table.art.counter_px * 2))
+        px = int(request.query_params.get("px", table.art.face_px))
         data = counter_png(session().game, cid, back=back, px=px, cache=table.art.faces)
         return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
@@ -117,7 +122,10 @@ def create_app(table: Table) -> Starlette:
 
     def where(request, body):
         q = request.query_params
-        return JSONResponse(views.where_view(session(), ids(q.get("units")), q.get("mode") or None))
+        start = time.perf_counter()
+        answer = views.where_view(session(), ids(q.get("units")), q.get("mode") or None)
+        took = (time.perf_counter() - start) * 1000
+        return JSONResponse(answer, headers={"Server-Timing": f"referee;dur={took:.1f}"})
 
     def hex_info(request, body):
         s = session()
@@ -221,6 +229,9 @@ def bind(port: int = 0, host: str = "127.0.0.1"):
     """A listening socket on ``host``:``port`` (0: a free port); :class:`HexforgeError` if taken."""
     import socket
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # no Nagle: a response goes out as headers then body, and on a kept-alive connection the
+    # body would wait for the browser's delayed ACK (about 40 ms); accepted sockets inherit it
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((host, port))
     except OSError as exc:

@@ -16,7 +16,7 @@ from ..referee.steps import fmt_mp
 from . import sequence
 from .session import Session
 
-__all__ = ["board_view", "position_view", "where_view", "hex_view", "zoc_view", "supply_view",
+__all__ = ["prepare", "board_view", "position_view", "where_view", "hex_view", "zoc_view", "supply_view",
            "los_view", "command_view", "parse_hex"]
 
 
@@ -30,6 +30,19 @@ def parse_hex(session: Session, text: str) -> Hex:
     if hex not in grid:
         raise RulesError(f"hex {text} is not on map {session.pos.map_id}")
     return hex
+
+
+def prepare(session: Session) -> None:
+    """Build what every "Where" of this position needs (the compiled board, each side's enemy
+    ZOC) when the position changes, so that selecting a unit only runs the search."""
+    pos = session.pos
+    board_of(pos.map)
+    for side in pos.sides():
+        enemy_zoc(pos, session.rs, side)
+        # one search per side fills the per-position caches the ruleset's hooks keep
+        unit = next((u for u in pos.on_map(side) if not u.counter.is_marker), None)
+        if unit is not None:
+            reachable(pos, session.rs, unit.id)
 
 
 def board_view(session: Session, layout: Layout, image_size: tuple[int, int], counter_px: int) -> dict:

@@ -197,6 +197,7 @@ export class MapView {
   }
 
   drawUnits(units, selected) {
+    this.occupied = new Set(units.filter((u) => u.hex).map((u) => u.hex));
     this.units = new Map(units.map((u) => [u.id, u]));
     const layer = this.layers.counters;
     layer.innerHTML = "";
@@ -214,13 +215,47 @@ export class MapView {
         const x = cx - s / 2 - off, y = cy - s / 2 - off;
         el("image", { href: this.counterHref(u.id), x, y, width: s, height: s }, g);
         el("title", {}, g).textContent = `${u.name} (${u.id})${u.moved ? ", moved" : ""}${u.status.length ? ", " + u.status.join(", ") : ""}`;
-        if (selected.includes(u.id)) el("rect", { class: "sel", x: x - 2, y: y - 2, width: s + 4, height: s + 4 }, g);
+        g.dataset.box = `${x - 2},${y - 2}`;
       });
       if (order.length > 1) {
         const t = el("text", { class: "mplabel", x: cx + s / 2 - 2, y: cy - s / 2 - step * (order.length - 1) - 2, style: "font-size:12px" }, layer);
         t.textContent = order.length;
       }
     }
+    this.highlight(selected);
+  }
+
+  // Outline the selected units' counters (without redrawing the others).
+  highlight(selected) {
+    for (const r of this.layers.counters.querySelectorAll("rect.sel")) r.remove();
+    const s = this.board.map.counter;
+    for (const id of selected) {
+      const g = this.layers.counters.querySelector(`g.counter[data-unit="${CSS.escape(id)}"]`);
+      if (!g) continue;
+      const [x, y] = g.dataset.box.split(",").map(Number);
+      el("rect", { class: "sel", x, y, width: s + 4, height: s + 4 }, g);
+    }
+  }
+
+  // Redraw one hex's stack (its top unit changed).
+  restack(hex) {
+    const list = this.stacks && this.stacks.get(hex);
+    if (!list) return;
+    const nodes = [...this.layers.counters.querySelectorAll(`g.counter[data-hex="${CSS.escape(hex)}"]`)];
+    const byUnit = new Map(nodes.map((g) => [g.getAttribute("data-unit"), g]));
+    const s = this.board.map.counter;
+    const step = Math.max(3, s * 0.07);
+    const [cx, cy] = this.centres.get(hex);
+    const order = this.stackOrder(hex, list);
+    order.forEach((u, i) => {
+      const g = byUnit.get(u.id);
+      const off = (i - (order.length - 1)) * step;
+      const x = cx - s / 2 - off, y = cy - s / 2 - off;
+      const img = g.querySelector("image");
+      img.setAttribute("x", x); img.setAttribute("y", y);
+      g.dataset.box = `${x - 2},${y - 2}`;
+      this.layers.counters.appendChild(g);   // in stack order, the top one last
+    });
   }
 
   // The top unit of each stack is drawn last; a click brings the next one to the top.
@@ -262,6 +297,7 @@ export class MapView {
     }
     if (where.hexes.length <= 400 && this.zoom >= 0.5) {
       for (const h of where.hexes) {
+        if (this.occupied && this.occupied.has(h.hex)) continue;   // the counter's values stay readable
         const [x, y] = this.centres.get(h.hex);
         const t = el("text", { class: "mplabel", x, y: y + this.board.map.size * 0.3 }, this.layers.labels);
         t.textContent = h.mp_left;

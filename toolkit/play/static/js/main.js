@@ -45,7 +45,7 @@ async function refresh(position = null) {
   $("btn-phase").disabled = S.pos.pending > 0;
   panels.drawLog(S.pos.events, S.pos.pending);
   panels.drawTrack(S.board, st, S.board.arrivals || {});
-  panels.drawBoxes(S.board, S.pos.units, S.board.map.counter);
+  panels.drawBoxes(S.board, S.pos.units, S.board.map.counter * 2);
   const byId = new Map(S.pos.units.map((u) => [u.id, u]));
   if (S.sel.length && !S.sel.every((id) => byId.get(id) && byId.get(id).hex === S.selHex)) clearSelection();
   S.view.drawUnits(S.pos.units, S.sel);
@@ -57,7 +57,7 @@ async function refresh(position = null) {
 
 function clearSelection() {
   S.sel = []; S.selHex = null; S.where = null; S.reach = new Map();
-  S.view.clearShade(); S.view.path(null);
+  S.view.clearShade(); S.view.path(null); S.view.highlight([]);
   $("mp").textContent = "no unit selected";
   $("selection").innerHTML = "Click a counter to select it. Click it again to pick the next unit of its stack.";
 }
@@ -69,14 +69,16 @@ async function select(ids) {
   S.sel = units.map((u) => u.id);
   S.selHex = units[0].hex;
   const where = await get("/api/where", { units: S.sel.join(","), mode: $("mode").value });
+  const t1 = performance.now();
   if (S.sel.join(",") !== where.units.join(",")) return;   // a newer selection won
   S.where = where;
   S.reach = new Map(where.hexes.map((h) => [h.hex, h]));
   S.view.shade(where, S.selHex);
-  S.view.drawUnits(S.pos.units, S.sel);
+  S.view.highlight(S.sel);
   drawSelection();
-  await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+  await new Promise((ok) => requestAnimationFrame(ok));   // the shading is on screen at the next frame
   S.whereMs = performance.now() - t0;
+  S.whereAskMs = t1 - t0;     // of which the question to the referee, there and back
   document.body.dataset.whereMs = S.whereMs.toFixed(1);
   document.body.dataset.whereCount = String(where.hexes.length);
 }
@@ -90,7 +92,7 @@ function drawSelection() {
   $("mp").textContent = mp;
   const here = S.pos.units.filter((u) => u.hex === S.selHex);
   const rows = here.map((u) => `<label class="unitrow${u.moved ? " moved" : ""}"><input type="checkbox" data-unit="${u.id}" ${S.sel.includes(u.id) ? "checked" : ""}>`
-    + `<img src="/counter/${encodeURIComponent(u.counter)}.png?px=${S.board.map.counter}${u.reduced ? "&face=back" : ""}" alt="">`
+    + `<img src="/counter/${encodeURIComponent(u.counter)}.png?px=${S.board.map.counter * 2}${u.reduced ? "&face=back" : ""}" alt="">`
     + `<span>${panels.esc(u.name)} <span class="note">${u.id}, ${u.side}, MA ${u.ma}${u.steps < u.full ? `, ${u.steps}/${u.full} steps` : ""}${u.moved ? ", moved" : ""}${u.status.length ? ", " + u.status.join(", ") : ""}</span></span></label>`);
   let note = "";
   if (w.refused) note = `<div>${panels.reasonHtml(w.refused)}</div>`;
@@ -120,13 +122,14 @@ async function onClick(hex, unit) {
     pick = order[(order.length - 2 + order.length) % order.length].id;
   }
   S.view.tops.set(hex, pick);
+  S.view.restack(hex);
   panels.showMessage("", "");
   S.view.clearMarks();
   await select([pick]);
 }
 
 function onDragStart(unit, hex) {
-  if (!S.sel.includes(unit)) { S.view.tops.set(hex, unit); select([unit]); }
+  if (!S.sel.includes(unit)) { S.view.tops.set(hex, unit); S.view.restack(hex); select([unit]); }
 }
 
 async function onDrop(hex) {
@@ -270,7 +273,7 @@ $("file-load").onchange = (e) => loadFile(e.target, false);
 $("file-replay").onchange = (e) => loadFile(e.target, true);
 
 window.addEventListener("keydown", (e) => {
-  if (e.key === "Escape") { clearSelection(); S.view.drawUnits(S.pos.units, S.sel); }
+  if (e.key === "Escape") { clearSelection(); S.view.highlight([]); }
   if ((e.ctrlKey || e.metaKey) && e.key === "z" && !$("btn-undo").disabled) { e.preventDefault(); $("btn-undo").click(); }
 });
 

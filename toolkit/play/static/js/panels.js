@@ -55,7 +55,8 @@ export function drawLog(events, pending) {
 export function drawTrack(board, stage, arrivals) {
   const turns = board.turns.length ? board.turns : [{ number: stage.turn }];
   $("track").innerHTML = turns.map((t) => {
-    const arr = arrivals[t.number] ? `<div class="arr">+${arrivals[t.number]}</div>` : "";
+    const list = arrivals[t.number] ? arrivals[t.number].split(", ") : [];
+    const arr = list.length ? `<div class="arr" title="arrive: ${esc(list.join(", "))}">+${list.length}</div>` : "";
     return `<div class="turn${t.number === stage.turn ? " now" : ""}" title="${esc(t.date || "")}"><b>${t.number}</b><div>${esc(t.weather || "")}</div>${arr}</div>`;
   }).join("");
 }
