@@ -294,7 +294,7 @@ class Session:
         grid = self.pos.map.grid
         if kind == "move":
             got = self.move(event["units"], [grid.parse(h) for h in event["path"]], event.get("mode"))
-            keys = ("path",)
+            keys = ("path", "spent")
         elif kind == "phase":
             got = self.next_phase()
             keys = ("to",)
