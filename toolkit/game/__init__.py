@@ -1,6 +1,7 @@
 """The domain model: plain data, no I/O, no drawing."""
 
 from .counters import Counter, Side
+from .deck import SHUFFLES, Deck
 from .game import CounterStyle, Game
 from .map import (Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
                   VictoryHex)
@@ -9,8 +10,8 @@ from .scenario import Placement, Reinforcement, Scenario, Turn
 from .terrain import ANY, Cost, CostTable, HexsideType, LineType, TerrainType
 
 __all__ = [
-    "ANY", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Game", "HexsideFeature",
+    "ANY", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Deck", "Game", "HexsideFeature",
     "HexsideType", "HexTerrain", "Line", "LineType", "Map", "MapEdge", "Placement", "Place",
-    "Reinforcement", "Scenario", "Side", "Source", "SupplySource", "TerrainType", "Turn",
+    "Reinforcement", "Scenario", "SHUFFLES", "Side", "Source", "SupplySource", "TerrainType", "Turn",
     "UNSOURCED", "VictoryHex",
 ]
