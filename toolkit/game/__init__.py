@@ -1,5 +1,6 @@
 """The domain model: plain data, no I/O, no drawing."""
 
+from .areas import AreaError, SetupArea, area_hexes, on_side, place_hexes
 from .counters import Counter, Side
 from .game import CounterStyle, Game
 from .map import (Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
@@ -9,8 +10,8 @@ from .scenario import Placement, Reinforcement, Scenario, Turn
 from .terrain import ANY, Cost, CostTable, HexsideType, LineType, TerrainType
 
 __all__ = [
-    "ANY", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Game", "HexsideFeature",
+    "ANY", "AreaError", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Game", "HexsideFeature",
     "HexsideType", "HexTerrain", "Line", "LineType", "Map", "MapEdge", "Placement", "Place",
-    "Reinforcement", "Scenario", "Side", "Source", "SupplySource", "TerrainType", "Turn",
-    "UNSOURCED", "VictoryHex",
+    "Reinforcement", "Scenario", "SetupArea", "Side", "Source", "SupplySource", "TerrainType", "Turn",
+    "UNSOURCED", "VictoryHex", "area_hexes", "on_side", "place_hexes",
 ]
