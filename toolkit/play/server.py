@@ -170,6 +170,19 @@ def create_app(table: Table) -> Starlette:
     def loss(request, body):
         return state(session().loss(str(body.get("unit", "")), int(body.get("steps", 1))))
 
+    def combat_assess(request, body):
+        from .combat import assess
+        s = session()
+        q = request.query_params
+        result = assess(s, ids(q.get("attackers")), views.parse_hex(s, q.get("defender", "")))
+        return JSONResponse(result.to_dict(s.fmt))
+
+    def combat_roll(request, body):
+        from .combat import roll
+        s = session()
+        supports = [tuple(x) for x in body.get("supports", [])]
+        return state(roll(s, ids(body.get("attackers")), views.parse_hex(s, body.get("defender", "")), supports))
+
     def save(request, body):
         s = session()
         name = f"{s.game.id}-turn{s.stage.turn}.hexforge.json"
@@ -214,6 +227,8 @@ def create_app(table: Table) -> Starlette:
         Route("/api/phase", guarded(phase), methods=["POST"]),
         Route("/api/undo", guarded(undo), methods=["POST"]),
         Route("/api/loss", guarded(loss), methods=["POST"]),
+        Route("/api/combat/assess", guarded(combat_assess)),
+        Route("/api/combat/roll", guarded(combat_roll), methods=["POST"]),
         Route("/api/save", guarded(save)),
         Route("/api/position.yaml", guarded(position_file)),
         Route("/api/load", guarded(load), methods=["POST"]),

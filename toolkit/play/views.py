@@ -14,6 +14,7 @@ from ..referee import (command_range, end_stacking, enemy_zoc, line_of_sight, re
 from ..referee.board import board_of
 from ..referee.steps import fmt_mp
 from . import sequence
+from .combat import combat_available
 from .session import Session
 
 __all__ = ["prepare", "board_view", "position_view", "where_view", "hex_view", "zoc_view", "supply_view",
@@ -64,6 +65,7 @@ def board_view(session: Session, layout: Layout, image_size: tuple[int, int], co
                      for t in sorted({r.turn for r in scen.reinforcements})} if scen else {},
         "sequence": [{"side": s, "phase": p} for s, p in sequence.stages(game, session._first_side(pos))],
         "modes": sorted(session.rs.movement.modes),
+        "combat": combat_available(session),
         "weathers": list(m.weathers),
     }
 

@@ -4,6 +4,7 @@
 import { get, post } from "./api.js";
 import { MapView, frac } from "./board.js";
 import * as panels from "./panels.js";
+import { CombatPanel } from "./combat.js";
 
 const $ = (id) => document.getElementById(id);
 const S = { board: null, pos: null, view: null, sel: [], selHex: null, where: null, reach: new Map(), los: null, hexCache: new Map() };
@@ -13,6 +14,7 @@ async function start() {
   document.body.dataset.ready = "0";
   S.board = await get("/api/board");
   S.view = new MapView(S.board, { onClick, onHover, onHoverMove, onDragStart, onDrop });
+  S.combat = new CombatPanel(S, refresh);
   $("game-name").textContent = S.board.game.name;
   document.title = `${S.board.game.name} - hexforge play`;
   for (const id of ["ov-zoc-side", "ov-supply-side", "ov-command-side"]) {
@@ -50,6 +52,8 @@ async function refresh(position = null) {
   if (S.sel.length && !S.sel.every((id) => byId.get(id) && byId.get(id).hex === S.selHex)) clearSelection();
   S.view.drawUnits(S.pos.units, S.sel);
   if (S.sel.length) await select(S.sel);
+  S.combat.show();
+  if (S.combat.active()) S.view.highlight(S.combat.attackers);
   await refreshOverlays();
 }
 
@@ -110,6 +114,7 @@ function drawSelection() {
 
 async function onClick(hex, unit) {
   if ($("ov-los").checked) { await losClick(hex); return; }
+  if (S.combat.active()) { await S.combat.click(hex, unit); return; }
   if (S.sel.length && hex !== S.selHex && (S.reach.has(hex) || !(S.view.stacks && S.view.stacks.get(hex)))) {
     await moveTo(hex);
     return;

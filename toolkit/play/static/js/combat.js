@@ -1,0 +1,99 @@
+// The combat panel: in a combat phase, click the phasing side's units to pick the attackers,
+// then an enemy hex: the referee gives the odds, each shift with its rule, and the
+// distribution of results; Roll resolves it with the game's seeded dice.
+
+import { get, post } from "./api.js";
+import { esc, reasonHtml, showRefusal, showMessage } from "./panels.js";
+
+const $ = (id) => document.getElementById(id);
+const pct = (f) => { const [a, b] = String(f).split("/"); return ((Number(a) / Number(b || 1)) * 100).toFixed(1); };
+
+export class CombatPanel {
+  constructor(S, refresh) {
+    this.S = S;
+    this.refresh = refresh;
+    this.attackers = [];
+    this.defender = null;
+    this.assessment = null;
+    this.rolled = null;
+  }
+
+  active() { return this.S.board.combat && this.S.pos.combat; }
+
+  show() {
+    $("combat-panel").hidden = !this.active() && !this.rolled;
+    if (!this.active()) { this.attackers = []; this.defender = null; this.assessment = null; }
+    this.draw();
+  }
+
+  // A click on the map in a combat phase: own units join or leave the attack, an enemy hex is the target.
+  async click(hex, unitId) {
+    const S = this.S;
+    const here = S.pos.units.filter((u) => u.hex === hex && !u.marker);
+    const own = here.filter((u) => u.side === S.pos.stage.side);
+    if (unitId && own.some((u) => u.id === unitId)) {
+      this.attackers = this.attackers.includes(unitId) ? this.attackers.filter((a) => a !== unitId) : [...this.attackers, unitId];
+      this.rolled = null;
+      S.view.highlight(this.attackers);
+    } else if (here.length && !own.length) {
+      this.defender = hex;
+      this.rolled = null;
+    } else return;
+    await this.assess();
+  }
+
+  async assess() {
+    this.assessment = null;
+    if (this.attackers.length && this.defender) {
+      try {
+        this.assessment = await get("/api/combat/assess", { attackers: this.attackers.join(","), defender: this.defender });
+      } catch (err) { showRefusal(err); }
+    }
+    this.draw();
+  }
+
+  async roll() {
+    try {
+      const r = await post("/api/combat/roll", { attackers: this.attackers, defender: this.defender });
+      this.rolled = r.event;
+      showMessage("ok", `${esc(r.event.log || "")}`);
+      this.attackers = []; this.defender = null; this.assessment = null;
+      this.S.view.highlight([]);
+      await this.refresh(r.position);
+    } catch (err) { showRefusal(err); }
+  }
+
+  async loss(unit) {
+    try {
+      const r = await post("/api/loss", { unit, steps: 1 });
+      await this.refresh(r.position);
+    } catch (err) { showRefusal(err); }
+  }
+
+  draw() {
+    const a = this.assessment;
+    const parts = [];
+    parts.push(`<div class="note">Attackers: <b>${esc(this.attackers.join(", ") || "click your units")}</b>; defender: <b>${esc(this.defender || "click an enemy hex")}</b></div>`);
+    if (a) {
+      if (!a.legal) parts.push(`<div class="refusals">${a.refusals.map(reasonHtml).join("<br>")}</div>`);
+      parts.push(`<div>Attack <b>${esc(a.attack)}</b> vs defence <b>${esc(a.defence)}</b> = ${esc(a.ratio || "")} &rarr; odds <b>${esc(a.odds ?? "-")}</b>, column <b>${esc(a.column ?? "-")}</b>${a.drm ? `, DRM ${a.drm > 0 ? "+" : ""}${a.drm}` : ""}</div>`);
+      if (a.modifiers.length) parts.push(`<ul class="mods">${a.modifiers.map((m) => `<li>${esc(m.kind)} ${esc(m.value)}: ${esc(m.text)}${m.rule ? ` <span class="rule">[rule ${esc(m.rule)}]</span>` : ""}</li>`).join("")}</ul>`);
+      const rows = Object.entries(a.distribution);
+      if (rows.length) {
+        parts.push(`<table class="info dist"><tr><td><b>result</b></td><td><b>chance</b></td><td></td></tr>${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${pct(v)}%</td><td class="note">${esc(a.results && a.results[k] ? `att. ${a.results[k].attacker}; def. ${a.results[k].defender}` : "")}</td></tr>`).join("")}</table>`);
+        parts.push(`<div class="note">Expected steps lost: ${Object.entries(a.expected_steps).map(([k, v]) => `${esc(k)} ${(Number(pct(v)) / 100).toFixed(2)}`).join(", ")}${a.crt ? `; ${esc(a.crt.name || "CRT")} ${a.crt.rule ? "rule " + esc(a.crt.rule) : ""}` : ""}</div>`);
+      }
+      parts.push(`<button id="combat-roll" ${a.legal ? "" : "disabled"}>Roll</button>`);
+    }
+    if (this.rolled) {
+      const e = this.rolled;
+      const hit = this.S.pos.units.filter((u) => (e.attackers.includes(u.id) || (e.defenders || []).includes(u.id)) && !u.eliminated);
+      parts.push(`<div class="rolled">Dice ${esc(JSON.stringify(e.dice))}: <b>${esc(e.result)}</b> <span class="note">(seed ${e.seed})</span></div>`);
+      if (hit.length) parts.push(`<div class="note">Apply step losses:</div>${hit.map((u) => `<div class="unitrow"><button data-loss="${esc(u.id)}">&minus;1 step</button> ${esc(u.name)} <span class="note">${esc(u.id)}, ${u.steps}/${u.full} steps</span></div>`).join("")}`);
+    }
+    $("combat").innerHTML = parts.join("");
+    const btn = $("combat-roll");
+    if (btn) btn.onclick = () => this.roll();
+    for (const b of $("combat").querySelectorAll("button[data-loss]")) b.onclick = () => this.loss(b.getAttribute("data-loss"));
+  }
+}
