@@ -45,6 +45,9 @@ export class MapView {
     const hatch = el("pattern", { id: "hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
     el("rect", { width: 8, height: 8, fill: "rgba(240,200,60,.35)" }, hatch);
     el("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "rgba(60,60,60,.55)", "stroke-width": 3 }, hatch);
+    const zoc = el("pattern", { id: "zochatch", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(-45)" }, defs);
+    el("rect", { width: 10, height: 10, fill: "rgba(200,16,46,.10)" }, zoc);
+    el("line", { x1: 0, y1: 0, x2: 0, y2: 10, stroke: "rgba(200,16,46,.6)", "stroke-width": 2.5 }, zoc);
     this.layers = {};
     for (const name of ["grid", "overlay", "labels", "paths", "counters", "marks", "hover"]) {
       this.layers[name] = el("g", { id: `layer-${name}` }, this.svg);

@@ -22,7 +22,9 @@ async function start() {
   }
   $("mode").innerHTML = `<option value="">normal</option>` + S.board.modes.filter((m) => m !== "normal").map((m) => `<option>${panels.esc(m)}</option>`).join("");
   $("mode-row").hidden = S.board.modes.filter((m) => m !== "normal").length === 0;
+  for (const id of ["ov-zoc-side", "ov-supply-side", "ov-command-side"]) $(id).value = S.pos ? S.pos.stage.side : $(id).value;
   await refresh();
+  for (const id of ["ov-zoc-side", "ov-supply-side", "ov-command-side"]) $(id).value = S.pos.stage.side;   // the side to move
   const first = S.pos.units.find((u) => u.hex && u.side === S.pos.stage.side) || S.pos.units.find((u) => u.hex);
   if (first) S.view.centreOn(first.hex);
   document.body.dataset.ready = "1";
@@ -199,7 +201,7 @@ async function refreshOverlays() {
   const v = S.view;
   if ($("ov-zoc").checked) {
     const z = await get("/api/overlay/zoc", { side: $("ov-zoc-side").value });
-    v.overlay("zoc", { hexes: Object.fromEntries(z.hexes.map((h) => [h, "rgba(200,16,46,.28)"])) });
+    v.overlay("zoc", { hexes: Object.fromEntries(z.hexes.map((h) => [h, "url(#zochatch)"])) });
     notes.push(`Enemy ZOC of ${z.side}: ${z.hexes.length} hexes${z.rule ? " (rule " + z.rule + ")" : ""}.`);
   } else v.overlay("zoc", null);
   if ($("ov-supply").checked) {
