@@ -37,9 +37,11 @@ MAX_BODY = 20 * 1024 * 1024
 class Table:
     """The game on the table: the session, its map drawn for the screen, one lock."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, module: str | None = None) -> None:
+        from .vassal import Modules
         self.lock = threading.RLock()
         self.arts: dict = {}
+        self.modules = Modules(module)
         self.session = session
         views.prepare(session)
 
@@ -59,14 +61,16 @@ def _refused(exc: IllegalMoveError, fmt) -> JSONResponse:
 def create_app(table: Table) -> Starlette:
     """The app serving ``table``: ``/`` the page, ``/static`` its scripts, ``/api`` the game."""
 
-    def guarded(handler):
+    def guarded(handler, raw_body=False):
         async def endpoint(request: Request):
             body = None
             if request.method == "POST":
                 raw = await request.body()
                 if len(raw) > MAX_BODY:
                     return JSONResponse({"error": f"request body over {MAX_BODY} bytes"}, status_code=413)
-                if raw:
+                if raw_body:
+                    body = {"data": raw}
+                elif raw:
                     try:
                         body = json.loads(raw)
                     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -210,9 +214,18 @@ def create_app(table: Table) -> Starlette:
     def export_vsav(request, body):
         from .vassal import position_vsav
         s = session()
-        data = position_vsav(s.pos)
+        data = position_vsav(s.pos, table.modules)
         return Response(data, media_type="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="{s.game.id}-turn{s.stage.turn}.vsav"'})
+
+    def import_vsav(request, body):
+        from .vassal import position_from_vsav
+        s = session()
+        name = request.query_params.get("name") or "uploaded.vsav"
+        pos, warnings = position_from_vsav(s.game, table.modules, body["data"], name)
+        table.session = Session.from_position(pos, s.rs, game_name=s.game_name)
+        answer = views.position_view(table.session)
+        return JSONResponse({"event": None, "position": answer, "warnings": warnings})
 
     routes = [
         Route("/", index),
@@ -235,6 +248,7 @@ def create_app(table: Table) -> Starlette:
         Route("/api/replay/step", guarded(replay_step), methods=["POST"]),
         Route("/api/replay/finish", guarded(replay_finish), methods=["POST"]),
         Route("/api/export.vsav", guarded(export_vsav)),
+        Route("/api/import.vsav", guarded(import_vsav, raw_body=True), methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     return Starlette(routes=routes)

@@ -276,6 +276,24 @@ async function loadFile(input, replay) {
     panels.showMessage("ok", `Loaded ${panels.esc(file.name)}${replay ? ": step through its events with Step" : ""}.`);
   } catch (err) { panels.showRefusal(err); }
 }
+async function importVsav(input) {
+  const file = input.files[0];
+  input.value = "";
+  if (!file) return;
+  try {
+    const answer = await fetch(`/api/import.vsav?name=${encodeURIComponent(file.name)}`, {
+      method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: await file.arrayBuffer(),
+    });
+    const body = await answer.json();
+    if (!answer.ok) throw Object.assign(new Error(body.error || answer.statusText), { refused: body.refused });
+    clearSelection();
+    S.view.tops = new Map();
+    await start();
+    const notes = (body.warnings || []).map(panels.esc).join("<br>");
+    panels.showMessage("ok", `Started from ${panels.esc(file.name)}.${notes ? "<br>" + notes : ""}`);
+  } catch (err) { panels.showRefusal(err); }
+}
+$("file-vsav").onchange = (e) => importVsav(e.target);
 $("file-load").onchange = (e) => loadFile(e.target, false);
 $("file-replay").onchange = (e) => loadFile(e.target, true);
 
