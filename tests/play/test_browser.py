@@ -230,7 +230,11 @@ def _play_after_phase(driver, server, shots, unit, legal, other, enemy_hex):
     _click_hex(driver, legal)
     _wait(driver, "return hexforge.pos.events.length === 2")
     _click_unit(driver, other)
-    driver.execute_script(f"hexforge.moveTo('{enemy_hex}')")   # onto an enemy stack: refused
+    from selenium.webdriver.common.action_chains import ActionChains
+    driver.execute_script(f"hexforge.view.centreOn('{enemy_hex}')")
+    source = driver.find_element(By.CSS_SELECTOR, f'g.counter[data-unit="{other}"] image')
+    target = driver.find_element(By.CSS_SELECTOR, f'g.counter[data-hex="{enemy_hex}"] image')
+    ActionChains(driver).drag_and_drop(source, target).perform()   # dragged onto an enemy stack: refused
     message = _wait(driver, "const m = document.getElementById('message');"
                             " return m.classList.contains('refused') && m.textContent")
     assert "Refused" in message and "[rule" in message

@@ -49,9 +49,9 @@ class Modules:
 
 def position_vsav(pos: Position, modules: Modules, description: str | None = None) -> bytes:
     """The .vsav bytes of ``pos`` for the game's module."""
+    binding = modules.binding(pos.game)
     from ..vassal.positions import position_commands
     from ..vassal.savegame import vsav_bytes
-    binding = modules.binding(pos.game)
     commands = position_commands(binding, pos)
     return vsav_bytes(commands, description=description or f"{pos.game.name}: turn {pos.turn}, {pos.phase}",
                       module_name=binding.info.get("name", ""), module_version=binding.info.get("version", ""))
@@ -59,8 +59,9 @@ def position_vsav(pos: Position, modules: Modules, description: str | None = Non
 
 def position_from_vsav(game: Game, modules: Modules, data: bytes, name: str) -> tuple[Position, list[str]]:
     """The position a .vsav (or the end of a .vlog) shows, and the reader's warnings."""
+    binding = modules.binding(game)
     from ..vassal import read_game
-    record = read_game(modules.binding(game), name, data=data)
+    record = read_game(binding, name, data=data)
     pos = record.end.position
     if not pos.units:
         raise DataError("the saved game holds no unit of this game", path=name)

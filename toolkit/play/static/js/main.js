@@ -293,6 +293,19 @@ async function importVsav(input) {
     panels.showMessage("ok", `Started from ${panels.esc(file.name)}.${notes ? "<br>" + notes : ""}`);
   } catch (err) { panels.showRefusal(err); }
 }
+$("btn-vsav").onclick = async () => {
+  panels.showMessage("ok", "Writing the VASSAL saved game (the first time, the module is built: a few seconds)...");
+  try {
+    const answer = await fetch("/api/export.vsav");
+    if (!answer.ok) throw new Error((await answer.json()).error || answer.statusText);
+    const name = (answer.headers.get("content-disposition") || "").match(/filename="([^"]+)"/);
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(await answer.blob());
+    link.download = name ? name[1] : "position.vsav";
+    link.click();
+    panels.showMessage("ok", `Wrote ${panels.esc(link.download)}: open it in VASSAL with the game's module.`);
+  } catch (err) { panels.showRefusal(err); }
+};
 $("file-vsav").onchange = (e) => importVsav(e.target);
 $("file-load").onchange = (e) => loadFile(e.target, false);
 $("file-replay").onchange = (e) => loadFile(e.target, true);

@@ -1,0 +1,56 @@
+"""The bridges to VASSAL through the page's API: the position exported as a .vsav of the
+game's module and read back."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from toolkit.io import load_game
+from toolkit.play import Session, Table, create_app
+from toolkit.referee import position_to_dict, ruleset_for
+
+try:
+    from toolkit.vassal import ModuleBinding  # noqa: F401
+    BINDING = True
+except ImportError:
+    BINDING = False
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("tutorial")
+
+
+def _units(pos):
+    data = position_to_dict(pos)["units"]
+    return {uid: {k: v for k, v in u.items() if k in ("hex", "box", "steps", "moved")} for uid, u in data.items()}
+
+
+@pytest.mark.skipif(not BINDING, reason="toolkit.vassal.ModuleBinding is not in this hexforge")
+def test_position_round_trips_through_a_vsav(game, tmp_path):
+    session = Session.new(game, ruleset_for(game), seed=1)
+    table = Table(session)
+    client = TestClient(create_app(table))
+    assert client.post("/api/move", json={"units": ["r-10"], "to": "0905"}).status_code == 200
+    client.post("/api/loss", json={"unit": "b-2"})
+    exported = client.get("/api/export.vsav")
+    assert exported.status_code == 200, exported.text
+    assert exported.content[:2] == b"PK" and ".vsav" in exported.headers["content-disposition"]
+    other = Table(Session.new(game, ruleset_for(game), seed=2))
+    other.modules = table.modules                      # the same module, built once
+    answer = TestClient(create_app(other)).post("/api/import.vsav", params={"name": "turn1.vsav"},
+                                                content=exported.content)
+    assert answer.status_code == 200, answer.text
+    assert _units(other.session.pos) == _units(session.pos)
+    assert other.session.pos.units["b-2"].steps == 1
+
+
+def test_a_bad_vsav_is_refused_clearly(game):
+    client = TestClient(create_app(Table(Session.new(game, ruleset_for(game), seed=1))))
+    answer = client.post("/api/import.vsav", params={"name": "junk.vsav"}, content=b"not a zip")
+    assert answer.status_code == 400
+    if BINDING:
+        assert "junk.vsav" in answer.json()["error"]
+    else:
+        assert "ModuleBinding is missing" in answer.json()["error"]
