@@ -206,13 +206,15 @@ async function refreshOverlays() {
   } else v.overlay("zoc", null);
   if ($("ov-supply").checked) {
     const s = await get("/api/overlay/supply", { side: $("ov-supply-side").value });
-    const hexes = Object.fromEntries(s.reached.map((h) => [h, "rgba(40,160,60,.2)"]));
-    for (const h of s.road) hexes[h] = "rgba(20,110,40,.35)";
+    // the isolation map: hexes supply does not reach are tinted, the supply road is outlined
+    const reached = new Set(s.reached);
+    const hexes = Object.fromEntries(S.board.map.hexes.filter(([h]) => !reached.has(h)).map(([h]) => [h, "rgba(90,40,130,.33)"]));
+    const outlines = Object.fromEntries(s.road.map((h) => [h, "rgba(20,120,40,.9)"]));
     const rings = {};
     for (const u of s.unsupplied) { const unit = S.pos.units.find((x) => x.id === u); if (unit && unit.hex) rings[unit.hex] = "#c8102e"; }
-    v.overlay("supply", { hexes, rings });
+    v.overlay("supply", { hexes, outlines, rings });
     const why = s.unsupplied.map((u) => `${u}: ${s.status[u]}${s.reasons[u] ? " (" + s.reasons[u].text + ")" : ""}`);
-    notes.push(`Supply of ${s.side}${s.rule ? " (rule " + s.rule + ")" : ""}: ${s.supplied.length} supplied, ${s.unsupplied.length} not${why.length ? ": " + why.join("; ") : ""}. Green: hexes supply reaches; dark: supply road; red rings: unsupplied.`);
+    notes.push(`Supply of ${s.side}${s.rule ? " (rule " + s.rule + ")" : ""}: ${s.supplied.length} supplied, ${s.unsupplied.length} not${why.length ? ": " + why.join("; ") : ""}. Purple: hexes supply does not reach (isolated); green outline: the supply road; red rings: unsupplied units.`);
   } else v.overlay("supply", null);
   if ($("ov-command").checked) {
     const c = await get("/api/overlay/command", { side: $("ov-command-side").value });
