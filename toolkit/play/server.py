@@ -263,6 +263,7 @@ def bind(port: int = 0, host: str = "127.0.0.1"):
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)         # connections wait in the backlog until the server takes them
     except OSError as exc:
         sock.close()
         raise HexforgeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
