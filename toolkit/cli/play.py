@@ -47,10 +47,10 @@ def command(game, scenario, load, port, no_browser, module, seed):
         name = game or default_game()
         loaded = load_game(name)
         session = Session.new(loaded, ruleset_for(loaded), scenario=scenario, seed=seed, game_name=name)
+    sock = bind(port)
     table = Table(session, module)
     click.echo(f"hexforge play: drawing the map of {session.game.name}...", err=True)
     table.art  # draw before the first page asks for it
-    sock = bind(port)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
 
     def ready():

@@ -78,6 +78,9 @@ class Session:
         """A session starting at ``pos`` (its phase defaults to the first of its side's turn)."""
         pos = pos.copy()
         order = sequence.stages(pos.game, cls._first_side(pos))
+        named = {(side, phase.lower()): phase for side, phase in order}
+        if pos.phase is not None and (pos.side, pos.phase.lower()) in named:
+            pos.phase = named[(pos.side, pos.phase.lower())]      # "movement" in a file is "Movement"
         if pos.phase is None:
             pos.side, pos.phase = next(((s, p) for s, p in order if s == pos.side or pos.side is None), order[0])
         if pos.turn is None:
