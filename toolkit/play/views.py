@@ -117,7 +117,7 @@ def where_view(session: Session, unit_ids: list[str], mode: str | None = None) -
 def _cost(table, unit_class: str, weather: str) -> str | None:
     found, cost = table.lookup(unit_class, weather)
     if not found:
-        return "?"
+        return None             # the chart gives none (a feature: the hex's other terrain counts)
     return "prohibited" if cost is None else fmt_mp(cost)
 
 

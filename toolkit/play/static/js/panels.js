@@ -76,12 +76,12 @@ export function drawBoxes(board, units, counterPx) {
 export function drawHexInfo(info) {
   if (!info) { $("hexinfo").textContent = "Hover a hex."; return; }
   const rows = [];
-  const cost = (c) => (c === "prohibited" ? "<b>prohibited</b>" : `${esc(c)} MP`);
+  const cost = (c) => (c === "prohibited" ? "<b>prohibited</b>" : c === null ? "no cost of its own" : `${esc(c)} MP`);
   if (info.place) rows.push(["Place", `${esc(info.place.name)} (${esc(info.place.kind)})`]);
   if (info.terrain) rows.push(["Terrain", `${esc(info.terrain.name)}: ${cost(info.terrain.cost)}${Object.keys(info.terrain.combat).length ? "; combat " + esc(JSON.stringify(info.terrain.combat)) : ""}`]);
   for (const f of info.features) rows.push(["Feature", `${esc(f.name)}: ${cost(f.cost)}`]);
   for (const l of info.lines) rows.push(["Line", `${esc(l.name)}: ${cost(l.cost)} per hex along it`]);
-  for (const s of info.hexsides) rows.push([`Side ${esc(s.direction)}`, s.features.map((f) => `${esc(f.name)} +${cost(f.cost)}`).join(", ") + (s.to ? ` (to ${esc(s.to)})` : "")]);
+  for (const s of info.hexsides) rows.push([`Side ${esc(s.direction)}`, s.features.map((f) => `${esc(f.name)} ${f.cost === null ? "no extra cost" : "+" + cost(f.cost)}`).join(", ") + (s.to ? ` (to ${esc(s.to)})` : "")]);
   for (const v of info.victory) rows.push(["Victory", `${v.points ?? "?"} VP${v.side ? " (" + esc(v.side) + ")" : ""}`]);
   if (info.enemy_zoc) rows.push(["Enemy ZOC", `${info.enemy_zoc} unit(s)`]);
   if (info.units.length) rows.push(["Units", esc(info.units.join(", "))]);
