@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolkit.errors import DataError, IllegalMoveError, RulesError
 from toolkit.io import load_game
@@ -149,3 +151,27 @@ def test_the_session_layer_does_not_import_the_http_layer():
         imported = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         assert not {m for m in imported if m.split(".")[0] in ("starlette", "uvicorn") or m.endswith("server")}, name
+
+
+_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=6)
+                       | st.sampled_from(["r-10", "b-1", "0905", "1005", "0605", "red"]),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=2),
+                       max_leaves=6)
+_EVENTS = st.fixed_dictionaries(
+    {"type": st.sampled_from(["move", "phase", "loss", "combat"])},
+    optional={k: _VALUES for k in ("units", "path", "unit", "steps", "mode", "attackers", "defender", "seed",
+                                   "supports", "dice", "result", "spent")})
+
+
+@settings(max_examples=60)
+@given(events=st.lists(_EVENTS, max_size=4))
+def test_any_saved_events_load_or_are_refused_clearly(tutorial, events):
+    s = _new(tutorial)
+    data = {**session_to_dict(s), "events": events}
+    from toolkit.play import session_from_dict
+    try:
+        loaded = session_from_dict(data, "fuzz.json")
+    except DataError as exc:
+        assert str(exc).startswith("fuzz.json")
+    else:
+        assert len(loaded.events) == len(events)

@@ -92,12 +92,17 @@ def _result_text(result) -> str | None:
 
 def replay_combat(session: Session, event: dict) -> dict:
     """Replay a recorded combat: the same attack rolled with the same seed (checked by the caller)."""
+    from .session import event_ids
     grid = session.pos.map.grid
-    supports = [tuple(s) for s in event.get("supports", [])]
-    assessment = assess(session, event["attackers"], grid.parse(event["defender"]), supports)
+    raw = event.get("supports", [])
+    if not isinstance(raw, list) or not all(isinstance(s, list) for s in raw):
+        raise RulesError(f"supports: expected a list of [kind, side, points], found {raw!r}")
+    supports = [tuple(s) for s in raw]
+    defender = grid.parse(event_ids(event, "defender", one=True)[0])
+    assessment = assess(session, event_ids(event, "attackers"), defender, supports)
     if not assessment.legal:
         raise refuse(*assessment.refusals)
     if session.roll_seed() != event.get("seed"):
         raise RulesError(f"the recorded seed {event.get('seed')!r} is not this game's seed for event "
                          f"{len(session.events) + 1}")
-    return roll(session, event["attackers"], grid.parse(event["defender"]), supports)
+    return roll(session, event_ids(event, "attackers"), defender, supports)

@@ -73,7 +73,7 @@ def create_app(table: Table) -> Starlette:
                 elif raw:
                     try:
                         body = json.loads(raw)
-                    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
                         return JSONResponse({"error": f"request body is not JSON: {exc}"}, status_code=400)
             with table.lock:
                 try:
@@ -85,7 +85,7 @@ def create_app(table: Table) -> Starlette:
                     return _refused(exc, table.session.fmt)
                 except HexforgeError as exc:
                     return JSONResponse({"error": str(exc)}, status_code=400)
-                except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                except (KeyError, TypeError, ValueError) as exc:
                     return JSONResponse({"error": f"malformed request: {exc!r}"}, status_code=400)
         return endpoint
 

@@ -296,13 +296,19 @@ class Session:
         kind = event.get("type")
         grid = self.pos.map.grid
         if kind == "move":
-            got = self.move(event["units"], [grid.parse(h) for h in event["path"]], event.get("mode"))
+            mode = event.get("mode")
+            if mode is not None and not isinstance(mode, str):
+                raise RulesError(f"mode: expected a movement mode's name, found {mode!r}")
+            got = self.move(event_ids(event, "units"), [grid.parse(h) for h in event_ids(event, "path")], mode)
             keys = ("path", "spent")
         elif kind == "phase":
             got = self.next_phase()
             keys = ("to",)
         elif kind == "loss":
-            got = self.loss(event["unit"], int(event.get("steps", 1)))
+            steps = event.get("steps", 1)
+            if not isinstance(steps, int) or isinstance(steps, bool):
+                raise RulesError(f"steps: expected a whole number, found {steps!r}")
+            got = self.loss(event_ids(event, "unit", one=True)[0], steps)
             keys = ("unit",)
         elif kind == "combat":
             from .combat import replay_combat
@@ -329,3 +335,14 @@ class Session:
             self._replaying = False
         self.pending = self.pending[1:]
         return got
+
+
+def event_ids(event: dict, key: str, one: bool = False) -> list[str]:
+    """An event's list of ids (or one id): :class:`RulesError` naming the field if malformed."""
+    value = event.get(key)
+    if one and isinstance(value, str):
+        return [value]
+    if one or not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        what = "an id" if one else "a list of ids"
+        raise RulesError(f"{key}: expected {what}, found {value!r}")
+    return value
