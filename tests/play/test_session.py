@@ -170,7 +170,7 @@ def test_any_saved_events_load_or_are_refused_clearly(tutorial, events):
     data = {**session_to_dict(s), "events": events}
     from toolkit.play import session_from_dict
     try:
-        loaded = session_from_dict(data, "fuzz.json")
+        loaded = session_from_dict(data, "fuzz.json", game=tutorial)
     except DataError as exc:
         assert str(exc).startswith("fuzz.json")
     else:
