@@ -163,7 +163,7 @@ _EVENTS = st.fixed_dictionaries(
                                    "supports", "dice", "result", "spent")})
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(events=st.lists(_EVENTS, max_size=4))
 def test_any_saved_events_load_or_are_refused_clearly(tutorial, events):
     s = _new(tutorial)
