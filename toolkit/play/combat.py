@@ -1,5 +1,7 @@
 """Combat in play: the referee's assessment of a proposed attack (odds, shifts with their
-rules, the distribution of results) and the seeded roll, recorded as a ``combat`` event.
+rules, the distribution of results) and the seeded roll, recorded as a ``combat`` event; then
+the retreats the result calls for (``retreat_options``) and the advance into the vacated hex
+(``advance_options``), each an event.
 
 The referee's combat part (``assess_combat`` / ``roll_combat`` of :mod:`toolkit.referee`) does
 the work; this module checks the sequence of play (attacks happen in a combat phase, by the
@@ -14,7 +16,7 @@ from ..hexes import Hex
 from . import sequence
 from .session import Refusal, Session, refuse
 
-__all__ = ["combat_available", "assess", "roll", "replay_combat"]
+__all__ = ["combat_available", "assess", "roll", "replay_combat", "after_combat", "retreat", "advance"]
 
 
 def _referee():
@@ -106,3 +108,116 @@ def replay_combat(session: Session, event: dict) -> dict:
         raise RulesError(f"the recorded seed {event.get('seed')!r} is not this game's seed for event "
                          f"{len(session.events) + 1}")
     return roll(session, event_ids(event, "attackers"), defender, supports)
+
+
+def _last_combat(session: Session) -> dict | None:
+    """The latest combat of the current phase (retreats and advances follow it)."""
+    for event in reversed(session.events):
+        if event["type"] == "phase":
+            return None
+        if event["type"] == "combat":
+            return event
+    return None
+
+
+def _since(session: Session, combat: dict, kind: str) -> list[dict]:
+    return [e for e in session.events if e["n"] > combat["n"] and e["type"] == kind]
+
+
+def after_combat(session: Session) -> dict | None:
+    """What the latest combat still calls for: per side ("attacker", "defender") the units,
+    their hex and the retreat lengths, with the referee's retreat options; and the advance."""
+    combat = _last_combat(session)
+    if combat is None or not isinstance(combat.get("effects"), dict):
+        return None
+    pos, rs, fmt = session.pos, session.rs, session.fmt
+    from ..referee import advance_options, retreat_options
+    done = {u for e in _since(session, combat, "retreat") for u in e["units"]}
+    out = {"combat": combat["n"], "retreats": [], "advance": None}
+    for role, ids in (("attacker", combat["attackers"]), ("defender", combat.get("defenders", []))):
+        lengths = (combat["effects"].get(role) or {}).get("retreat") or []
+        left = [pos.units[u] for u in ids if u in pos.units and u not in done and pos.units[u].hex is not None]
+        by_hex: dict = {}
+        for u in left:
+            by_hex.setdefault(u.hex, []).append(u.id)
+        for hex, units in by_hex.items():
+            if not lengths:
+                continue
+            answer = retreat_options(pos, rs, units, tuple(lengths), from_hex=hex)
+            out["retreats"].append({
+                "role": role, "units": units, "hex": fmt(hex), "lengths": list(lengths),
+                "ends": {fmt(h): {"path": [fmt(x) for x in p], "losses": answer.losses[h]} for h, p in answer.paths.items()},
+                "eliminated": answer.eliminated, "reason": answer.reason.to_dict(fmt) if answer.reason else None})
+    defender = session.pos.map.grid.parse(combat["defender"])
+    vacated = not any(u.side != session.pos.side and not u.counter.is_marker for u in pos.at(defender))
+    advanced = _since(session, combat, "advance")
+    if vacated and not advanced and not out["retreats"]:
+        movers = [u for u in combat["attackers"] if u in pos.units and pos.units[u].hex is not None]
+        groups: dict = {}
+        for uid in movers:
+            groups.setdefault(pos.units[uid].hex, []).append(uid)
+        path = _retreat_path(session, combat)
+        out["advance"] = {"vacated": combat["defender"], "groups": [
+            {"units": ids, "hex": fmt(h), "to": [fmt(x) for x in advance_options(pos, rs, ids, defender, path=path)]}
+            for h, ids in groups.items()]}
+    return out
+
+
+def _retreat_path(session: Session, combat: dict):
+    grid = session.pos.map.grid
+    for e in _since(session, combat, "retreat"):
+        if set(e["units"]) & set(combat.get("defenders", [])) and e.get("path"):
+            return [grid.parse(h) for h in e["path"]]
+    return None
+
+
+def retreat(session: Session, unit_ids: list[str], dest: Hex | None) -> dict:
+    """Retreat units of the latest combat to ``dest`` (one of the referee's ends), or, when
+    the referee finds no retreat, eliminate them."""
+    session._ready()
+    state = after_combat(session)
+    fmt = session.fmt
+    entry = next((r for r in (state or {}).get("retreats", []) if set(unit_ids) == set(r["units"])), None)
+    if entry is None:
+        raise refuse(Refusal("no-retreat-due", f"{', '.join(unit_ids)}: no retreat is due from the latest combat",
+                             units=tuple(unit_ids)))
+    new = session.pos.copy()
+    if entry["eliminated"] and dest is not None:
+        raise refuse(Refusal("retreat-not-allowed", f"{entry['reason']['text']} (rule {entry['reason']['rule']})",
+                             rule=entry["reason"]["rule"], hex=dest, units=tuple(unit_ids)))
+    if entry["eliminated"]:
+        for uid in unit_ids:
+            new.units[uid].hex, new.units[uid].box = None, None
+        event = {"type": "retreat", "units": list(unit_ids), "path": [], "eliminated": True,
+                 "reason": entry["reason"]}
+        return session._push(new, {**event, **session.stage.to_dict()})
+    end = fmt(dest) if dest is not None else None
+    if end not in entry["ends"]:
+        raise refuse(Refusal("retreat-not-allowed", f"{end} is not a legal end of this retreat; the referee "
+                             f"allows {', '.join(sorted(entry['ends']))}", hex=dest, units=tuple(unit_ids)))
+    for uid in unit_ids:
+        new.units[uid].hex = dest
+    event = {"type": "retreat", "units": list(unit_ids), "path": entry["ends"][end]["path"],
+             "losses": entry["ends"][end]["losses"], "eliminated": False}
+    return session._push(new, {**event, **session.stage.to_dict()})
+
+
+def advance(session: Session, unit_ids: list[str], dest: Hex) -> dict:
+    """Advance attackers of the latest combat into ``dest`` (one of the referee's hexes)."""
+    session._ready()
+    state = after_combat(session)
+    group = next((g for g in ((state or {}).get("advance") or {}).get("groups", [])
+                  if set(unit_ids) <= set(g["units"])), None)
+    if group is None:
+        raise refuse(Refusal("no-advance", "no advance is open: the latest combat's hex is not vacated, its "
+                             "retreats are not done, or these units did not attack it", units=tuple(unit_ids)))
+    to = session.fmt(dest)
+    if to not in group["to"]:
+        raise refuse(Refusal("advance-not-allowed", f"{to} is not open to this advance; the referee allows "
+                             f"{', '.join(group['to']) or 'none'}", hex=dest, units=tuple(unit_ids)))
+    new = session.pos.copy()
+    for uid in unit_ids:
+        new.units[uid].hex = dest
+    path = group["to"][:group["to"].index(to) + 1]
+    return session._push(new, {"type": "advance", "units": list(unit_ids), "path": [group["hex"], *path],
+                               **session.stage.to_dict()})

@@ -29,7 +29,7 @@ __all__ = ["FORMAT", "VERSION", "session_to_dict", "session_from_dict", "dump_se
 FORMAT = "hexforge-play"
 VERSION = 1
 _KEYS = {"format", "version", "game", "ruleset", "scenario", "seed", "start", "events", "notes"}
-_EVENT_TYPES = {"move", "phase", "loss", "combat"}
+_EVENT_TYPES = {"move", "phase", "loss", "combat", "retreat", "advance"}
 
 
 def session_to_dict(session: Session) -> dict:

@@ -187,6 +187,17 @@ def create_app(table: Table) -> Starlette:
         supports = [tuple(x) for x in body.get("supports", [])]
         return state(roll(s, ids(body.get("attackers")), views.parse_hex(s, body.get("defender", "")), supports))
 
+    def combat_retreat(request, body):
+        from .combat import retreat
+        s = session()
+        to = body.get("to")
+        return state(retreat(s, ids(body.get("units")), views.parse_hex(s, to) if to else None))
+
+    def combat_advance(request, body):
+        from .combat import advance
+        s = session()
+        return state(advance(s, ids(body.get("units")), views.parse_hex(s, body.get("to", ""))))
+
     def save(request, body):
         s = session()
         name = f"{s.game.id}-turn{s.stage.turn}.hexforge.json"
@@ -242,6 +253,8 @@ def create_app(table: Table) -> Starlette:
         Route("/api/loss", guarded(loss), methods=["POST"]),
         Route("/api/combat/assess", guarded(combat_assess)),
         Route("/api/combat/roll", guarded(combat_roll), methods=["POST"]),
+        Route("/api/combat/retreat", guarded(combat_retreat), methods=["POST"]),
+        Route("/api/combat/advance", guarded(combat_advance), methods=["POST"]),
         Route("/api/save", guarded(save)),
         Route("/api/position.yaml", guarded(position_file)),
         Route("/api/load", guarded(load), methods=["POST"]),

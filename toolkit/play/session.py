@@ -314,6 +314,15 @@ class Session:
             from .combat import replay_combat
             got = replay_combat(self, event)
             keys = ("dice", "result")
+        elif kind in ("retreat", "advance"):
+            from . import combat
+            path = event_ids(event, "path") if event.get("path") else []
+            dest = grid.parse(path[-1]) if path else None
+            if kind == "retreat":
+                got = combat.retreat(self, event_ids(event, "units"), dest)
+            else:
+                got = combat.advance(self, event_ids(event, "units"), dest)
+            keys = ("path",)
         else:
             raise RulesError(f"unknown event type {kind!r}")
         for key in keys:

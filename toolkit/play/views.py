@@ -14,7 +14,7 @@ from ..referee import (command_range, end_stacking, enemy_zoc, line_of_sight, re
 from ..referee.board import board_of
 from ..referee.steps import fmt_mp
 from . import sequence
-from .combat import combat_available
+from .combat import after_combat, combat_available
 from .session import Session
 
 __all__ = ["prepare", "board_view", "position_view", "where_view", "hex_view", "zoc_view", "supply_view",
@@ -90,6 +90,7 @@ def position_view(session: Session) -> dict:
         "movement": sequence.is_movement(stage.phase), "combat": sequence.is_combat(stage.phase),
         "units": units, "events": session.events, "pending": len(session.pending),
         "can_undo": session.can_undo(), "seed": session.seed,
+        "after_combat": after_combat(session) if combat_available(session) else None,
     }
 
 

@@ -6,6 +6,19 @@ import { get, post } from "./api.js";
 import { esc, reasonHtml, showRefusal, showMessage } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
+// A side's result as words (the referee sends a sentence or the fields).
+function describe(r) {
+  if (typeof r === "string") return r;
+  if (!r) return "";
+  const out = [];
+  if (r.eliminated) out.push("eliminated");
+  if (r.exchange) out.push("exchange");
+  if (r.steps) out.push(`loses ${r.steps} step${r.steps > 1 ? "s" : ""}`);
+  if (r.retreat && r.retreat.length) out.push(`retreats ${r.retreat.join(" or ")}`);
+  if (r.requirements) out.push(`${r.requirements} step(s) or hexes of retreat`);
+  return out.join(", ") || "no effect";
+}
+
 const pct = (f) => { const [a, b] = String(f).split("/"); return ((Number(a) / Number(b || 1)) * 100).toFixed(1); };
 
 export class CombatPanel {
@@ -20,8 +33,16 @@ export class CombatPanel {
 
   active() { return this.S.board.combat && this.S.pos.combat; }
 
+  after() { return this.S.pos.after_combat; }
+
   show() {
-    $("combat-panel").hidden = !this.active() && !this.rolled;
+    const after = this.after();
+    const due = after && (after.retreats.length || after.advance);
+    $("combat-panel").hidden = !this.active() && !this.rolled && !due;
+    const ends = {};
+    for (const r of (after && after.retreats) || []) for (const h of Object.keys(r.ends)) ends[h] = "#c8102e";
+    for (const g of ((after && after.advance) || { groups: [] }).groups) for (const h of g.to) ends[h] = "#1f5fd0";
+    this.S.view.overlay("after", Object.keys(ends).length ? { outlines: ends } : null);
     if (!this.active()) { this.attackers = []; this.defender = null; this.assessment = null; }
     this.draw();
   }
@@ -70,9 +91,37 @@ export class CombatPanel {
     } catch (err) { showRefusal(err); }
   }
 
+  async act(path, body) {
+    try {
+      const r = await post(path, body);
+      await this.refresh(r.position);
+    } catch (err) { showRefusal(err); }
+  }
+
+  drawAfter(parts) {
+    const after = this.after();
+    if (!after) return;
+    for (const r of after.retreats) {
+      const who = `${r.units.join(", ")} (${r.role}) at ${r.hex}`;
+      if (r.eliminated) {
+        parts.push(`<div class="after">${esc(who)}: ${reasonHtml(r.reason)} <button data-retreat="${esc(r.units.join(","))}" data-to="">Eliminate</button></div>`);
+        continue;
+      }
+      const ends = Object.entries(r.ends).map(([h, e]) => `<button data-retreat="${esc(r.units.join(","))}" data-to="${esc(h)}">${esc(h)}${e.losses ? ` (&minus;${e.losses} step in ZOC)` : ""}</button>`);
+      parts.push(`<div class="after">Retreat ${esc(who)} ${r.lengths.join(" or ")} hex(es) to: ${ends.join(" ")}</div>`);
+    }
+    if (after.advance) {
+      for (const g of after.advance.groups) {
+        if (!g.to.length) continue;
+        parts.push(`<div class="after">Advance ${esc(g.units.join(", "))} from ${esc(g.hex)} into: ${g.to.map((h) => `<button data-advance="${esc(g.units.join(","))}" data-to="${esc(h)}">${esc(h)}</button>`).join(" ")} <span class="note">(or not)</span></div>`);
+      }
+    }
+  }
+
   draw() {
     const a = this.assessment;
     const parts = [];
+    this.drawAfter(parts);
     parts.push(`<div class="note">Attackers: <b>${esc(this.attackers.join(", ") || "click your units")}</b>; defender: <b>${esc(this.defender || "click an enemy hex")}</b></div>`);
     if (a) {
       if (!a.legal) parts.push(`<div class="refusals">${a.refusals.map(reasonHtml).join("<br>")}</div>`);
@@ -80,7 +129,7 @@ export class CombatPanel {
       if (a.modifiers.length) parts.push(`<ul class="mods">${a.modifiers.map((m) => `<li>${esc(m.kind)} ${esc(m.value)}: ${esc(m.text)}${m.rule ? ` <span class="rule">[rule ${esc(m.rule)}]</span>` : ""}</li>`).join("")}</ul>`);
       const rows = Object.entries(a.distribution);
       if (rows.length) {
-        parts.push(`<table class="info dist"><tr><td><b>result</b></td><td><b>chance</b></td><td></td></tr>${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${pct(v)}%</td><td class="note">${esc(a.results && a.results[k] ? `att. ${a.results[k].attacker}; def. ${a.results[k].defender}` : "")}</td></tr>`).join("")}</table>`);
+        parts.push(`<table class="info dist"><tr><td><b>result</b></td><td><b>chance</b></td><td></td></tr>${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${pct(v)}%</td><td class="note">${esc(a.results && a.results[k] ? `attacker ${describe(a.results[k].attacker)}; defender ${describe(a.results[k].defender)}` : "")}</td></tr>`).join("")}</table>`);
         parts.push(`<div class="note">Expected steps lost: ${Object.entries(a.expected_steps).map(([k, v]) => `${esc(k)} ${(Number(pct(v)) / 100).toFixed(2)}`).join(", ")}${a.crt ? `; ${esc(a.crt.name || "CRT")} ${a.crt.rule ? "rule " + esc(a.crt.rule) : ""}` : ""}</div>`);
       }
       parts.push(`<button id="combat-roll" ${a.legal ? "" : "disabled"}>Roll</button>`);
@@ -95,5 +144,11 @@ export class CombatPanel {
     const btn = $("combat-roll");
     if (btn) btn.onclick = () => this.roll();
     for (const b of $("combat").querySelectorAll("button[data-loss]")) b.onclick = () => this.loss(b.getAttribute("data-loss"));
+    for (const b of $("combat").querySelectorAll("button[data-retreat]")) {
+      b.onclick = () => this.act("/api/combat/retreat", { units: b.getAttribute("data-retreat").split(","), to: b.getAttribute("data-to") || null });
+    }
+    for (const b of $("combat").querySelectorAll("button[data-advance]")) {
+      b.onclick = () => this.act("/api/combat/advance", { units: b.getAttribute("data-advance").split(","), to: b.getAttribute("data-to") });
+    }
   }
 }
