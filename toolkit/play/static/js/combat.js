@@ -65,6 +65,7 @@ export class CombatPanel {
 
   async assess() {
     this.assessment = null;
+    this.S.view.overlay("target", this.defender ? { rings: { [this.defender]: "#c8102e" } } : null);
     if (this.attackers.length && this.defender) {
       try {
         this.assessment = await get("/api/combat/assess", { attackers: this.attackers.join(","), defender: this.defender });
@@ -80,6 +81,7 @@ export class CombatPanel {
       showMessage("ok", `${esc(r.event.log || "")}`);
       this.attackers = []; this.defender = null; this.assessment = null;
       this.S.view.highlight([]);
+      this.S.view.overlay("target", null);
       await this.refresh(r.position);
     } catch (err) { showRefusal(err); }
   }
@@ -137,7 +139,8 @@ export class CombatPanel {
     if (this.rolled) {
       const e = this.rolled;
       const hit = this.S.pos.units.filter((u) => (e.attackers.includes(u.id) || (e.defenders || []).includes(u.id)) && !u.eliminated);
-      parts.push(`<div class="rolled">Dice ${esc(JSON.stringify(e.dice))}: <b>${esc(e.result)}</b> <span class="note">(seed ${e.seed})</span></div>`);
+      const dice = Object.entries(e.dice || {}).map(([k, v]) => (k === "crt" ? `${v}` : `${k} ${v}`)).join(", ");
+      parts.push(`<div class="rolled">Rolled ${esc(dice)} on ${esc(e.column)}: <b>${esc(e.result)}</b> <span class="note">(seed ${e.seed})</span></div>`);
       if (hit.length) parts.push(`<div class="note">Apply step losses:</div>${hit.map((u) => `<div class="unitrow"><button data-loss="${esc(u.id)}">&minus;1 step</button> ${esc(u.name)} <span class="note">${esc(u.id)}, ${u.steps}/${u.full} steps</span></div>`).join("")}`);
     }
     $("combat").innerHTML = parts.join("");

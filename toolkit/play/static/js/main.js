@@ -55,6 +55,7 @@ async function refresh(position = null) {
   S.view.drawUnits(S.pos.units, S.sel);
   if (S.sel.length) await select(S.sel);
   S.combat.show();
+  if (S.combat.active() && !S.sel.length) $("selection").textContent = "Combat: click your units to attack with, then the enemy hex; the panel below gives the odds.";
   if (S.combat.active()) S.view.highlight(S.combat.attackers);
   await refreshOverlays();
 }

@@ -42,7 +42,7 @@ export function eventText(e) {
     case "loss": return `${e.unit} loses ${e.steps} step(s)${e.eliminated ? " and is eliminated" : ""}`;
     case "retreat": return e.eliminated ? `${e.units.join(", ")}: no retreat, eliminated` : `${e.units.join(", ")} retreat ${e.path.join(" → ")}${e.losses ? ` (${e.losses} step in ZOC)` : ""}`;
     case "advance": return `${e.units.join(", ")} advance ${e.path.join(" → ")}`;
-    case "combat": return `combat on ${e.defender}: ${e.odds} → column ${e.column}, dice ${JSON.stringify(e.dice)}: ${e.result}`;
+    case "combat": return `${e.attackers.join("+")} attack ${e.defender}: ${e.odds} → ${e.column}, rolled ${Object.values(e.dice || {}).join("/")}: ${e.result}`;
     default: return JSON.stringify(e);
   }
 }
