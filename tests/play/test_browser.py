@@ -84,10 +84,14 @@ def shots():
 class _Server:
     """The play app on a free port of 127.0.0.1, served by uvicorn in a thread."""
 
-    def __init__(self, game_id: str, scenario: str | None = None) -> None:
+    def __init__(self, game_id: str, scenario: str | None = None, position: dict | None = None) -> None:
         import uvicorn
         game = load_game(game_id)
-        self.session = Session.new(game, ruleset_for(game), scenario=scenario, seed=2)
+        if position is not None:
+            from toolkit.referee import position_from_dict
+            self.session = Session.from_position(position_from_dict(position, game), ruleset_for(game), seed=4)
+        else:
+            self.session = Session.new(game, ruleset_for(game), scenario=scenario, seed=2)
         self.table = Table(self.session)
         self.table.art
         sock = bind(0)
@@ -258,5 +262,29 @@ def test_where_latency_on_the_largest_map(browser, shots):
         print(f"\nWhere on demyansk-shield, ms: {[round(t) for t in times]}; median {statistics.median(times):.1f} ms, "
               f"max {max(times):.1f} ms (target 100 ms); the referee's answer, there and back: median {statistics.median(asks):.1f} ms")
         assert len(times) == len(units)
+    finally:
+        server.stop()
+
+
+def test_combat_in_the_browser(browser, shots):
+    try:
+        from toolkit.referee import assess_combat  # noqa: F401
+    except ImportError:
+        pytest.skip("the referee has no combat part (assess_combat) yet")
+    from selenium.webdriver.common.by import By
+    from tests.play.test_combat import ATTACK, OPEN
+    server = _Server("tutorial", position={**ATTACK, "units": OPEN})
+    try:
+        _open(browser, server)
+        for unit in ("b-4", "b-2", "r-13"):                     # two attackers, then the defender
+            browser.find_element(By.CSS_SELECTOR, f'g.counter[data-unit="{unit}"] image').click()
+        text = _wait(browser, "const c = document.getElementById('combat'); return c.textContent.includes('odds') && c.textContent")
+        assert "3-1" in text and "%" in text
+        browser.find_element(By.ID, "combat-roll").click()
+        _wait(browser, "return hexforge.pos.events.length === 1")
+        event = server.session.events[0]
+        assert event["type"] == "combat" and event["attackers"] == ["b-4", "b-2"]
+        assert event["result"] in _log(browser)[0]
+        browser.save_screenshot(str(shots / "tutorial-combat.png"))
     finally:
         server.stop()
