@@ -61,3 +61,17 @@ def test_combat_refused_and_bad_input(capsys):
     assert code == 2 and "unknown support 'air'" in err
     code, out, err = run(capsys, "combat", "b-4", "0805", "-p", str(ATTACK), "--roll", "9")
     assert code == 2 and "not 9" in err
+
+
+VV1 = Path(__file__).resolve().parents[1] / "data" / "velikiye-luki" / "retreat-combat-1.yaml"
+
+
+def test_retreat_command(capsys):
+    code, out, _ = run(capsys, "retreat", "s343", "-p", str(VV1), "--length", "3", "--advance", "df357")
+    assert code == 0 and "s343 from 1109" in out and "808  via 1009 909 808" in out
+    assert "df357 may advance into: 1109" in out
+    code, out, _ = run(capsys, "retreat", "r-13", "-p", str(ATTACK), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["retreat"]["eliminated"] and data["retreat"]["reason"]["code"] == "retreat-blocked"
+    code, out, err = run(capsys, "retreat", "r-13", "-p", str(ATTACK), "--length", "x")
+    assert code == 2 and "--length" in err

@@ -161,3 +161,50 @@ def test_roll_is_seeded_and_logged(game):
     assert "b-4,b-2 -> 0805 (r-13)" in six.log and ": D2R" in six.log
     with pytest.raises(Exception, match="not 7"):
         roll_combat(pos, RS, a, roll=7)
+
+
+# -- T.11 retreats and advances -----------------------------------------------------------------
+
+from toolkit.referee import advance_options, retreat_options  # noqa: E402
+
+
+def _fmt(pos, hexes):
+    return sorted(pos.map.format(h) for h in hexes)
+
+
+def test_t11_retreat_farther_from_the_attacked_hex(game):
+    # r-10 in the open at 0903, attacked from 0803: every neighbour except the lake-free ones
+    pos = position(game, **{"b-1": "0803", "r-10": "0903"})
+    one = retreat_options(pos, RS, "r-10", 1)
+    assert not one.eliminated and one.origin == H(pos, "0903")
+    # the neighbours: 0803 holds the enemy, 0802 and 0904 are vacant hexes in its ZOC
+    assert _fmt(pos, one.hexes()) == ["0902", "1002", "1003"]
+    two = retreat_options(pos, RS, "r-10", 2)
+    assert all(pos.map.grid.distance(H(pos, "0903"), h) == 2 for h in two.hexes())
+    assert all(two.losses[h] == 0 for h in two.hexes())
+
+
+def test_t11_enemy_zoc_is_open_only_with_a_friend(game):
+    pos = position(game, **{"b-1": "0803", "r-10": "0903", "r-12": "0802"})
+    assert "0802" in _fmt(pos, retreat_options(pos, RS, "r-10", 1).hexes())   # friendly-held ZOC hex
+    pos = position(game, **{"b-1": "0803", "r-10": "0903", "r-12": "0802", "r-11": "0802"})
+    assert "0802" not in _fmt(pos, retreat_options(pos, RS, "r-10", 1).hexes())   # 3 units: over the limit
+
+
+def test_t11_no_retreat_eliminates(game):
+    pos = position(game, **{"b-4": "0705", "b-2": "0804", "r-13": "0805"})   # lakes at 0806 and 0906
+    answer = retreat_options(pos, RS, "r-13", (1, 2))
+    assert answer.eliminated and answer.reason.code == Code.RETREAT_BLOCKED and answer.reason.rule == "T.11"
+
+
+def test_t11_mech_may_not_retreat_across_the_river(game):
+    pos = position(game, **{"b-3": "0604", "r-14": "0504"})
+    assert _fmt(pos, retreat_options(pos, RS, "b-3", 1).hexes()) == ["0605"]   # 0704, 0705: river (T.4)
+    pos = position(game, **{"b-3": "0605", "r-14": "0505"})
+    assert "0705" in _fmt(pos, retreat_options(pos, RS, "b-3", 1).hexes())     # over the road bridge (T.5)
+
+
+def test_t11_advance_into_the_vacated_hex_only(game):
+    pos = position(game, **{"b-1": "0803"})
+    assert advance_options(pos, RS, "b-1", H(pos, "0903"), path=[H(pos, "0903"), H(pos, "1003")]) == [H(pos, "0903")]
+    assert advance_options(pos, RS, "b-1", H(pos, "1005")) == []   # not adjacent

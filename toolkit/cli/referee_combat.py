@@ -153,3 +153,57 @@ def _draw_combat(pos, rs, a, png, dpi):
               ("; blue: defender's retreat hexes" if shade else "") if a.legal else
               f"attack refused: {a.refusals[0].text}")
     _draw(pos, png, dpi, shade=shade, labels=labels, marks=marks, legend=legend)
+
+
+@command.command("retreat")
+@click.argument("units")
+@_common
+@click.option("--length", "length", default="1", show_default=True, metavar="N[,M]",
+              help="hexes to retreat (several lengths: the owner's choice)")
+@click.option("--from", "from_hex", metavar="HEX", help="the hex to retreat away from (default: the units' hex)")
+@click.option("--advance", "advance", metavar="UNITS",
+              help="also list where these attacking units may advance into the vacated hex")
+def retreat(units, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi, length,
+            from_hex, advance):
+    """Where UNITS (one id, or ids joined by commas retreating together) may end a retreat."""
+    from ..referee import advance_options, retreat_options
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    try:
+        lengths = tuple(int(x) for x in length.replace(",", " ").split())
+    except ValueError:
+        raise RulesError(f"bad --length {length!r}: expected N or N,M") from None
+    ids = _units_arg(units)
+    origin = _hex(pos, from_hex) if from_hex else None
+    answer = retreat_options(pos, rs, ids, lengths, from_hex=origin)
+    fmt = pos.map.format
+    adv = []
+    if advance:
+        start = pos.unit(ids[0]).hex
+        best = min(answer.paths.values(), key=len) if answer.paths else [start]
+        gone = pos.copy()
+        for uid in ids:
+            gone.place(uid)                  # the retreating units have left the hex
+        adv = advance_options(gone, rs, _units_arg(advance), start, path=[start, *best[1:]], hexes=len(best) - 1 or 1)
+    if as_json:
+        out = {**_header("retreat", pos), "retreat": answer.to_dict(fmt)}
+        if advance:
+            out["advance"] = {"units": _units_arg(advance), "hexes": [fmt(h) for h in adv]}
+        click.echo(json.dumps(out, indent=2))
+    else:
+        if answer.eliminated:
+            click.echo(f"{units} cannot retreat: {answer.reason}")
+        else:
+            click.echo(f"{units} from {fmt(answer.start)}: {len(answer.paths)} hex(es) to end a retreat of "
+                       f"{' or '.join(map(str, answer.lengths))}")
+            for h in answer.hexes():
+                loss = answer.losses[h]
+                click.echo(f"  {fmt(h)}  via {' '.join(fmt(p) for p in answer.paths[h][1:])}"
+                           f"{f'  (loses {loss} step(s) in enemy ZOC)' if loss else ''}")
+        if advance:
+            click.echo(f"{advance} may advance into: {' '.join(fmt(h) for h in adv) or 'nowhere'}")
+    if png:
+        shade = {h: (90, 160, 230, 120) for h in answer.hexes()}
+        labels = {h: str(answer.losses[h]) for h in answer.hexes() if answer.losses[h]}
+        _draw(pos, png, dpi, shade=shade, labels=labels, paths=[answer.paths[h] for h in answer.hexes()],
+              legend=f"{units}: retreat ends in blue" if not answer.eliminated else f"{units}: no retreat")
+    sys.exit(1 if answer.eliminated else 0)

@@ -336,8 +336,9 @@ class RetreatRules:
     - ``enemy_zoc``: entering a vacant enemy-ZOC hex (one without a friendly unit if
       ``friendly_negates``) is "forbidden", costs a step ("loss") or is "allowed".
     - ``stacking_end``: the last hex may not break the stacking limit.
-    - Terrain: a retreat never enters an enemy-held hex, nor terrain or a hexside prohibited
-      to the retreating units' movement classes (the movement board's costs).
+    - Terrain: a retreat never enters an enemy-held hex (enemy units of ``ignore_types``, e.g.
+      air units, do not count), nor terrain or a hexside prohibited to the retreating units'
+      movement classes (the movement board's costs).
     - ``advance``: hexes an advance may cover ("retreat": along the defeated units' path, as
       far as they retreated; or a number, 1 = the vacated hex only); ``advance_zoc_stop``
       stops an advance on entering an enemy ZOC (the first; 2 = the second ZOC hex);
@@ -345,6 +346,7 @@ class RetreatRules:
     """
 
     rule: str | None = None
+    ignore_types: tuple[str, ...] = ()
     away: str | None = "farther"
     enemy_zoc: str = "forbidden"
     friendly_negates: bool = True

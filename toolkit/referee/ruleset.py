@@ -276,6 +276,11 @@ class Ruleset:
         owner chooses among every legal hex)."""
         return None
 
+    def may_retreat_into(self, pos: "Position", units: list["Unit"], a: Hex, b: Hex) -> bool | None:
+        """True/False to decide whether ``units`` may retreat from ``a`` into ``b`` whatever the
+        terrain says; None (default): the movement board decides (prohibited terrain/hexsides)."""
+        return None
+
     def supply_status(self, failures: int) -> str:
         """The status name after ``failures`` consecutive failed checks (0: "supplied")."""
         if failures <= 0:

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ...errors import RulesError
-from ...referee import MovementRules, Position, Reason, Ruleset, StackingRules, SupplyRules, ZocRules
+from ...referee import (MovementRules, Position, Reason, RetreatRules, Ruleset, StackingRules, SupplyRules,
+                        ZocRules)
 from ...referee.reasons import Code
-from . import movement
+from . import movement, retreats
 from .cadres import cadre_attached, is_cadre
 from .city import encircled
 from .movement import MECH
@@ -85,6 +86,14 @@ class VelikiyeLuki(Ruleset):
     def step_rule(self, pos, units, step):
         return movement.step_rule(self, pos, units, step)
 
+    # -- retreats (6.5.1) -----------------------------------------------------------------
+
+    def retreat_priority(self, pos, units, hex, path):
+        return retreats.retreat_priority(pos, self, units, hex)
+
+    def may_retreat_into(self, pos, units, a, b):
+        return retreats.may_retreat_into(pos, self, units, b)
+
     # -- zones of control and supply ------------------------------------------------------
 
     def exerts_zoc(self, pos, unit):
@@ -143,5 +152,12 @@ RULESET = VelikiyeLuki(
         rule="8.1", max_length=None, road_lines=(), enemy_blocks=True, ezoc_blocks=True,
         friendly_negates=True, hexsides_block=False, trace_class=MECH,
         ladder=("isolated", "unsupplied"), ladder_rule="8.3",
+    ),
+    retreat=RetreatRules(
+        rule="6.5.1", away=None,            # 6.5.1: no "away" rule; the priorities (retreat_priority) steer
+        enemy_zoc="loss", friendly_negates=True,   # 4.3: a step per enemy ZOC hex without a friendly unit
+        stacking_end=False,                 # 6.5.1: over-stacking is allowed and punished by elimination (5)
+        advance="retreat", advance_rule="6.5.2",   # along the retreat path, as far as it went
+        advance_zoc_stop=2, advance_ignore_zoc_classes=("mechanised", "ski"),   # 6.5.2
     ),
 )
