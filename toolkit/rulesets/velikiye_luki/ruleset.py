@@ -12,7 +12,7 @@ from ...errors import RulesError
 from ...referee import (MovementRules, Position, Reason, RetreatRules, Ruleset, StackingRules, SupplyRules,
                         ZocRules)
 from ...referee.reasons import Code
-from . import movement, retreats
+from . import combat, movement, retreats
 from .cadres import cadre_attached, is_cadre
 from .city import encircled
 from .movement import MECH
@@ -44,7 +44,9 @@ class VelikiyeLuki(Ruleset):
         "3.1 movement allowance by class; 8.3 unsupplied half MA", "3.2 road/rail for mechanised units",
         "4.4 ski infiltration (lifts the same-unit ZOC-to-ZOC refusal)", "4.2.2/7.6 Festung ZOC",
         "TEC 12 lake option (lifts the prohibited step)", "8 Festung needs no supply (estimated)",
-        "5 division equivalent (1.7)", "6.5.1 retreats")
+        "5 division equivalent (1.7)", "6.5.1 retreats (retreat_priority)",
+        "6.2.2-6.2.8, 7.6 column shifts (combat_modifiers)", "1.4 HQ support (check_support)",
+        "13.2.3 2M limit (attack_refusals)")
 
     # -- options --------------------------------------------------------------------------
 
@@ -85,6 +87,17 @@ class VelikiyeLuki(Ruleset):
 
     def step_rule(self, pos, units, step):
         return movement.step_rule(self, pos, units, step)
+
+    # -- combat (6) -----------------------------------------------------------------------
+
+    def combat_modifiers(self, pos, c):
+        return combat.combat_modifiers(self, pos, c)
+
+    def attack_refusals(self, pos, c):
+        return combat.attack_refusals(self, pos, c)
+
+    def check_support(self, pos, c, support):
+        return combat.check_support(self, pos, c, support)
 
     # -- retreats (6.5.1) -----------------------------------------------------------------
 
@@ -153,6 +166,7 @@ RULESET = VelikiyeLuki(
         friendly_negates=True, hexsides_block=False, trace_class=MECH,
         ladder=("isolated", "unsupplied"), ladder_rule="8.3",
     ),
+    combat=combat.COMBAT,
     retreat=RetreatRules(
         rule="6.5.1", away=None,            # 6.5.1: no "away" rule; the priorities (retreat_priority) steer
         enemy_zoc="loss", friendly_negates=True,   # 4.3: a step per enemy ZOC hex without a friendly unit
