@@ -135,7 +135,11 @@ def after_combat(session: Session) -> dict | None:
     done = {u for e in _since(session, combat, "retreat") for u in e["units"]}
     out = {"combat": combat["n"], "retreats": [], "advance": None}
     for role, ids in (("attacker", combat["attackers"]), ("defender", combat.get("defenders", []))):
-        lengths = (combat["effects"].get(role) or {}).get("retreat") or []
+        effect = combat["effects"].get(role) or {}
+        lengths = effect.get("retreat") or []
+        extra = effect.get("requirements") or 0
+        if lengths and extra:   # each requirement is a step or one more hex of retreat, the owner's choice
+            lengths = sorted({n + k for n in lengths for k in range(extra + 1)})
         left = [pos.units[u] for u in ids if u in pos.units and u not in done and pos.units[u].hex is not None]
         by_hex: dict = {}
         for u in left:
@@ -145,7 +149,7 @@ def after_combat(session: Session) -> dict | None:
                 continue
             answer = retreat_options(pos, rs, units, tuple(lengths), from_hex=hex)
             out["retreats"].append({
-                "role": role, "units": units, "hex": fmt(hex), "lengths": list(lengths),
+                "role": role, "units": units, "hex": fmt(hex), "lengths": list(lengths), "requirements": extra,
                 "ends": {fmt(h): {"path": [fmt(x) for x in p], "losses": answer.losses[h]} for h, p in answer.paths.items()},
                 "eliminated": answer.eliminated, "reason": answer.reason.to_dict(fmt) if answer.reason else None})
     defender = session.pos.map.grid.parse(combat["defender"])

@@ -110,7 +110,8 @@ export class CombatPanel {
         continue;
       }
       const ends = Object.entries(r.ends).map(([h, e]) => `<button data-retreat="${esc(r.units.join(","))}" data-to="${esc(h)}">${esc(h)}${e.losses ? ` (&minus;${e.losses} step in ZOC)` : ""}</button>`);
-      parts.push(`<div class="after">Retreat ${esc(who)} ${r.lengths.join(" or ")} hex(es) to: ${ends.join(" ")}</div>`);
+      const choice = r.requirements ? ` <span class="note">(${r.requirements} requirement(s): each is one more hex or a step lost, the owner's choice)</span>` : "";
+      parts.push(`<div class="after">Retreat ${esc(who)} ${r.lengths.join(" or ")} hex(es) to: ${ends.join(" ")}${choice}</div>`);
     }
     if (after.advance) {
       for (const g of after.advance.groups) {
