@@ -2,6 +2,7 @@
 
 from .counters import Counter, Side
 from .game import CounterStyle, Game
+from .ids import ID_PATTERN, id_problem
 from .map import (Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
                   VictoryHex)
 from .provenance import UNSOURCED, Source
@@ -10,7 +11,7 @@ from .terrain import ANY, Cost, CostTable, HexsideType, LineType, TerrainType
 
 __all__ = [
     "ANY", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Game", "HexsideFeature",
-    "HexsideType", "HexTerrain", "Line", "LineType", "Map", "MapEdge", "Placement", "Place",
+    "HexsideType", "HexTerrain", "ID_PATTERN", "Line", "LineType", "Map", "MapEdge", "Placement", "Place",
     "Reinforcement", "Scenario", "Side", "Source", "SupplySource", "TerrainType", "Turn",
-    "UNSOURCED", "VictoryHex",
+    "UNSOURCED", "VictoryHex", "id_problem",
 ]

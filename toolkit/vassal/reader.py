@@ -92,7 +92,11 @@ class _Module:
                 else:
                     self.problems.append(f"board {board.get('name')!r}: image {image!r} is not in images/")
             if size is None:
-                size = (int(board.get("width", "500") or 500), int(board.get("height", "500") or 500))
+                try:
+                    size = (int(board.get("width", "500") or 500), int(board.get("height", "500") or 500))
+                except ValueError:
+                    raise DataError(f"board {board.get('name', '')[:40]!r}: width/height are not whole numbers",
+                                    path=self.where) from None
             entry = {"name": board.get("name", ""), "image": image, "width": size[0], "height": size[1],
                      "grid": None, "zones": []}
             ns = _B + "module.map.boardPicker.board."
@@ -177,16 +181,21 @@ def _prototype_names(traits: list[Trait]) -> list[str]:
     return [decode(t.type[len("prototype;"):], ";")[0] for t in traits if t.id == "prototype;"]
 
 
-def _missing_prototypes(traits: list[Trait], prototypes: dict[str, list[Trait]], depth: int = 0) -> list[str]:
-    """Prototype names used (also inside prototypes) that have no definition."""
+def _missing_prototypes(traits: list[Trait], prototypes: dict[str, list[Trait]]) -> list[str]:
+    """Prototype names used (also inside prototypes) that have no definition (each prototype
+    looked at once, so nesting and fan-out cost no more than the definitions' size)."""
     missing: list[str] = []
-    if depth > 20:
-        return missing
-    for name in _prototype_names(traits):
+    seen: set[str] = set()
+    todo = _prototype_names(traits)
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
         if name not in prototypes:
             missing.append(name)
         else:
-            missing += [m for m in _missing_prototypes(prototypes[name], prototypes, depth + 1) if m not in missing]
+            todo += _prototype_names(prototypes[name])
     return missing
 
 
@@ -202,11 +211,11 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
         full = traits
     unknown = [t.id for t in full if t.id not in KNOWN_TRAITS]
     problems += [f"unknown trait {u!r}" for u in unknown]
-    basic = full[-1]
-    if basic.id != "piece;":
+    if not full or full[-1].id != "piece;":
         problems.append("the innermost trait is not a BasicPiece")
         return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": used,
                 "traits": [t.id for t in full], "layer": None, "problems": problems}
+    basic = full[-1]
     _, _, image, name = (decode(basic.type[len("piece;"):], ";") + ["", "", "", ""])[:4]
     state = decode(basic.state, ";")
     properties: dict[str, str] = {}
