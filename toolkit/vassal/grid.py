@@ -32,7 +32,7 @@ def _number(attrs: dict, key: str, default: str, low: float, high: float, kind=i
         value = float(text) if kind is float else int(text)
     except (ValueError, OverflowError):
         raise ValueError(f"{key}={text[:30]!r} is not {'a number' if kind is float else 'a whole number'}") from None
-    if not (math.isfinite(value) and low <= value <= high):
+    if not (low <= value <= high and (kind is int or math.isfinite(value))):
         raise ValueError(f"{key}={text[:30]!r} is outside {low}..{high}")
     return value
 

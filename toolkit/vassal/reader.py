@@ -52,6 +52,7 @@ class _Module:
         self.where = where
         self.archive = archive
         self.problems: list[str] = []
+        self.budget = _Budget(where)
         name = "buildFile.xml" if "buildFile.xml" in archive else "buildFile" if "buildFile" in archive else None
         if name is None:
             raise DataError("not a VASSAL module: no buildFile.xml or buildFile", path=where)
@@ -71,7 +72,7 @@ class _Module:
         for element in root.iter(_B + "module.PrototypeDefinition"):
             text = _text(element)
             try:
-                self.prototypes[element.get("name", "")] = _decode_piece(text)[1]
+                self.prototypes[element.get("name", "")] = _decode_piece(text, self.budget)[1]
             except ValueError as exc:
                 self.problems.append(f"prototype {element.get('name')!r} does not decode: {exc}")
         for chart in root.iter(_B + "widget.Chart"):
@@ -162,9 +163,30 @@ def _text(element) -> str:
     return "".join([element.text or ""] + [child.tail or "" for child in element]).strip()
 
 
-def _decode_piece(text: str) -> tuple[str, list[Trait]]:
+#: Work allowed per file on long pieces: a piece's nested escaping makes decoding it cost about
+#: (characters)^1.5, so a few crafted pieces of thousands of traits would take minutes.
+_MAX_WORK = 3 * 10**8
+_CHEAP = 20_000        # pieces shorter than this (every real one) cost nothing from the budget
+
+
+class _Budget:
+    def __init__(self, where: str) -> None:
+        self.where, self.left = where, _MAX_WORK
+
+    def chain(self, type_text: str, state: str) -> list[Trait]:
+        """:func:`split_chain`, charged to this file's budget."""
+        size = len(type_text) + len(state)
+        if size > _CHEAP:
+            self.left -= int(size ** 1.5)
+            if self.left < 0:
+                raise DataError("pieces nest too many traits to decode in reasonable time (thousands of "
+                                "traits per piece)", path=self.where)
+        return split_chain(type_text, state)
+
+
+def _decode_piece(text: str, budget: _Budget) -> tuple[str, list[Trait]]:
     piece_id, type_text, state = parse_add_piece(text)
-    return piece_id, split_chain(type_text, state)
+    return piece_id, budget.chain(type_text, state)
 
 
 def _layer_name(trait: Trait) -> tuple[int, list[str]]:
@@ -285,6 +307,7 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataError(f"savedGame is corrupt: {exc}", path=where) from None
     commands = _commands(text)
+    budget = module.budget if module is not None else _Budget(where)
     pieces: dict[str, dict] = {}
     stacks, boards, problems = [], [], []
     for command in commands:
@@ -302,7 +325,7 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
                 stacks.append({"id": piece_id, "map": fields[0], "pieces": ids})
                 continue
             try:
-                traits = split_chain(type_text, state)
+                traits = budget.chain(type_text, state)
             except ValueError as exc:
                 problems.append(f"piece {piece_id} does not decode: {exc}")
                 continue
@@ -344,7 +367,16 @@ def inspect(path: str | Path, module: str | Path | None = None) -> dict:
     prototypes are checked. Raises :class:`DataError` (or :class:`UnsafeInputError`) with a
     clear message for malformed or hostile files.
     """
-    path = Path(path)
+    try:
+        return _inspect(Path(path), module)
+    except DataError as exc:
+        if exc.path:
+            raise
+        # a problem found deep inside (a piece, a zone) names the file it came from
+        raise type(exc)(exc.problem, path=str(path), line=exc.line, field=exc.field) from None
+
+
+def _inspect(path: Path, module: str | Path | None) -> dict:
     where = str(path)
     with SafeZip(path, where=where) as archive:
         if "savedGame" in archive and "buildFile.xml" not in archive and "buildFile" not in archive:
@@ -364,7 +396,7 @@ def inspect(path: str | Path, module: str | Path | None = None) -> dict:
                 problems.append(f"gpid {gpid} is used by {gpids[gpid]!r} and {entry!r}")
             gpids[gpid] = entry
             try:
-                _, traits = _decode_piece(_text(element))
+                _, traits = _decode_piece(_text(element), mod.budget)
             except ValueError as exc:
                 problems.append(f"piece slot {entry!r} does not decode: {exc}")
                 continue
