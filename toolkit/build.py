@@ -55,7 +55,9 @@ def build_game(game: Game, out_root: str | Path = "build", steps: list[str] | No
     try:
         report = validate_game(game)
         if not report.ok:
-            raise BuildError(f"{game.id} has {len(report.errors)} data errors; run 'hexforge validate {game.id}'")
+            first = "; ".join(f.format() for f in report.errors[:3])
+            raise BuildError(f"{game.id} has {len(report.errors)} data errors, first: {first}; run "
+                             f"'hexforge validate {game.id}'")
         if target.exists():
             # keep outputs of steps not run this time
             shutil.copytree(target, staging, dirs_exist_ok=True)

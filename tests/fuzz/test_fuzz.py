@@ -130,9 +130,10 @@ def test_build_refuses_a_game_built_in_code_with_a_bad_id(tmp_path, tutorial):
         if (tmp_path / "out").exists() else True
 
 
-def test_a_position_file_names_no_game_outside_its_folder(place):
+@pytest.mark.parametrize("game", ["../../../counters/tutorial", "tutorial" + "," * 600, "/etc"])
+def test_a_position_file_names_no_game_outside_its_folder(place, game):
     pos = place.root / "pos.yaml"
-    pos.write_text("game: ../../../counters/tutorial\nunits: {}\n", encoding="utf-8")
+    pos.write_text(f"game: '{game}'\nunits: {{}}\n", encoding="utf-8")
     outcome = run_cli(["referee", "check", "-p", str(pos)], place)
     assert outcome.kind == "error" and "game" in outcome.detail, outcome
 

@@ -22,7 +22,11 @@ def load_position(path: str | os.PathLike, game: Game | None = None) -> Position
     if game is None:
         name = f.str("game", required=True)
         candidate = Path(path).parent / name
-        if (candidate / "game.yaml").is_file():
+        try:
+            beside = (candidate / "game.yaml").is_file()
+        except (OSError, ValueError):   # a name no folder can have (too long, NUL...)
+            beside = False
+        if beside:
             # a game folder beside the position file, never one elsewhere
             inside(Path(path).parent, name, [Path(path).parent], path=path, line=f.line_of("game"), field="game")
             game = load_game(str(candidate))
