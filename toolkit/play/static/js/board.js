@@ -331,7 +331,8 @@ export class MapView {
     if (this.overlays[name]) this.overlays[name].remove();
     delete this.overlays[name];
     if (!spec) return;
-    const g = el("g", { "data-overlay": name }, this.layers.overlay);
+    // spec.above: drawn over the counters (a path that must show through a stack)
+    const g = el("g", { "data-overlay": name, "pointer-events": "none" }, spec.above ? this.layers.hover : this.layers.overlay);
     for (const [id, colour] of Object.entries(spec.hexes || {})) {
       if (this.centres.get(id)) el("polygon", { points: this.points(id, 0.97), fill: colour, stroke: "none" }, g);
     }

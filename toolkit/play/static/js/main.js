@@ -44,7 +44,7 @@ async function refresh(position = null) {
   $("side-chip").style.background = side ? side.colour : "transparent";
   $("phase").textContent = st.phase;
   $("weather").textContent = S.pos.weather;
-  $("btn-undo").disabled = !S.pos.can_undo;
+  $("btn-undo").disabled = !S.pos.can_undo || S.pos.pending > 0;
   $("btn-step").hidden = $("btn-finish").hidden = !S.pos.pending;
   $("btn-phase").disabled = S.pos.pending > 0;
   panels.drawLog(S.pos.events, S.pos.pending);
@@ -53,6 +53,9 @@ async function refresh(position = null) {
   const byId = new Map(S.pos.units.map((u) => [u.id, u]));
   if (S.sel.length && !S.sel.every((id) => byId.get(id) && byId.get(id).hex === S.selHex)) clearSelection();
   S.view.drawUnits(S.pos.units, S.sel);
+  const last = S.pos.events.at(-1);       // the last move drawn, so a replay shows each one
+  S.view.overlay("last", last && ["move", "retreat", "advance"].includes(last.type) && last.path.length > 1
+    ? { lines: [[last.path, "rgba(31,95,208,.8)", true]], above: true } : null);
   if (S.sel.length) await select(S.sel);
   S.combat.show();
   if (S.combat.active() && !S.sel.length) $("selection").textContent = "Combat: click your units to attack with, then the enemy hex; the panel below gives the odds.";
