@@ -126,3 +126,31 @@ def test_no_way_back_eliminates_with_the_rule(game):
     assert refused["code"] == "retreat-not-allowed" and refused["rule"] == "T.11"
     event = client.post("/api/combat/retreat", json={"units": ["r-13"]}).json()["event"]
     assert event["eliminated"] and s.pos.units["r-13"].hex is None
+
+
+def test_supports_shift_the_column_and_fire_until_the_next_turn(game):
+    s = _session(game, seed=3)
+    client = TestClient(create_app(Table(s)))
+    support = [{"kind": "artillery", "side": "attacker", "unit": "b-5"}]
+    params = {"attackers": "b-4,b-2", "defender": "0805"}
+    plain = client.get("/api/combat/assess", params=params).json()
+    backed = client.get("/api/combat/assess", params={**params, "supports": __import__("json").dumps(support)}).json()
+    expected = assess_combat(s.pos, s.rs, ["b-4", "b-2"], s.pos.map.grid.parse("0805"),
+                             supports=[("artillery", "attacker", 1, "b-5")]).to_dict(s.fmt)
+    assert backed == expected and backed["column"] != plain["column"]
+    assert any(m["rule"] == "T.10" for m in backed["modifiers"])
+    event = client.post("/api/combat/roll", json={**{"attackers": ["b-4", "b-2"], "defender": "0805"},
+                                                  "supports": support}).json()["event"]
+    assert event["supports"] == [["artillery", "attacker", 1, "b-5", None]]
+    assert "fired" in s.pos.units["b-5"].status                     # T.10: it turns to its fired side
+    assert session_from_dict(session_to_dict(s)).pos == s.pos
+    while s.stage.turn == 2:
+        s.next_phase()
+    assert "fired" not in s.pos.units["b-5"].status
+
+
+def test_malformed_supports_are_400(game):
+    client = TestClient(create_app(Table(_session(game))))
+    for bad in ("{", '[{"kind": 3}]', '[["artillery", "sideways"]]'):
+        answer = client.get("/api/combat/assess", params={"attackers": "b-4", "defender": "0805", "supports": bad})
+        assert answer.status_code == 400 and "supports" in answer.json()["error"]

@@ -175,3 +175,13 @@ def test_any_saved_events_load_or_are_refused_clearly(tutorial, events):
         assert str(exc).startswith("fuzz.json")
     else:
         assert len(loaded.events) == len(events)
+
+
+def test_a_position_without_scenario_keeps_the_games_turn_order(tutorial):
+    # turn 2, Blue's combat: Red (the scenario's first side) starts turn 3
+    data = {"game": "tutorial", "turn": 2, "side": "blue", "phase": "Combat", "units": {"b-1": {"hex": "0505"}}}
+    s = Session.from_position(position_from_dict(data, tutorial), ruleset_for(tutorial), seed=1)
+    assert s.next_phase()["to"] == {"turn": 3, "side": "red", "phase": "Movement"}
+    for _ in range(4):
+        s.next_phase()
+    assert s.stage == Stage(4, "red", "Movement")

@@ -16,7 +16,8 @@ from ..hexes import Hex
 from . import sequence
 from .session import Refusal, Session, refuse
 
-__all__ = ["combat_available", "assess", "roll", "replay_combat", "after_combat", "retreat", "advance"]
+__all__ = ["combat_available", "assess", "roll", "replay_combat", "after_combat", "retreat", "advance",
+           "supports_of", "spent_statuses"]
 
 
 def _referee():
@@ -45,7 +46,8 @@ def _attacked(session: Session) -> tuple[set, set]:
 
 
 def assess(session: Session, attacker_ids: list[str], defender: Hex, supports=()):
-    """The referee's assessment, after the sequence-of-play checks (refused with reasons)."""
+    """The referee's assessment, after the sequence-of-play checks (refused with reasons).
+    ``supports`` are ``(kind, side, points, unit, via)`` tuples (see :func:`supports_of`)."""
     if not combat_available(session):
         raise RulesError(f"the referee has no combat rules for {session.game.id}")
     session._ready()
@@ -67,11 +69,42 @@ def assess(session: Session, attacker_ids: list[str], defender: Hex, supports=()
         raise refuse(Refusal("already-attacked", f"{session.fmt(defender)} has been attacked this phase",
                              hex=defender))
     assess_combat, _ = _referee()
-    return assess_combat(pos, session.rs, [u.id for u in units], defender, supports=tuple(supports))
+    return assess_combat(pos, session.rs, [u.id for u in units], defender, supports=tuple(supports_of(list(supports))))
+
+
+def supports_of(raw) -> list[tuple]:
+    """Supports as ``(kind, side, points, unit, via)`` tuples from the page's objects or the
+    saved lists; :class:`RulesError` naming what is malformed."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise RulesError(f"supports: expected a list, found {raw!r}")
+    out = []
+    for item in raw:
+        if isinstance(item, dict):
+            item = [item.get("kind"), item.get("side", "attacker"), item.get("points", 1), item.get("unit"),
+                    item.get("via")]
+        if not isinstance(item, (list, tuple)) or not 1 <= len(item) <= 5:
+            raise RulesError(f"supports: expected [kind, side, points, unit, via], found {item!r}")
+        kind, side, points, unit, via = (list(item) + ["attacker", 1, None, None][len(item) - 1:])[:5]
+        if not isinstance(kind, str) or side not in ("attacker", "defender") \
+                or not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 99 \
+                or not all(x is None or isinstance(x, str) for x in (unit, via)):
+            raise RulesError(f"supports: malformed support {item!r}")
+        out.append((kind, side, points, unit or None, via or None))
+    return out
+
+
+def spent_statuses(rs) -> set[str]:
+    """The statuses supports leave on the units that gave them ("fired")."""
+    kinds = getattr(getattr(rs, "combat", None), "supports", None) or {}
+    return {k.spent_status for k in kinds.values() if getattr(k, "spent_status", None)}
 
 
 def roll(session: Session, attacker_ids: list[str], defender: Hex, supports=()) -> dict:
-    """Assess and roll the attack with the session's next seed; the event records the roll."""
+    """Assess and roll the attack with the session's next seed; the event records the roll,
+    and units that gave support are marked spent (their kind's ``spent_status``)."""
+    supports = supports_of(list(supports))
     assessment = assess(session, attacker_ids, defender, supports)
     if not assessment.legal:
         raise refuse(*assessment.refusals)
@@ -79,11 +112,17 @@ def roll(session: Session, attacker_ids: list[str], defender: Hex, supports=()) 
     seed = session.roll_seed()
     rolled = roll_combat(session.pos, session.rs, assessment, seed=seed)
     data = rolled.to_dict()
+    new = session.pos.copy()
+    kinds = session.rs.combat.supports
+    for kind, _side, _points, unit, _via in supports:
+        spent = getattr(kinds.get(kind), "spent_status", None)
+        if unit and spent and unit in new.units:
+            new.units[unit].status.add(spent)
     event = {"type": "combat", "attackers": list(assessment.attackers), "defender": session.fmt(defender),
              "defenders": list(getattr(assessment, "defenders", ())), "supports": [list(s) for s in supports],
              "odds": assessment.odds, "column": data.get("column"), "seed": seed, "dice": data.get("dice"),
              "result": _result_text(data.get("result")), "effects": data.get("result"), "log": data.get("log")}
-    return session.record(event)
+    return session.record(event, new)
 
 
 def _result_text(result) -> str | None:
@@ -96,10 +135,7 @@ def replay_combat(session: Session, event: dict) -> dict:
     """Replay a recorded combat: the same attack rolled with the same seed (checked by the caller)."""
     from .session import event_ids
     grid = session.pos.map.grid
-    raw = event.get("supports", [])
-    if not isinstance(raw, list) or not all(isinstance(s, list) for s in raw):
-        raise RulesError(f"supports: expected a list of [kind, side, points], found {raw!r}")
-    supports = [tuple(s) for s in raw]
+    supports = supports_of(event.get("supports", []))
     defender = grid.parse(event_ids(event, "defender", one=True)[0])
     assessment = assess(session, event_ids(event, "attackers"), defender, supports)
     if not assessment.legal:

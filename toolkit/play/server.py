@@ -178,13 +178,17 @@ def create_app(table: Table) -> Starlette:
         from .combat import assess
         s = session()
         q = request.query_params
-        result = assess(s, ids(q.get("attackers")), views.parse_hex(s, q.get("defender", "")))
+        try:
+            supports = json.loads(q.get("supports") or "[]")
+        except json.JSONDecodeError as exc:
+            return JSONResponse({"error": f"supports: not JSON: {exc}"}, status_code=400)
+        result = assess(s, ids(q.get("attackers")), views.parse_hex(s, q.get("defender", "")), supports)
         return JSONResponse(result.to_dict(s.fmt))
 
     def combat_roll(request, body):
         from .combat import roll
         s = session()
-        supports = [tuple(x) for x in body.get("supports", [])]
+        supports = body.get("supports") or []
         return state(roll(s, ids(body.get("attackers")), views.parse_hex(s, body.get("defender", "")), supports))
 
     def combat_retreat(request, body):

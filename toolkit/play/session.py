@@ -91,9 +91,18 @@ class Session:
 
     @staticmethod
     def _first_side(pos: Position) -> str | None:
-        if pos.scenario and pos.scenario in pos.game.scenarios:
-            return pos.game.scenarios[pos.scenario].first_side or pos.side
-        return pos.side
+        """The side that starts each turn: the scenario's ``first_side``; for a position without
+        a scenario, the game's first scenario's, else the side to move in ``pos``."""
+        game = pos.game
+        scen = game.scenarios.get(pos.scenario) if pos.scenario else None
+        if scen is None and game.scenarios:
+            scen = next(iter(game.scenarios.values()))
+        return (scen.first_side if scen else None) or pos.side
+
+    @property
+    def first_side(self) -> str | None:
+        """The side that starts each turn of this game (fixed by the start position)."""
+        return self._first_side(self.start)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -194,12 +203,16 @@ class Session:
             if found:
                 raise refuse(*found)
         before = self.stage
-        after = sequence.next_stage(game, self._first_side(pos), before)
+        after = sequence.next_stage(game, self.first_side, before)
         new = pos.copy()
         new.turn, new.side, new.phase = after.turn, after.side, after.phase
         event: dict = {"type": "phase", "from": before.to_dict(), "to": after.to_dict()}
         if after.turn != before.turn:
             event["arrived"] = self._arrivals(new, before.turn, after.turn)
+            from .combat import spent_statuses
+            spent = spent_statuses(self.rs)
+            for unit in new.units.values():     # units that gave support are ready again (docs/play.md)
+                unit.status -= spent
             scen = game.scenarios.get(new.scenario) if new.scenario else None
             weather = scen.weather(after.turn) if scen else None
             if weather:

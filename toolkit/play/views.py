@@ -63,9 +63,12 @@ def board_view(session: Session, layout: Layout, image_size: tuple[int, int], co
         "scenario": {"id": scen.id, "name": scen.name, "victory": scen.victory} if scen else None,
         "arrivals": {str(t): ", ".join(u for r in scen.reinforcements if r.turn == t for u in r.units)
                      for t in sorted({r.turn for r in scen.reinforcements})} if scen else {},
-        "sequence": [{"side": s, "phase": p} for s, p in sequence.stages(game, session._first_side(pos))],
+        "sequence": [{"side": s, "phase": p} for s, p in sequence.stages(game, session.first_side)],
         "modes": sorted(session.rs.movement.modes),
         "combat": combat_available(session),
+        "supports": [{"kind": k, "rule": r.rule, "sides": list(r.sides), "max_points": r.max_points,
+                      "unit_types": list(r.unit_types), "shift": r.shift, "spent": r.spent_status}
+                     for k, r in sorted(session.rs.combat.supports.items())] if combat_available(session) else [],
         "weathers": list(m.weathers),
     }
 

@@ -63,12 +63,57 @@ export class CombatPanel {
     await this.assess();
   }
 
+  // The supports the player ticked or counted (kind, side, points, unit, via).
+  supports() {
+    const out = [];
+    for (const box of $("combat").querySelectorAll("input[data-support-unit]:checked")) {
+      out.push({ kind: box.dataset.kind, side: box.dataset.side, points: 1, unit: box.dataset.supportUnit });
+    }
+    for (const n of $("combat").querySelectorAll("input[data-support-points]")) {
+      const points = Number(n.value);
+      if (points > 0) {
+        const via = $("combat").querySelector(`select[data-via="${n.dataset.kind}-${n.dataset.side}"]`);
+        out.push({ kind: n.dataset.kind, side: n.dataset.side, points, via: via && via.value ? via.value : null });
+      }
+    }
+    return out;
+  }
+
+  supportsHtml() {
+    const S = this.S;
+    const kinds = S.board.supports || [];
+    if (!kinds.length || !this.defender) return "";
+    const mine = S.pos.stage.side;
+    const theirs = (S.pos.units.find((u) => u.hex === this.defender && !u.marker) || {}).side;
+    const keep = this.kept || [];
+    const ticked = (k, side, unit) => keep.some((x) => x.kind === k && x.side === side && x.unit === unit);
+    const rows = [];
+    for (const k of kinds) {
+      for (const role of k.sides) {
+        const owner = role === "attacker" ? mine : theirs;
+        const label = `${esc(k.kind)} for the ${role}${k.rule ? ` <span class="rule">[rule ${esc(k.rule)}]</span>` : ""}`;
+        if (k.unit_types.length) {
+          const units = S.pos.units.filter((u) => u.hex && u.side === owner && k.unit_types.includes(u.type) && !(k.spent && u.status.includes(k.spent)));
+          if (!units.length) continue;
+          rows.push(`<div>${label}: ${units.map((u) => `<label><input type="checkbox" data-support-unit="${esc(u.id)}" data-kind="${esc(k.kind)}" data-side="${role}" ${ticked(k.kind, role, u.id) ? "checked" : ""}> ${esc(u.id)}</label>`).join(" ")}</div>`);
+        } else {
+          const old = keep.find((x) => x.kind === k.kind && x.side === role && !x.unit);
+          const hqs = S.pos.units.filter((u) => u.hex && u.side === owner && u.type === "hq");
+          const via = hqs.length ? ` via <select data-via="${esc(k.kind)}-${role}"><option value="">-</option>${hqs.map((u) => `<option ${old && old.via === u.id ? "selected" : ""}>${esc(u.id)}</option>`).join("")}</select>` : "";
+          rows.push(`<div>${label}: <input type="number" min="0" max="${k.max_points ?? 9}" value="${old ? old.points : 0}" data-support-points="1" data-kind="${esc(k.kind)}" data-side="${role}" style="width:3.5em">${via}</div>`);
+        }
+      }
+    }
+    return rows.length ? `<div class="supports"><b>Supports</b>${rows.join("")}</div>` : "";
+  }
+
   async assess() {
+    this.kept = $("combat").querySelector(".supports") ? this.supports() : (this.kept || []);
     this.assessment = null;
     this.S.view.overlay("target", this.defender ? { rings: { [this.defender]: "#c8102e" } } : null);
     if (this.attackers.length && this.defender) {
       try {
-        this.assessment = await get("/api/combat/assess", { attackers: this.attackers.join(","), defender: this.defender });
+        this.assessment = await get("/api/combat/assess", { attackers: this.attackers.join(","), defender: this.defender, supports: JSON.stringify(this.kept) });
       } catch (err) { showRefusal(err); }
     }
     this.draw();
@@ -76,10 +121,10 @@ export class CombatPanel {
 
   async roll() {
     try {
-      const r = await post("/api/combat/roll", { attackers: this.attackers, defender: this.defender });
+      const r = await post("/api/combat/roll", { attackers: this.attackers, defender: this.defender, supports: this.kept || [] });
       this.rolled = r.event;
       showMessage("ok", `${esc(r.event.log || "")}`);
-      this.attackers = []; this.defender = null; this.assessment = null;
+      this.attackers = []; this.defender = null; this.assessment = null; this.kept = [];
       this.S.view.highlight([]);
       this.S.view.overlay("target", null);
       await this.refresh(r.position);
@@ -126,6 +171,7 @@ export class CombatPanel {
     const parts = [];
     this.drawAfter(parts);
     parts.push(`<div class="note">Attackers: <b>${esc(this.attackers.join(", ") || "click your units")}</b>; defender: <b>${esc(this.defender || "click an enemy hex")}</b></div>`);
+    parts.push(this.supportsHtml());
     if (a) {
       if (!a.legal) parts.push(`<div class="refusals">${a.refusals.map(reasonHtml).join("<br>")}</div>`);
       parts.push(`<div>Attack <b>${esc(a.attack)}</b> vs defence <b>${esc(a.defence)}</b> = ${esc(a.ratio || "")} &rarr; odds <b>${esc(a.odds ?? "-")}</b>, column <b>${esc(a.column ?? "-")}</b>${a.drm ? `, DRM ${a.drm > 0 ? "+" : ""}${a.drm}` : ""}</div>`);
@@ -145,6 +191,7 @@ export class CombatPanel {
       if (hit.length) parts.push(`<div class="note">Apply step losses:</div>${hit.map((u) => `<div class="unitrow"><button data-loss="${esc(u.id)}">&minus;1 step</button> ${esc(u.name)} <span class="note">${esc(u.id)}, ${u.steps}/${u.full} steps</span></div>`).join("")}`);
     }
     $("combat").innerHTML = parts.join("");
+    for (const input of $("combat").querySelectorAll(".supports input, .supports select")) input.onchange = () => this.assess();
     const btn = $("combat-roll");
     if (btn) btn.onclick = () => this.roll();
     for (const b of $("combat").querySelectorAll("button[data-loss]")) b.onclick = () => this.loss(b.getAttribute("data-loss"));
