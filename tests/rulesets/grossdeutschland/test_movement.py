@@ -1,0 +1,182 @@
+"""Movement (9.0-9.2, 13.2, 14.1, 5.3/9.1): the rulebook's examples (notes 13.A) and the derived
+cases (13.B), each on a small clear board painted for the case."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from toolkit.referee import check_path, reachable
+
+from .helpers import RS, board, h, paint, put, road, side_feature
+
+
+def path(pos, unit, *hexes, rs=RS, mode=None):
+    return check_path(pos, rs, [unit], [h(x) for x in hexes], mode=mode)
+
+
+# -- A07: woods are 2 / H / ALL (9.0) ----------------------------------------------------------
+
+def test_a07_woods_cost_by_class(gd):
+    pos = board(gd)
+    paint(pos, "woods", "0605")
+    put(pos, "g-1gr-1k", "0505")                    # Leg, MA 4
+    put(pos, "g-2pz-5k", "0504")                    # Tracked, MA 8
+    leg = path(pos, "g-1gr-1k", "0505", "0605")
+    assert leg.ok and leg.steps[-1]["cost"] == 2
+    tracked = path(pos, "g-2pz-5k", "0504", "0505", "0605")
+    assert tracked.ok and tracked.steps[-1]["cost"] == 4 and tracked.steps[-1]["mp_left"] == 3
+    pos.units.clear()
+    put(pos, "g-1gr-hq", "0505")                    # Wheeled, MA 6: ALL from an adjacent hex
+    wheeled = path(pos, "g-1gr-hq", "0505", "0605")
+    assert wheeled.ok and wheeled.steps[-1]["cost"] == 6 and wheeled.steps[-1]["mp_left"] == 0
+
+
+def test_b02_all_needs_the_move_to_start_adjacent(gd):
+    pos = board(gd)
+    paint(pos, "woods", "0605")
+    put(pos, "g-1gr-hq", "0405")
+    result = path(pos, "g-1gr-hq", "0405", "0505", "0605")
+    assert not result.ok and result.failed_step == 2 and result.reason.rule == "9.0"
+    assert h("0605") not in reachable(pos, RS, "g-1gr-hq").hexes()
+
+
+def test_a07_h_may_follow_half_the_allowance(gd):
+    pos = board(gd)
+    paint(pos, "woods", "0605")
+    put(pos, "g-2pz-5k", "0105")                    # MA 8: 4 clear hexes, then woods for 4
+    assert path(pos, "g-2pz-5k", "0105", "0205", "0305", "0405", "0505", "0605").ok
+    far = path(pos, "g-2pz-5k", "0105", "0106", "0206", "0306", "0406", "0505", "0605")
+    assert not far.ok and far.failed_step == 6      # 5 MP spent: 5 + 4 > 8
+
+
+@pytest.mark.parametrize("option, legal_after_three", [("ceil", False), ("floor", True)])
+def test_b03_h_rounding_option(gd, option, legal_after_three):
+    """A20: H = ceil(MA/2) by default; "floor" is the other reading. KV-2, MA 5."""
+    pos = board(gd, side="soviet")
+    paint(pos, "woods", "0605")
+    kv2 = "s-hvy-1-kv-2"
+    rs = RS.with_options(h_cost=option)
+    put(pos, kv2, "0305")
+    assert path(pos, kv2, "0305", "0405", "0505", "0605", rs=rs).ok             # 2 spent + H
+    three = path(pos, kv2, "0205", "0305", "0405", "0505", "0605", rs=rs)      # 3 spent + H
+    pos.units.clear()
+    put(pos, kv2, "0205")
+    three = path(pos, kv2, "0205", "0305", "0405", "0505", "0605", rs=rs)
+    assert three.ok is legal_after_three
+    assert RS.h_cost(pos, pos.units[kv2]) == 3 and rs.h_cost(pos, pos.units[kv2]) == (3 if option == "ceil" else 2)
+
+
+def test_b01_minimum_move_into_h_at_night_in_rain(gd):
+    pos = board(gd, turn=4, weather="rainy")        # turn 4 of Kursk is the 10th Night
+    paint(pos, "woods", "0606")
+    paint(pos, "major_river", "0505")
+    put(pos, "g-3pz-1-tiger", "0506")
+    tiger = pos.units["g-3pz-1-tiger"]
+    assert RS.movement_allowance(pos, tiger, RS.mode(None)) == 2                # 6 -> 3 -> 2
+    into_woods = path(pos, "g-3pz-1-tiger", "0506", "0606")
+    assert into_woods.ok                                                        # H = 3 > 2: one hex
+    assert path(pos, "g-3pz-1-tiger", "0506", "0505").reason.code.value == "prohibited-terrain"
+    assert reachable(pos, RS, "g-3pz-1-tiger").hexes()
+
+
+@pytest.mark.parametrize("unit, ma", [("g-1gr-1k", 1), ("s-hvy-1-kv-2", 2), ("g-2pz-5k", 2)])
+def test_b21_night_and_rain_halve_in_turn_rounding_up(gd, unit, ma):
+    pos = board(gd, turn=4, weather="rainy")
+    u = put(pos, unit, "0505")
+    assert RS.movement_allowance(pos, u, RS.mode(None)) == ma
+    day = board(gd, turn=2, weather="sunny")
+    assert RS.movement_allowance(day, put(day, unit, "0505"), RS.mode(None)) == u.value("movement")
+
+
+@pytest.mark.parametrize("option, leg, tracked, hq", [("9.1", 4, 4, 3), ("5.3", 4, 4, 3)])
+def test_out_of_supply_allowance_option(gd, option, leg, tracked, hq):
+    """A1: 9.1 halves Tracked, Wheeled and HQs, rounding up (default); 5.3 Tracked and Wheeled,
+    rounding down. The HQs are Wheeled, so only an odd MA shows the difference."""
+    rs = RS.with_options(out_of_supply_ma=option)
+    pos = board(gd, turn=2)
+    units = [put(pos, u, "0505", status={"out_of_supply"}) for u in ("g-1gr-1k", "g-2pz-5k", "g-1gr-hq")]
+    got = [rs.movement_allowance(pos, u, rs.mode(None)) for u in units]
+    assert got == [leg, tracked, hq]
+    kv2 = put(pos, "s-hvy-1-kv-2", "0707", status={"out_of_supply"})
+    assert rs.movement_allowance(pos, kv2, rs.mode(None)) == (3 if option == "9.1" else 2)
+
+
+def test_b04_road_rate_half_for_tracked(gd):
+    pos = board(gd)
+    road(pos, "0105", "0205", "0305", "0405", "0505", "0605", "0705")
+    put(pos, "g-2pz-5k", "0105")
+    result = path(pos, "g-2pz-5k", "0105", "0205", "0305", "0405", "0505", "0605", "0705")
+    assert result.ok and result.steps[-1]["spent"] == 3
+    put(pos, "g-1gr-1k", "0105", copy="")
+    leg = path(pos, "g-1gr-1k", "0105", "0205", "0305", "0405", "0505")
+    assert leg.ok and leg.steps[-1]["spent"] == 4                            # Leg road rate 1 (estimated)
+
+
+def test_a08_road_carries_tracked_over_what_it_may_not_cross(gd):
+    """9.2: road to road disregards the hexside (the rulebook's dragon's teeth; a river here)."""
+    pos = board(gd)
+    side_feature(pos, "river", "0505/0605")
+    put(pos, "g-2pz-5k", "0505")
+    assert path(pos, "g-2pz-5k", "0505", "0605").reason.code.value == "prohibited-hexside"
+    road(pos, "0405", "0505", "0605", "0705")
+    crossing = path(pos, "g-2pz-5k", "0505", "0605")
+    assert crossing.ok and crossing.steps[-1]["cost"] == Fraction(1, 2)
+
+
+def test_b05_leaving_a_zoc_along_a_road_pays_terrain_plus_one(gd):
+    pos = board(gd)
+    road(pos, "0305", "0405", "0505", "0605")
+    put(pos, "g-2pz-5k", "0405")
+    put(pos, "s-1rif-1", "0304")                     # adjacent to 0405: 0405 is in its ZOC
+    out = path(pos, "g-2pz-5k", "0405", "0505")
+    assert out.ok and out.steps[-1]["cost"] == 2     # clear 1 + 1 to leave, no road rate (8.0)
+    on = path(pos, "g-2pz-5k", "0405", "0505", "0605")
+    assert on.ok and on.steps[-1]["cost"] == Fraction(1, 2)
+
+
+def test_b06_enemy_combat_units_stop_movement_hqs_do_not(gd):
+    pos = board(gd)
+    put(pos, "g-1gr-1k", "0305")
+    put(pos, "s-1rif-1", "0605")
+    stopped = path(pos, "g-1gr-1k", "0305", "0405", "0505", "0506")   # 0505 is next to 0605
+    assert not stopped.ok and stopped.reason.code.value == "zoc-stop"
+    pos.units.pop("s-1rif-1")
+    put(pos, "s-1rif-hq", "0605")
+    assert path(pos, "g-1gr-1k", "0305", "0405", "0505", "0506").ok
+
+
+def test_b07_no_crossing_a_river_into_enemy_zoc_without_a_bridge(gd):
+    pos = board(gd)
+    side_feature(pos, "river", "0505/0605")
+    put(pos, "g-1gr-1k", "0505")
+    put(pos, "s-1rif-1", "0705")                     # 0605 is in its ZOC, on its side of the river
+    refused = path(pos, "g-1gr-1k", "0505", "0605")
+    assert not refused.ok and refused.reason.rule == "8.0" and refused.reason.code.value == "zoc-entry"
+    side_feature(pos, "bridge", "0505/0605")
+    assert path(pos, "g-1gr-1k", "0505", "0605").ok
+
+
+def test_b08_b09_rivers_and_major_rivers(gd):
+    pos = board(gd)
+    side_feature(pos, "river", "0505/0605")
+    paint(pos, "major_river", "0506")
+    put(pos, "g-2pz-5k", "0505")
+    put(pos, "g-1gr-1k", "0505")
+    assert path(pos, "g-2pz-5k", "0505", "0605").reason.code.value == "prohibited-hexside"
+    leg = path(pos, "g-1gr-1k", "0505", "0605")
+    assert leg.ok and leg.steps[-1]["cost"] == 3      # clear 1 + river 2 (estimated)
+    for unit in ("g-2pz-5k", "g-1gr-1k"):
+        assert path(pos, unit, "0505", "0506").reason.code.value == "prohibited-terrain"
+
+
+def test_debarked_wheeled_unit_moves_as_leg_with_four(gd):
+    pos = board(gd)
+    paint(pos, "forest", "0605")
+    u = put(pos, "s-rcn-1", "0505", status={"debarked"})
+    assert RS.unit_class(pos, u) == "leg" and RS.movement_allowance(pos, u, RS.mode(None)) == 4
+    assert path(pos, "s-rcn-1", "0505", "0605").ok                  # forest: NA to Wheeled, 3 to Leg
+    u.status.clear()
+    pos.touch()
+    assert not path(pos, "s-rcn-1", "0505", "0605").ok
