@@ -82,6 +82,8 @@ CASES = [
     ("scenarios/crossing.yaml", 'units: [b-4], entry: "0105",', "units: [b-4],", "no-entry", "reinforcements[0]",
      "units: [b-4]"),
     ("scenarios/crossing.yaml", "units: [b-2]", "units: [b-1]", "counter-overused", "setup", None),
+    ("game.yaml", "options:", "decks:\n  - {id: cup, name: Cup, box: eliminated, counters: [oos], send_to: bin}\noptions:",
+     "unknown-deck", "decks[0].send_to", "{id: cup"),
     ("scenarios/crossing.yaml", "units: [b-2], rule", "units: [b-2], area: {within: 1, place: Dorn}, rule",
      "setup-outside-area", "setup[1].hex", "Dorn"),
     ("scenarios/crossing.yaml", "units: [b-2], rule", "units: [b-2], area: {place: Nowhere}, rule",
