@@ -180,3 +180,18 @@ def test_debarked_wheeled_unit_moves_as_leg_with_four(gd):
     u.status.clear()
     pos.touch()
     assert not path(pos, "s-rcn-1", "0505", "0605").ok
+
+
+def test_b11_a_rider_moves_as_its_tracked_carrier(gd):
+    """9.5: the Leg unit riding a Tracked unit ignores Leg costs and moves on the carrier's MA."""
+    pos = board(gd)
+    paint(pos, "woods", "0605")
+    put(pos, "g-2pz-5k", "0505")                                   # Tracked, MA 8
+    rider = put(pos, "g-1gr-1k", "0505", status={"riding_tanks"})   # Leg, MA 4
+    assert RS.unit_class(pos, rider) == "tracked" and RS.movement_allowance(pos, rider, RS.mode(None)) == 8
+    pair = check_path(pos, RS, ["g-2pz-5k", "g-1gr-1k"], [h("0505"), h("0605"), h("0705"), h("0805")])
+    assert pair.ok and pair.steps[0]["cost"] == 4 and pair.steps[-1]["mp_left"] == 2
+    alone = board(gd)
+    paint(alone, "woods", "0605")
+    walker = put(alone, "g-1gr-1k", "0505", status={"riding_tanks"})   # no carrier: a Leg unit
+    assert RS.unit_class(alone, walker) == "leg" and RS.movement_allowance(alone, walker, RS.mode(None)) == 4

@@ -12,7 +12,8 @@ flag over its own battalion (6.0); line of sight up to 10 hexes (11.2). Python a
 one module per job:
 
 * :mod:`.ruleset`: the movement allowance (halved at Night and in rain, storm and snow, 13.2,
-  14.1; out of supply, 5.3/9.1; a debarked unit moves 4 as Leg, 9.6), stacking points, supply
+  14.1; out of supply, 5.3/9.1; a debarked unit moves 4 as Leg, 9.6; a Leg unit with a
+  ``riding_tanks`` status moves as the Tracked unit it rides, 9.5), stacking points, supply
   to the unit's own battalion HQ and an HQ's to any other HQ (5.1);
 * :mod:`.movement`: the H and ALL cells of the Terrain Chart (9.0), no move across a river
   into an enemy ZOC without a bridge (8.0);

@@ -45,6 +45,7 @@ OUT_OF_SUPPLY = ("out_of_supply", "step_loss")
 NIGHT, EVENING = "Night", "Evening"
 HALVING_WEATHER = ("rainy", "stormy", "snowy")      # 14.1
 ROAD = "road"
+RIDING = "riding_tanks"          # 9.5: the status of a Leg unit carried by a Tracked unit
 
 
 def _half(value: Fraction, how: str) -> Fraction:
@@ -57,7 +58,7 @@ class Grossdeutschland(Ruleset):
 
     needs_python: tuple[str, ...] = (
         "9.0 H and ALL costs", "13.2/14.1 night and weather halve the MA", "5.3/9.1 out of supply halves the MA",
-        "9.6 a debarked Wheeled unit moves as Leg with MA 4", "8.0 no move across a river into enemy ZOC",
+        "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier", "8.0 no move across a river into enemy ZOC",
         "5.1 supply to the unit's own battalion HQ; an HQ to any other HQ", "7.1 depleted units count half",
         "7.2 city and Downtown hexes stack 6")
 
@@ -86,12 +87,25 @@ class Grossdeutschland(Ruleset):
     # -- movement (9.0-9.6, 13.2, 14.1) ----------------------------------------------------
 
     def unit_class(self, pos, unit):
+        if RIDING in unit.status and self.carrier(pos, unit) is not None:
+            return TRACKED                                          # 9.5: Leg costs are ignored
         if "debarked" in unit.status:
             return LEG                                              # 9.6: a Leg unit until re-embarked
         return super().unit_class(pos, unit)
 
+    def carrier(self, pos, unit):
+        """The Tracked unit a Leg unit with a Riding Tanks marker rides: a friendly Tracked unit
+        in its hex (the one with the highest MA if several), or None."""
+        hosts = [u for u in pos.at(unit.hex) if u.id != unit.id and u.side == unit.side
+                 and u.counter.unit_class == TRACKED and RIDING not in u.status] if unit.hex else []
+        return max(hosts, key=lambda u: (u.value("movement", 0) or 0, u.id), default=None)
+
     def printed_ma(self, pos, unit) -> Fraction:
-        """The printed MA, or 4 for a debarked unit (9.6)."""
+        """The printed MA, 4 for a debarked unit (9.6), the carrier's for a rider (9.5)."""
+        if RIDING in unit.status:
+            host = self.carrier(pos, unit)
+            if host is not None:
+                return self.printed_ma(pos, host)
         if "debarked" in unit.status:
             return Fraction(4)
         return Fraction(unit.value("movement", 0) or 0)
