@@ -71,3 +71,18 @@ def test_without_fog_no_mask(game_copy, tmp_path):
         page = zf.read("help/tutorial.html").decode("utf-8")
     assert not any("obs;" in (s.text or "") for s in root.iter(B + "widget.PieceSlot"))
     assert "Fog of war" not in page
+
+
+def test_turn_track_captions_keep_what_scenarios_share():
+    from toolkit.game import Game, Scenario, Turn
+    from toolkit.vassal.module import _captions
+
+    def scenario(sid, day, n):
+        parts = ["Morning", "Day", "Evening", "Night"]
+        return Scenario(id=sid, name=sid, turns=[Turn(i + 1, f"{day + i // 4}th {parts[i % 4]}") for i in range(n)])
+
+    game = Game(id="g", name="g", scenarios={"a": scenario("a", 10, 8), "b": scenario("b", 4, 4)})
+    assert _captions(game) == {1: "Morning", 2: "Day", 3: "Evening", 4: "Night", 5: "11th Morning",
+                               6: "11th Day", 7: "11th Evening", 8: "11th Night"}
+    one = Game(id="g", name="g", scenarios={"a": scenario("a", 10, 2)})
+    assert _captions(one) == {1: "10th Morning", 2: "10th Day"}

@@ -74,11 +74,29 @@ def _dice(game: Game) -> list[tuple[str, int, int]]:
 
 
 def _captions(game: Game) -> dict[int, str]:
-    """Date and weather of each turn, from the scenario with the most turns."""
+    """Date and weather of each turn, from the scenario with the most turns. Where scenarios
+    date a turn differently ("10th Morning", "1st Morning"), the words they share at the end
+    ("Morning") stand for the date: one turn track serves every scenario."""
     scenarios = sorted(game.scenarios.values(), key=lambda s: -len(s.turns))
     if not scenarios:
         return {}
-    return {t.number: " - ".join(x for x in (t.date, t.weather) if x) for t in scenarios[0].turns}
+    dates: dict[int, set] = {}
+    for scenario in scenarios:
+        for t in scenario.turns:
+            dates.setdefault(t.number, set()).add(t.date)
+    out = {}
+    for t in scenarios[0].turns:
+        date = t.date
+        if date and len(dates[t.number]) > 1:
+            words = [str(d or "").split() for d in dates[t.number]]
+            shared = []
+            for column in zip(*(reversed(w) for w in words)):
+                if len(set(column)) > 1:
+                    break
+                shared.insert(0, column[0])
+            date = " ".join(shared)
+        out[t.number] = " - ".join(x for x in (date, t.weather) if x)
+    return out
 
 
 class _Planner:
