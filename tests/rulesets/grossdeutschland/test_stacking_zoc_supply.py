@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from toolkit.referee import apply_supply, board_of, check_path, check_stacking, enemy_zoc_owners, supply_status
 
-from .helpers import RS, board, h, paint, put, side_feature
+from .helpers import RS, board, h, paint, put, road, side_feature
 
 
 def zoc(pos, side="german") -> set:
@@ -172,3 +174,17 @@ def test_b26_low_then_out_then_a_step(gd):
         seen.append(sorted(pos.units["g-1gr-1k"].status))
     assert seen == [["low_supply"], ["out_of_supply"], ["step_loss"], ["step_loss"]]
     assert RS.movement_allowance(pos, pos.units["g-1gr-1k"], RS.mode(None)) == 4      # Leg: not halved
+
+
+@pytest.mark.parametrize("follow_road", [True, False])
+def test_a19_a_road_through_na_terrain_carries_supply_option(gd, follow_road):
+    """A19: a supply path may follow a road through terrain NA to Wheeled units (default) or not."""
+    rs = RS.with_options(road_through_na_supply=follow_road)
+    pos = board(gd)
+    paint(pos, "forest", *[f"06{r:02d}" for r in range(1, 11)])          # a forest belt, NA to Wheeled
+    road(pos, "0505", "0605", "0705")
+    put(pos, "g-1gr-hq", "0305")
+    put(pos, "g-1gr-1k", "0905")
+    put(pos, "g-2gr-hq", "0308")
+    result = supply_status(pos, rs, "german")
+    assert ("g-1gr-1k" in result.supplied) is follow_road
