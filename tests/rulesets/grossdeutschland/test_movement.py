@@ -195,3 +195,36 @@ def test_b11_a_rider_moves_as_its_tracked_carrier(gd):
     paint(alone, "woods", "0605")
     walker = put(alone, "g-1gr-1k", "0505", status={"riding_tanks"})   # no carrier: a Leg unit
     assert RS.unit_class(alone, walker) == "leg" and RS.movement_allowance(alone, walker, RS.mode(None)) == 4
+
+
+def test_a15_a_minefield_adds_half_the_allowance(gd):
+    """15.2 example: a Leg unit, MA 4, enters a clear hex with a minefield: 1 + H (2) = 3 MP."""
+    pos = board(gd)
+    put(pos, "g-1gr-1k", "0505")
+    put(pos, "m-minefield", "0605")
+    step = path(pos, "g-1gr-1k", "0505", "0605")
+    assert step.ok and step.steps[-1]["cost"] == 3
+
+
+def test_b82_faced_fortifications_and_roads(gd):
+    """15.2: a trench is NA to Wheeled units, dragon's teeth to Tracked ones, through the green
+    hexside only; a road does not negate a chit. 0605 meets 0505 on its SW side, 0504 on its NW."""
+    pos = board(gd)
+    road(pos, "0505", "0605", "0705")
+    put(pos, "m-dragons-teeth", "0605", status={"facing:SW"})
+    put(pos, "g-2pz-5k", "0505")
+    refused = path(pos, "g-2pz-5k", "0505", "0605")
+    assert not refused.ok and refused.reason.rule == "15.2"
+    put(pos, "g-1gr-1k", "0505")
+    leg = path(pos, "g-1gr-1k", "0505", "0605")
+    assert leg.ok and leg.steps[-1]["cost"] == 2                   # road 1 + 1: the road does not negate it
+    assert path(pos, "g-2pz-5k", "0505", "0504", "0605").ok        # through NW: not the green side
+    pos = board(gd)
+    put(pos, "m-trench", "0605", status={"facing:SW"})
+    put(pos, "s-rcn-1", "0505")
+    assert path(pos, "s-rcn-1", "0505", "0605").reason.rule == "15.2"
+    pos = board(gd)
+    put(pos, "m-bunker", "0705", status={"facing:NW", "facing:SW"})
+    put(pos, "g-1gr-2k", "0605")
+    bunker = path(pos, "g-1gr-2k", "0605", "0705")
+    assert bunker.ok and bunker.steps[-1]["cost"] == 5             # clear 1 + bunker 4 for Leg

@@ -16,7 +16,7 @@ one module per job:
   ``riding_tanks`` status moves as the Tracked unit it rides, 9.5), stacking points, supply
   to the unit's own battalion HQ and an HQ's to any other HQ (5.1);
 * :mod:`.movement`: the H and ALL cells of the Terrain Chart (9.0), no move across a river
-  into an enemy ZOC without a bridge (8.0);
+  into an enemy ZOC without a bridge (8.0), fortification chit costs (15.2);
 * :mod:`.activation`: the chit-pull order as referee state (2.5, 3.4, 6.0);
 * :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1).
 

@@ -1,5 +1,12 @@
-"""The Grossdeutschland say on one step: the Terrain Chart's H and ALL cells (9.0), and no move
-across a river into an enemy ZOC without a bridge (8.0)."""
+"""The Grossdeutschland say on one step: the Terrain Chart's H and ALL cells (9.0), no move
+across a river into an enemy ZOC without a bridge (8.0), and the MP a fortification chit adds
+when its hex is entered through its green hexside (15.2; a minefield from every side).
+
+A fortification chit is a marker of type trench, minefield, dragons teeth or bunker in the hex;
+its facing is a status ``facing:N`` (one per green hexside, compass names of the grid) in the
+position. Its costs come from the game's ``charts.fortifications.move`` ("+1/+1/NA" for Leg,
+Tracked, Wheeled); no road negates them (15.2).
+"""
 
 from __future__ import annotations
 
@@ -36,9 +43,17 @@ def step_rule(rs, pos, units, step: Step) -> Step | Reason:
             pos.map.hexside_types[c].bridge for c in codes if c in pos.map.hexside_types):
         return Reason(Code.ZOC_ENTRY, "8.0", f"may not cross the river between {fmt(step.a)} and {fmt(step.b)} "
                       f"into an enemy ZOC: no bridge there", step.b, ids)
-    if step.used_line:
-        return step                                   # 9.2: the road rate disregards the other terrain
     extra = Fraction(0)
+    for marker, costs in _fortifications(pos, step):
+        for unit in units:
+            cell = costs[_CLASSES.index(rs.unit_class(pos, unit))]
+            if cell is None:
+                return Reason(Code.PROHIBITED_TERRAIN, "15.2", f"{unit.id} may not enter {fmt(step.b)} through the "
+                              f"{marker.counter.name} there (NA)", step.b, ids)
+            extra = max(extra, rs.h_cost(pos, unit) if cell == "H" else cell)
+    if step.used_line:                                # 9.2: the road rate disregards the other terrain
+        return dataclasses.replace(step, cost=step.cost + extra) if extra else step
+    fort, extra = extra, Fraction(0)
     for unit in units:
         share = ma_share(pos, rs.unit_class(pos, unit), step.b)
         if share == "ALL":
@@ -48,6 +63,36 @@ def step_rule(rs, pos, units, step: Step) -> Step | Reason:
             extra = max(extra, rs.printed_ma(pos, unit))
         elif share == "H":
             extra = max(extra, rs.h_cost(pos, unit))
-    if not extra:
+    if not extra + fort:
         return step
-    return dataclasses.replace(step, cost=step.cost + extra)
+    return dataclasses.replace(step, cost=step.cost + extra + fort)
+
+
+_CLASSES = ("leg", "tracked", "wheeled")
+OMNIDIRECTIONAL = ("minefield",)
+
+
+def _fortifications(pos, step):
+    """(marker, (Leg, Tracked, Wheeled) cost) of each fortification entered through its green
+    side on this step; a cost is MP, "H" or None (NA)."""
+    table = (pos.game.charts.get("fortifications") or {}).get("move") or {}
+    found = []
+    side = None
+    for unit in pos.at(step.b):
+        if not unit.counter.is_marker or unit.type not in table:
+            continue
+        if unit.type not in OMNIDIRECTIONAL:
+            side = side or pos.map.grid.direction(step.b, step.a)
+            if f"facing:{side}" not in unit.status:
+                continue
+        found.append((unit, tuple(_cell(c) for c in str(table[unit.type]).split("/"))))
+    return found
+
+
+def _cell(text: str):
+    text = text.strip().lstrip("+")
+    if text.upper() == "NA":
+        return None
+    if text.upper() == "H":
+        return "H"
+    return Fraction(text)
