@@ -228,3 +228,22 @@ def test_b82_faced_fortifications_and_roads(gd):
     put(pos, "g-1gr-2k", "0605")
     bunker = path(pos, "g-1gr-2k", "0605", "0705")
     assert bunker.ok and bunker.steps[-1]["cost"] == 5             # clear 1 + bunker 4 for Leg
+
+
+@pytest.mark.parametrize("spent_rule, left", [("through_adjacent", 5), ("before_adjacent", 6)])
+def test_b58_moving_on_after_an_overrun(gd, spent_rule, left):
+    """9.4, A21: MA 8, 3 MP spent reaching the hex next to the defender (the last hex 1 MP)."""
+    from toolkit.rulesets.grossdeutschland import overrun_moves
+
+    rs = RS.with_options(overrun_spent=spent_rule)
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0105", status={"overrun"})
+    mp_left, reach = overrun_moves(pos, rs, "g-2pz-5k", spent=3, approach=1)
+    assert mp_left == left and reach.ma == left
+    assert (h("0605") in reach.hexes()) and ((h("0705") in reach.hexes()) is (left == 6))
+    put(pos, "s-1rif-1", "0307")                      # its ZOC takes in 0306: the tank halts there
+    _, reach = overrun_moves(pos, rs, "g-2pz-5k", spent=3, approach=1)
+    assert reach.board.index[h("0306")] in reach.stopped
+    pos.units["g-2pz-5k"].status.clear()
+    pos.touch()
+    assert overrun_moves(pos, rs, "g-2pz-5k", spent=3, approach=1)[1].refused.code.value == "mode-not-allowed"

@@ -12,7 +12,7 @@ flag over its own battalion (6.0); line of sight up to 10 hexes (11.2). Python a
 one module per job:
 
 * :mod:`.ruleset`: the movement allowance (halved at Night and in rain, storm and snow, 13.2,
-  14.1; out of supply, 5.3/9.1; a debarked unit moves 4 as Leg, 9.6; a Leg unit with a
+  14.1; out of supply, 5.3/9.1; on after an overrun, 9.4, :func:`overrun_moves`; a debarked unit moves 4 as Leg, 9.6; a Leg unit with a
   ``riding_tanks`` status moves as the Tracked unit it rides, 9.5), stacking points, supply
   to the unit's own battalion HQ and an HQ's to any other HQ (5.1);
 * :mod:`.movement`: the H and ALL cells of the Terrain Chart (9.0), no move across a river
@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from .activation import Activation, ActivationError, chits_of
 from .movement import ma_share
-from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, time_of_day
+from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
 from .sight import inspectable, sees
 
 __all__ = [
     "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "chits_of", "inspectable",
-    "ma_share", "sees", "time_of_day",
+    "ma_share", "overrun_moves", "sees", "time_of_day",
 ]

@@ -24,6 +24,7 @@ DEFAULTS = {
     "preselect_turns": "first",         # A11
     "passed_by_division": True,         # A10
     "road_through_na_supply": True,     # A19
+    "overrun_spent": "through_adjacent",  # A21
 }
 _CHOICES = {
     "out_of_supply_ma": ("9.1", "5.3"),
@@ -32,6 +33,7 @@ _CHOICES = {
     "preselect_turns": ("first", "every"),
     "passed_by_division": (True, False),
     "road_through_na_supply": (True, False),
+    "overrun_spent": ("through_adjacent", "before_adjacent"),
 }
 
 LEG, TRACKED, WHEELED = "leg", "tracked", "wheeled"
@@ -45,6 +47,7 @@ OUT_OF_SUPPLY = ("out_of_supply", "step_loss")
 NIGHT, EVENING = "Night", "Evening"
 HALVING_WEATHER = ("rainy", "stormy", "snowy")      # 14.1
 ROAD = "road"
+OVERRUN = "overrun"
 RIDING = "riding_tanks"          # 9.5: the status of a Leg unit carried by a Tracked unit
 
 
@@ -110,7 +113,13 @@ class Grossdeutschland(Ruleset):
             return Fraction(4)
         return Fraction(unit.value("movement", 0) or 0)
 
+    #: MP left to units continuing an overrun (9.4), by unit id: set by :func:`overrun_moves`
+    #: on a copy of the ruleset for that one question.
+    overrun_left: dict = dataclasses.field(default_factory=dict)
+
     def movement_allowance(self, pos, unit, mode):
+        if mode.name == OVERRUN:
+            return Fraction(self.overrun_left.get(unit.id, 0))
         ma = self.printed_ma(pos, unit)
         if unit.status & set(OUT_OF_SUPPLY):
             cls = self.unit_class(pos, unit)
@@ -182,6 +191,20 @@ class Grossdeutschland(Ruleset):
         return cell is not None and cell.move.lookup(WHEELED, pos.current_weather)[1] is None
 
 
+def overrun_moves(pos: Position, rs: "Grossdeutschland", unit_id: str, spent, approach):
+    """Where a Tracked unit may go on after a successful overrun (9.4): ``spent`` is the MP it
+    had spent up to and including the hex next to the defender, ``approach`` the cost of that
+    last hex. It moves on with its printed MA less ``spent`` (A21, the default) or less the MP
+    spent before that hex (``overrun_spent="before_adjacent"``), halting on entering an enemy
+    ZOC. The unit needs the ``overrun`` status (the Overrun marker)."""
+    from ...referee import reachable
+    unit = pos.unit(unit_id)
+    used = Fraction(spent) - (Fraction(approach) if rs.option(pos, "overrun_spent") == "before_adjacent" else 0)
+    left = max(Fraction(0), rs.printed_ma(pos, unit) - used)
+    ask = dataclasses.replace(rs, overrun_left={**rs.overrun_left, unit_id: left})
+    return left, reachable(pos, ask, unit_id, mode=OVERRUN)
+
+
 def time_of_day(pos: Position) -> str | None:
     """Morning, Day, Evening or Night of the position's turn, from its scenario's dates."""
     scenario = pos.game.scenarios.get(pos.scenario) if pos.scenario else None
@@ -203,7 +226,8 @@ RULESET = Grossdeutschland(
         bridges_ignore_hexsides=True,       # 9.1: a bridge nullifies the river
         line_out_of_ezoc=False,             # 8.0: no road movement when leaving an enemy ZOC
         minimum_move=True, minimum_move_rule="9.0",
-        modes={ROAD: MovementMode(name=ROAD, rule="9.2", road_only=True, stacking=ROAD)},
+        modes={ROAD: MovementMode(name=ROAD, rule="9.2", road_only=True, stacking=ROAD),
+               OVERRUN: MovementMode(name=OVERRUN, rule="9.4", classes=(TRACKED,), needs_status=OVERRUN)},
     ),
     zoc=ZocRules(
         rule="8.0", kinds=("unit",), exempt_types=HQ_TYPES,
