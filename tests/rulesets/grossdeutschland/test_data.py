@@ -74,3 +74,15 @@ def test_set_up_areas_of_the_kursk_table(gd):
     assert luchanio == {h("2328"), h("2428")} and entry.rule == "OOB 18"
     depleted = [p for p in gd.scenarios["kursk"].setup if p.state == "reduced"]
     assert sorted(u for p in depleted for u in p.units) == ["g-1pz-1k", "g-1pz-2k", "g-1pz-3k"]   # 18.4
+
+
+def test_the_counter_values_the_text_gives(gd):
+    units = [c for c in gd.counters.values() if c.kind in ("unit", "hq")]
+    assert len(units) == 199 and sum(c.side == "german" for c in units) == 110
+    flak = gd.counters["g-flak-88"]
+    assert (flak.front["attack"], flak.front["defence"], flak.front["movement"], flak.back["defence"]) == (2, 9, 8, 5)
+    apathy = gd.counters["ev-g-red-apathy"]
+    assert apathy.front["attack"] == "+2" and apathy.source.rule == "10.3" and "Accurate Fire" in apathy.note
+    assert gd.counters["s-2mot-hq"].band == gd.counters["s-2mot-1"].band                    # errata, 2.0
+    assert all(c.back_kind == "fired" for c in units if "range" in c.front)                # 10.2
+    assert {c.unit_class for c in units} == {"leg", "tracked", "wheeled"}
