@@ -62,13 +62,15 @@ def test_b22_b23_division_hq_is_free(gd):
     assert stack(board(gd), "0505", FULL[:4] + ["g-div-hq-staff"])             # A34: a battalion HQ counts
 
 
-def test_b25_passing_through_a_full_hex(gd):
+def test_b25_stacking_is_checked_after_movement(gd):
     pos = board(gd)
     stack(pos, "0505", FULL[:4])
     put(pos, "g-2pz-5k", "0405")
     assert check_path(pos, RS, ["g-2pz-5k"], [h("0405"), h("0505"), h("0605")]).ok
-    ending = check_path(pos, RS, ["g-2pz-5k"], [h("0405"), h("0505")])
-    assert not ending.ok and ending.reason.rule == "7.1"
+    assert check_path(pos, RS, ["g-2pz-5k"], [h("0405"), h("0505")]).ok          # 7.1: not during movement
+    pos.place("g-2pz-5k", h("0505"))
+    over = check_stacking(pos, RS)
+    assert over and over[0].rule == "7.1" and "g-2pz-5k" in over[0].units     # ... but at its end
 
 
 # -- zones of control (8.0) ---------------------------------------------------------------

@@ -239,7 +239,7 @@ RULESET = Grossdeutschland(
     stacking=StackingRules(
         rule="7.1", limit=4, limit_by_terrain={"city": 6, "downtown": 6}, limit_by_mode={ROAD: 2},
         points_value=None, reduced_factor=Fraction(1, 2), exempt_types=(DIVISION_HQ,),
-        exempt_kinds=("marker", "chit"), when="move",
+        exempt_kinds=("marker", "chit"), when="phase",   # 7.1: only at the end of all movement
     ),
     supply=SupplyRules(
         rule="5.1", max_length=None, road_lines=(), enemy_blocks=True, ezoc_blocks=True,
