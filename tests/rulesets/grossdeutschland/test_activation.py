@@ -159,3 +159,18 @@ def test_a11_preselection_on_later_turns(gd, turns, allowed):
     else:
         with pytest.raises(ActivationError, match="first turn only"):
             Activation.for_turn(pos, rs, preselected=["chit-g-2pz"])
+
+
+def test_b33_range_counts_again_at_the_attack(gd):
+    pos = board(gd)
+    put(pos, "g-1gr-hq", "0505")
+    put(pos, "g-1gr-1k", "0705")                     # 2 hexes away
+    act = Activation.for_turn(pos, RS)
+    act.draw(pos, "chit-g-1gr")
+    act.activate(pos, RS, "g-1gr-1k")
+    act.activate(pos, RS, "g-1gr-hq")
+    assert act.may_attack(pos, RS, "g-1gr-1k") is None
+    pos.place("g-1gr-hq", h("0105"))                  # the HQ moves away: 6 hexes, range 4
+    why = act.may_attack(pos, RS, "g-1gr-1k")
+    assert why.rule == "10.0" and "at the time of the attack" in why.text
+    assert act.may_attack(pos, RS, "g-1gr-hq") is None                 # the HQ is never out of its own range

@@ -190,3 +190,16 @@ def test_a19_a_road_through_na_terrain_carries_supply_option(gd, follow_road):
     put(pos, "g-2gr-hq", "0308")
     result = supply_status(pos, rs, "german")
     assert ("g-1gr-1k" in result.supplied) is follow_road
+
+
+def test_b30_a_battalion_without_its_hq_nominates_one_stack(gd):
+    pos = board(gd)
+    put(pos, "g-1gr-1k", "0303")
+    put(pos, "g-1gr-2k", "0303")
+    put(pos, "g-1gr-3k", "0808")
+    assert not supply_status(pos, RS, "german").supplied
+    result = supply_status(pos, RS, "german", {"nominated": {"1Gr": h("0303")}})
+    assert result.supplied == {"g-1gr-1k", "g-1gr-2k"} and result.unsupplied == {"g-1gr-3k"}
+    put(pos, "g-1gr-hq", "0505")                      # with an HQ on the map, no nomination
+    result = supply_status(pos, RS, "german", {"nominated": {"1Gr": h("0808")}})
+    assert "g-1gr-3k" in result.supplied and result.paths["g-1gr-3k"][-1] == h("0505")

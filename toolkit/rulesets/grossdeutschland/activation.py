@@ -174,6 +174,23 @@ class Activation:
                           f"range of {reach}", unit.hex, ids)
         return None
 
+    def may_attack(self, pos, rs, unit_id: str) -> Reason | None:
+        """None if ``unit_id``, activated now, may attack: it must still be within its HQ's
+        activation range at the time of the attack (10.0; checked again at declaration, A9)."""
+        unit = pos.unit(unit_id)
+        if unit_id not in self.units or unit.counter.formation != self.battalion:
+            return Reason(Code.CUSTOM, "6.0", f"{unit_id} has not been activated by the chit in play", unit.hex,
+                          (unit_id,))
+        hq = self._hq(pos, rs)
+        if hq is None or hq.id == unit_id or unit.hex is None:
+            return None
+        reach = hq.value(rs.command.range_value)
+        distance = pos.map.grid.distance(hq.hex, unit.hex)
+        if not isinstance(reach, int) or distance > reach:
+            return Reason(Code.CUSTOM, "10.0", f"{unit_id} is {distance} hexes from {hq.id}, beyond its activation "
+                          f"range of {reach}, at the time of the attack", unit.hex, (unit_id,))
+        return None
+
     def activate(self, pos, rs, unit_id: str) -> None:
         """Mark ``unit_id`` activated by the chit in play (refused with the reason)."""
         why = self.may_activate(pos, rs, unit_id)

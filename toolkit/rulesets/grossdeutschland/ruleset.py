@@ -161,8 +161,8 @@ class Grossdeutschland(Ruleset):
 
     def supply_sources(self, pos, side, context=None):
         """5.1: each unit traces to an HQ of its own battalion; each battalion HQ to any other
-        HQ of its side. A battalion whose HQ is not on the map has no source (its one
-        nominated stack is the player's choice, outside the referee)."""
+        HQ of its side. A battalion whose HQ is not on the map has no source, except the one
+        stack its owner nominates: ``context["nominated"]`` maps the battalion to that hex."""
         hqs = [u for u in pos.on_map(side) if u.type in HQ_TYPES]
         groups = []
         by_battalion: dict[str, list] = {}
@@ -181,6 +181,11 @@ class Grossdeutschland(Ruleset):
             others = tuple(h.hex for h in hqs if h.id != hq.id)
             if others:
                 groups.append(Source(others, serves=lambda u, i=hq.id: u.id == i, kind="another HQ"))
+        # 5.1: a battalion with no HQ to trace to may nominate one stack, in supply this turn
+        for battalion, hex in ((context or {}).get("nominated") or {}).items():
+            if battalion not in by_battalion:
+                groups.append(Source((hex,), serves=lambda u, b=battalion, h=hex: u.counter.formation == b
+                                     and u.hex == h, trace=False, kind="nominated stack"))
         return groups
 
     def supply_blocks(self, pos, side, hex):
