@@ -247,3 +247,22 @@ def test_b58_moving_on_after_an_overrun(gd, spent_rule, left):
     pos.units["g-2pz-5k"].status.clear()
     pos.touch()
     assert overrun_moves(pos, rs, "g-2pz-5k", spent=3, approach=1)[1].refused.code.value == "mode-not-allowed"
+
+
+def test_b19_german_rafts_cancel_the_stream_for_german_leg_units(gd):
+    pos = board(gd)
+    side_feature(pos, "stream", "0505/0605")
+    put(pos, "g-1gr-1k", "0505")
+    assert path(pos, "g-1gr-1k", "0505", "0605").steps[-1]["cost"] == 2          # clear 1 + stream 1
+    put(pos, "g-eng-raft-1", "0504")                                            # next to both hexes
+    assert path(pos, "g-1gr-1k", "0505", "0605").steps[-1]["cost"] == 1
+    put(pos, "s-1rif-1", "0505")
+    pos.units.pop("g-1gr-1k")
+    pos.touch()
+    # not for the Soviets: clear 1 + stream 1 + 1 to leave the raft unit's ZOC
+    assert path(pos, "s-1rif-1", "0505", "0605").steps[-1]["cost"] == 3
+    pos = board(gd)
+    side_feature(pos, "stream", "0505/0605")
+    put(pos, "g-eng-raft-1", "0504")
+    put(pos, "g-2pz-5k", "0505")
+    assert path(pos, "g-2pz-5k", "0505", "0605").steps[-1]["cost"] == 3          # not for Tracked: 1 + 2

@@ -1,5 +1,5 @@
 """The Grossdeutschland say on one step: the Terrain Chart's H and ALL cells (9.0), no move
-across a river into an enemy ZOC without a bridge (8.0), and the MP a fortification chit adds
+across a river into an enemy ZOC without a bridge (8.0), German rafts (9.7), and the MP a fortification chit adds
 when its hex is entered through its green hexside (15.2; a minefield from every side).
 
 A fortification chit is a marker of type trench, minefield, dragons teeth or bunker in the hex;
@@ -53,6 +53,7 @@ def step_rule(rs, pos, units, step: Step) -> Step | Reason:
             extra = max(extra, rs.h_cost(pos, unit) if cell == "H" else cell)
     if step.used_line:                                # 9.2: the road rate disregards the other terrain
         return dataclasses.replace(step, cost=step.cost + extra) if extra else step
+    extra -= _rafted(rs, pos, units, step, codes)
     fort, extra = extra, Fraction(0)
     for unit in units:
         share = ma_share(pos, rs.unit_class(pos, unit), step.b)
@@ -69,6 +70,26 @@ def step_rule(rs, pos, units, step: Step) -> Step | Reason:
 
 
 _CLASSES = ("leg", "tracked", "wheeled")
+#: Hexside features whose MP a raft cancels for German Leg units (9.7).
+RAFTED = ("ford", "stream", "canal", "river")
+
+
+def _rafted(rs, pos, units, step, codes) -> Fraction:
+    """9.7: the MP of a ford, stream, canal or river a German Leg unit crosses, when a German
+    Raft unit (mark ``raft``) is adjacent to that hexside (in or next to either of its hexes)."""
+    water = [c for c in codes if c in RAFTED and c in pos.map.hexside_types]
+    if not water or any(u.side != "german" or rs.unit_class(pos, u) != "leg" for u in units):
+        return Fraction(0)
+    grid = pos.map.grid
+    near = {step.a, step.b} | set(grid.neighbours(step.a)) & set(grid.neighbours(step.b))
+    if not any("raft" in u.counter.marks and u.side == "german" for h in near for u in pos.at(h)):
+        return Fraction(0)
+    weather = pos.current_weather or "*"
+    total = Fraction(0)
+    for code in water:
+        found, cost = pos.map.hexside_types[code].move.lookup("leg", weather)
+        total += cost or 0
+    return total
 OMNIDIRECTIONAL = ("minefield",)
 
 
