@@ -266,3 +266,23 @@ def test_b19_german_rafts_cancel_the_stream_for_german_leg_units(gd):
     put(pos, "g-eng-raft-1", "0504")
     put(pos, "g-2pz-5k", "0505")
     assert path(pos, "g-2pz-5k", "0505", "0605").steps[-1]["cost"] == 3          # not for Tracked: 1 + 2
+
+
+def test_b14_to_b17_debarking(gd):
+    from toolkit.rulesets.grossdeutschland import debark, reembark
+
+    pos = board(gd)
+    rcn = put(pos, "s-rcn-1", "0505")                                    # Wheeled, MA 10
+    assert debark(RS, pos, "s-rcn-1", spent=6).rule == "9.6"             # B15: more than half
+    assert debark(RS, pos, "s-rcn-1", spent=5) is None                   # B14: half or less
+    assert RS.unit_class(pos, rcn) == "leg" and RS.movement_allowance(pos, rcn, RS.mode(None)) == 4
+    same = reembark(RS, pos, "s-rcn-1", debarked_this_activation=True)                  # B16
+    assert same.rule == "9.6" and "may not re-embark in it" in same.text
+    rcn.status.add("out_of_supply")
+    assert "out of supply" in reembark(RS, pos, "s-rcn-1").text
+    rcn.status = {"debarked", "low_supply"}
+    assert reembark(RS, pos, "s-rcn-1") is None and RS.movement_allowance(pos, rcn, RS.mode(None)) == 10
+    rcn.status.add("pinned")
+    assert debark(RS, pos, "s-rcn-1").code.value == "cannot-move"        # B17
+    put(pos, "g-2pz-5k", "0606")
+    assert "only a Wheeled unit" in debark(RS, pos, "g-2pz-5k").text      # Tracked never debark

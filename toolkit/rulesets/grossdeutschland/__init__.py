@@ -16,7 +16,8 @@ one module per job:
   ``riding_tanks`` status moves as the Tracked unit it rides, 9.5), stacking points, supply
   to the unit's own battalion HQ and an HQ's to any other HQ (5.1);
 * :mod:`.movement`: the H and ALL cells of the Terrain Chart (9.0), no move across a river
-  into an enemy ZOC without a bridge (8.0), fortification chit costs (15.2);
+  into an enemy ZOC without a bridge (8.0), fortification chit costs (15.2), rafts (9.7),
+  :func:`debark` and :func:`reembark` (9.6);
 * :mod:`.activation`: the chit-pull order as referee state (2.5, 3.4, 6.0);
 * :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1).
 
@@ -28,11 +29,11 @@ defaults are the notes' suggested rulings (docs/games/grossdeutschland.md, "Ruli
 from __future__ import annotations
 
 from .activation import Activation, ActivationError, chits_of
-from .movement import ma_share
+from .movement import debark, ma_share, reembark
 from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
 from .sight import inspectable, sees
 
 __all__ = [
     "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "chits_of", "inspectable",
-    "ma_share", "overrun_moves", "sees", "time_of_day",
+    "debark", "ma_share", "overrun_moves", "reembark", "sees", "time_of_day",
 ]

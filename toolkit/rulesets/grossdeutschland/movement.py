@@ -117,3 +117,42 @@ def _cell(text: str):
     if text.upper() == "H":
         return "H"
     return Fraction(text)
+
+
+def debark(rs, pos, unit_id: str, spent=0) -> Reason | None:
+    """9.6: a Wheeled unit that has spent at most half its printed MA this activation (``spent``)
+    debarks, spending half its MA in its hex, and is a Leg unit with MA 4 from then on (a
+    ``debarked`` status). Returns why not, or None (and sets the status)."""
+    unit = pos.unit(unit_id)
+    ids = (unit_id,)
+    if unit.counter.unit_class != "wheeled" or "debarked" in unit.status:
+        return Reason(Code.CUSTOM, "9.6", f"only a Wheeled unit debarks; {unit_id} is "
+                      f"{'already debarked' if 'debarked' in unit.status else unit.counter.unit_class}", unit.hex, ids)
+    if "pinned" in unit.status:
+        return Reason(Code.CANNOT_MOVE, "9.6", f"{unit_id} is pinned and may not debark", unit.hex, ids)
+    half = Fraction(unit.value("movement", 0) or 0) / 2
+    if Fraction(spent) > half:
+        return Reason(Code.NOT_ENOUGH_MP, "9.6", f"{unit_id} has moved {spent} MP, more than half its MA: too late "
+                      f"to debark this activation", unit.hex, ids)
+    unit.status.add("debarked")
+    pos.touch()
+    return None
+
+
+def reembark(rs, pos, unit_id: str, debarked_this_activation: bool = False) -> Reason | None:
+    """9.6: a debarked unit re-embarks in a later activation, unless pinned or out of supply
+    (Low supply does not stop it). Returns why not, or None (and clears the status)."""
+    unit = pos.unit(unit_id)
+    ids = (unit_id,)
+    if "debarked" not in unit.status:
+        return Reason(Code.CUSTOM, "9.6", f"{unit_id} is not debarked", unit.hex, ids)
+    if debarked_this_activation:
+        return Reason(Code.CUSTOM, "9.6", f"{unit_id} debarked in this activation: it may not re-embark in it",
+                      unit.hex, ids)
+    if "pinned" in unit.status:
+        return Reason(Code.CANNOT_MOVE, "9.6", f"{unit_id} is pinned and may not re-embark", unit.hex, ids)
+    if unit.status & {"out_of_supply", "step_loss"}:
+        return Reason(Code.CUSTOM, "9.6", f"{unit_id} is out of supply and may not re-embark", unit.hex, ids)
+    unit.status.discard("debarked")
+    pos.touch()
+    return None
