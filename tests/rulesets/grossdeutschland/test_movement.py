@@ -286,3 +286,19 @@ def test_b14_to_b17_debarking(gd):
     assert debark(RS, pos, "s-rcn-1").code.value == "cannot-move"        # B17
     put(pos, "g-2pz-5k", "0606")
     assert "only a Wheeled unit" in debark(RS, pos, "g-2pz-5k").text      # Tracked never debark
+
+
+def test_b20_a_held_entry_hex_moves_the_arrival_along_the_edge(gd):
+    from toolkit.rulesets.grossdeutschland import entry_hex
+
+    pos = board(gd)
+    put(pos, "g-1gr-1k", None)
+    assert entry_hex(RS, pos, ["g-1gr-1k"], h("0105")) == h("0105")
+    put(pos, "s-1rif-1", "0105")
+    paint(pos, "major_river", "0104")
+    assert entry_hex(RS, pos, ["g-1gr-1k"], h("0105")) == h("0106")      # 0104 cannot be entered
+    put(pos, "g-2gr-5k", "0106", status={"pinned"})
+    # nor a pinned friendly stack: 0103 and 0107 are both two hexes away (the lower id is taken)
+    assert entry_hex(RS, pos, ["g-1gr-1k"], h("0105")) == h("0103")
+    paint(pos, "major_river", *[f"01{r:02d}" for r in range(1, 11) if r not in (5, 6)])
+    assert entry_hex(RS, pos, ["g-1gr-1k"], h("0105")) is None            # wait for a later turn

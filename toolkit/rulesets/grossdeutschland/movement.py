@@ -156,3 +156,27 @@ def reembark(rs, pos, unit_id: str, debarked_this_activation: bool = False) -> R
     unit.status.discard("debarked")
     pos.touch()
     return None
+
+
+def entry_hex(rs, pos, unit_ids, entry) -> object | None:
+    """4.0: where reinforcements scheduled for entry hex ``entry`` come on: the entry hex, or,
+    if an enemy unit (or a pinned friendly stack) holds it, the closest map-edge hex on the same
+    side of the map that they may legally enter; None when there is none (they wait a turn)."""
+    units = pos.units_of(unit_ids)
+    side = units[0].side
+    grid = pos.map.grid
+
+    def open_(hex) -> bool:
+        there = [u for u in pos.at(hex) if not u.counter.is_marker]
+        if any(u.side != side for u in there) or any("pinned" in u.status for u in there):
+            return False
+        cell = pos.map.terrain_types.get(pos.map.terrain(hex))
+        on_line = any(hex in ln.hexes for ln in pos.map.lines)
+        return on_line or cell is None or all(
+            cell.move.lookup(rs.unit_class(pos, u), pos.current_weather or "*")[1] is not None for u in units)
+
+    if open_(entry):
+        return entry
+    edges = [e for e in ("north", "south", "east", "west") if entry in grid.edge_hexes(e)]
+    candidates = [h for e in edges for h in grid.edge_hexes(e) if h != entry and open_(h)]
+    return min(candidates, key=lambda h: (grid.distance(entry, h), h), default=None)
