@@ -203,3 +203,13 @@ def test_b30_a_battalion_without_its_hq_nominates_one_stack(gd):
     put(pos, "g-1gr-hq", "0505")                      # with an HQ on the map, no nomination
     result = supply_status(pos, RS, "german", {"nominated": {"1Gr": h("0808")}})
     assert "g-1gr-3k" in result.supplied and result.paths["g-1gr-3k"][-1] == h("0505")
+
+
+def test_the_division_hq_needs_no_supply_path(gd):
+    """5.1 gives the Division HQ no source to trace to (it is one, A7); only it is left out."""
+    pos = board(gd)
+    put(pos, "g-div-division-hq", "0505")
+    put(pos, "g-div-hq-staff", "0909")                 # the Div battalion's own HQ traces like any HQ
+    result = supply_status(pos, RS, "german")
+    assert "g-div-division-hq" not in result.status
+    assert result.paths["g-div-hq-staff"][-1] == h("0505")   # "any other HQ": the Division HQ is one
