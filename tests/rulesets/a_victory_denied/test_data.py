@@ -3,18 +3,8 @@ the map and counters are complete, the decks hold what 3.5 and 3.8 put in the cu
 
 from __future__ import annotations
 
-import pytest
-
 from toolkit.hexes import Hex
-from toolkit.io import load_game
 from toolkit.validate import validate_game
-
-from .helpers import ROOT
-
-
-@pytest.fixture(scope="module")
-def game():
-    return load_game(str(ROOT / "counters" / "a-victory-denied"))
 
 
 def places(game):
