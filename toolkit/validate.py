@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter as Tally
 from dataclasses import asdict, dataclass, field
 
-from .game import Game, Map
+from .game import AreaError, Game, Map, area_hexes
 from .hexes import Hexside
 
 ERROR = "error"
@@ -29,6 +29,8 @@ CODES: dict[str, str] = {
     "unknown-class": ERROR, "steps-without-back": WARNING,
     "unknown-counter": ERROR, "unknown-box": ERROR, "unknown-weather": ERROR, "turn-out-of-range": ERROR,
     "no-entry": WARNING, "counter-overused": ERROR, "wrong-side": ERROR, "unknown-deck": ERROR,
+    "bad-area": ERROR, "setup-outside-area": ERROR,
+    "no-entry": WARNING, "counter-overused": ERROR, "wrong-side": ERROR,
 }
 
 
@@ -371,6 +373,8 @@ def _check_scenarios(game: Game, out: _Collector) -> None:
             if p.box and p.box not in boxes:
                 out.add("unknown-box", f"set-up names box {p.box!r}; the maps have "
                         f"{', '.join(sorted(boxes)) or 'no boxes'}", at, f"setup[{i}].box")
+            if p.area is not None and m is not None:
+                _check_area(s, i, p, m, at, out)
         turns = {t.number for t in s.turns}
         for i, r in enumerate(s.reinforcements):
             m = game.maps.get(r.map or s.map or "")
@@ -433,6 +437,20 @@ def _check_decks(game: Game, out: _Collector) -> None:
         if deck.side is not None and deck.side not in sides:
             out.add("unknown-side", f"deck {deck.id!r} belongs to side {deck.side!r}; expected one of "
                     f"{', '.join(sorted(sides))}", at, f"decks[{i}].side")
+
+
+def _check_area(s, i: int, p, m, at: tuple, out: _Collector) -> None:
+    """A placement's hex (or each hex of its choice) lies in its set-up area."""
+    try:
+        legal = area_hexes(p.area, m, s.unit_hexes(p.map or s.map))
+    except AreaError as exc:
+        out.add("bad-area", f"set-up area: {exc}", at, f"setup[{i}].area")
+        return
+    where = p.area.describe(m.format)
+    for hex in ([p.hex] if p.hex else []) + list(p.hexes):
+        if hex in m.grid and hex not in legal:
+            out.add("setup-outside-area", f"{', '.join(p.units)} set up on {_label(m, hex)}, outside the "
+                    f"area {where} ({len(legal)} legal hexes)", at, f"setup[{i}].hex")
 
 
 # -- provenance -----------------------------------------------------------------------------
