@@ -66,9 +66,13 @@ def activate_hq_chit(pos: Position, rs, chit_id: str, hq_id: str | None = None) 
         if hq_id not in (None, target):
             raise RulesError(f"{chit_id} activates {target}, not {hq_id}")
         hq_id = target
-    hq = pos.units.get(hq_id)
-    if hq is None or hq.counter.kind != "hq" or hq.side != chit.side:
+    counter = pos.game.counters.get(str(hq_id).split("#")[0])
+    if counter is None or counter.kind != "hq" or counter.side != chit.side:
         raise RulesError(f"{hq_id!r} is not a {chit.side} HQ")
+    hq = pos.units.get(hq_id)
+    if hq is None:
+        return Activation(chit_id, refused=Reason(Code.CUSTOM, "7.1", f"{hq_id} is not on the map: the chit "
+                                                   "activates nothing (estimated, notes 14.4.11)", None, (hq_id,)))
     if not _active(pos, hq):
         where = "in the Minsk Pocket" if hq.hex is not None else "not on the map"
         return Activation(chit_id, refused=Reason(Code.CUSTOM, "7.1", f"{hq_id} is {where}: the chit activates "
