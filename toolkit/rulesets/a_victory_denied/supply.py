@@ -59,7 +59,10 @@ def effective_strength(pos: Position, rs, unit_ids, role: str, across_river=()) 
     groups: dict[int, Fraction] = {}
     for uid in unit_ids:
         unit = pos.unit(uid)
-        value = unit.value(role, 0) or 0
+        value = unit.value(role)
+        if value is None:
+            value = unit.value("combat", 0) or 0          # 2.2.2: one strength for both
+
         n = _halvings(pos, rs, unit, role, uid in set(across_river))
         groups[n] = groups.get(n, Fraction(0)) + Fraction(value)
     return sum(floor(total / 2 ** n) for n, total in groups.items())
