@@ -116,6 +116,20 @@ class AVictoryDenied(Ruleset):
     def needs_supply(self, pos, unit):
         return unit.counter.kind == "unit"        # 10.2.1: HQs are never isolated
 
+    # -- referee questions of this game (``hexforge referee chit`` / ``oos``) ---------------
+
+    def activation(self, pos, chit_id: str, hq_id: str | None = None, seeds: dict | None = None):
+        """What a drawn command chit activates (7): :mod:`.command`."""
+        from .command import PANZER_GROUPS, activate_hq_chit, activate_panzer_group, chit_activates
+        if chit_activates(pos, chit_id) in PANZER_GROUPS:
+            return activate_panzer_group(pos, self, chit_id, seeds or {})
+        return activate_hq_chit(pos, self, chit_id, hq_id)
+
+    def out_of_supply_question(self, pos, count: int) -> dict:
+        """The Soviet player's choice of German units Out of Supply (10.1.2): :mod:`.supply`."""
+        from .supply import oos_candidates
+        return oos_candidates(pos, count)
+
 
 def _ruleset() -> AVictoryDenied:
     return AVictoryDenied(
