@@ -92,3 +92,22 @@ def test_units_in_the_minsk_pocket_are_inert(game, rs):
     pos = position(game, {"g-hq-9a": "3106", "g-31id": "3105", "g-161id": "3107"}, side="german")
     act = activate_hq_chit(pos, rs, "c-9a", "g-hq-9a")
     assert act.units == ("g-161id",)
+
+
+@pytest.mark.parametrize("option, active", [("inert", ("g-161id",)), ("active", ("g-161id", "g-31id"))])
+def test_minsk_pocket_units_option(game, rs, option, active):
+    # notes 14.4.10: are German units in the pocket activated (and OOS candidates, 14.4.22)?
+    pos = position(game, {"g-hq-9a": "3106", "g-31id": "3105", "g-161id": "3107"}, side="german")
+    r = rs.with_options(pocket_units=option)
+    assert activate_hq_chit(pos, r, "c-9a", "g-hq-9a").units == tuple(sorted(active))
+    assert r.out_of_supply_question(pos, 1)["candidates"] == sorted(active)
+
+
+def test_tc40_an_hq_with_no_unit_in_range_is_removed_at_the_end_of_the_turn(game, rs):
+    from toolkit.rulesets.a_victory_denied import hqs_out_of_range
+    m = game.main_map
+    row = _line(m, "3020", 7)
+    pos = position(game, {"s-hq-22a": row[0], "s-45c": row[5], "s-hq-20a": row[6]})
+    assert hqs_out_of_range(pos, rs, "soviet") == ["s-hq-22a"]      # range 4, nearest unit 5 away
+    pos = position(game, {"s-hq-22a": row[0], "s-45c": row[4]})
+    assert hqs_out_of_range(pos, rs, "soviet") == []

@@ -49,8 +49,10 @@ def _panzer_unit(unit: Unit) -> bool:
     return unit.counter.formation in PANZER_GROUPS and is_motorised(unit) and unit.counter.kind == "unit"
 
 
-def _active(pos: Position, unit: Unit) -> bool:
-    return unit.hex is not None and not in_pocket(pos, unit.hex)
+def _active(pos: Position, unit: Unit, rs=None) -> bool:
+    if unit.hex is None:
+        return False
+    return not in_pocket(pos, unit.hex) or (rs is not None and rs.option(pos, "pocket_units") == "active")
 
 
 def activate_hq_chit(pos: Position, rs, chit_id: str, hq_id: str | None = None) -> Activation:
@@ -73,15 +75,15 @@ def activate_hq_chit(pos: Position, rs, chit_id: str, hq_id: str | None = None) 
     if hq is None:
         return Activation(chit_id, refused=Reason(Code.CUSTOM, "7.1", f"{hq_id} is not on the map: the chit "
                                                    "activates nothing (estimated, notes 14.4.11)", None, (hq_id,)))
-    if not _active(pos, hq):
+    if not _active(pos, hq, rs):
         where = "in the Minsk Pocket" if hq.hex is not None else "not on the map"
         return Activation(chit_id, refused=Reason(Code.CUSTOM, "7.1", f"{hq_id} is {where}: the chit activates "
                                                    "nothing (estimated, notes 14.4.10-11)", hq.hex, (hq_id,)))
     grid = pos.map.grid
-    hqs = [hq] + [u for u in pos.on_map(hq.side) if u.counter.kind == "hq" and u.id != hq.id and _active(pos, u)
+    hqs = [hq] + [u for u in pos.on_map(hq.side) if u.counter.kind == "hq" and u.id != hq.id and _active(pos, u, rs)
                   and grid.distance(hq.hex, u.hex) <= _range(hq)]
     units = sorted({u.id for u in pos.on_map(hq.side) for h in hqs
-                    if u.counter.kind == "unit" and _active(pos, u) and not _panzer_unit(u)
+                    if u.counter.kind == "unit" and _active(pos, u, rs) and not _panzer_unit(u)
                     and grid.distance(h.hex, u.hex) <= _range(h)})
     notes = [f"{h.id} activated within {hq.id}'s range ({_range(hq)}), no further chaining (7.2.2)" for h in hqs[1:]]
     return Activation(chit_id, tuple(h.id for h in hqs), tuple(units), None, tuple(notes))
@@ -94,11 +96,11 @@ def _range(hq: Unit) -> int:
     return value
 
 
-def panzer_corps(pos: Position, group: str) -> dict[str, list[str]]:
+def panzer_corps(pos: Position, group: str, rs=None) -> dict[str, list[str]]:
     """The on-map, active motorised units of a Panzer Group by Panzer Corps (7.4)."""
     out: dict[str, list[str]] = {}
     for u in pos.on_map("german"):
-        if u.counter.formation == group and _panzer_unit(u) and _active(pos, u):
+        if u.counter.formation == group and _panzer_unit(u) and _active(pos, u, rs):
             out.setdefault(str(u.counter.front.get("corps")), []).append(u.id)
     return {k: sorted(v) for k, v in sorted(out.items())}
 
@@ -112,7 +114,7 @@ def activate_panzer_group(pos: Position, rs, chit_id: str, seeds: dict[str, str]
     group = chit_activates(pos, chit_id)
     if group not in PANZER_GROUPS:
         raise RulesError(f"{chit_id} is not a Panzer Group chit")
-    corps = panzer_corps(pos, group)
+    corps = panzer_corps(pos, group, rs)
     grid = pos.map.grid
     active: list[str] = []
     notes = []
@@ -133,3 +135,12 @@ def activate_panzer_group(pos: Position, rs, chit_id: str, seeds: dict[str, str]
             notes.append(f"{name}: {', '.join(left)} more than {CHAIN} hexes from the chain of {seed} stay inactive")
         active.extend(sorted(chain))
     return Activation(chit_id, (), tuple(active), None, tuple(notes))
+
+
+def hqs_out_of_range(pos: Position, rs, side: str) -> list[str]:
+    """HQs of ``side`` removed at the End of Turn Phase: no friendly combat unit within their
+    Command Range (4.2, 12.5)."""
+    grid = pos.map.grid
+    units = [u for u in pos.on_map(side) if u.counter.kind == "unit"]
+    return sorted(h.id for h in pos.on_map(side) if h.counter.kind == "hq"
+                  and not any(grid.distance(h.hex, u.hex) <= _range(h) for u in units))

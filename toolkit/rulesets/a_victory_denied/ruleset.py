@@ -24,11 +24,13 @@ DEFAULTS = {
     "strategic_cost": "1/2",               # 8 example, 11.1.2 first paragraph; "1/3" as 8.3.1 prints
     "major_river_crossing": "first_hex",   # 8.1.3: the crossing is the first hex; "start_adjacent"
     "oos_and_isolated": "cumulative",      # notes 14.4.3; "once": one halving only
+    "pocket_units": "inert",               # notes 14.4.10, 14.4.22; "active": activated and OOS-eligible
 }
 _CHOICES = {
     "strategic_cost": ("1/2", "1/3"),
     "major_river_crossing": ("first_hex", "start_adjacent"),
     "oos_and_isolated": ("cumulative", "once"),
+    "pocket_units": ("inert", "active"),
 }
 
 
@@ -128,7 +130,7 @@ class AVictoryDenied(Ruleset):
     def out_of_supply_question(self, pos, count: int) -> dict:
         """The Soviet player's choice of German units Out of Supply (10.1.2): :mod:`.supply`."""
         from .supply import oos_candidates
-        return oos_candidates(pos, count)
+        return oos_candidates(pos, count, pocket=self.option(pos, "pocket_units") == "active")
 
 
 def _ruleset() -> AVictoryDenied:

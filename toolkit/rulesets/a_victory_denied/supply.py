@@ -24,13 +24,15 @@ def isolation(pos: Position, rs, side: str) -> SupplyResult:
     return result
 
 
-def oos_candidates(pos: Position, count: int) -> dict:
+def oos_candidates(pos: Position, count: int, *, pocket: bool = False) -> dict:
     """The referee question of 10.1.2: the Soviet player marks ``count`` German combat units Out
     of Supply (the Turn Track's number, not in the text). Candidates are every German combat
-    unit on the map outside the Minsk Pocket (estimated, notes 14.4.22); none on turn 1 (10.1.3)."""
+    unit on the map, those in the Minsk Pocket only with ``pocket`` (option pocket_units, notes
+    14.4.10 and 14.4.22); none on turn 1 (10.1.3)."""
     if count < 0:
         raise ValueError("the number of units to mark is not negative")
-    candidates = sorted(u.id for u in pos.on_map("german") if u.counter.kind == "unit" and not in_pocket(pos, u.hex))
+    candidates = sorted(u.id for u in pos.on_map("german")
+                        if u.counter.kind == "unit" and (pocket or not in_pocket(pos, u.hex)))
     if pos.turn == 1:
         count = 0
     return {"rule": "10.1", "question": f"Soviet player: choose {min(count, len(candidates))} German combat units "
