@@ -4,20 +4,19 @@ movement, stacking by colour)."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
-from ...errors import RulesError
 from ...hexes import Hex
 from ...referee import (MovementMode, MovementRules, Position, Reason, Ruleset, StackingRules, SupplyRules, Unit,
                         ZocRules)
 from ...referee.reasons import Code
+from .._options import RuleOptions
 from . import movement
+from .movement import POCKET
 
 MOTORISED = "motorised"
-POCKET = "minsk_pocket"
-VP_CHIT = "vp chit"
 
 #: Every rule option with its default (the notes' suggested rulings, docs/games/a-victory-denied.md).
 DEFAULTS = {
@@ -51,35 +50,18 @@ def _strategic() -> MovementMode:
 
 
 @dataclass
-class AVictoryDenied(Ruleset):
-    """The A Victory Denied ruleset (see the module docstring)."""
+class AVictoryDenied(RuleOptions, Ruleset):
+    """The A Victory Denied ruleset (see the module docstring); options: :data:`DEFAULTS`."""
+
+    OPTION_DEFAULTS: ClassVar[dict] = DEFAULTS
+    OPTION_CHOICES: ClassVar[dict] = _CHOICES
+    OPTIONS_OF: ClassVar[str] = "A Victory Denied"
 
     needs_python: tuple[str, ...] = (
         "10.3 halved MA out of supply / isolated (1.3 rounding)", "8.1.6 PVO never move",
         "8.1.3 unbridged major rivers", "8.2.2 no major river ZOC to ZOC", "8.3.1 strategic movement adjacency",
         "14 no German entry into the Minsk Pocket", "5.1-5.3 stacking by colour", "7 command chits",
         "10.1 Out of Supply chosen by the Soviet player")
-
-    # -- options --------------------------------------------------------------------------
-
-    def with_options(self, **options) -> "AVictoryDenied":
-        """A copy with rule options set (they win over the scenario's and the game's)."""
-        for name, value in options.items():
-            if name not in _CHOICES:
-                raise RulesError(f"unknown A Victory Denied option {name!r}; options: {', '.join(_CHOICES)}")
-            if value not in _CHOICES[name]:
-                raise RulesError(f"option {name} must be one of {', '.join(_CHOICES[name])}, not {value!r}")
-        return dataclasses.replace(self, options={**self.options, **options})
-
-    def option(self, pos: Position, name: str):
-        """An option's value: this ruleset's, else the scenario's, else the game's, else the default."""
-        if name in self.options:
-            return self.options[name]
-        scenario = pos.game.scenarios.get(pos.scenario) if pos.scenario else None
-        for source in (scenario.options if scenario else {}, pos.game.options):
-            if name in source:
-                return source[name]
-        return DEFAULTS[name]
 
     # -- movement -------------------------------------------------------------------------
 
