@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from toolkit.errors import RulesError
 from toolkit.rulesets.a_victory_denied import activate_hq_chit, activate_panzer_group, panzer_corps
@@ -111,3 +112,32 @@ def test_tc40_an_hq_with_no_unit_in_range_is_removed_at_the_end_of_the_turn(game
     assert hqs_out_of_range(pos, rs, "soviet") == ["s-hq-22a"]      # range 4, nearest unit 5 away
     pos = position(game, {"s-hq-22a": row[0], "s-45c": row[4]})
     assert hqs_out_of_range(pos, rs, "soviet") == []
+
+
+def _literal_chain(grid, hexes: dict, seed: str) -> set:
+    """7.4 read literally: add every unit within 3 of an activated one until nothing changes."""
+    active = {seed}
+    changed = True
+    while changed:
+        changed = False
+        for unit, h in hexes.items():
+            if unit not in active and any(grid.distance(h, hexes[a]) <= 3 for a in active):
+                active.add(unit)
+                changed = True
+    return active
+
+
+LVII = ["g-20pz", "g-12pz", "g-20mot", "g-7pz"]
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.integers(6, 44), st.integers(12, 44)), min_size=4, max_size=4, unique=True),
+       st.integers(0, 3))
+def test_chaining_matches_a_literal_reading(game, rs, spots, seed_index):
+    from toolkit.hexes import Hex
+    grid = game.main_map.grid
+    hexes = {u: Hex(c, r) for u, (c, r) in zip(LVII, spots)}
+    pos = position(game, {u: grid.format(h) for u, h in hexes.items()}, side="german")
+    seed = LVII[seed_index]
+    act = activate_panzer_group(pos, rs, "c-3pzg", {"LVII": seed})
+    assert set(act.units) == _literal_chain(grid, hexes, seed)
