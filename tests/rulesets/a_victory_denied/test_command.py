@@ -33,6 +33,7 @@ def test_tc27_the_command_example(game, rs):
     assert act.hqs == ("s-hq-22a", "s-hq-20a")                           # not the 13th (5 away), no chaining
     assert set(act.units) == {"s-23m", "s-20c"}
     assert "s-63c" not in act.units and "s-45c" not in act.units
+    assert len(act.units) == len(set(act.units))                      # TC-33: once, though in two ranges
 
 
 def test_tc28_range_counts_hexes(game, rs):
