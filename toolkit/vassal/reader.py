@@ -110,7 +110,7 @@ class _Module:
                   "shuffle": pile.get("shuffle", "Always"), "draw_face_up": pile.get("drawFaceUp", "false") == "true",
                   "send_to": pile.get("reshuffleTarget", "") if pile.get("reshufflable") == "true" else "",
                   "_element": pile}
-                 for pile in element.findall(_B + "module.map.DrawPile")]
+                 for pile in element.iter(_B + "module.map.DrawPile")]  # also inside folders
         return {"name": element.get("mapName", ""), "boards": boards, "decks": decks}
 
     def _grid(self, element, size) -> dict:
