@@ -359,7 +359,7 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
             if deck["send_to"] and deck["send_to"] not in names:
                 problems.append(f"{label}: sends its cards to deck {deck['send_to']!r}, which does not exist")
             cards = []
-            for slot in pile.findall(_B + "widget.CardSlot") + pile.findall(_B + "widget.PieceSlot"):
+            for slot in pile.iter(_B + "widget.CardSlot", _B + "widget.PieceSlot"):   # deck folders too
                 try:
                     _, traits = _decode_piece(_text(slot))
                 except ValueError:
