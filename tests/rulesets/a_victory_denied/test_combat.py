@@ -78,3 +78,18 @@ def _literal_column(attack: int, defence: int):
 @given(st.integers(0, 200), st.integers(1, 60))
 def test_odds_match_a_literal_reading(attack, defence):
     assert odds_column(attack, defence) == _literal_column(attack, defence)
+
+
+def test_the_estimated_crt_reads_as_the_shared_combat_engine_reads_charts(game):
+    from fractions import Fraction
+
+    from toolkit.referee.combat_chart import chart_of
+    chart = chart_of(game)
+    assert chart.columns == list(COLUMNS) and chart.dice == "1d6"
+    for attack, defence in [(15, 5), (26, 9), (12, 7), (18, 13), (25, 2), (1, 2)]:
+        assert chart.column_of(Fraction(attack), Fraction(defence)) == odds_column(attack, defence)
+    cited = chart.result(3, COLUMNS.index("4-1"))                   # 9.4.3 example: 4-1, roll 3 = DR
+    assert cited.defender.retreat == (1,) and cited.defender.steps == 0 and cited.attacker.steps == 0
+    big = chart.result(6, COLUMNS.index("10-1"))
+    assert big.defender.steps == 4 and big.defender.retreat == (2,)
+    assert len(chart.rows) == 9                                      # the Soviet d10 reads rows 1-9
