@@ -201,3 +201,23 @@ def test_halved_movement_allowance_rounds_down(game, rs, option, both):
     r = rs.with_options(oos_and_isolated=option)
     assert reachable(pos, r, ["g-102id"]).ma == 2
     assert reachable(pos, r, ["g-7pz"]).ma == both
+
+
+@pytest.mark.parametrize("cost, ma", [("1/2", Fraction(9, 2)), ("1/3", Fraction(14, 3))])
+def test_tc46_a_9th_army_reinforcement_enters_3106_by_strategic_movement(game, rs, cost, ma):
+    from toolkit.referee import Unit
+    from toolkit.rulesets.a_victory_denied import entry_moves
+    m = game.main_map
+    entry = m.grid.parse("3106")
+    pos = position(game, {}, side="german", turn=1)
+    pos.units["g-102id"] = Unit(id="g-102id", counter=game.counters["g-102id"], side="german", box="off-map-9th-army")
+    reach = entry_moves(pos, rs.with_options(strategic_cost=cost), "g-102id", entry)
+    assert reach.refused is None and reach.ma == ma                     # 5 MP less the entry hex's road rate
+    road = next(line for line in m.lines if entry in line.hexes).hexes
+    assert set(reach.hexes()) <= {h for line in m.lines for h in line.hexes}    # along roads only
+    assert road[road.index(entry) + 1] in reach.hexes()
+    # an entry hex next to a Soviet unit: strategic movement is impossible, left to a human ruling
+    pos.units["s-45c"] = Unit(id="s-45c", counter=game.counters["s-45c"], side="soviet", hex=m.grid.parse("3107"))
+    pos.touch()
+    refused = entry_moves(pos, rs, "g-102id", entry).refused
+    assert refused is not None and refused.rule == "11.1.2" and "14.4.14" in refused.text

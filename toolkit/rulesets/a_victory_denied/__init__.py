@@ -7,11 +7,12 @@ from .combat import (COLUMNS, ColumnResult, art_attacks, attack_die, combat_colu
 from .command import (Activation, activate_hq_chit, activate_panzer_group, chit_activates, hqs_out_of_range,
                       panzer_corps)
 from .ruleset import DEFAULTS, RULESET, AVictoryDenied, in_pocket, is_motorised
+from .reinforcements import entry_moves
 from .supply import effective_strength, isolation, oos_candidates
 
 __all__ = [
     "AVictoryDenied", "Activation", "COLUMNS", "ColumnResult", "DEFAULTS", "RULESET", "activate_hq_chit",
     "activate_panzer_group", "art_attacks", "attack_die", "chit_activates", "combat_column", "effective_strength",
-    "halve", "hqs_out_of_range", "in_pocket", "is_motorised", "isolation", "odds_column", "oos_candidates",
-    "panzer_corps", "quarter", "stack_strength",
+    "entry_moves", "halve", "hqs_out_of_range", "in_pocket", "is_motorised", "isolation", "odds_column",
+    "oos_candidates", "panzer_corps", "quarter", "stack_strength",
 ]

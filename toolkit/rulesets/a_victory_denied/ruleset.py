@@ -70,7 +70,11 @@ class AVictoryDenied(RuleOptions, Ruleset):
         halvings = sum(s in unit.status for s in ("out_of_supply", "isolated"))     # 10.3.2, 10.3.3
         if halvings == 2 and self.option(pos, "oos_and_isolated") == "once":
             halvings = 1
-        return Fraction(int(ma) >> halvings)                                          # 1.3: round down
+        ma = Fraction(int(ma) >> halvings)                                            # 1.3: round down
+        if "entering" in unit.status:                                                 # 11.1.2: entry paid
+            from .reinforcements import entry_cost
+            ma = max(Fraction(0), ma - entry_cost(pos, self, unit, unit.hex))
+        return ma
 
     def can_move(self, pos, unit, mode):
         if unit.type == "pvo":
