@@ -43,6 +43,22 @@ def starts_by_major_river(pos: Position, hex: Hex) -> bool:
     return any(n in pos.map.grid and unbridged_major(pos, hex, n) for n in pos.map.grid.neighbours(hex))
 
 
+def strategic_blocker(pos: Position, side: str, hex: Hex) -> tuple[Hex, str] | None:
+    """Why strategic movement may not enter ``hex`` (8.3.1): a neighbour holding an enemy unit or
+    HQ, or an enemy-controlled Victory Hex on or next to it; ``(hex, what)`` or None."""
+    grid = pos.map.grid
+    if enemy_controlled_victory(pos, side, hex):
+        return hex, "is an enemy-controlled Victory Hex"
+    for n in grid.neighbours(hex):
+        if n not in grid:
+            continue
+        if any(u.side not in (side, None) and u.counter.kind in ("unit", "hq") for u in pos.at(n)):
+            return n, "holds an enemy unit"
+        if enemy_controlled_victory(pos, side, n):
+            return n, "is an enemy-controlled Victory Hex"
+    return None
+
+
 def step_rule(rs, pos: Position, units: list[Unit], step: Step) -> Step | Reason:
     ids = tuple(u.id for u in units)
     fmt = pos.map.format
@@ -70,18 +86,10 @@ def step_rule(rs, pos: Position, units: list[Unit], step: Step) -> Step | Reason
             return Reason(Code.PROHIBITED_TERRAIN, "8.1.2", f"{fmt(step.b)} cannot be entered", step.b, ids)
         return dataclasses.replace(step, cost=step.cost + enter, stop=True, prohibited=None)
     if step.mode.name == "strategic":
-        for n in pos.map.grid.neighbours(step.b):
-            if n not in pos.map.grid:
-                continue
-            if any(u.side not in (side, None) and u.counter.kind in ("unit", "hq") for u in pos.at(n)):
-                return Reason(Code.MODE_NOT_ALLOWED, "8.3.1", f"strategic movement may not enter {fmt(step.b)}: "
-                              f"it is adjacent to the enemy unit in {fmt(n)}", step.b, ids)
-            if enemy_controlled_victory(pos, side, n):
-                return Reason(Code.MODE_NOT_ALLOWED, "8.3.1", f"strategic movement may not enter {fmt(step.b)}: "
-                              f"it is adjacent to the enemy-controlled Victory Hex {fmt(n)}", step.b, ids)
-        if enemy_controlled_victory(pos, side, step.b):
-            return Reason(Code.MODE_NOT_ALLOWED, "8.3.1", f"strategic movement may not enter the enemy-controlled "
-                          f"Victory Hex {fmt(step.b)}", step.b, ids)
+        blocker = strategic_blocker(pos, side, step.b)
+        if blocker is not None:
+            return Reason(Code.MODE_NOT_ALLOWED, "8.3.1", f"strategic movement may not enter {fmt(step.b)}: "
+                          f"{fmt(blocker[0])} {blocker[1]}", step.b, ids)
         rate = Fraction(rs.option(pos, "strategic_cost"))
         if step.used_line and step.line is not None and rate != step.line:
             return dataclasses.replace(step, cost=step.cost - step.line + rate, line=rate)

@@ -17,7 +17,7 @@ from ...errors import RulesError
 from ...hexes import Hex
 from ...referee import Position, Reach, Reason, board_of, reachable
 from ...referee.reasons import Code
-from .movement import enemy_controlled_victory
+from .movement import strategic_blocker
 from .ruleset import is_motorised
 
 ENTERING = "entering"   # status of a unit entering this move: its entry already paid
@@ -35,17 +35,12 @@ def entry_moves(pos: Position, rs, unit_id: str, entry: Hex) -> Reach:
     unit.status = set(unit.status) | {ENTERING}
     p.touch()
     fmt = p.map.format
-    side = unit.side
-    for n in [entry, *p.map.grid.neighbours(entry)]:
-        if n not in p.map.grid:
-            continue
-        enemy = any(u.side not in (side, None) and u.counter.kind in ("unit", "hq") for u in p.at(n))
-        if (enemy and n != entry) or enemy_controlled_victory(p, side, n):
-            why = Reason(Code.MODE_NOT_ALLOWED, "11.1.2", f"{unit_id} cannot continue by strategic movement from "
-                         f"{fmt(entry)}: {fmt(n)} holds an enemy unit or is an enemy-controlled Victory Hex "
-                         "(8.3.1; the text does not say what happens: a human ruling, notes 14.4.14)",
-                         entry, (unit_id,))
-            return Reach((unit_id,), entry, Fraction(0), board_of(p.map), refused=why)
+    blocker = strategic_blocker(p, unit.side, entry)
+    if blocker is not None:
+        why = Reason(Code.MODE_NOT_ALLOWED, "11.1.2", f"{unit_id} cannot continue by strategic movement from "
+                     f"{fmt(entry)}: {fmt(blocker[0])} {blocker[1]} (8.3.1; the text does not say what happens: "
+                     "a human ruling, notes 14.4.14)", entry, (unit_id,))
+        return Reach((unit_id,), entry, Fraction(0), board_of(p.map), refused=why)
     return reachable(p, rs, unit_id, mode=None if is_motorised(unit) else "strategic")
 
 
