@@ -396,7 +396,11 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
                     _, traits = _decode_piece(_text(slot), mod.budget)
                 except ValueError:
                     continue  # reported with the other slots
-                full = expand(traits, mod.prototypes)
+                try:
+                    full = expand(traits, mod.prototypes)
+                except ValueError as exc:        # prototypes that nest without end
+                    problems.append(f"{label}: a card does not expand: {exc}")
+                    continue
                 piece = describe_piece(traits, mod.prototypes)
                 cards.append(piece["name"])
                 if deck["face_down"] != "Never" and not any(t.id == "obs;" for t in full):
