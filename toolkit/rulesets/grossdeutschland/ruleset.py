@@ -8,13 +8,14 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, floor
+from typing import ClassVar
 
-from ...errors import RulesError
 from ...hexes import Hexside
 from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Position, Reason, Ruleset,
                         StackingRules, SupplyRules, ZocRules)
 from ...referee.reasons import Code
 from ...referee.ruleset import Source
+from .._options import RuleOptions
 
 #: The default of every rule option: the notes' suggested rulings (section 14).
 DEFAULTS = {
@@ -56,36 +57,18 @@ def _half(value: Fraction, how: str) -> Fraction:
 
 
 @dataclass
-class Grossdeutschland(Ruleset):
-    """Famous Divisions: Grossdeutschland (the package docstring lists the rules)."""
+class Grossdeutschland(RuleOptions, Ruleset):
+    """Famous Divisions: Grossdeutschland (the package docstring lists the rules); options: :data:`DEFAULTS`."""
+
+    OPTION_DEFAULTS: ClassVar[dict] = DEFAULTS
+    OPTION_CHOICES: ClassVar[dict] = _CHOICES
+    OPTIONS_OF: ClassVar[str] = "Grossdeutschland"
 
     needs_python: tuple[str, ...] = (
         "9.0 H and ALL costs", "13.2/14.1 night and weather halve the MA", "5.3/9.1 out of supply halves the MA",
         "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier", "8.0 no move across a river into enemy ZOC",
         "5.1 supply to the unit's own battalion HQ; an HQ to any other HQ", "7.1 depleted units count half",
         "7.2 city and Downtown hexes stack 6")
-
-    # -- options --------------------------------------------------------------------------
-
-    def with_options(self, **options) -> "Grossdeutschland":
-        """A copy of this ruleset with rule options set (they win over scenario and game)."""
-        for name, value in options.items():
-            if name not in _CHOICES:
-                raise RulesError(f"unknown Grossdeutschland option {name!r}; options: {', '.join(_CHOICES)}")
-            if value not in _CHOICES[name]:
-                raise RulesError(f"option {name} must be one of {', '.join(map(str, _CHOICES[name]))}, "
-                                 f"not {value!r}")
-        return dataclasses.replace(self, options={**self.options, **options})
-
-    def option(self, pos: Position, name: str):
-        """An option's value: this ruleset's, else the scenario's, else the game's, else the default."""
-        if name in self.options:
-            return self.options[name]
-        scenario = pos.game.scenarios.get(pos.scenario) if pos.scenario else None
-        for source in (scenario.options if scenario else {}, pos.game.options):
-            if name in source:
-                return source[name]
-        return DEFAULTS[name]
 
     # -- movement (9.0-9.6, 13.2, 14.1) ----------------------------------------------------
 
