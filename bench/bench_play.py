@@ -1,5 +1,5 @@
-"""Play benchmark: "Where" (select a unit -> its hexes shaded) on demyansk-shield, the largest
-bundled map.
+"""Play benchmark: "Where" (select a unit -> its hexes shaded) on the largest bundled map
+(a-victory-denied, 1656 hexes, at the time of writing).
 
 Target (issue 13): the shaded hexes on screen within 100 ms of selecting a unit. Measured
 three ways over the phasing side's units: the server's answer (``where_view``: reachable hexes,
@@ -8,7 +8,7 @@ MP left, paths, stacking at each end), the HTTP round trip to a real uvicorn ser
 shaded, as the browser test measures). Baseline measured in the same run: the referee's bare
 ``reachable`` for the same units (what ``hexforge referee moves`` computes).
 
-    python bench/bench_play.py
+    python bench/bench_play.py [GAME]
 """
 
 from __future__ import annotations
@@ -22,13 +22,12 @@ import tempfile
 import threading
 import time
 
-from toolkit.io import load_game
+from toolkit.io import bundled_games, load_game
 from toolkit.play import Session, Table, bind, create_app
 from toolkit.play.views import where_view
 from toolkit.referee import reachable, ruleset_for
 
 TARGET_MS = 100.0
-GAME = "demyansk-shield"
 
 
 def _median_ms(fn, items, repeat=3) -> float:
@@ -86,8 +85,13 @@ def _browser(url, units):
         driver.quit()
 
 
+def _largest() -> str:
+    return max(bundled_games(), key=lambda g: max(len(m.grid) for m in load_game(g).maps.values()))
+
+
 def main() -> int:
-    game = load_game(GAME)
+    name = sys.argv[1] if len(sys.argv) > 1 else _largest()
+    game = load_game(name)
     rs = ruleset_for(game)
     session = Session.new(game, rs, seed=1)
     pos = session.pos
@@ -95,7 +99,7 @@ def main() -> int:
     table = Table(session)          # prepares the position's caches, as the server does after each change
     table.art
     sizes = [len(reachable(pos, rs, u)) for u in units]
-    print(f"{GAME}: {len(pos.map.grid)} hexes, {len(units)} {pos.side} units reaching {statistics.mean(sizes):.0f} "
+    print(f"{name}: {len(pos.map.grid)} hexes, {len(units)} {pos.side} units reaching {statistics.mean(sizes):.0f} "
           f"hexes on average; medians over the units (best of 3 each), wall time, {os.cpu_count()} cores "
           f"shared (load {os.getloadavg()[0]:.1f})")
     base = _median_ms(lambda u: reachable(pos, rs, u), units)

@@ -41,6 +41,8 @@ def test_phases_naming_a_side_are_one_game_turn():
     assert len(order) == len(vl.turn_phases)
     assert [is_movement(p) for _, p in order].count(True) == 2
     assert is_combat("German combat") and is_supply("Supply and weather") and not is_movement("End of turn")
+    # activation games move and fight in one phase
+    assert is_movement("Command execution") and is_combat("Command execution") and is_movement("Activation")
 
 
 def test_a_new_session_starts_at_the_first_phase_of_the_first_side(tutorial):

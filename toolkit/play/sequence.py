@@ -69,13 +69,19 @@ def next_stage(game: Game, first_side: str | None, stage: Stage) -> Stage:
     return Stage(stage.turn + 1, side, phase)
 
 
+#: Phases of activation games (chit-pull, formation activation) where units both move and fight.
+_ACTIVATION = r"activation|execution"
+
+
 def is_movement(phase: str | None) -> bool:
-    """Units move in this phase (its name says movement; "Strategic" movement counts too)."""
-    return bool(phase) and re.search(r"mov|strategic|exploit", phase, re.I) is not None
+    """Units move in this phase (its name says movement; "Strategic" movement, exploitation and
+    the activation of chit-pull games count too)."""
+    return bool(phase) and re.search(rf"mov|strategic|exploit|{_ACTIVATION}", phase, re.I) is not None
 
 
 def is_combat(phase: str | None) -> bool:
-    return bool(phase) and re.search(r"combat|attack|assault", phase, re.I) is not None
+    """Units attack in this phase (its name says combat or attack, or it is an activation)."""
+    return bool(phase) and re.search(rf"combat|attack|assault|{_ACTIVATION}", phase, re.I) is not None
 
 
 def is_supply(phase: str | None) -> bool:

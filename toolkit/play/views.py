@@ -102,13 +102,29 @@ def where_view(session: Session, unit_ids: list[str], mode: str | None = None) -
     path, whether the move may end there (stacking), and why the units may not move now."""
     pos, rs = session.pos, session.rs
     reach = reachable(pos, rs, unit_ids, mode)
-    data = reach.to_dict()
+    fmt = pos.map.format
+    names: dict = {}
+
+    def name(h):   # each hex id formatted once: paths share most of their hexes
+        text = names.get(h)
+        if text is None:
+            text = names[h] = fmt(h)
+        return text
+
     movers = pos.units_of(unit_ids)
-    for entry, h in zip(data["hexes"], reach.hexes()):
+    stopped = {reach.board.hexes[i] for i in reach.stopped}
+    entries = []
+    for h in reach.hexes():
+        entry = {"hex": name(h), "mp_left": fmt_mp(reach.mp_left(h)), "cost": fmt_mp(reach.cost(h)),
+                 "stops": h in stopped, "path": [name(p) for p in reach.path(h)]}
         why = end_stacking(pos, rs, movers, h, mode)
         entry["can_end"] = why is None
         if why is not None:
-            entry["why_not"] = why.to_dict(pos.map.format)
+            entry["why_not"] = why.to_dict(fmt)
+        entries.append(entry)
+    data = {"units": list(reach.units), "start": name(reach.start) if reach.start else None,
+            "ma": fmt_mp(reach.ma), "count": len(reach),
+            "refused": reach.refused.to_dict(fmt) if reach.refused else None, "hexes": entries}
     data["blocked"] = None
     try:
         session._ready()

@@ -31,18 +31,24 @@ export class CombatPanel {
     this.rolled = null;
   }
 
-  active() { return this.S.board.combat && this.S.pos.combat; }
+  // Clicks on the map pick an attack: in a combat phase, or in a phase where units both move
+  // and fight (activation games) once the player ticks "pick an attack".
+  active() {
+    const p = this.S.pos;
+    return this.S.board.combat && p.combat && (!p.movement || this.attackMode);
+  }
 
   after() { return this.S.pos.after_combat; }
 
   show() {
     const after = this.after();
     const due = after && (after.retreats.length || after.advance);
-    $("combat-panel").hidden = !this.active() && !this.rolled && !due;
+    $("combat-panel").hidden = !(this.S.board.combat && this.S.pos.combat) && !this.rolled && !due;
     const ends = {};
     for (const r of (after && after.retreats) || []) for (const h of Object.keys(r.ends)) ends[h] = "#c8102e";
     for (const g of ((after && after.advance) || { groups: [] }).groups) for (const h of g.to) ends[h] = "#1f5fd0";
     this.S.view.overlay("after", Object.keys(ends).length ? { outlines: ends } : null);
+    if (!this.S.pos.combat) this.attackMode = false;
     if (!this.active()) { this.attackers = []; this.defender = null; this.assessment = null; }
     this.draw();
   }
@@ -169,8 +175,11 @@ export class CombatPanel {
   draw() {
     const a = this.assessment;
     const parts = [];
+    if (this.S.pos.movement && this.S.pos.combat) {
+      parts.push(`<label><input type="checkbox" id="attack-mode" ${this.attackMode ? "checked" : ""}> Pick an attack (clicks choose the attackers and the target, not moves)</label>`);
+    }
     this.drawAfter(parts);
-    parts.push(`<div class="note">Attackers: <b>${esc(this.attackers.join(", ") || "click your units")}</b>; defender: <b>${esc(this.defender || "click an enemy hex")}</b></div>`);
+    if (this.active()) parts.push(`<div class="note">Attackers: <b>${esc(this.attackers.join(", ") || "click your units")}</b>; defender: <b>${esc(this.defender || "click an enemy hex")}</b></div>`);
     parts.push(this.supportsHtml());
     if (a) {
       if (!a.legal) parts.push(`<div class="refusals">${a.refusals.map(reasonHtml).join("<br>")}</div>`);
@@ -192,6 +201,8 @@ export class CombatPanel {
     }
     $("combat").innerHTML = parts.join("");
     for (const input of $("combat").querySelectorAll(".supports input, .supports select")) input.onchange = () => this.assess();
+    const mode = $("attack-mode");
+    if (mode) mode.onchange = () => { this.attackMode = mode.checked; this.attackers = []; this.defender = null; this.assessment = null; this.S.view.highlight([]); this.draw(); };
     const btn = $("combat-roll");
     if (btn) btn.onclick = () => this.roll();
     for (const b of $("combat").querySelectorAll("button[data-loss]")) b.onclick = () => this.loss(b.getAttribute("data-loss"));
