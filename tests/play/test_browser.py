@@ -277,7 +277,7 @@ def test_combat_in_the_browser(browser, shots):
     except ImportError:
         pytest.skip("the referee has no combat part (assess_combat) yet")
     from selenium.webdriver.common.by import By
-    from tests.play.test_combat import ATTACK, OPEN
+    from .test_combat import ATTACK, OPEN
     server = _Server("tutorial", position={**ATTACK, "units": OPEN})
     try:
         _open(browser, server)
