@@ -46,6 +46,25 @@ def test_position_round_trips_through_a_vsav(game, tmp_path):
     assert other.session.pos.units["b-2"].steps == 1
 
 
+def test_export_is_a_vsav_of_the_games_module(game, tmp_path):
+    from toolkit.vassal import build_module, inspect
+    session = Session.new(game, ruleset_for(game), seed=1)
+    client = TestClient(create_app(Table(session)))
+    client.post("/api/move", json={"units": ["r-10"], "to": "0905"})
+    client.post("/api/loss", json={"unit": "b-2"})
+    exported = client.get("/api/export.vsav")
+    assert exported.status_code == 200, exported.text
+    (tmp_path / "turn1.vsav").write_bytes(exported.content)
+    module = build_module(game, tmp_path / "module")[0]       # the module `hexforge vassal` writes
+    report = inspect(tmp_path / "turn1.vsav", module=str(module))
+    assert report["problems"] == []
+    units = {p["properties"]["UnitId"]: p for p in report["pieces"] if p["properties"].get("Kind") != "marker"}
+    placed = {uid: u for uid, u in session.pos.units.items() if u.hex is not None}
+    assert set(units) == set(placed)
+    assert {uid: p["hex"] for uid, p in units.items()} == {uid: session.fmt(u.hex) for uid, u in placed.items()}
+    assert units["b-2"]["layer"] == 2 and units["r-10"]["layer"] in (None, 1)   # reduced: the back face
+
+
 def test_a_bad_vsav_is_refused_clearly(game):
     client = TestClient(create_app(Table(Session.new(game, ruleset_for(game), seed=1))))
     answer = client.post("/api/import.vsav", params={"name": "junk.vsav"}, content=b"not a zip")

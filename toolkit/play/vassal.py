@@ -49,6 +49,10 @@ class Modules:
 
 def position_vsav(pos: Position, modules: Modules, description: str | None = None) -> bytes:
     """The .vsav bytes of ``pos`` for the game's module."""
+    try:
+        from ..vassal import ModuleBinding  # noqa: F401
+    except ImportError:
+        return _vsav_from_a_setup(pos, description)
     binding = modules.binding(pos.game)
     from ..vassal.positions import position_commands
     from ..vassal.savegame import vsav_bytes
@@ -66,3 +70,39 @@ def position_from_vsav(game: Game, modules: Modules, data: bytes, name: str) -> 
     if not pos.units:
         raise DataError("the saved game holds no unit of this game", path=name)
     return pos, list(record.warnings) + [f"{p['name']}: {p['why']}" for p in record.end.unknown + record.end.off]
+
+
+_SETUP_ID = "hexforge-play-position"
+
+
+def _vsav_from_a_setup(pos: Position, description: str | None) -> bytes:
+    """Without a module binding: the module writer's own set-up of a scenario that places the
+    position's units (on their hexes and in their boxes, each on the face of its steps left),
+    taken from a module built with that scenario added last (the other scenarios first, so
+    every palette piece keeps its id)."""
+    import dataclasses
+    import zipfile
+
+    from ..game import Placement, Scenario
+    from ..vassal import build_module
+    from ..vassal.pieces import step_faces
+
+    game = pos.game
+    placements = []
+    for unit in pos.units.values():
+        if unit.hex is None and unit.box is None:
+            continue
+        faces = step_faces(unit.counter)
+        lost = unit.counter.steps - unit.steps
+        state = faces[min(lost, len(faces) - 1)] if lost and len(faces) > 1 else None
+        placements.append(Placement(units=(unit.counter.id,), hex=unit.hex, box=None if unit.hex else unit.box,
+                                    map=pos.map_id, state=state))
+    here = game.scenarios.get(pos.scenario) if pos.scenario else None
+    name = description or f"{game.name}: turn {pos.turn}, {pos.phase}"
+    scenario = Scenario(id=_SETUP_ID, name=name, turns=list(here.turns) if here else [],
+                        first_side=here.first_side if here else pos.side, map=pos.map_id, setup=placements)
+    copy = dataclasses.replace(game, scenarios={**game.scenarios, _SETUP_ID: scenario})
+    with tempfile.TemporaryDirectory(prefix="hexforge-play-") as folder:
+        module = build_module(copy, Path(folder))[0]
+        with zipfile.ZipFile(module) as zf:
+            return zf.read(f"setup_{_SETUP_ID}.vsav")
