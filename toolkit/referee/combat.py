@@ -140,7 +140,13 @@ def _legality(combat: Combat) -> list[Reason]:
         if u.counter.is_marker:
             out.append(Reason(Code.CANNOT_ATTACK, cr.rule, f"{u.id} is a marker, not a unit", u.hex, ids))
             continue
-        if cr.adjacent and not grid.adjacent(u.hex, combat.defender_hex):
+        if u.type in cr.ranged_types:
+            rng = u.value(cr.range_value)
+            if not isinstance(rng, int) or grid.distance(u.hex, combat.defender_hex) > rng:
+                out.append(Reason(Code.NOT_ADJACENT, cr.rule, f"{u.id} in {fmt(u.hex)} (range {rng}) is out of range "
+                                  f"of {fmt(combat.defender_hex)}", u.hex, ids))
+                continue
+        elif cr.adjacent and not grid.adjacent(u.hex, combat.defender_hex):
             out.append(Reason(Code.NOT_ADJACENT, cr.rule, f"{u.id} in {fmt(u.hex)} is not next to "
                               f"{fmt(combat.defender_hex)}", u.hex, ids))
             continue
@@ -213,11 +219,11 @@ def _supports(combat: Combat) -> tuple[list[Modifier], list[Reason]]:
                 why = f"{unit.id} ({unit.type}) is not a {s.kind} unit"
             elif unit.side != own:
                 why = f"{unit.id} is not on the {s.side}'s side"
-            elif unit.hex is None:
+            elif unit.hex is None and rules.range_value:
                 why = f"{unit.id} is not on the map"
             elif rules.spent_status and rules.spent_status in unit.status:
                 why = f"{unit.id} is {rules.spent_status.replace('_', ' ')}"
-            elif rules.range_value:
+            elif rules.range_value and unit.hex is not None:
                 rng = unit.value(rules.range_value)
                 if isinstance(rng, int) and grid.distance(unit.hex, combat.defender_hex) > rng:
                     why = f"{unit.id} (range {rng}) is out of range of {pos.map.format(combat.defender_hex)}"
@@ -247,8 +253,9 @@ def _supports(combat: Combat) -> tuple[list[Modifier], list[Reason]]:
         if rules.chart:
             by_chart.setdefault(rules.chart, {}).setdefault(side, 0)
             by_chart[rules.chart][side] += points
-            mods.append(Modifier("note", 0, rules.rule, f"{side} {kind}: {points} point(s) on the "
-                                 f"{rules.chart.replace('_', ' ')}", hex, units, side))
+            title = (combat.pos.game.charts.get(rules.chart) or {}).get("title") or rules.chart.replace("_", " ")
+            mods.append(Modifier("note", 0, rules.rule, f"{side} {kind}: {points} point(s) on the {title}",
+                                 hex, units, side))
             continue
         value = points * rules.shift * (1 if side == "attacker" else -1)
         mods.append(Modifier("shift", value, rules.rule,
@@ -363,6 +370,8 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, support
                                defender_hex, tuple(u.id for u in attackers)))
     start = chart.column_of(attack, defence) if defenders else None
     odds = chart.columns[start] if start is not None else None
+    if odds is None and defenders:
+        odds = f"<{chart.columns[0]}"
     if defenders and cr.minimum_odds is not None:
         minimum = _bounds([cr.minimum_odds], chart.kind)[0]
         value = (attack / defence if defence else None) if chart.kind == "odds" else attack - defence
@@ -375,9 +384,10 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, support
             refusals.append(Reason(Code.ODDS_TOO_LOW, cr.odds_rule,
                                    f"{chart.ratio_text(attack, defence)} is below the first column "
                                    f"({chart.columns[0]})", defender_hex, tuple(u.id for u in attackers)))
-        start = 0
+        start = -1 if cr.below_table == "below" else 0
         mods.insert(0, Modifier("note", 0, cr.odds_rule, f"{chart.ratio_text(attack, defence)} is below the "
-                                f"first column: read at {chart.columns[0]}"))
+                                f"first column" + (f": read at {chart.columns[0]}" if start == 0 else
+                                                   ": shifts count from one column left of it")))
     shift = sum(int(m.value) for m in mods if m.kind == "shift")
     if cr.max_shift is not None and abs(shift) > cr.max_shift:
         capped = cr.max_shift if shift > 0 else -cr.max_shift

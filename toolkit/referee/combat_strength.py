@@ -298,6 +298,8 @@ def terrain_modifiers(combat: Combat) -> list[Modifier]:
             if t is None or key not in t.combat or not _applies(t.combat, weather):
                 continue
             when = t.combat.get("when")
+            if when == "ruleset":
+                continue
             if when == "attacker_lower" and all(code in hex_codes(m, h) for h in combat.attacker_hexes):
                 continue
             (added if t.combat.get("combine") == "add" or cr.hex_terrain == "add" else best).append(
