@@ -75,3 +75,14 @@ def test_retreat_command(capsys):
     assert code == 1 and data["retreat"]["eliminated"] and data["retreat"]["reason"]["code"] == "retreat-blocked"
     code, out, err = run(capsys, "retreat", "r-13", "-p", str(ATTACK), "--length", "x")
     assert code == 2 and "--length" in err
+
+
+def test_combat_png_marks_the_attack(capsys, tmp_path):
+    from PIL import Image
+    vv = Path(__file__).resolve().parents[1] / "data" / "combat" / "vv-combat-1.yaml"
+    png = tmp_path / "combat.png"
+    code, out, err = run(capsys, "combat", "df357,rc27,bm18-2m", "1109", "-p", str(vv), "--support", "mrl:mrl38g",
+                         "--defence-support", "artillery:1@hq-83", "--png", str(png), "--dpi", "40")
+    assert code == 0 and f"wrote {png}" in err
+    image = Image.open(png).convert("RGB")
+    assert image.width > 200 and len(set(image.resize((64, 64)).getdata())) > 20

@@ -135,10 +135,13 @@ def _draw_combat(pos, rs, a, png, dpi):
             marks[h] = "ATT " + ",".join(u for u in a.attackers if pos.unit(u).hex == h)[:18]
     marks[a.defender_hex] = f"DEF {a.column or a.odds or ''}"
     for m in a.modifiers:
-        if m.hex is not None and m.kind in ("shift", "drm", "attack", "defence") and m.hex not in marks:
-            labels[m.hex] = f"{int(m.value):+d}"
-        elif m.hex is not None and m.kind in ("shift", "drm") and m.hex != a.defender_hex:
-            labels.setdefault(m.hex, f"{int(m.value):+d}")
+        if m.hex is None or m.kind not in ("shift", "drm", "attack", "defence") or not m.value:
+            continue
+        text = f"{int(m.value):+d}{'' if m.kind == 'shift' else ' ' + m.kind[:3]}" + (f" ({m.rule})" if m.rule else "")
+        if m.hex in marks:                   # an attacker's or the defender's hex: on its badge
+            marks[m.hex] = f"{marks[m.hex]} {text}"
+        else:
+            labels[m.hex] = f"{labels[m.hex]} {text}" if m.hex in labels else text
     shade = {}
     try:
         from ..referee import retreat_options

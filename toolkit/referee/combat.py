@@ -239,6 +239,8 @@ def _supports(combat: Combat) -> tuple[list[Modifier], list[Reason]]:
         if why is not None:
             refusals.append(why)
             continue
+        if hex is None and s.via:
+            hex = pos.unit(s.via).hex         # the HQ allocating it
         key = (s.kind, s.side)
         totals[key] = totals.get(key, 0) + points
         where.setdefault(key, []).append((s, hex))

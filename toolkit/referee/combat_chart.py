@@ -94,8 +94,9 @@ class SideResult:
             hexes = " or ".join(str(r) for r in self.retreat)
             parts.append(f"retreats {hexes} hex{'es' if self.retreat != (1,) else ''}")
         if self.requirements:
-            parts.append(f"then {self.requirements} more step{'s' if self.requirements > 1 else ''} "
-                         "lost or hex(es) retreated, owner's choice")
+            n = self.requirements
+            parts.append(f"{'then ' if self.retreat else ''}{n} {'more ' if self.retreat else ''}"
+                         f"step{'s' if n > 1 else ''} lost or hex{'es' if n > 1 else ''} retreated (owner's choice)")
         if self.special:
             parts.append("special result")
         return ", ".join(parts)
