@@ -335,6 +335,34 @@ def _steps(res: CombatResult, role: str, totals: dict[str, int]) -> int:
     return min(n, totals[role]) if totals[role] else n
 
 
+def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, parts: list, totals: dict):
+    """``(distribution, results, column distribution, expected steps)`` of a combat read from
+    column ``start`` moved ``shift`` columns, with ``drm`` and the random shifts ``parts``
+    (each value -> probability): the random shifts are convolved first, so each column is
+    summed over the CRT dice once per net random shift."""
+    distribution: dict[str, Fraction] = {}
+    results: dict[str, CombatResult] = {}
+    columns: dict[str, Fraction] = {}
+    expected = {"attacker": Fraction(0), "defender": Fraction(0)}
+    n, sides = parse_dice(chart.dice)
+    whole = sides ** n
+    ways = {roll: int(p * whole) for roll, p in dice_distribution(chart.dice).items()}
+    for r, p in sorted(shift_distribution(parts).items()):
+        col, extra = _place(chart, cr, start, shift + r)
+        columns[chart.columns[col]] = columns.get(chart.columns[col], Fraction(0)) + p
+        counts: dict[str, int] = {}
+        for roll, w in ways.items():
+            res = chart.result(roll + drm + extra, col)
+            results.setdefault(res.text, res)
+            counts[res.text] = counts.get(res.text, 0) + w
+        for text, w in counts.items():      # exact: whole ways over the dice, once per result
+            distribution[text] = distribution.get(text, Fraction(0)) + p * Fraction(w, whole)
+    for text, p in distribution.items():
+        for role in ROLES:
+            expected[role] += p * _steps(results[text], role, totals)
+    return distribution, results, columns, expected
+
+
 def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, supports=(), context=None) -> CombatAssessment:
     """Assess an attack by ``attacker_ids`` (one id or several) on ``defender_hex``.
 
@@ -411,17 +439,7 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, support
         column = chart.columns[col]
     if legal and start is not None:
         totals = {"attacker": sum(u.steps for u in attackers), "defender": sum(u.steps for u in defenders)}
-        crt_dice = dice_distribution(chart.dice)
-        for r, p in sorted(shift_distribution(parts).items()):
-            col, extra = _place(chart, cr, start, shift + r)
-            columns[chart.columns[col]] = columns.get(chart.columns[col], Fraction(0)) + p
-            for roll, q in crt_dice.items():
-                res = chart.result(roll + drm + extra, col)
-                results.setdefault(res.text, res)
-                distribution[res.text] = distribution.get(res.text, Fraction(0)) + p * q
-        for text, p in distribution.items():
-            for role in ROLES:
-                expected[role] += p * _steps(results[text], role, totals)
+        distribution, results, columns, expected = distribution_of(chart, cr, start, shift, drm, parts, totals)
     return CombatAssessment(
         attackers=tuple(u.id for u in attackers), defender_hex=defender_hex, defenders=tuple(u.id for u in defenders),
         legal=legal, refusals=refusals, attack=attack, defence=defence, ratio=chart.ratio_text(attack, defence),

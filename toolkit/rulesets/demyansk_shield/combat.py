@@ -144,13 +144,11 @@ def combat_rules(minimum_odds: str = "1-3") -> CombatRules:
 def combat_status(rs, pos, unit, role, combat) -> set:
     """Supply is judged at the moment of combat (6.13, 6.41): ``out_of_supply`` when the unit
     traces no Supply Route now (defenders may use the constructed airfield, 6.35)."""
-    defending = frozenset(u.id for u in combat.defenders)
-    key = ("ds-supply", unit.side, defending)
-    cache = combat.context.setdefault("_cache", {})
-    if key not in cache:
-        cache[key] = supply(pos, unit.side, rs, defending if role == "defender" else frozenset()).supplied
+    defending = frozenset(u.id for u in combat.defenders) if role == "defender" else frozenset()
+    supplied = pos.cached("ds-combat-supply", rs, (unit.side, defending),
+                          lambda: supply(pos, unit.side, rs, defending).supplied)
     status = set(unit.status)
-    if unit.id not in cache[key] and unit.type != "air":
+    if unit.id not in supplied and unit.type != "air":
         status.add("out_of_supply")
     return status
 
