@@ -86,3 +86,15 @@ def test_combat_png_marks_the_attack(capsys, tmp_path):
     assert code == 0 and f"wrote {png}" in err
     image = Image.open(png).convert("RGB")
     assert image.width > 200 and len(set(image.resize((64, 64)).getdata())) > 20
+
+
+@pytest.mark.parametrize("module", ["tutorial", "velikiye_luki", "demyansk_shield"])
+def test_the_emitted_plugin_carries_combat(module):
+    import importlib
+
+    from toolkit.referee.plugin import ruleset_config, ruleset_from_config
+    rs = importlib.import_module(f"toolkit.rulesets.{module}").RULESET
+    config = json.loads(json.dumps(ruleset_config(rs)))
+    assert config["combat"]["crt"] == "combat_results" and "retreat" in config
+    back = ruleset_from_config(config)
+    assert back.combat == rs.combat and back.retreat == rs.retreat and back == rs

@@ -83,8 +83,7 @@ class CombatAssessment:
                     "estimated": self.chart.estimated},
             "column_distribution": {k: _s(v) for k, v in self.column_distribution.items()},
             "distribution": {k: _s(v) for k, v in self.distribution.items()},
-            "results": {k: {"attacker": r.attacker.describe(), "defender": r.defender.describe(), **r.to_dict()}
-                        for k, r in self.results.items()},
+            "results": {k: r.to_dict() for k, r in self.results.items()},
             "expected_steps": {k: _s(v) for k, v in self.expected_steps.items()},
         }
 
@@ -104,8 +103,7 @@ class CombatRoll:
 
     def to_dict(self) -> dict:
         return {"dice": self.dice, "roll": self.roll, "modified": self.modified, "column": self.column,
-                "result": {"attacker": self.result.attacker.describe(), "defender": self.result.defender.describe(),
-                           **self.result.to_dict()},
+                "result": self.result.to_dict(),
                 "seed": self.seed, "log": self.log}
 
 

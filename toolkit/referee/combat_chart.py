@@ -78,7 +78,8 @@ class SideResult:
 
     def to_dict(self) -> dict:
         return {"steps": self.steps, "retreat": list(self.retreat), "requirements": self.requirements,
-                "eliminated": self.eliminated, "exchange": self.exchange, "special": self.special}
+                "eliminated": self.eliminated, "exchange": self.exchange, "special": self.special,
+                "text": self.describe()}
 
     def describe(self) -> str:
         if self.empty:
