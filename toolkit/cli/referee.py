@@ -293,4 +293,5 @@ def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, 
     sys.exit(0 if ok else 1)
 
 
+command.add_command(__import__(f"{__package__}.referee_setup", fromlist=["command"]).command)  # `referee setup`
 from . import referee_combat  # noqa: E402,F401  (registers `combat` and `retreat`; it imports this module)
