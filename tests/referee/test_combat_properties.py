@@ -141,3 +141,41 @@ def test_distribution_matches_a_plain_loop_over_the_dice(games):
         text = chart.result(face + a.drm, col).text
         literal[text] = literal.get(text, 0) + Fraction(1, 6)
     assert literal == a.distribution
+
+
+def test_differential_d10_crt_with_a_one_sided_random_shift_and_chits():
+    """The shapes later games need: a differential CRT on a d10, a random shift one side rolls on
+    its own die (2d6), and a chit's DRM declared in the context; checked against a literal loop."""
+    import dataclasses
+
+    from toolkit.referee import RandomShift
+    pos = load_position(ATTACK)
+    g = copy.copy(pos.game)
+    g.__dict__.pop("_combat_charts", None)
+    g.charts = {
+        "combat_results": {"kind": "differential", "dice": "d10", "columns": ["-2", "0", "+2", "+4", "+6"],
+                           "rows": {"1-3": ["AE", "A1", "A1/D1", "D1", "D2"], "4-7": ["A1", "A1/D1", "D1", "D2", "DE"],
+                                    "8+": ["A1/D1", "D1", "D2", "DE", "DE"]}},
+        "morale": {"columns": ["elite", "line"], "rows": {r: (["+1", "0"] if r >= 9 else ["0", "-1"] if r <= 4
+                                                             else ["0", "0"]) for r in range(2, 13)}},
+    }
+    pos.game = g
+    rs = ruleset_for(g)
+    rs = dataclasses.replace(rs, combat=dataclasses.replace(
+        rs.combat, minimum_odds=None, below_table="first",
+        random_shifts=(RandomShift("morale", chart="morale", value="morale", dice="2d6", sides=("attacker",)),)))
+    for u in pos.units.values():
+        u.counter = dataclasses.replace(u.counter, front={**u.counter.front, "morale": "line"})
+    a = assess_combat(pos, rs, ["b-4", "b-2"], pos.map.grid.parse("0805"),
+                      context={"modifiers": [{"kind": "drm", "value": 1, "rule": "chit", "text": "Stuka chit"}]})
+    assert a.legal and a.chart.kind == "differential" and a.odds == "+6" and a.drm == 1   # 10 - 3 = +7
+    assert sum(a.distribution.values()) == 1 and len(a.column_distribution) == 2
+    literal = {}
+    chart = a.chart
+    for (d10,) in product(range(1, 11), repeat=1):
+        for a1, a2 in product(range(1, 7), repeat=2):
+            s = -1 if a1 + a2 <= 4 else 0                      # the "line" column
+            col = min(len(chart.columns) - 1, max(0, chart.columns.index("+6") + s))
+            text = chart.result(d10 + 1, col).text
+            literal[text] = literal.get(text, 0) + Fraction(1, 360)
+    assert literal == a.distribution
