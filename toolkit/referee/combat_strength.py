@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import ceil, floor
 
 from ..hexes import Hex
 from .reasons import Reason
+from .ruleset import _round
 
 #: Modifier kinds: a column shift (+ is the attacker's favour), a die-roll modifier, a change of
 #: a side's strength, a random shift rolled before the CRT, or a note (no value).
@@ -119,11 +119,8 @@ def parse_effect(value) -> tuple[str, Fraction] | None:
 
 
 def round_strength(value: Fraction, how: str) -> Fraction:
-    if how == "down":
-        return Fraction(floor(value))
-    if how == "up":
-        return Fraction(ceil(value))
-    return value
+    """``value`` rounded "down", "up" or kept ("exact")."""
+    return _round(value, how)
 
 
 def _applies(effects: dict, weather: str) -> bool:
@@ -168,8 +165,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     mods: list[Modifier] = []
     refusals: list[Reason] = []
     # -- attack ------------------------------------------------------------------------------
-    groups: dict[Fraction, list] = {}
-    why: dict[Fraction, list[tuple[str, str | None]]] = {}
+    items = []
     every_crosses = {}
     if cr.hexside_applies == "all":
         for u in combat.attackers:
@@ -213,53 +209,23 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
                                      f"{u.id} attacks {what} {t.name.lower()}: {_signed(eff[1])} attack",
                                      u.hex, (u.id,), "attacker"))
                 value = max(Fraction(0), value + eff[1])
-        if not cr.halve_together:
-            factor_value = round_strength(value * factor, cr.strength_round)
-            if factor != 1:
-                mods.append(Modifier("attack", factor_value - value, reasons[0][1],
-                                     f"{u.id}: {value} x {factor} ({', '.join(r for r, _ in reasons)}) = {factor_value}",
-                                     u.hex, (u.id,), "attacker"))
-            groups.setdefault(Fraction(1), []).append((u, factor_value))
-            continue
-        groups.setdefault(factor, []).append((u, value))
-        why.setdefault(factor, reasons)
-    attack = Fraction(0)
-    for factor, members in sorted(groups.items(), reverse=True):
-        total = sum((v for _, v in members), Fraction(0))
-        got = round_strength(total * factor, cr.strength_round)
-        attack += got
-        if factor != 1:
-            ids = tuple(u.id for u, _ in members)
-            names = ", ".join(dict.fromkeys(r for r, _ in why[factor]))
-            rule = next((r for _, r in why[factor] if r), cr.strength_rule)
-            mods.append(Modifier("attack", got - total, rule,
-                                 f"attack of {', '.join(ids)} ({names}): {total} x {factor} = {got}"
-                                 f"{' (rounded ' + cr.strength_round + ')' if got != total * factor else ''}",
-                                 members[0][0].hex, ids, "attacker"))
+        items.append((u, value, factor, reasons))
+    attack, more = _sum_groups("attack", "attacker", items, cr, cr.strength_rule)
+    mods += more
     # -- defence ----------------------------------------------------------------------------
-    dgroups: dict[Fraction, list] = {}
-    dwhy: dict[Fraction, list[str]] = {}
+    items = []
     for u in combat.defenders:
         value = Fraction(_num(u.value(cr.defence_value, 0)))
         factor = Fraction(1)
-        names = []
+        reasons = []
         statuses = combat.statuses(u, "defender")
         for status, f in cr.defence_status.items():
             if status in statuses:
                 factor *= Fraction(f)
-                names.append(status.replace("_", " "))
-        dgroups.setdefault(factor, []).append((u, value))
-        dwhy.setdefault(factor, names)
-    defence = Fraction(0)
-    for factor, members in sorted(dgroups.items(), reverse=True):
-        total = sum((v for _, v in members), Fraction(0))
-        got = round_strength(total * factor, cr.strength_round)
-        defence += got
-        if factor != 1:
-            ids = tuple(u.id for u, _ in members)
-            mods.append(Modifier("defence", got - total, cr.status_rule,
-                                 f"defence of {', '.join(ids)} ({', '.join(dwhy[factor])}): {total} x {factor} = {got}",
-                                 combat.defender_hex, ids, "defender"))
+                reasons.append((status.replace("_", " "), cr.status_rule))
+        items.append((u, value, factor, reasons))
+    defence, more = _sum_groups("defence", "defender", items, cr, cr.status_rule)
+    mods += more
     factors, adds = [], []
     for code in hex_codes(m, combat.defender_hex):
         t = m.terrain_types.get(code)
@@ -283,6 +249,30 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
                                  "defender"))
             defence += a
     return attack, defence, mods, refusals
+
+
+def _sum_groups(kind: str, side: str, items: list, cr, rule: str | None) -> tuple[Fraction, list[Modifier]]:
+    """The total of ``items`` (unit, value, factor, reasons): units with the same factor are
+    added before it applies (``halve_together``; else each unit alone), each total rounded by
+    ``strength_round``; a :class:`Modifier` for every factor other than 1."""
+    groups: dict[tuple, list] = {}
+    for u, value, factor, reasons in items:
+        key = (factor,) if cr.halve_together else (factor, u.id)
+        groups.setdefault(key, []).append((u, value, reasons))
+    total, mods = Fraction(0), []
+    for key, members in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1:])):
+        factor = key[0]
+        subtotal = sum((v for _, v, _ in members), Fraction(0))
+        got = round_strength(subtotal * factor, cr.strength_round)
+        total += got
+        if factor != 1:
+            ids = tuple(u.id for u, _, _ in members)
+            names = ", ".join(dict.fromkeys(r for _, _, rs in members for r, _ in rs))
+            cited = next((r for _, _, rs in members for _, r in rs if r), rule)
+            rounded = f" (rounded {cr.strength_round})" if got != subtotal * factor else ""
+            mods.append(Modifier(kind, got - subtotal, cited, f"{kind} of {', '.join(ids)} ({names}): "
+                                 f"{subtotal} x {factor} = {got}{rounded}", members[0][0].hex, ids, side))
+    return total, mods
 
 
 def terrain_modifiers(combat: Combat) -> list[Modifier]:
