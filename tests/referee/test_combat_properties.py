@@ -86,6 +86,16 @@ def _monotone(chart) -> bool:
     return True
 
 
+_LOADED = {}
+
+
+def _attack_position():
+    """The tutorial attack position, read once (each example works on a copy)."""
+    if "pos" not in _LOADED:
+        _LOADED["pos"] = load_position(ATTACK)
+    return _LOADED["pos"]
+
+
 @st.composite
 def monotone_charts(draw):
     """A random CRT whose defender losses never fall from one column to the next."""
@@ -102,7 +112,7 @@ def monotone_charts(draw):
 @given(chart=monotone_charts(), shift=st.integers(-4, 4))
 @settings(max_examples=80)
 def test_attacker_shift_never_lowers_expected_defender_loss(chart, shift):
-    pos = load_position(ATTACK)
+    pos = _attack_position().copy()
     g = copy.copy(pos.game)
     g.__dict__.pop("_combat_charts", None)
     g.charts = {"combat_results": chart}

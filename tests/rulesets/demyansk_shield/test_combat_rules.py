@@ -171,6 +171,7 @@ def test_major_river_halves_attacks_in_dry_and_mud_only_11_25(game):
         pos = position(game, weather=weather, **{"ax-ir27": "1824", "so-180": "1924"})
         a = assess_combat(pos, RS, "so-180", H("1824"))
         assert a.attack == expected, weather
+    # 11.22 example B: attacked from 1923 and 1924, only one of them across the major river
     pos = position(game, weather="dry", **{"ax-ir27": "1824", "so-180": "1924", "so-84": "1923"})
     assert assess_combat(pos, RS, ["so-180", "so-84"], H("1824")).attack == 10   # not every attacker crosses
 
