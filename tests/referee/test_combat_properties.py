@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.io import load_game
-from toolkit.referee import assess_combat, chart_of, load_position, position_from_scenario, ruleset_for
+from toolkit.referee import assess_combat, chart_of, load_position, position_from_scenario, roll_combat, ruleset_for
 
 ATTACK = Path(__file__).resolve().parents[1] / "data" / "combat" / "tutorial-attack.yaml"
 GAMES = ("tutorial", "velikiye-luki", "demyansk-shield")
@@ -189,3 +189,27 @@ def test_differential_d10_crt_with_a_one_sided_random_shift_and_chits():
             text = chart.result(d10 + 1, col).text
             literal[text] = literal.get(text, 0) + Fraction(1, 360)
     assert literal == a.distribution
+
+
+def test_dice_by_the_attackers_side_and_rerolls():
+    """A Victory Denied's shape (9.2, 9.4.3): the German attacker rolls a d6, the Soviet a d10
+    whose 10 is rolled again, so rows 1-9 are equally likely."""
+    pos = _attack_position().copy()
+    g = copy.copy(pos.game)
+    g.__dict__.pop("_combat_charts", None)
+    rows = {r: [f"D{min(r, 9) // 3}" if r > 2 else "A1"] * 3 for r in range(1, 10)}
+    g.charts = {"combat_results": {"columns": ["1-1", "2-1", "3-1"], "dice": {"red": "1d6", "blue": "d10"},
+                                   "reroll": {"blue": [10]}, "rows": rows}}
+    pos.game = g
+    rs = ruleset_for(g)
+    import dataclasses
+    rs = dataclasses.replace(rs, combat=dataclasses.replace(rs.combat, minimum_odds=None))
+    a = assess_combat(pos, rs, ["b-4", "b-2"], pos.map.grid.parse("0805"))
+    assert a.chart.dice_for("blue") == "d10" and a.to_dict()["crt"]["reroll"] == [10]
+    assert a.distribution == {"A1": Fraction(2, 9), "D1": Fraction(3, 9), "D2": Fraction(3, 9), "D3": Fraction(1, 9)}
+    rolled = roll_combat(pos, rs, a, seed=3)
+    assert 1 <= rolled.roll <= 9 and "d10" in rolled.log
+    with pytest.raises(Exception, match="rolled again"):
+        roll_combat(pos, rs, a, roll=10)
+    seen = {roll_combat(pos, rs, a, seed=s).roll for s in range(60)}
+    assert 10 not in seen and len(seen) == 9

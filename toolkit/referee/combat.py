@@ -64,6 +64,7 @@ class CombatAssessment:
     supports: tuple[Support, ...]
     chart: CombatChart
     rule: str | None = None
+    side: str | None = None
     #: internal: (start column index, fixed shift, drm) for roll_combat
     _plan: tuple = field(default=(None, 0, 0), repr=False)
     _random_parts: list = field(default_factory=list, repr=False)
@@ -79,7 +80,8 @@ class CombatAssessment:
             "shift": self.shift, "column": self.column, "drm": self.drm,
             "modifiers": [m.to_dict(fmt) for m in self.modifiers],
             "random": self.random, "supports": [s.to_dict() for s in self.supports],
-            "crt": {"name": self.chart.name, "rule": self.chart.rule, "dice": self.chart.dice, "kind": self.chart.kind,
+            "crt": {"name": self.chart.name, "rule": self.chart.rule, "dice": self.chart.dice_for(self.side),
+                    "reroll": list(self.chart.rerolls_for(self.side)), "kind": self.chart.kind,
                     "estimated": self.chart.estimated},
             "column_distribution": {k: _s(v) for k, v in self.column_distribution.items()},
             "distribution": {k: _s(v) for k, v in self.distribution.items()},
@@ -333,18 +335,18 @@ def _steps(res: CombatResult, role: str, totals: dict[str, int]) -> int:
     return min(n, totals[role]) if totals[role] else n
 
 
-def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, parts: list, totals: dict):
+def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, parts: list, totals: dict,
+                    side: str | None = None):
     """``(distribution, results, column distribution, expected steps)`` of a combat read from
     column ``start`` moved ``shift`` columns, with ``drm`` and the random shifts ``parts``
-    (each value -> probability): the random shifts are convolved first, so each column is
-    summed over the CRT dice once per net random shift."""
+    (each value -> probability), the CRT dice being those of the attacker's ``side``: the
+    random shifts are convolved first, so each column is summed over the CRT dice once per net
+    random shift."""
     distribution: dict[str, Fraction] = {}
     results: dict[str, CombatResult] = {}
     columns: dict[str, Fraction] = {}
     expected = {"attacker": Fraction(0), "defender": Fraction(0)}
-    n, sides = parse_dice(chart.dice)
-    whole = sides ** n
-    ways = {roll: int(p * whole) for roll, p in dice_distribution(chart.dice).items()}
+    ways, whole = chart.ways(side)
     for r, p in sorted(shift_distribution(parts).items()):
         col, extra = _place(chart, cr, start, shift + r)
         columns[chart.columns[col]] = columns.get(chart.columns[col], Fraction(0)) + p
@@ -437,12 +439,13 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, support
         column = chart.columns[col]
     if legal and start is not None:
         totals = {"attacker": sum(u.steps for u in attackers), "defender": sum(u.steps for u in defenders)}
-        distribution, results, columns, expected = distribution_of(chart, cr, start, shift, drm, parts, totals)
+        distribution, results, columns, expected = distribution_of(chart, cr, start, shift, drm, parts, totals, side)
     return CombatAssessment(
         attackers=tuple(u.id for u in attackers), defender_hex=defender_hex, defenders=tuple(u.id for u in defenders),
         legal=legal, refusals=refusals, attack=attack, defence=defence, ratio=chart.ratio_text(attack, defence),
         odds=odds, column=column, shift=shift, modifiers=mods, drm=drm, distribution=distribution, results=results,
         expected_steps=expected, column_distribution=columns, random=notes, supports=sup, chart=chart, rule=cr.rule,
+        side=side,
         _plan=(start, shift, drm), _random_parts=notes)
 
 
@@ -458,13 +461,23 @@ def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | 
     if seed is None:
         seed = secrets.randbelow(2 ** 31)
     rng = random.Random(seed)
-    n, sides = parse_dice(chart.dice)
+    text = chart.dice_for(assessment.side)
+    again = set(chart.rerolls_for(assessment.side))
+    n, sides = parse_dice(text)
+    rerolled = []
     rolled = [rng.randint(1, sides) for _ in range(n)]
+    while sum(rolled) in again and len(rerolled) < 1000:
+        rerolled.append(sum(rolled))
+        rolled = [rng.randint(1, sides) for _ in range(n)]
     if roll is not None:
-        if not n <= roll <= n * sides:
-            raise RulesError(f"a roll of {chart.dice} is {n} to {n * sides}, not {roll}")
-        rolled = [roll]
+        if not n <= roll <= n * sides or roll in again:
+            raise RulesError(f"a roll of {text} is {n} to {n * sides}"
+                             f"{' (not ' + ', '.join(map(str, sorted(again))) + ': rolled again)' if again else ''}, "
+                             f"not {roll}")
+        rolled, rerolled = [roll], []
     dice: dict = {"crt": sum(rolled)}
+    if rerolled:
+        dice["rerolled"] = rerolled
     given = dict(rolls or {})
     extra_shift = 0
     for note in assessment._random_parts:
@@ -484,9 +497,10 @@ def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | 
     modified = total + drm + extra
     result = chart.result(modified, col)
     fmt = pos.map.format
-    extras = "".join(f", {k} {v}" for k, v in dice.items() if k != "crt")
+    extras = "".join(f", {k} {v}" for k, v in dice.items() if k not in ("crt", "rerolled"))
+    again_text = f" (after {', '.join(map(str, rerolled))}, rolled again)" if rerolled else ""
     log = (f"combat {','.join(assessment.attackers)} -> {fmt(assessment.defender_hex)} "
            f"({','.join(assessment.defenders)}): {assessment.ratio} = {assessment.odds}, shift {shift:+d}"
-           f"{extras}, column {chart.columns[col]}, {chart.dice} {total}"
+           f"{extras}, column {chart.columns[col]}, {text} {total}{again_text}"
            f"{f' {drm + extra:+d} = {modified}' if drm + extra else ''}: {result.text} [seed {seed}]")
     return CombatRoll(dice, total, modified, chart.columns[col], result, seed, log)

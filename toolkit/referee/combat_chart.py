@@ -6,7 +6,9 @@ Plain logic over a game's ``charts`` mapping; no position, no ruleset. A chart r
     combat_results:
       rule: "6.3"
       kind: odds              # or differential (columns "-2", "0", "+3"...); default: from the labels
-      dice: 1d6               # 1d6, d10, 2d6, 3d6 (default: the game's first dice)
+      dice: 1d6               # 1d6, d10, 2d6, 3d6 (default: the game's first dice); or by the
+                              # attacker's side: {german: 1d6, soviet: d10}
+      reroll: {soviet: [10]}  # rolls that are rolled again (a list: for every side)
       numbers: steps          # "requirements": each number is a step or an extra retreat hex (VV)
       sides: positional       # "attacker/defender" cells; "prefixed": A.../D... parts (default)
       retreat: 1              # hexes of an "R" (a list [1, 2] when the owner chooses)
@@ -198,6 +200,25 @@ class CombatChart:
     bounds: list
     rows: list[tuple[int | None, int | None, list[CombatResult]]]
     estimated: str | None = None
+    dice_by_side: dict = field(default_factory=dict)
+    reroll: dict = field(default_factory=dict)
+
+    def dice_for(self, side: str | None) -> str:
+        """The dice the attacker of ``side`` rolls on this table."""
+        return self.dice_by_side.get(side, self.dice)
+
+    def rerolls_for(self, side: str | None) -> tuple[int, ...]:
+        """Rolls the attacker of ``side`` rolls again (they never read a row)."""
+        return tuple(self.reroll.get(side, self.reroll.get("*", ())))
+
+    def ways(self, side: str | None) -> tuple[dict[int, int], int]:
+        """``(roll -> ways, total ways)`` of the attacker's dice, rolls to reroll left out (a
+        reroll until another value: the others keep their relative odds)."""
+        text = self.dice_for(side)
+        n, sides = parse_dice(text)
+        skip = set(self.rerolls_for(side))
+        ways = {roll: int(p * sides ** n) for roll, p in dice_distribution(text).items() if roll not in skip}
+        return ways, sum(ways.values())
 
     @property
     def low_roll(self) -> int:
@@ -287,8 +308,28 @@ def chart_of(game, name: str = "combat_results") -> CombatChart:
         if kind not in ("odds", "differential"):
             raise ValueError(f"kind must be odds or differential, not {kind!r}")
         bounds = _bounds(columns, kind)
-        dice = str(data.get("dice") or (game.dice[0] if game.dice else "1d6"))
-        parse_dice(dice)
+        raw_dice = data.get("dice") or (game.dice[0] if game.dice else "1d6")
+        by_side = {}
+        if isinstance(raw_dice, dict):
+            by_side = {str(k): str(v) for k, v in raw_dice.items()}
+            for text in by_side.values():
+                parse_dice(text)
+            dice = next(iter(by_side.values()))
+        else:
+            dice = str(raw_dice)
+            parse_dice(dice)
+        raw_reroll = data.get("reroll") or {}
+        if isinstance(raw_reroll, (list, tuple)):
+            raw_reroll = {"*": raw_reroll}
+        if not isinstance(raw_reroll, dict):
+            raise ValueError("reroll must be a list of rolls or a mapping of side to rolls")
+        reroll = {str(k): tuple(int(r) for r in (v if isinstance(v, (list, tuple)) else [v]))
+                  for k, v in raw_reroll.items()}
+        for side, rolls in reroll.items():
+            text = by_side.get(side, dice)
+            n, faces = parse_dice(text)
+            if set(range(n, n * faces + 1)) <= set(rolls):
+                raise ValueError(f"reroll for {side} leaves no roll of {text}")
         numbers = str(data.get("numbers", "steps"))
         if numbers not in ("steps", "requirements"):
             raise ValueError(f"numbers must be steps or requirements, not {numbers!r}")
@@ -312,7 +353,8 @@ def chart_of(game, name: str = "combat_results") -> CombatChart:
             rows.append((lo, hi, results))
     except (ValueError, TypeError) as exc:
         raise DataError(str(exc), path=where, field=field_) from None
-    chart = CombatChart(name, data.get("rule"), kind, dice, columns, bounds, rows, data.get("estimated"))
+    chart = CombatChart(name, data.get("rule"), kind, dice, columns, bounds, rows, data.get("estimated"),
+                        by_side, reroll)
     cache[name] = chart
     return chart
 
