@@ -17,10 +17,10 @@ under 1 ms, every attack of a side under 2 s. Times are CPU time, best of severa
 Measured on the 2-CPU development machine (load average about 9, CPU time): one distribution
 0.20-0.23 ms against 0.70 ms for the plain loop (3.1-3.5x); assess_combat of that attack with
 every rule 0.37-0.42 ms; every attack of a side, Demyansk scenario 1 after a movement to
-contact: Soviet 37 attacks (34 legal) 6.2 ms, Axis 9 attacks 1.2 ms (supply at the moment of
+contact: Soviet 37 attacks (34 legal) 6.0-6.3 ms, Axis 9 attacks 1.1-1.2 ms (supply at the moment of
 combat searched once per side and position). With a single d6 and no random shifts the plain
 loop is as fast as it gets (0.66 ms for the 34 Soviet distributions against the referee's
-1.6 ms, which also sums the expected steps): the convolution pays off with more dice.
+1.3-1.6 ms, which also sums the expected steps): the convolution pays off with more dice.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from pathlib import Path
 
 from toolkit.io import load_game
 from toolkit.referee import Support, assess_combat, load_position, position_from_scenario, ruleset_for
-from toolkit.referee.combat import _place, _random_parts, distribution_of
+from toolkit.referee.combat import _place, distribution_of
+from toolkit.referee.combat_support import random_parts
 from toolkit.referee.combat_strength import Combat
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,7 +75,7 @@ def plain_loop(chart, cr, start, shift, drm, notes) -> dict:
 def _plan(pos, rs, a):
     start, shift, drm = a._plan
     combat = Combat(pos, rs, pos.units_of(list(a.attackers)), pos.units_of(list(a.defenders)), a.defender_hex)
-    parts, notes = _random_parts(combat)
+    parts, notes = random_parts(combat)
     totals = {"attacker": sum(pos.unit(u).steps for u in a.attackers),
               "defender": sum(pos.unit(u).steps for u in a.defenders)}
     return start, shift, drm, parts, notes, totals

@@ -214,11 +214,14 @@ class CombatChart:
     def ways(self, side: str | None) -> tuple[dict[int, int], int]:
         """``(roll -> ways, total ways)`` of the attacker's dice, rolls to reroll left out (a
         reroll until another value: the others keep their relative odds)."""
-        text = self.dice_for(side)
-        n, sides = parse_dice(text)
-        skip = set(self.rerolls_for(side))
-        ways = {roll: int(p * sides ** n) for roll, p in dice_distribution(text).items() if roll not in skip}
-        return ways, sum(ways.values())
+        cache = self.__dict__.setdefault("_ways", {})
+        if side not in cache:
+            text = self.dice_for(side)
+            n, sides = parse_dice(text)
+            skip = set(self.rerolls_for(side))
+            ways = {roll: int(p * sides ** n) for roll, p in dice_distribution(text).items() if roll not in skip}
+            cache[side] = (ways, sum(ways.values()))
+        return cache[side]
 
     @property
     def low_roll(self) -> int:
