@@ -76,8 +76,8 @@ def _plan(pos, rs, a):
     start, shift, drm = a._plan
     combat = Combat(pos, rs, pos.units_of(list(a.attackers)), pos.units_of(list(a.defenders)), a.defender_hex)
     parts, notes = random_parts(combat)
-    totals = {"attacker": sum(pos.unit(u).steps for u in a.attackers),
-              "defender": sum(pos.unit(u).steps for u in a.defenders)}
+    totals = {"attacker": sorted(pos.unit(u).steps for u in a.attackers),
+              "defender": sorted(pos.unit(u).steps for u in a.defenders)}
     return start, shift, drm, parts, notes, totals
 
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from ..errors import RulesError
 from ..hexes import Hex
-from .combat_chart import CombatChart, CombatResult, _bounds, chart_of, parse_dice, shift_distribution
+from .combat_chart import CombatChart, CombatResult, SideResult, _bounds, chart_of, parse_dice, shift_distribution
 from .combat_strength import Combat, Modifier, Support, crossings, status_weather_modifiers, strengths, terrain_modifiers
 from .combat_support import random_parts, support_modifiers
 from .position import Position
@@ -175,16 +175,20 @@ def _place(chart: CombatChart, cr, start: int, shift: int) -> tuple[int, int]:
     return min(i, len(chart.columns) - 1), 0
 
 
-def _steps(res: CombatResult, role: str, totals: dict[str, int]) -> int:
+def _steps(res: CombatResult, role: str, steps: dict[str, list[int]]) -> int:
+    """Steps a result takes from ``role``, whose units have ``steps`` (ascending): units lost
+    by the owner's choice count the smallest units."""
     side = res.side(role)
+    mine = steps[role]
+    total = sum(mine)
     if side.eliminated:
-        return totals[role]
+        return total
     n = side.steps + side.requirements
+    n += sum(mine[:side.units]) + (sum(mine[:len(mine) // 2]) if side.half_units else 0)
     if side.exchange:
         other = "defender" if role == "attacker" else "attacker"
-        o = res.side(other)
-        n += totals[other] if o.eliminated else o.steps + o.requirements
-    return min(n, totals[role]) if totals[role] else n
+        n += _steps(CombatResult(res.text, res.side(other), SideResult()), "attacker", {"attacker": steps[other]})
+    return min(n, total) if total else n
 
 
 def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, parts: list, totals: dict,
@@ -290,7 +294,7 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, support
         col, _ = _place(chart, cr, start, shift)
         column = chart.columns[col]
     if legal and start is not None:
-        totals = {"attacker": sum(u.steps for u in attackers), "defender": sum(u.steps for u in defenders)}
+        totals = {"attacker": sorted(u.steps for u in attackers), "defender": sorted(u.steps for u in defenders)}
         distribution, results, columns, expected = distribution_of(chart, cr, start, shift, drm, parts, totals, side)
     return CombatAssessment(
         attackers=tuple(u.id for u in attackers), defender_hex=defender_hex, defenders=tuple(u.id for u in defenders),

@@ -65,7 +65,8 @@ class SideResult:
     """What a result does to one side: ``steps`` lost, ``retreat`` hexes (a tuple when the
     owner chooses among lengths), ``requirements`` (each one step or one more retreat hex, the
     owner's choice, VV 6.4), ``eliminated``, ``exchange`` (lose as many steps as the other
-    side), ``special`` (a ``*``)."""
+    side), ``special`` (a ``*``), ``units`` whole units eliminated (the owner's choice) and
+    ``half_units`` (half the units, rounded down, eliminated)."""
 
     steps: int = 0
     retreat: tuple[int, ...] = ()
@@ -73,6 +74,8 @@ class SideResult:
     eliminated: bool = False
     exchange: bool = False
     special: bool = False
+    units: int = 0
+    half_units: bool = False
 
     @property
     def empty(self) -> bool:
@@ -81,7 +84,7 @@ class SideResult:
     def to_dict(self) -> dict:
         return {"steps": self.steps, "retreat": list(self.retreat), "requirements": self.requirements,
                 "eliminated": self.eliminated, "exchange": self.exchange, "special": self.special,
-                "text": self.describe()}
+                "units": self.units, "half_units": self.half_units, "text": self.describe()}
 
     def describe(self) -> str:
         if self.empty:
@@ -91,6 +94,10 @@ class SideResult:
             parts.append("eliminated")
         if self.exchange:
             parts.append("loses as many steps as the other side (exchange)")
+        if self.half_units:
+            parts.append("half its units eliminated (rounded down)")
+        if self.units:
+            parts.append(f"{self.units} unit{'s' if self.units > 1 else ''} eliminated (owner's choice)")
         if self.steps:
             parts.append(f"loses {self.steps} step{'s' if self.steps > 1 else ''}")
         if self.retreat:
@@ -120,6 +127,11 @@ class CombatResult:
         return {"text": self.text, "attacker": self.attacker.to_dict(), "defender": self.defender.to_dict()}
 
 
+#: One-letter results after the A/D of a side (Grossdeutschland 10.4): C casualties (one step),
+#: D decimated (one unit eliminated), P pulverized (half the units eliminated).
+_LETTERS = {"C": {"steps": 1}, "D": {"units": 1}, "P": {"half_units": True}}
+
+
 def _side(body: str, numbers: str, retreat: tuple[int, ...]) -> SideResult:
     body = body.strip()
     if body in ("", "-", "–", "—", "0", "NE"):
@@ -128,6 +140,8 @@ def _side(body: str, numbers: str, retreat: tuple[int, ...]) -> SideResult:
     body = body.replace("*", "")
     if body in ("E", "X", "EL", "ELIM"):
         return SideResult(eliminated=True, special=special)
+    if body in _LETTERS:
+        return SideResult(special=special, **_LETTERS[body])
     m = re.fullmatch(r"(\d*)(R)?(\d*)", body)
     if not m:
         raise ValueError(f"cannot read {body!r}")
