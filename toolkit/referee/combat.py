@@ -64,6 +64,7 @@ class CombatAssessment:
     chart: CombatChart
     rule: str | None = None
     side: str | None = None
+    defender_hexes: tuple = ()
     #: internal: (start column index, fixed shift, drm) for roll_combat
     _plan: tuple = field(default=(None, 0, 0), repr=False)
     _random_parts: list = field(default_factory=list, repr=False)
@@ -73,6 +74,7 @@ class CombatAssessment:
         fmt = fmt or (lambda h: f"{h[0]},{h[1]}")
         return {
             "attackers": list(self.attackers), "defender_hex": fmt(self.defender_hex),
+            "defender_hexes": [fmt(h) for h in (self.defender_hexes or (self.defender_hex,))],
             "defenders": list(self.defenders), "legal": self.legal,
             "refusals": [r.to_dict(fmt) for r in self.refusals],
             "attack": _s(self.attack), "defence": _s(self.defence), "ratio": self.ratio, "odds": self.odds,
@@ -126,9 +128,17 @@ def _legality(combat: Combat) -> list[Reason]:
     if len(sides) > 1:
         out.append(Reason(Code.CANNOT_ATTACK, cr.rule, "units of different sides cannot attack together", None,
                           tuple(u.id for u in combat.attackers)))
-    if not combat.defenders:
-        out.append(Reason(Code.NO_DEFENDER, cr.rule, f"{fmt(combat.defender_hex)} holds no enemy unit to attack",
-                          combat.defender_hex))
+    hexes = combat.defender_hexes
+    for d in hexes:
+        if not any(u.hex == d for u in combat.defenders):
+            out.append(Reason(Code.NO_DEFENDER, cr.rule, f"{fmt(d)} holds no enemy unit to attack", d))
+    if len(hexes) > 1:
+        if cr.multi_hex is None:
+            out.append(Reason(Code.CANNOT_ATTACK, cr.multi_hex_rule or cr.rule,
+                              "an attack is against one hex in this game", hexes[1]))
+        elif pos.current_weather in cr.multi_hex_not_weathers:
+            out.append(Reason(Code.CANNOT_ATTACK, cr.multi_hex_rule or cr.rule,
+                              f"no attack on several hexes in {pos.current_weather} weather", hexes[1]))
     from .board import NO, board_of
     board = board_of(pos.map)
     for u in combat.attackers:
@@ -141,14 +151,19 @@ def _legality(combat: Combat) -> list[Reason]:
             continue
         if u.type in cr.ranged_types:
             rng = u.value(cr.range_value)
-            if not isinstance(rng, int) or grid.distance(u.hex, combat.defender_hex) > rng:
+            if not isinstance(rng, int) or min(grid.distance(u.hex, d) for d in hexes) > rng:
                 out.append(Reason(Code.NOT_ADJACENT, cr.rule, f"{u.id} in {fmt(u.hex)} (range {rng}) is out of range "
-                                  f"of {fmt(combat.defender_hex)}", u.hex, ids))
+                                  f"of {'+'.join(fmt(d) for d in hexes)}", u.hex, ids))
                 continue
-        elif cr.adjacent and not grid.adjacent(u.hex, combat.defender_hex):
-            out.append(Reason(Code.NOT_ADJACENT, cr.rule, f"{u.id} in {fmt(u.hex)} is not next to "
-                              f"{fmt(combat.defender_hex)}", u.hex, ids))
-            continue
+        elif cr.adjacent:
+            near = [d for d in hexes if grid.adjacent(u.hex, d)]
+            need_all = len(hexes) > 1 and cr.multi_hex == "all-adjacent"
+            if not near or (need_all and len(near) < len(hexes)):
+                far = [d for d in hexes if d not in near]
+                out.append(Reason(Code.NOT_ADJACENT, cr.multi_hex_rule if need_all and near else cr.rule,
+                                  f"{u.id} in {fmt(u.hex)} is not next to {'+'.join(fmt(d) for d in far)}",
+                                  u.hex, ids))
+                continue
         statuses = combat.statuses(u, "attacker")
         for status in cr.no_attack_status:
             if status in statuses:
@@ -157,8 +172,10 @@ def _legality(combat: Combat) -> list[Reason]:
         value = u.value(cr.attack_value, 0)
         if not isinstance(value, (int, Fraction)) or isinstance(value, bool) or value <= 0:
             out.append(Reason(Code.CANNOT_ATTACK, cr.rule, f"{u.id} has no attack strength", u.hex, ids))
-        if not cr.across_prohibited and grid.adjacent(u.hex, combat.defender_hex):
-            k = board.k_of(u.hex, combat.defender_hex)
+        for d in hexes:
+            if cr.across_prohibited or not grid.adjacent(u.hex, d):
+                continue
+            k = board.k_of(u.hex, d)
             costs = board.side_costs(rs.unit_class(pos, u), pos.current_weather, rs.movement.bridges_ignore_hexsides)
             if k is not None and costs.get(k) == NO:
                 out.append(Reason(Code.PROHIBITED_HEXSIDE, cr.rule, f"{u.id} may not attack across a hexside it "
@@ -219,8 +236,9 @@ def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, pa
     return distribution, results, columns, expected
 
 
-def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, supports=(), context=None) -> CombatAssessment:
-    """Assess an attack by ``attacker_ids`` (one id or several) on ``defender_hex``.
+def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(), context=None) -> CombatAssessment:
+    """Assess an attack by ``attacker_ids`` (one id or several) on ``defender_hex`` (a hex, or
+    several hexes attacked together where ``CombatRules.multi_hex`` allows it).
 
     ``supports`` are :class:`Support` entries (or ``(kind, side, points)`` tuples);
     ``context`` goes to the ruleset's hooks; its ``"modifiers"`` entries (dicts with ``kind``
@@ -231,15 +249,21 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, support
     attackers = pos.units_of(attacker_ids)
     if not attackers:
         raise RulesError("no attacking unit given")
-    if defender_hex not in pos.map.grid:
-        raise RulesError(f"hex {defender_hex} is not on map {pos.map_id}")
+    hexes = tuple(dict.fromkeys(defender_hex if isinstance(defender_hex, (list, tuple)) and
+                                not isinstance(defender_hex, Hex) else (defender_hex,)))
+    if not hexes:
+        raise RulesError("no defender hex given")
+    for h in hexes:
+        if h not in pos.map.grid:
+            raise RulesError(f"hex {h} is not on map {pos.map_id}")
+    defender_hex = hexes[0]
     sup = tuple(s if isinstance(s, Support) else Support(*s) for s in supports)
     chart = chart_of(pos.game, rs.combat.crt)
     cr = rs.combat
     side = attackers[0].side
-    defenders = _defenders(pos, side, defender_hex)
-    combat = Combat(pos, rs, attackers, defenders, defender_hex, sup, dict(context or {}))
-    combat.crossing = crossings(pos, attackers, defender_hex)
+    defenders = [u for h in hexes for u in _defenders(pos, side, h)]
+    combat = Combat(pos, rs, attackers, defenders, defender_hex, sup, dict(context or {}), defender_hexes=hexes)
+    combat.crossing, combat.crossing_by_hex = crossings(pos, attackers, hexes)
     refusals = _legality(combat)
     attack, defence, mods, more = strengths(combat)
     refusals += more
@@ -301,7 +325,7 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex: Hex, *, support
         legal=legal, refusals=refusals, attack=attack, defence=defence, ratio=chart.ratio_text(attack, defence),
         odds=odds, column=column, shift=shift, modifiers=mods, drm=drm, distribution=distribution, results=results,
         expected_steps=expected, column_distribution=columns, random=notes, supports=sup, chart=chart, rule=cr.rule,
-        side=side,
+        side=side, defender_hexes=hexes,
         _plan=(start, shift, drm), _random_parts=notes)
 
 
@@ -355,7 +379,8 @@ def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | 
     fmt = pos.map.format
     extras = "".join(f", {k} {v}" for k, v in dice.items() if k not in ("crt", "rerolled"))
     again_text = f" (after {', '.join(map(str, rerolled))}, rolled again)" if rerolled else ""
-    log = (f"combat {','.join(assessment.attackers)} -> {fmt(assessment.defender_hex)} "
+    where = "+".join(fmt(h) for h in (assessment.defender_hexes or (assessment.defender_hex,)))
+    log = (f"combat {','.join(assessment.attackers)} -> {where} "
            f"({','.join(assessment.defenders)}): {assessment.ratio} = {assessment.odds}, shift {shift:+d}"
            f"{extras}, column {chart.columns[col]}, {text} {total}{again_text}"
            f"{f' {drm + extra:+d} = {modified}' if drm + extra else ''}: {result.text} [seed {seed}]")

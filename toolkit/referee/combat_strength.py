@@ -76,8 +76,28 @@ class Combat:
     defender_hex: Hex
     supports: tuple = ()
     context: dict = field(default_factory=dict)
-    #: attacker id -> hexside feature codes crossed into the defender hex (bridge rule applied)
+    #: attacker id -> hexside feature codes crossed into the defender hex(es) (bridge rule applied)
     crossing: dict = field(default_factory=dict)
+    #: every defender hex (several in a multi-hex attack); ``defender_hex`` is the first
+    defender_hexes: tuple = ()
+    #: (attacker id, defender hex) -> the codes crossed into that hex
+    crossing_by_hex: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.defender_hexes:
+            self.defender_hexes = (self.defender_hex,)
+
+    def all_cross(self, code: str) -> set:
+        """Attackers to which a hexside feature applies when it counts only if every attacker
+        crosses it (11.22b): those attacking a defender hex whose every adjacent attacker
+        crosses ``code`` into it."""
+        grid = self.pos.map.grid
+        out = set()
+        for d in self.defender_hexes:
+            facing = [u for u in self.attackers if u.hex is not None and grid.adjacent(u.hex, d)]
+            if facing and all(code in self.crossing_by_hex.get((u.id, d), ()) for u in facing):
+                out |= {u.id for u in facing}
+        return out
 
     @property
     def attacker_side(self) -> str | None:
@@ -140,20 +160,23 @@ def hex_codes(m, hex: Hex) -> list[str]:
     return ([base] if base else []) + list(m.features(hex))
 
 
-def crossings(pos, attackers, defender_hex: Hex) -> dict:
-    """Attacker id -> the hexside codes it attacks across; a hexside type with ``bridge`` on the
+def crossings(pos, attackers, defender_hexes) -> tuple[dict, dict]:
+    """``(attacker id -> codes, (attacker id, hex) -> codes)``: the hexside features each
+    attacker attacks across into the defender hex(es); a hexside type with ``bridge`` on the
     side replaces the other features of that side (its own combat effect applies instead)."""
     m = pos.map
     grid = m.grid
-    out = {}
+    union, by_hex = {}, {}
     for u in attackers:
-        if u.hex is None or not grid.adjacent(u.hex, defender_hex):
-            out[u.id] = ()
-            continue
-        codes = m.hexside_codes(grid.hexside(u.hex, defender_hex))
-        bridges = [c for c in codes if c in m.hexside_types and m.hexside_types[c].bridge]
-        out[u.id] = tuple(bridges or codes)
-    return out
+        union[u.id] = ()
+        for d in defender_hexes:
+            if u.hex is None or not grid.adjacent(u.hex, d):
+                continue
+            codes = m.hexside_codes(grid.hexside(u.hex, d))
+            bridges = [c for c in codes if c in m.hexside_types and m.hexside_types[c].bridge]
+            by_hex[(u.id, d)] = tuple(bridges or codes)
+            union[u.id] = tuple(dict.fromkeys(union[u.id] + by_hex[(u.id, d)]))
+    return union, by_hex
 
 
 def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[Reason]]:
@@ -166,11 +189,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     refusals: list[Reason] = []
     # -- attack ------------------------------------------------------------------------------
     items = []
-    every_crosses = {}
-    if cr.hexside_applies == "all":
-        for u in combat.attackers:
-            for code in combat.crossing.get(u.id, ()):
-                every_crosses[code] = every_crosses.get(code, 0) + 1
+    all_cross = {}
     for u in combat.attackers:
         value = Fraction(_num(u.value(cr.attack_value, 0)))
         factor = Fraction(1)
@@ -184,8 +203,11 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
             t = m.hexside_types.get(code)
             if t is None or "attack" not in t.combat or not _applies(t.combat, weather):
                 continue
-            if cr.hexside_applies == "all" and every_crosses.get(code, 0) < len(combat.attackers):
-                continue
+            if cr.hexside_applies == "all":
+                if code not in all_cross:
+                    all_cross[code] = combat.all_cross(code)
+                if u.id not in all_cross[code]:
+                    continue
             eff = parse_effect(t.combat["attack"])
             if eff and eff[0] == "factor":
                 factor *= eff[1]
@@ -195,7 +217,10 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
                                      f"{u.id} attacks across {t.name.lower()}: {_signed(eff[1])} attack",
                                      u.hex, (u.id,), "attacker"))
                 value = max(Fraction(0), value + eff[1])
-        for code, key, what in ([(c, "attack", "into") for c in hex_codes(m, combat.defender_hex)] +
+        into = [d for d in combat.defender_hexes if u.hex is not None and m.grid.adjacent(u.hex, d)] \
+            or list(combat.defender_hexes[:1])
+        into_codes = list(dict.fromkeys(c for d in into for c in hex_codes(m, d)))
+        for code, key, what in ([(c, "attack", "into") for c in into_codes] +
                                 [(c, "attack_from", "from") for c in hex_codes(m, u.hex)]):
             t = m.terrain_types.get(code)
             if t is None or key not in t.combat or not _applies(t.combat, weather):
@@ -227,7 +252,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     defence, more = _sum_groups("defence", "defender", items, cr, cr.status_rule)
     mods += more
     factors, adds = [], []
-    for code in hex_codes(m, combat.defender_hex):
+    for code in dict.fromkeys(c for d in combat.defender_hexes for c in hex_codes(m, d)):
         t = m.terrain_types.get(code)
         if t is None or "defence" not in t.combat or not _applies(t.combat, weather):
             continue
@@ -283,7 +308,7 @@ def terrain_modifiers(combat: Combat) -> list[Modifier]:
     out: list[Modifier] = []
     for key in ("shift", "drm"):
         best, added = [], []
-        for code in hex_codes(m, combat.defender_hex):
+        for dh, code in [(d, c) for d in combat.defender_hexes for c in hex_codes(m, d)]:
             t = m.terrain_types.get(code)
             if t is None or key not in t.combat or not _applies(t.combat, weather):
                 continue
@@ -293,17 +318,18 @@ def terrain_modifiers(combat: Combat) -> list[Modifier]:
             if when == "attacker_lower" and all(code in hex_codes(m, h) for h in combat.attacker_hexes):
                 continue
             (added if t.combat.get("combine") == "add" or cr.hex_terrain == "add" else best).append(
-                (int(t.combat[key]), t, combat.defender_hex))
+                (int(t.combat[key]), t, dh))
         for h in combat.attacker_hexes:
             for code in hex_codes(m, h):
                 t = m.terrain_types.get(code)
                 if (t is not None and key in t.combat and t.combat.get("when") == "attacker_or_defender_in_hex"
-                        and _applies(t.combat, weather) and code not in hex_codes(m, combat.defender_hex)):
+                        and _applies(t.combat, weather)
+                        and not any(code in hex_codes(m, d) for d in combat.defender_hexes)):
                     best.append((int(t.combat[key]), t, h))
         chosen = added + ([min(best, key=lambda x: x[0])] if best else [])
         for value, t, where in chosen:
             if value:
-                place = "defender in" if where == combat.defender_hex else "attacker in"
+                place = "defender in" if where in combat.defender_hexes else "attacker in"
                 out.append(Modifier(key, value, _rule(t) or cr.terrain_rule,
                                     f"{place} {t.name.lower()}: {_shift_text(key, value)}", where, (), "defender"))
         # hexsides: "any" attacker crossing (the defender's best), or only when "all" cross
@@ -316,8 +342,10 @@ def terrain_modifiers(combat: Combat) -> list[Modifier]:
             t = m.hexside_types.get(code)
             if t is None or key not in t.combat or not _applies(t.combat, weather):
                 continue
-            if cr.hexside_applies == "all" and len(units) < len(combat.attackers):
-                continue
+            if cr.hexside_applies == "all":
+                units = [u for u in units if u.id in combat.all_cross(code)]
+                if not units:
+                    continue
             found.append((int(t.combat[key]), t, units))
         if found:
             value, t, units = min(found, key=lambda x: x[0])

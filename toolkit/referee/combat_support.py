@@ -73,7 +73,7 @@ def support_modifiers(combat: Combat) -> tuple[list[Modifier], list[Reason]]:
                 why = f"{unit.id} is {rules.spent_status.replace('_', ' ')}"
             elif rules.range_value and unit.hex is not None:
                 rng = unit.value(rules.range_value)
-                if isinstance(rng, int) and grid.distance(unit.hex, combat.defender_hex) > rng:
+                if isinstance(rng, int) and min(grid.distance(unit.hex, d) for d in combat.defender_hexes) > rng:
                     why = f"{unit.id} (range {rng}) is out of range of {pos.map.format(combat.defender_hex)}"
             if why:
                 refusals.append(Reason(Code.SUPPORT_REFUSED, rules.rule, why, unit.hex, (unit.id,)))

@@ -293,6 +293,8 @@ class CombatRules:
       the ruleset's ``combat_modifiers`` hook. The fixed net shift is capped at ``max_shift``;
       then ``random_shifts``; a final column left of the table is the first column, with
       ``below_drm`` added to the die when given. ``weather_drm`` and TEC ``drm`` add to the die.
+    - ``multi_hex``: None (one defender hex per attack), "all-adjacent" (several, every attacker
+      next to every one of them) or "any-adjacent"; not in ``multi_hex_not_weathers``.
     - ``adjacent``: attackers must be next to the defender (units of ``ranged_types`` within
       their ``range_value`` instead); ``across_prohibited``: False
       refuses an attack across a hexside the attacker may not cross.
@@ -303,6 +305,9 @@ class CombatRules:
     attack_value: str = "attack"
     defence_value: str = "defence"
     adjacent: bool = True
+    multi_hex: str | None = None
+    multi_hex_rule: str | None = None
+    multi_hex_not_weathers: tuple[str, ...] = ()
     ranged_types: tuple[str, ...] = ()
     range_value: str = "range"
     across_prohibited: bool = True

@@ -180,3 +180,34 @@ def test_supply_is_judged_at_the_moment_of_combat():
     pos = load_position(DATA / "combat-17-0.yaml")
     a = assess_combat(pos, RULESET, ["so-87", "so-1-87"], H("1811"))
     assert not [m for m in a.modifiers if "out of supply" in m.text]
+
+
+def test_hexside_example_a_11_22_with_two_defender_hexes(game):
+    # A: defenders in 1923 and 1924 attacked together from 1824; 1924 faces only attackers across
+    # the major river, so the defender gets its benefit: the attack is halved in Dry and Mud
+    # (11.25); not in Frozen; no attack on two hexes in Mud at all (11.26a)
+    units = {"so-180": "1824", "so-84": "1824", "ax-ir27": "1923", "ax-ir48": "1924"}
+    pos = position(game, weather="dry", side="soviet", **units)
+    a = assess_combat(pos, RS, ["so-180", "so-84"], [H("1923"), H("1924")])
+    assert a.legal and a.attack == 5 and a.defence == 8 and a.defenders == ("ax-ir27", "ax-ir48")   # 10 halved
+    assert a.to_dict(pos.map.format)["defender_hexes"] == ["1923", "1924"] and a.odds == "1-2"
+    frozen = position(game, weather="frozen", side="soviet", **units)
+    assert assess_combat(frozen, RS, ["so-180", "so-84"], [H("1923"), H("1924")]).attack == 10
+    mud = position(game, weather="mud", side="soviet", **units)
+    refused = assess_combat(mud, RS, ["so-180", "so-84"], [H("1923"), H("1924")])
+    assert not refused.legal and refused.refusals[0].rule == "11.15"
+    # 11.15b: every attacker next to every Defender hex
+    far = position(game, weather="dry", side="soviet", **{"so-180": "1824", "so-84": "1925", "ax-ir27": "1923",
+                                                          "ax-ir48": "1924"})
+    assert any(r.code == Code.NOT_ADJACENT for r in assess_combat(far, RS, ["so-180", "so-84"],
+                                                                   [H("1923"), H("1924")]).refusals)
+
+
+def test_one_hex_per_attack_elsewhere(tutorial):
+    from toolkit.rulesets.tutorial import RULESET as TUT
+    from toolkit.referee import Position
+    pos = Position(game=tutorial, map_id="main", side="blue", turn=1)
+    for uid, h in (("b-1", "0803"), ("r-10", "0903"), ("r-11", "0802")):
+        pos.units[uid] = Unit(uid, tutorial.counters[uid], tutorial.counters[uid].side, hex=pos.map.grid.parse(h))
+    a = assess_combat(pos, TUT, "b-1", [pos.map.grid.parse("0903"), pos.map.grid.parse("0802")])
+    assert not a.legal and "one hex" in a.refusals[0].text

@@ -130,6 +130,7 @@ def combat_rules(minimum_odds: str = "1-3") -> CombatRules:
         minimum_rule="11.31" if minimum_odds == "1-3" else "12.12",
         max_shift=3, shift_rule="11.52", below_drm=1,                # 11.52: net 3 columns; 12.12: 1-3 and +1
         terrain_rule="11.22", hex_terrain="best", hexside_applies="all",   # 11.22a, 11.22b
+        multi_hex="all-adjacent", multi_hex_rule="11.15", multi_hex_not_weathers=("mud",),   # 11.13, 11.15b, 11.26a
         halve_together=True, strength_round="down", strength_rule="3.51",  # 3.51c: total, halve, drop the fraction
         attack_status={"out_of_supply": Fraction(1, 2)}, status_shift={"out_of_supply": 1}, status_rule="6.4",
         supports={
@@ -156,10 +157,11 @@ def combat_status(rs, pos, unit, role, combat) -> set:
 def combat_modifiers(rs, pos, combat) -> list:
     """14.21: an active Strongpoint in the Defender hex held by the defender shifts 1 left, on top
     of the other terrain."""
-    owner = active_strongpoint_owner(pos, combat.defender_hex)
-    if owner and any(u.side == owner for u in combat.defenders):
-        return [Modifier("shift", -1, "14.21", "defender in an active Strongpoint: 1 column left",
-                         combat.defender_hex, (), "defender")]
+    for d in combat.defender_hexes:
+        owner = active_strongpoint_owner(pos, d)
+        if owner and any(u.side == owner and u.hex == d for u in combat.defenders):
+            return [Modifier("shift", -1, "14.21", "defender in an active Strongpoint: 1 column left", d, (),
+                             "defender")]
     return []
 
 
@@ -171,11 +173,11 @@ def check_support(rs, pos, combat, support) -> Reason | None:
     if unit is None:
         return None
     if support.kind == "artillery":
-        return artillery_may_fire(pos, rs, unit.id, [combat.defender_hex], attacking=support.side == "attacker")
+        return artillery_may_fire(pos, rs, unit.id, list(combat.defender_hexes), attacking=support.side == "attacker")
     if support.kind == "air":
         if "storm" in pos.current_weather:
             return Reason(Code.SUPPORT_REFUSED, "13.15", "no air missions in a Storm", None, (unit.id,))
-        if "B" in unit.counter.marks and not bomber_may_support(pos, [combat.defender_hex]):
+        if "B" in unit.counter.marks and not bomber_may_support(pos, list(combat.defender_hexes)):
             return Reason(Code.SUPPORT_REFUSED, "13.25", f"{unit.id} is a Bomber: it supports only against a "
                           "hex with a terrain left shift, an airfield, town, village or Strongpoint", None, (unit.id,))
     return None
@@ -196,7 +198,7 @@ def attack_refusals(rs, pos, combat) -> list:
         return m.terrain(h) == "clear" and not (set(m.features(h)) - {"village"})
     for h, ids in by_hex.items():
         crossing = set(combat.crossing.get(ids[0], ())) & {"river", "major_river"}
-        if len(ids) > 1 and (crossing or not (clear(h) and clear(combat.defender_hex))):
+        if len(ids) > 1 and (crossing or not (clear(h) and all(clear(d) for d in combat.defender_hexes))):
             out.append(Reason(Code.CANNOT_ATTACK, "11.41", f"only one Soviet armor unit per hex may attack "
                               f"({', '.join(ids)} in {m.format(h)})", h, tuple(ids)))
     return out
