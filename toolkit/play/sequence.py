@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..game import Game
 
-__all__ = ["Stage", "stages", "next_stage", "is_movement", "is_combat", "is_supply"]
+__all__ = ["Stage", "stages", "next_stage", "named_side", "is_movement", "is_combat", "is_supply"]
 
 _DEFAULT_PHASES = ("Movement", "Combat")
 
@@ -31,7 +31,8 @@ class Stage:
         return {"turn": self.turn, "side": self.side, "phase": self.phase}
 
 
-def _named_side(game: Game, phase: str) -> str | None:
+def named_side(game: Game, phase: str) -> str | None:
+    """The side a phase's name names ("Soviet movement" -> "soviet"), or None."""
     words = set(re.findall(r"[a-z0-9-]+", phase.lower()))
     for side in game.sides:
         if side.id.lower() in words or (side.name and side.name.lower() in words):
@@ -45,7 +46,7 @@ def stages(game: Game, first_side: str | None) -> list[tuple[str | None, str]]:
     sides = [s.id for s in game.sides]
     if first_side in sides:
         sides = sides[sides.index(first_side):] + sides[:sides.index(first_side)]
-    named = [_named_side(game, p) for p in phases]
+    named = [named_side(game, p) for p in phases]
     if any(named):
         out, side = [], sides[0] if sides else None
         for phase, who in zip(phases, named):

@@ -231,7 +231,7 @@ class Session:
                 new.touch()
                 event["supply"][side] = {"unsupplied": sorted(result.unsupplied),
                                          "status": {u: result.status[u] for u in sorted(result.unsupplied)}}
-        return self._push(new, event, undoable=False)
+        return self._push(new, event)
 
     def _supply_sides(self, before: Stage, after: Stage) -> list[str]:
         """Sides whose supply is judged on entering ``after``: the side a supply phase names
@@ -239,7 +239,7 @@ class Session:
         turn starts (docs/play.md)."""
         sides = self.pos.sides()
         if sequence.is_supply(after.phase):
-            named = sequence._named_side(self.game, after.phase)
+            named = sequence.named_side(self.game, after.phase)
             return [named] if named else sides
         has_supply_phase = any(sequence.is_supply(p) for p in self.game.turn_phases)
         if not has_supply_phase and after.side != before.side and after.side in sides:
@@ -283,7 +283,7 @@ class Session:
         self._ready()
         return self._push(new if new is not None else self.pos.copy(), {**event, **self.stage.to_dict()})
 
-    def _push(self, new: Position, event: dict, undoable: bool = True) -> dict:
+    def _push(self, new: Position, event: dict) -> dict:
         new.touch()
         event = {"n": len(self.events) + 1, **event}
         self.events.append(event)
