@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DataError, UnsafeInputError
-from .encoding import ESC, TAB, Trait, decode, parse_add_piece, split_chain
+from .encoding import ESC, TAB, Trait, decode, encode, parse_add_piece, split_chain
 from .safety import SafeZip, parse_xml
 from .savegame import deobfuscate
 
@@ -235,7 +235,8 @@ class Table:
                 self.problems.append(f"stack {stack_id} holds piece {pid} that does not exist")
                 continue
             self._leave_stack(piece)
-            piece.stack, piece.map, piece.x, piece.y = stack_id, (None if map_name == "null" else map_name), x, y
+            piece.stack = stack_id
+            _place(piece, None if map_name == "null" else map_name, x, y)
             members.append(pid)
         self.stacks[stack_id] = members
 
@@ -280,7 +281,7 @@ class Table:
             piece = self.pieces[pid]
             if piece_id in self.pieces:
                 self._leave_stack(piece)
-            piece.map, piece.x, piece.y = map_name, x, y
+            _place(piece, map_name, x, y)
         if piece_id in self.stacks:
             return
         target = self.pieces.get(under) if under else None
@@ -288,6 +289,16 @@ class Table:
                 (target.x, target.y) == (x, y):
             self.stacks[target.stack].append(piece_id)
             self.pieces[piece_id].stack = target.stack
+
+
+def _place(piece: VPiece, map_name: str | None, x: int, y: int) -> None:
+    """Put a piece somewhere; its BasicPiece state follows (``BasicPiece.getState`` reports
+    where the piece is, so a later ChangePiece carries the new place)."""
+    piece.map, piece.x, piece.y = map_name, x, y
+    basic = piece.traits[-1]
+    state = decode(basic.state, ";")
+    state[0:3] = [map_name or "null", str(x), str(y)]
+    piece.traits[-1] = Trait(basic.type, encode(state, ";"))
 
 
 def _basic_position(basic: Trait, piece_id: str, where: str) -> tuple[str | None, int, int]:

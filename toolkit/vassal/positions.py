@@ -121,11 +121,13 @@ def _persistent(basic: Trait) -> dict[str, str]:
     return dict(zip(pairs[0::2], pairs[1::2]))
 
 
-def table_position(binding: ModuleBinding, table: Table, setup: list, *, where: str,
-                   map_id: str | None = None) -> TablePosition:
+def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id: str | None = None,
+                   ids: dict[str, str] | None = None) -> TablePosition:
     """The position of ``table`` (pieces after the restore commands and any actions).
 
-    ``setup`` are the restore commands (turn tracker, players, hexforge's header line).
+    ``setup`` are the restore commands (turn tracker, players, hexforge's header line), later
+    turn commands last; ``ids`` keeps the unit ids pieces had in an earlier position of the
+    same game (a log), so they stay stable as pieces come and go.
     """
     game = binding.game
     header: dict[str, str] = {}
@@ -181,9 +183,12 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, where: 
             continue
         found.append((piece.id, counter, _persistent(traits[-1]), traits, place, how))
     # ids: the unit id written by hexforge when it is free and of that counter, else counter, counter#2...
-    used: set[str] = set()
-    ids: dict[str, str] = {}
+    known = {pid: uid for pid, uid in (ids or {}).items() if pid in table.pieces}
+    used: set[str] = set(known.values())
+    ids = dict(known)
     for piece_id, counter, props, *_ in found:
+        if piece_id in ids:
+            continue
         uid = props.get("hfUnit")
         if uid and uid not in used and (uid == counter.id or uid.rsplit("#", 1)[0] == counter.id):
             ids[piece_id] = uid
