@@ -291,3 +291,6 @@ def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, 
         _draw(pos, png, dpi, paths=[p for r in results.values() for p in r.paths.values() if len(p) > 1], marks=marks,
               legend=f"stacking {'legal' if not found else 'broken on ' + str(len(found)) + ' hex(es)'}; {summary}")
     sys.exit(0 if ok else 1)
+
+
+from . import referee_turn  # noqa: E402,F401  (registers "referee turn"; it lives in its own module)
