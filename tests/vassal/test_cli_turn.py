@@ -1,0 +1,73 @@
+"""``hexforge referee turn``: text, JSON and PNG answers, exit codes, bad files without tracebacks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PIL import Image
+
+from toolkit.cli import main
+from toolkit.hexes import Hex
+from toolkit.referee import position_from_scenario
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(["referee", "turn", *args])
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+@pytest.fixture()
+def files(bound, built, tmp_path):
+    from vassal_logs import LogBuilder
+    binding = bound("tutorial")
+    _, module = built("tutorial")
+    pos = position_from_scenario(binding.game)
+    log = LogBuilder(binding, pos).move(["b-2"], Hex(6, 3)).roll("1d6", 6).move(["b-3"], Hex(12, 8))
+    (tmp_path / "turn.vlog").write_bytes(log.bytes())
+    (tmp_path / "before.vsav").write_bytes(LogBuilder(binding, pos).save())
+    good = LogBuilder(binding, pos).move(["b-2"], Hex(6, 3))
+    (tmp_path / "after.vsav").write_bytes(good.save())
+    return tmp_path, str(module)
+
+
+def test_a_log_in_text_and_json(capsys, files):
+    folder, module = files
+    code, out, _ = run(capsys, str(folder / "turn.vlog"), "--module", module)
+    assert code == 1
+    assert "move 1: b-2 0503 -> 0603: legal, path 0503 0603, cost 1 of 4 MP [action 1]" in out
+    assert "move 2: b-3 0608 -> 1208: ILLEGAL at step" in out and "dice [action 2]: 1d6 = 6" in out
+    assert out.rstrip().endswith("the turn is NOT legal")
+    code, out, _ = run(capsys, str(folder / "turn.vlog"), "--module", module, "--json", "--side", "blue")
+    data = json.loads(out)
+    assert data["schema"] == 1 and data["command"] == "turn" and data["game"] == "tutorial"
+    assert data["turn"]["source"]["kind"] == "log" and data["turn"]["side"] == "blue"
+    assert [m["legal"] for m in data["turn"]["moves"]] == [True, False]
+
+
+def test_two_saves_and_the_picture(capsys, files):
+    folder, module = files
+    png = folder / "turn.png"
+    code, out, err = run(capsys, str(folder / "before.vsav"), str(folder / "after.vsav"), "-m", module,
+                         "--png", str(png), "--dpi", "60")
+    assert code == 0 and "the turn is legal" in out and "wrote" in err
+    with Image.open(png) as image:
+        colours = {c for _, c in image.convert("RGB").getcolors(maxcolors=1 << 24)}
+    assert (0x13, 0x8a, 0x36) in colours           # the green arrow is drawn
+
+
+def test_bad_input_is_one_line_and_exit_2(capsys, files, tmp_path, monkeypatch):
+    folder, module = files
+    bad = tmp_path / "bad.vsav"
+    bad.write_bytes(b"not a zip")
+    code, _, err = run(capsys, str(bad), "-m", module)
+    assert code == 2 and err.startswith("error:") and "not a zip" in err and "Traceback" not in err
+    code, _, err = run(capsys, str(folder / "before.vsav"), "-m", module)
+    assert code == 2 and "holds no logged moves" in err
+    code, _, err = run(capsys, str(folder / "turn.vlog"), "-m", module, "--side", "green")
+    assert code == 2 and "unknown side 'green'" in err
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, str(folder / "turn.vlog"))      # no module given, none built in ./build
+    assert code == 2 and "hexforge build tutorial" in err
