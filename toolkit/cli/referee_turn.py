@@ -123,16 +123,17 @@ def _draw(report, png: str, dpi: int) -> None:
     for r in report.stacking:
         if r.hex is not None:
             marks[r.hex] = "x"
-    for result in report.supply.values():
-        for uid in result.unsupplied:
-            hex = pos.units[uid].hex
-            if hex is not None:
-                marks.setdefault(hex, f"{uid} OOS")
+    unsupplied = sorted(u for result in report.supply.values() for u in result.unsupplied)
+    for uid in unsupplied:
+        hex = pos.units[uid].hex
+        if hex is not None and hex not in labels:   # a badge would hide the move's number
+            marks.setdefault(hex, "ring")
     bad = sum(1 for m in report.moves if m.legal is False)
     good = sum(1 for m in report.moves if m.legal)
     legend = (f"{pos.game.name} turn {pos.turn or '?'}{', ' + report.phase if report.phase else ''}: "
               f"{good} legal move(s) (green), {bad} illegal (red, x where it fails)"
-              f"{'; stacking broken' if report.stacking else ''}")
+              f"{'; stacking broken (x)' if report.stacking else ''}"
+              f"{'; out of supply: ' + ', '.join(unsupplied) if unsupplied else ''}")
     try:
         from .. import render
         image = render.overlay(render.render_map(pos.map, dpi=dpi, game=pos.game), paths=paths, marks=marks,
