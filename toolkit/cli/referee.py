@@ -293,4 +293,5 @@ def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, 
     sys.exit(0 if ok else 1)
 
 
-from . import referee_turn  # noqa: E402,F401  (registers "referee turn"; it lives in its own module)
+command.add_command(__import__(f"{__package__}.referee_setup", fromlist=["command"]).command)  # `referee setup`
+command.add_command(__import__(f"{__package__}.referee_turn", fromlist=["command"]).command)  # `referee turn`

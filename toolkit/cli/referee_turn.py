@@ -17,7 +17,7 @@ import click
 from ..errors import DataError, RulesError
 from ..io import bundled_games, load_game
 from ..referee import get_ruleset, ruleset_for
-from .referee import SCHEMA, _game, _header, command
+from .referee import SCHEMA, _game, _header
 
 _GREEN, _RED = "#138a36", "#d01c1c"
 
@@ -144,7 +144,7 @@ def _draw(report, png: str, dpi: int) -> None:
     click.echo(f"wrote {png}", err=True)
 
 
-@command.command("turn")
+@click.command("turn")
 @click.argument("before", type=click.Path(dir_okay=False))
 @click.argument("after", required=False, type=click.Path(dir_okay=False))
 @click.option("-m", "--module", type=click.Path(dir_okay=False), help="The game's .vmod (default build/GAME/GAME.vmod).")
@@ -155,7 +155,7 @@ def _draw(report, png: str, dpi: int) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (docs/referee.md).")
 @click.option("--png", type=click.Path(dir_okay=False), help="Draw the moves on the map into this PNG.")
 @click.option("--dpi", type=int, default=100, show_default=True, help="Resolution of --png.")
-def turn(before, after, module, game_name, side, phase, ruleset, as_json, png, dpi):
+def command(before, after, module, game_name, side, phase, ruleset, as_json, png, dpi):
     """Judge the moves from save BEFORE to save AFTER, or every move of the log BEFORE."""
     from ..vassal.turn import judge_log, judge_saves
     from ..vassal.vlog import read_game

@@ -33,6 +33,7 @@ class Code(str, Enum):
     STACKING_ENEMY = "stacking-enemy"          # friendly and enemy units in one hex
     SUPPLY_NONE = "supply-none"                # no supply path
     LOS_BLOCKED = "los-blocked"
+    SETUP_AREA = "setup-area"                  # a unit set up outside its scenario's area
     CUSTOM = "custom"
 
 
