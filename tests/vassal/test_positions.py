@@ -118,3 +118,20 @@ def test_table_of_a_stream_keeps_unit_ids_stable(bound):
     assert first.pieces == again.pieces and set(first.pieces.values()) == set(pos.units)
     text, _ = read_stream("x", zip_stream(encode(position_commands(binding, pos), ESC), module="m", version="1"))
     assert text.startswith("begin_save")
+
+
+def test_pieces_in_a_deck_are_listed_apart(bound, tmp_path):
+    # Deck.getType's 13th field is the deck name; Deck.getState is map;x;y;faceDown;id1,id2
+    binding = bound("tutorial")
+    pos = position_from_scenario(binding.game)
+    commands = position_commands(binding, pos)
+    chit = _edit(commands[1], lambda t: t, "chit1")
+    deck = "+/" + encode(["cup1", "deck;" + encode(["true", "", 40, 40, "Always", "Always", "false", "false",
+                                                     "false", "", "", "", "Reserve cup"], ";"),
+                          encode(["Turn track and boxes", 30, 30, "true", "chit1"], ";")], "/")
+    path = tmp_path / "d.vsav"
+    path.write_bytes(zip_stream(encode(commands[:-1] + [chit, deck] + commands[-1:], ESC),
+                                module=binding.info["name"], version=binding.info["version"]))
+    back = _read(binding, path)
+    assert list(back.decks.values()) == ["Reserve cup"] and not back.off
+    assert back.position == pos

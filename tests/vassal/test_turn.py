@@ -9,8 +9,6 @@ checked at the end of the phase), the tutorial (T.6 two units per hex at the end
 
 from fractions import Fraction
 
-import pytest
-
 from toolkit.hexes import Hex
 from toolkit.referee import position_from_scenario, ruleset_for
 from toolkit.vassal.turn import judge_log, judge_saves, phase_side

@@ -13,9 +13,8 @@ import zipfile
 
 from toolkit.referee import Position
 from toolkit.vassal.binding import ModuleBinding, Place, level_of_steps
-from toolkit.vassal.commands import parse, read_stream
+from toolkit.vassal.commands import parse
 from toolkit.vassal.encoding import ESC, Trait, chain_state, decode, encode
-from toolkit.vassal.pieces import expand
 from toolkit.vassal.positions import position_commands, stream_table, table_position
 from toolkit.vassal.savegame import metadata_xml, obfuscate, vsav_bytes
 

@@ -37,8 +37,9 @@ class Place:
 
     ``kind`` is "hex" (``map_id`` and ``hex``), "box" (``box``, a game box id), "turn"
     (``turn``: the turn track, where reinforcements wait), "dead" (the module's own dead pile
-    when the game has no box for it), "off" (on a known map but off its grid and zones;
-    ``label`` says what VASSAL calls it) or "nomap" (a map the module does not have).
+    when the game has no box for it), "deck" (in the deck ``label``), "off" (on a known map
+    but off its grid and zones; ``label`` says what VASSAL calls it) or "nomap" (a map the
+    module does not have).
     """
 
     kind: str
@@ -57,6 +58,8 @@ class Place:
             return f"turn {self.turn} box"
         if self.kind == "dead":
             return "dead pile"
+        if self.kind == "deck":
+            return f"deck {self.label}"
         return self.label or self.kind
 
 

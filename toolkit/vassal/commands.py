@@ -195,6 +195,7 @@ class Table:
         self.where = where
         self.pieces: dict[str, VPiece] = {}
         self.stacks: dict[str, list[str]] = {}
+        self.decks: dict[str, str] = {}      # deck id -> its name (a deck holds pieces like a stack)
         self.problems: list[str] = []
 
     def apply(self, command: Command) -> None:
@@ -217,12 +218,27 @@ class Table:
                 raise DataError(f"stack {piece_id}: bad state {state[:40]!r}", path=self.where) from None
             self._set_stack(piece_id, map_name, x, y, [f for f in fields[3:] if not f.startswith("@@")])
             return
+        if type_text.startswith("deck;"):
+            fields = decode(type_text[len("deck;"):], ";")
+            self.decks[piece_id] = fields[12] if len(fields) > 12 else piece_id
+            self._deck(piece_id, state)
+            return
         try:
             traits = split_chain(type_text, state)
         except ValueError as exc:
             raise DataError(f"piece {piece_id} does not decode: {exc}", path=self.where) from None
         map_name, x, y = _basic_position(traits[-1], piece_id, self.where)
         self.pieces[piece_id] = VPiece(piece_id, traits, map_name, x, y)
+
+    def _deck(self, deck_id: str, state: str) -> None:
+        """``Deck.getState``: ``map;x;y;faceDown;id1,id2,...``."""
+        fields = decode(state, ";")
+        try:
+            x, y = int(fields[1]), int(fields[2])
+        except (IndexError, ValueError):
+            raise DataError(f"deck {deck_id}: bad state {state[:40]!r}", path=self.where) from None
+        ids = [i for i in decode(fields[4], ",") if i] if len(fields) > 4 else []
+        self._set_stack(deck_id, fields[0], x, y, ids)
 
     def _set_stack(self, stack_id: str, map_name: str, x: int, y: int, ids: list[str]) -> None:
         for old in self.stacks.get(stack_id, []):
@@ -267,6 +283,8 @@ class Table:
             piece.traits = [Trait(t.type, s.type) for t, s in zip(piece.traits, states)]
             if piece.stack is None:
                 piece.map, piece.x, piece.y = _basic_position(piece.traits[-1], piece_id, self.where)
+        elif piece_id in self.decks:
+            self._deck(piece_id, state)
         elif piece_id in self.stacks:
             fields = decode(state, ";")
             try:

@@ -30,7 +30,7 @@ from .pieces import expand, plain_text
 from .reader import describe_piece
 from .savegame import Setup, Stack, setup_commands, vsav_bytes
 
-__all__ = ["TablePosition", "table_position", "position_commands", "write_position", "HEADER",
+__all__ = ["TablePosition", "table_position", "piece_place", "position_commands", "write_position", "HEADER",
            "check_metadata"]
 
 HEADER = "* hexforge position: "
@@ -44,8 +44,9 @@ class TablePosition:
 
     ``pieces`` maps VASSAL piece ids to unit ids; ``unknown`` and ``off`` are pieces not
     read into the position (``{"piece", "name", "where", "why"}``); ``waiting`` are unit
-    ids on the turn track (``{unit: turn}``) and ``dead`` those in the dead pile; ``players``
-    maps player names to sides (PlayerRoster).
+    ids on the turn track (``{unit: turn}``), ``dead`` those in the dead pile and ``decks``
+    those in a deck (``{unit: deck name}``: a chit cup); ``players`` maps player names to
+    sides (PlayerRoster).
     """
 
     position: Position
@@ -54,6 +55,7 @@ class TablePosition:
     off: list[dict] = field(default_factory=list)
     waiting: dict[str, int] = field(default_factory=dict)
     dead: list[str] = field(default_factory=list)
+    decks: dict[str, str] = field(default_factory=dict)
     players: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
@@ -121,6 +123,13 @@ def _persistent(basic: Trait) -> dict[str, str]:
     return dict(zip(pairs[0::2], pairs[1::2]))
 
 
+def piece_place(binding: ModuleBinding, table: Table, piece) -> Place:
+    """Where a piece of ``table`` is for the game (in a deck, on a hex, in a box...)."""
+    if piece.stack in table.decks:
+        return Place("deck", label=table.decks[piece.stack])
+    return binding.locate(piece.map, piece.x, piece.y) if piece.map else Place("none")
+
+
 def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id: str | None = None,
                    ids: dict[str, str] | None = None) -> TablePosition:
     """The position of ``table`` (pieces after the restore commands and any actions).
@@ -169,7 +178,7 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
         info = describe_piece(piece.traits, binding.prototypes)
         traits = expand(piece.traits, binding.prototypes)
         counter, how = binding.counter_of(info["properties"], info["name"])
-        place = binding.locate(piece.map, piece.x, piece.y) if piece.map else Place("none")
+        place = piece_place(binding, table, piece)
         entry = {"piece": piece.id, "name": info["name"], "where": place.describe(game)}
         if counter is None:
             uid = info["properties"].get("UnitId")
@@ -209,6 +218,9 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
             continue
         if place.kind == "dead":
             result.dead.append(uid)
+            continue
+        if place.kind == "deck":
+            result.decks[uid] = place.label
             continue
         unit = Unit(id=uid, counter=counter, side=props.get("hfSide") or counter.side)
         if place.kind == "hex":

@@ -19,7 +19,7 @@ from ..referee import Position
 from .binding import ModuleBinding, Place, layer_level
 from .commands import Command, Stream, parse, read_stream
 from .pieces import expand
-from .positions import TablePosition, check_metadata, stream_table, table_position
+from .positions import TablePosition, check_metadata, piece_place, stream_table, table_position
 
 __all__ = ["Event", "GameRecord", "read_game"]
 
@@ -109,7 +109,7 @@ def read_game(binding: ModuleBinding, path: str | Path, data: bytes | None = Non
     events: list[Event] = []
     players = dict(start.players)
     for n, action in enumerate(stream.actions, start=1):
-        before_places = {pid: (p.map, p.x, p.y) for pid, p in table.pieces.items()}
+        before_places = {pid: (p.map, p.x, p.y, piece_place(binding, table, p)) for pid, p in table.pieces.items()}
         before_levels = _levels(binding, table)
         before_ids = dict(current.pieces)
         pos_before = current.position
@@ -142,9 +142,8 @@ def read_game(binding: ModuleBinding, path: str | Path, data: bytes | None = Non
         groups: dict[tuple, list[str]] = {}
         for pid, piece in table.pieces.items():
             old = before_places.get(pid)
-            if old is not None and old != (piece.map, piece.x, piece.y):
-                start_place = binding.locate(old[0], old[1], old[2]) if old[0] else Place("none")
-                end_place = binding.locate(piece.map, piece.x, piece.y) if piece.map else Place("none")
+            if old is not None and old[:3] != (piece.map, piece.x, piece.y):
+                start_place, end_place = old[3], piece_place(binding, table, piece)
                 if start_place != end_place:
                     groups.setdefault((start_place, end_place), []).append(pid)
         for (start_place, end_place), pids in groups.items():
