@@ -197,6 +197,9 @@ class Table:
         self.stacks: dict[str, list[str]] = {}
         self.decks: dict[str, str] = {}      # deck id -> its name (a deck holds pieces like a stack)
         self.problems: list[str] = []
+        #: what readers derive from a piece's traits, keyed by the traits (a log re-reads the table
+        #: after every action; only pieces that changed are decoded again)
+        self.cache: dict[tuple, object] = {}
 
     def apply(self, command: Command) -> None:
         kind = command.kind

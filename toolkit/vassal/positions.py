@@ -30,7 +30,7 @@ from .pieces import expand, plain_text
 from .reader import describe_piece
 from .savegame import Setup, Stack, setup_commands, vsav_bytes
 
-__all__ = ["TablePosition", "table_position", "piece_place", "position_commands", "write_position", "HEADER",
+__all__ = ["TablePosition", "table_position", "piece_place", "decoded", "position_commands", "write_position", "HEADER",
            "check_metadata"]
 
 HEADER = "* hexforge position: "
@@ -123,6 +123,18 @@ def _persistent(basic: Trait) -> dict[str, str]:
     return dict(zip(pairs[0::2], pairs[1::2]))
 
 
+def decoded(binding: ModuleBinding, table: Table, piece) -> tuple[dict, list[Trait]]:
+    """``describe_piece`` of a piece and its traits with prototypes expanded (cached per traits)."""
+    key = tuple(piece.traits)
+    found = table.cache.get(key)
+    if found is None:
+        found = (describe_piece(piece.traits, binding.prototypes), expand(piece.traits, binding.prototypes))
+        if len(table.cache) > 100_000:
+            table.cache.clear()
+        table.cache[key] = found
+    return found
+
+
 def piece_place(binding: ModuleBinding, table: Table, piece) -> Place:
     """Where a piece of ``table`` is for the game (in a deck, on a hex, in a box...)."""
     if piece.stack in table.decks:
@@ -175,8 +187,7 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
 
     found: list[tuple[str, Counter, dict, list[Trait], Place, str]] = []
     for piece in table.pieces.values():
-        info = describe_piece(piece.traits, binding.prototypes)
-        traits = expand(piece.traits, binding.prototypes)
+        info, traits = decoded(binding, table, piece)
         counter, how = binding.counter_of(info["properties"], info["name"])
         place = piece_place(binding, table, piece)
         entry = {"piece": piece.id, "name": info["name"], "where": place.describe(game)}

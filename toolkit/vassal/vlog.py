@@ -18,8 +18,7 @@ from pathlib import Path
 from ..referee import Position
 from .binding import ModuleBinding, Place, layer_level
 from .commands import Command, Stream, parse, read_stream
-from .pieces import expand
-from .positions import TablePosition, check_metadata, piece_place, stream_table, table_position
+from .positions import TablePosition, check_metadata, decoded, piece_place, stream_table, table_position
 
 __all__ = ["Event", "GameRecord", "read_game"]
 
@@ -92,7 +91,7 @@ class GameRecord:
 
 
 def _levels(binding: ModuleBinding, table) -> dict[str, int | None]:
-    return {pid: layer_level(expand(p.traits, binding.prototypes)) for pid, p in table.pieces.items()}
+    return {pid: layer_level(decoded(binding, table, p)[1]) for pid, p in table.pieces.items()}
 
 
 def read_game(binding: ModuleBinding, path: str | Path, data: bytes | None = None) -> GameRecord:
