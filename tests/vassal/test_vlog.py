@@ -37,7 +37,8 @@ def test_a_log_is_read_into_moves_flips_dice_chat_and_undo(tutorial, tmp_path):
     assert kinds == [(1, "move"), (2, "dice"), (3, "flip"), (4, "chat"), (5, "move"), (6, "move"), (7, "undo")]
     first, dice, flip, chat, stack, undone, undo = record.events
     assert first.units == ("b-2",) and first.start.hex == Hex(5, 3) and first.end.hex == Hex(6, 3)
-    assert first.player == "Alice" and first.before.units["b-2"].hex == Hex(5, 3)
+    assert first.player == "Alice" and first.before.units["b-2"].hex == Hex(5, 3)   # the PLAYER id, named
+    assert record.start.players == {"Alice": "red"}
     assert dice.die == "1d6" and dice.dice == (5,) and dice.player == "Alice"
     assert flip.units == ("b-1",) and flip.levels == (1, 2) and flip.steps == (2, 1)
     assert chat.text == "<Alice> - your turn"

@@ -33,10 +33,14 @@ def zip_stream(text: str, *, module: str, version: str, vassal: str = "3.7.26", 
 class LogBuilder:
     """Record actions on a position's table; ``bytes()`` is the .vlog."""
 
-    def __init__(self, binding: ModuleBinding, pos: Position, player: str = "Alice") -> None:
+    def __init__(self, binding: ModuleBinding, pos: Position, player: str = "Alice",
+                 player_id: str = "u7f3a9") -> None:
         self.binding = binding
-        self.player = player
+        self.player, self.player_id = player, player_id
         self.setup = position_commands(binding, pos)
+        side = binding.game.side(pos.side) if pos.side else None
+        if side is not None:   # PlayerRoster's restore command: the side this player took
+            self.setup.insert(-1, encode(["PLAYER", player_id, player, side.name], "\t"))
         stream = parse(encode(self.setup, ESC), "setup")
         self.table = stream_table(binding, stream, "setup")
         start = table_position(binding, self.table, stream.setup)
@@ -56,7 +60,7 @@ class LogBuilder:
         for uid in units:
             piece = self.table.pieces[self.piece[uid]]
             commands.append("M/" + encode([piece.id, map_name, x, y, under, piece.map, piece.x, piece.y, None,
-                                           self.player], "/"))
+                                           self.player_id], "/"))
             under = piece.id
         self._apply(commands)
         moved = []

@@ -46,7 +46,7 @@ class TablePosition:
     read into the position (``{"piece", "name", "where", "why"}``); ``waiting`` are unit
     ids on the turn track (``{unit: turn}``), ``dead`` those in the dead pile and ``decks``
     those in a deck (``{unit: deck name}``: a chit cup); ``players`` maps player names to
-    sides (PlayerRoster).
+    sides and ``player_names`` player ids (MovePiece's ``playerId``) to names (PlayerRoster).
     """
 
     position: Position
@@ -57,6 +57,7 @@ class TablePosition:
     dead: list[str] = field(default_factory=list)
     decks: dict[str, str] = field(default_factory=dict)
     players: dict[str, str] = field(default_factory=dict)
+    player_names: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
 
@@ -153,15 +154,17 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
     game = binding.game
     header: dict[str, str] = {}
     turn_state = None
-    players = {}
+    players, names = {}, {}
     for command in setup:
         if command.kind == "chat" and command.fields[0].startswith(HEADER):
             header = _header(command.fields[0])
         elif command.kind == "turn" and command.fields[0] == _TRACKER:
             turn_state = _turn_state(command.fields[1])
         elif command.kind == "player":
-            _, name, side_name = command.fields
+            player_id, name, side_name = command.fields
             side = next((s.id for s in game.sides if s.name == side_name or s.id == side_name), None)
+            if player_id and name:
+                names[player_id] = name
             if name and side:
                 players[name] = side
     scenario = header.get("scenario") or None
@@ -183,7 +186,7 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
     pos.side = side if side in pos.sides() else None
     weather = header.get("weather")
     pos.weather = weather if weather and weather in pos.map.weathers else None
-    result = TablePosition(pos, players=players, problems=list(table.problems))
+    result = TablePosition(pos, players=players, player_names=names, problems=list(table.problems))
 
     found: list[tuple[str, Counter, dict, list[Trait], Place, str]] = []
     for piece in table.pieces.values():

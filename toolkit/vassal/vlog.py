@@ -118,7 +118,7 @@ def read_game(binding: ModuleBinding, path: str | Path, data: bytes | None = Non
         for command in action:
             table.apply(command)
             if command.kind == "move" and command.fields[9]:
-                mover = command.fields[9]
+                mover = command.fields[9]   # GameModule.getActiveUserId(): named by PLAYER commands
             elif command.kind == "turn":
                 context.append(command)
             elif command.kind == "player":
@@ -126,6 +126,7 @@ def read_game(binding: ModuleBinding, path: str | Path, data: bytes | None = Non
         changed = any(c.kind in ("move", "change", "add", "remove") for c in action)
         current = table_position(binding, table, context, ids=ids)
         ids.update(current.pieces)
+        mover = current.player_names.get(mover, mover) if mover else None
         players.update(current.players)
         for command in action:
             if command.kind == "chat":
