@@ -71,3 +71,22 @@ def test_bad_input_is_one_line_and_exit_2(capsys, files, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, str(folder / "turn.vlog"))      # no module given, none built in ./build
     assert code == 2 and "hexforge build tutorial" in err
+
+
+def test_vassal_save_and_position_round_trip(capsys, built, tmp_path):
+    from toolkit.referee import load_position
+
+    game, module = built("velikiye-luki")
+    with pytest.raises(SystemExit) as exc:
+        main(["vassal", "save", "-g", "velikiye-luki", "-m", str(module), "-o", str(tmp_path / "s.vsav")])
+    assert exc.value.code == 0 and "wrote" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        main(["vassal", "position", str(tmp_path / "s.vsav"), "-m", str(module), "-o", str(tmp_path / "p.yaml")])
+    assert exc.value.code == 0
+    back = load_position(tmp_path / "p.yaml", game)
+    pos = position_from_scenario(game)
+    assert {u: (v.hex, v.box, v.steps) for u, v in back.units.items()} == \
+        {u: (v.hex, v.box, v.steps) for u, v in pos.units.items()}
+    with pytest.raises(SystemExit) as exc:
+        main(["vassal", "save", "-m", str(module), "-o", str(tmp_path / "x.vsav")])
+    assert exc.value.code == 2

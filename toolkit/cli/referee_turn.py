@@ -45,12 +45,16 @@ def _resolve(before: str, game_name: str | None, module: str | None):
     else:
         _, meta = read_stream(before)
         game = _game_named(meta.get("module"), before)
-    if module is None:
-        module = str(Path("build") / game.id / f"{game.id}.vmod")
-        if not Path(module).is_file():
-            raise DataError(f"no module at {module}: build it (hexforge build {game.id} --only vassal) or give "
-                            f"--module", path=before)
-    return game, ModuleBinding(game, module)
+    return game, ModuleBinding(game, module or default_module(game, before))
+
+
+def default_module(game, where: str) -> str:
+    """build/GAME/GAME.vmod, which ``hexforge build`` writes; a clear error when it is missing."""
+    module = str(Path("build") / game.id / f"{game.id}.vmod")
+    if not Path(module).is_file():
+        raise DataError(f"no module at {module}: build it (hexforge build {game.id} --only vassal) or give "
+                        f"--module", path=where)
+    return module
 
 
 def _where(report, verdict) -> str:
