@@ -190,3 +190,12 @@ def test_report_to_dict_is_json_ready(bound, tmp_path):
     legal, illegal = data["moves"]
     assert legal["legal"] and legal["path"] == ["0503", "0603"] and legal["cost"] == str(Fraction(1))
     assert illegal["reason"]["code"] and illegal["failed_step"] >= 1
+
+
+def test_a_unit_moved_by_the_other_player_is_noted(bound, tmp_path):
+    binding = bound("tutorial")
+    pos = position_from_scenario(binding.game)          # Alice plays red (the side to move)
+    log = LogBuilder(binding, pos).move(["b-2"], Hex(6, 3))
+    [move] = judge_log(_log(binding, log, tmp_path), ruleset_for(binding.game), side="red").moves
+    assert move.legal and "a unit of side blue moved in side red's phase" in move.note
+    assert "moved by Alice, who plays red" in move.note

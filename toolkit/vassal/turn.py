@@ -185,13 +185,15 @@ def _classify(verdict: MoveVerdict, pos: Position) -> bool:
     return False
 
 
-def _side_note(verdict: MoveVerdict, pos: Position, side: str | None) -> None:
-    if side is None:
-        return
-    others = sorted({pos.units[u].side for u in verdict.units if u in pos.units} - {side})
-    if others:
-        verdict.note = (verdict.note + "; " if verdict.note else "") + \
-            f"a unit of side {', '.join(str(o) for o in others)} moved in side {side}'s phase"
+def _side_note(verdict: MoveVerdict, pos: Position, side: str | None, players: dict | None = None) -> None:
+    sides = {pos.units[u].side for u in verdict.units if u in pos.units}
+    notes = [verdict.note] if verdict.note else []
+    if side is not None and sides - {side}:
+        notes.append(f"a unit of side {', '.join(sorted(str(o) for o in sides - {side}))} moved in side {side}'s phase")
+    owner = (players or {}).get(verdict.player or "")
+    if owner is not None and sides - {owner}:
+        notes.append(f"moved by {verdict.player}, who plays {owner}")
+    verdict.note = "; ".join(notes)
 
 
 def _end_checks(after: Position, rs: Ruleset, side: str | None):
@@ -302,7 +304,7 @@ def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase
                 verdict.actions = previous.actions + [event.action]
                 verdict.n = previous.n if set(previous.units) == set(event.units) else verdict.n
                 _judge(verdict, event.before, rs)   # _judge puts the units back on the first start
-                _side_note(verdict, event.before, side)
+                _side_note(verdict, event.before, side, record.end.players)
                 if verdict.n == previous.n:
                     moves[moves.index(previous)] = verdict
                 else:
@@ -312,7 +314,7 @@ def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase
                 continue
         if _classify(verdict, event.before):
             _judge(verdict, event.before, rs)
-        _side_note(verdict, event.before, side)
+        _side_note(verdict, event.before, side, record.end.players)
         moves.append(verdict)
         for uid in verdict.units:
             last[uid] = verdict
