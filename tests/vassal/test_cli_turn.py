@@ -24,7 +24,7 @@ def files(bound, built, tmp_path):
     from vassal_logs import LogBuilder
     binding = bound("tutorial")
     _, module = built("tutorial")
-    pos = position_from_scenario(binding.game)
+    pos = position_from_scenario(binding.game, side="blue")    # Alice plays blue
     log = LogBuilder(binding, pos).move(["b-2"], Hex(6, 3)).roll("1d6", 6).move(["b-3"], Hex(12, 8))
     (tmp_path / "turn.vlog").write_bytes(log.bytes())
     (tmp_path / "before.vsav").write_bytes(LogBuilder(binding, pos).save())
