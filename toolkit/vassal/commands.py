@@ -30,7 +30,7 @@ _MAX_DEPTH = 50
 #: encoders of BasicCommandEncoder, GameState, PlayerRoster, TurnTracker, properties...).
 _IGNORED = ("MutableProperty\t", "GlobalProperty\t", "GlobalTranslatable\t", "SETUP_STACK\t", "UNMASK\t",
             "Events", "DECKREPOS", "AUDIO\t", "SPP\t", "LOCKSPOTAB", "FLARE", "LOS\t", "NOTES\t", "PNOTES\t",
-            "SHOW_RESULTS\t", "PYREMOVE\t")
+            "SHOW_RESULTS\t", "PYREMOVE\t", "CLOCK", "EXT\t")
 _BOARD = re.compile(r"^[^\t]*BoardPicker\t")
 
 
