@@ -147,3 +147,27 @@ def test_a_log_without_savedata_is_read_with_a_warning(tutorial, tmp_path):
     record = read_game(binding, _file(tmp_path, _zip({"savedGame": _stream(binding, pos).encode()})))
     assert record.warnings and "cannot be checked" in record.warnings[0]
     assert record.end.position == pos
+
+
+def test_command_count_and_stream_size_limits(tutorial, tmp_path, monkeypatch):
+    from toolkit.vassal import commands
+    binding, pos = tutorial
+    path = _file(tmp_path, zip_stream(_stream(binding, pos), module=binding.info["name"],
+                                      version=binding.info["version"]))
+    monkeypatch.setattr(commands, "MAX_COMMANDS", 10)
+    with pytest.raises(UnsafeInputError, match="more than 10 commands"):
+        read_game(binding, path)
+    monkeypatch.setattr(commands, "MAX_COMMANDS", 1_000_000)
+    monkeypatch.setattr(commands, "MAX_STREAM_CHARS", 1000)
+    with pytest.raises(UnsafeInputError, match="holds more bytes than it declares or than the limit"):
+        read_game(binding, path)
+
+
+def test_a_stack_of_missing_pieces_is_a_problem_not_a_crash(tutorial, tmp_path):
+    binding, pos = tutorial
+    commands = position_commands(binding, pos)
+    text = encode(commands[:-1] + ["+/ghost/stack/Kessel Crossing;10;10;nobody;@@0"] + commands[-1:], ESC)
+    record = read_game(binding, _file(tmp_path, zip_stream(text, module=binding.info["name"],
+                                                           version=binding.info["version"])))
+    assert record.end.problems == ["stack ghost holds piece nobody that does not exist"]
+    assert record.end.position == pos

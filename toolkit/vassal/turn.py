@@ -278,7 +278,8 @@ def judge_saves(before: GameRecord, after: GameRecord, rs: Ruleset, *, side: str
     stacking, supply = _end_checks(a.position, rs, side)
     return TurnReport("saves", [before.where, after.where], pos, a.position, side, phase, moves, stacking, supply,
                       appeared, vanished, flips, [e for r in (before, after) for e in r.events],
-                      _pieces((before.where, b), (after.where, a)), before.warnings + after.warnings)
+                      _pieces((before.where, b), (after.where, a)),
+                      _unique(before.warnings + after.warnings + b.problems + a.problems))
 
 
 def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase: str | None = None) -> TurnReport:
@@ -326,4 +327,8 @@ def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase
     return TurnReport("log", [record.where], start, record.end.position, side, phase, moves, stacking, supply,
                       appeared, vanished, flips, record.events,
                       _pieces((record.where + " (start)", record.start), (record.where, record.end)),
-                      record.warnings)
+                      _unique(record.warnings + record.start.problems + record.end.problems))
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
