@@ -199,3 +199,26 @@ def test_a_unit_moved_by_the_other_player_is_noted(bound, tmp_path):
     [move] = judge_log(_log(binding, log, tmp_path), ruleset_for(binding.game), side="red").moves
     assert move.legal and "a unit of side blue moved in side red's phase" in move.note
     assert "moved by Alice, who plays red" in move.note
+
+
+def test_a_piece_the_game_does_not_know_is_listed_not_judged(bound, tmp_path):
+    from toolkit.vassal.binding import Place
+    from toolkit.vassal.encoding import add_piece, encode, parse_add_piece, split_chain, Trait
+    binding = bound("tutorial")
+    pos = position_from_scenario(binding.game)
+    log = LogBuilder(binding, pos)
+    piece_id, type_text, state = parse_add_piece(log.setup[1])
+    # no UnitId and a name no counter has
+    stray = add_piece("stray1", [Trait(t.type.rsplit(";", 1)[0] + ";Mystery", t.state.replace("hfUnit;", "hfX;"))
+                                 if t.id == "piece;" else
+                                 Trait(t.type.replace("UnitId", "Other"), t.state) if t.id == "mark;" else t
+                                 for t in split_chain(type_text, state)])
+    log.setup.insert(-1, stray)
+    log._apply([stray])
+    x, y = log.table.pieces["stray1"].x, log.table.pieces["stray1"].y
+    map_name, cx, cy = binding.point(Place("hex", map_id=pos.map_id, hex=Hex(6, 5)))
+    log.actions.append(["M/" + encode(["stray1", map_name, cx, cy, None, map_name, x, y, None, "u7f3a9"], "/")])
+    report = judge_log(_log(binding, log, tmp_path), ruleset_for(binding.game))
+    [move] = report.moves
+    assert move.legal is None and move.units == () and "no units" in move.note
+    assert any(p["piece"] == "stray1" for p in report.pieces) and report.legal

@@ -154,6 +154,14 @@ def _toward(pos: Position, rs: Ruleset, ids, start: Hex, goal: Hex) -> list[Hex]
 
 def _judge(verdict: MoveVerdict, pos: Position, rs: Ruleset) -> None:
     """Judge ``verdict`` on ``pos`` (the units are put back on the start hex)."""
+    try:
+        _judge_path(verdict, pos, rs)
+    except RulesError as exc:   # one move the referee cannot price does not stop the turn's report
+        verdict.legal, verdict.check, verdict.route = None, None, []
+        verdict.note = f"the referee could not judge it: {exc}"
+
+
+def _judge_path(verdict: MoveVerdict, pos: Position, rs: Ruleset) -> None:
     ids = list(verdict.units)
     start = verdict.start.hex
     route = [start]
@@ -171,6 +179,9 @@ def _classify(verdict: MoveVerdict, pos: Position) -> bool:
         verdict.note = "a marker: markers are not moved by the movement rules"
         return False
     if start.kind == "hex" and end.kind == "hex":
+        if not units:
+            verdict.note = "pieces that are no units of the position (see the pieces not read)"
+            return False
         markers = [u.id for u in units if u.counter.is_marker]
         if markers:
             verdict.units = tuple(u for u in verdict.units if u not in markers)
