@@ -19,10 +19,14 @@ Typical use::
 from __future__ import annotations
 
 from .board import Board, board_of, forget_board
+from .combat import CombatAssessment, CombatRoll, assess_combat, roll_combat
+from .combat_retreat import RetreatAnswer, advance_options, next_retreat_hexes, retreat_options, retreat_step_loss
+from .combat_chart import CombatChart, CombatResult, SideResult, chart_of, dice_distribution
+from .combat_strength import Combat, Modifier, Support
 from .movement import Reach, reachable
 from .paths import PathCheck, check_path, destinations, end_stacking
-from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
-                    SupplyRules, ZocRules)
+from .parts import (CombatRules, CommandRules, LosRules, MovementMode, MovementRules, RandomShift,
+                    RetreatRules, StackingRules, SupplyRules, SupportRules, ZocRules)
 from .posfile import dump_position, load_position, position_to_dict
 from .position import Position, Unit, position_from_scenario
 from .reasons import Code, Reason
@@ -35,6 +39,10 @@ from .supply import SupplyResult, SupplyTrace, apply_supply, supply_per_unit, su
 from .zoc import enemy_zoc, enemy_zoc_owners, zoc_counts, zoc_owners
 
 __all__ = [
+    "Combat", "CombatAssessment", "CombatChart", "CombatResult", "CombatRoll", "CombatRules", "Modifier",
+    "RandomShift", "RetreatRules", "SideResult", "Support", "SupportRules", "assess_combat", "chart_of",
+    "dice_distribution", "roll_combat", "RetreatAnswer", "advance_options", "next_retreat_hexes", "retreat_options",
+    "retreat_step_loss",
     "Board", "Code", "CommandRules", "GROUP", "LosRules", "MovementMode", "MovementRules", "PathCheck",
     "Position", "Reach", "Reason", "Ruleset", "SetupEntry", "Sight", "Source", "StackingRules", "Step", "SupplyResult",
     "SupplyRules", "SupplyTrace",
