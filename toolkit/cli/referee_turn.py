@@ -151,7 +151,8 @@ def _draw(report, png: str, dpi: int) -> None:
 @click.command("turn")
 @click.argument("before", type=click.Path(dir_okay=False))
 @click.argument("after", required=False, type=click.Path(dir_okay=False))
-@click.option("-m", "--module", type=click.Path(dir_okay=False), help="The game's .vmod (default build/GAME/GAME.vmod).")
+@click.option("-m", "--module", type=click.Path(dir_okay=False),
+              help="The game's .vmod (default: build/GAME/GAME.vmod).")
 @click.option("-g", "--game", "game_name", help="Bundled game id or folder (default: the save's module's game).")
 @click.option("--side", help="The side whose turn it is (default: from the phase, else the side that moved).")
 @click.option("--phase", help="The phase (default: the turn tracker's).")

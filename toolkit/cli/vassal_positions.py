@@ -19,7 +19,8 @@ from .referee_turn import _resolve, default_module
 @click.option("-g", "--game", "game_name", help="Bundled game id or folder (with --scenario, or for --position).")
 @click.option("-s", "--scenario", help="A scenario's set-up instead of a position file.")
 @click.option("-t", "--turn", type=int, help="Turn of the scenario (default: the first).")
-@click.option("-m", "--module", type=click.Path(dir_okay=False), help="The game's .vmod (default build/GAME/GAME.vmod).")
+@click.option("-m", "--module", type=click.Path(dir_okay=False),
+              help="The game's .vmod (default: build/GAME/GAME.vmod).")
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), help="The .vsav to write.")
 def save(position, game_name, scenario, turn, module, out):
     """Write a position as a .vsav VASSAL 3.7 loads with the game's module."""
@@ -38,7 +39,8 @@ def save(position, game_name, scenario, turn, module, out):
 
 @click.command("position")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("-m", "--module", type=click.Path(dir_okay=False), help="The game's .vmod (default build/GAME/GAME.vmod).")
+@click.option("-m", "--module", type=click.Path(dir_okay=False),
+              help="The game's .vmod (default: build/GAME/GAME.vmod).")
 @click.option("-g", "--game", "game_name", help="Bundled game id or folder (default: the save's module's game).")
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), help="The position file to write.")
 def position(file, module, game_name, out):
