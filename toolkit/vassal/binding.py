@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import DataError
+from ..errors import DataError, HexforgeError
 from ..game import Counter, Game
 from ..hexes import Hex
 from .boards import dead_pile_zone, turn_zone
@@ -170,7 +170,7 @@ class ModuleBinding:
         game_map = self.game.maps[hex_map.map_id]
         try:
             hex = game_map.grid.parse(label)
-        except Exception:  # a label of VASSAL's grid beyond our numbering (negative, too many digits)
+        except HexforgeError:  # a label of VASSAL's grid beyond our numbering (negative, too many digits)
             hex = None
         if hex is None or hex not in game_map.grid or game_map.format(hex) != label:
             return Place("off", label=f"{map_name} {label} ({x},{y}), off the hex grid")
