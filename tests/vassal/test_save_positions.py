@@ -10,6 +10,7 @@ from toolkit.referee import position_from_scenario
 from toolkit.vassal.commands import parse, read_stream
 from toolkit.vassal.encoding import ESC, Trait, add_piece, decode, encode, parse_add_piece, split_chain
 from toolkit.vassal.positions import position_commands, stream_table, table_position, write_position
+from toolkit.vassal import inspect
 from toolkit.vassal.vlog import read_game
 from vassal_fakes import BUNDLED
 from vassal_logs import zip_stream
@@ -29,6 +30,9 @@ def test_every_bundled_scenario_round_trips(bound, tmp_path, game_id, scenario):
     back = _read(binding, path)
     assert back.position == pos
     assert not back.unknown and not back.off and not back.problems
+    # read as `vassal inspect` reads a save: pieces decode, prototypes and images exist, the game starts
+    report = inspect(path, module=binding.where)
+    assert report["problems"] == [] and report["starts"]
 
 
 def test_state_vassal_cannot_show_travels_in_persistent_properties(bound, tmp_path):
