@@ -3,6 +3,8 @@
 import zipfile
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from toolkit.hexes import Hex
 from toolkit.io import load_game
@@ -139,3 +141,29 @@ def test_pieces_in_a_deck_are_listed_apart(bound, tmp_path):
     back = _read(binding, path)
     assert list(back.decks.values()) == ["Reserve cup"] and not back.off
     assert back.position == pos
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_position_round_trips(bound, tmp_path, data):
+    """Units anywhere on the map or in a box, any steps, status, moved flag: written and read back equal."""
+    binding = bound("velikiye-luki")
+    game = binding.game
+    pos = position_from_scenario(game)
+    hexes = sorted(pos.map.grid)
+    boxes = [b.id for b in pos.map.boxes]
+    for unit in pos.units.values():
+        where = data.draw(st.sampled_from(["hex", "hex", "hex", "box"]))
+        if where == "hex" or not boxes:
+            unit.hex, unit.box = data.draw(st.sampled_from(hexes)), None
+        else:
+            unit.hex, unit.box = None, data.draw(st.sampled_from(boxes))
+        unit.steps = data.draw(st.integers(1, unit.counter.steps))
+        unit.moved = data.draw(st.booleans())
+        unit.status = set(data.draw(st.lists(st.sampled_from(["out_of_supply", "isolated", "fired"]), max_size=2)))
+        unit.supply = data.draw(st.integers(0, 3))
+    pos.turn = data.draw(st.integers(1, 11))
+    pos.phase = data.draw(st.sampled_from(list(game.turn_phases)))
+    pos.touch()
+    path = write_position(pos, binding, tmp_path / "h.vsav")
+    assert _read(binding, path).position == pos

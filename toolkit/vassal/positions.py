@@ -249,7 +249,9 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
             steps = int(written)
         unit.steps = steps
         unit.status = {s for s in props.get("hfStatus", "").split(",") if s}
-        unit.moved = any(t.id == "markmoved;" and t.state == "true" for t in traits)
+        marks = [t for t in traits if t.id == "markmoved;"]
+        # markers have no Mark-when-moved trait: their flag travels as a property
+        unit.moved = marks[0].state == "true" if marks else props.get("hfMoved") == "true"
         unit.mode = props.get("hfMode") or None
         unit.supply = int(props["hfSupply"]) if props.get("hfSupply", "").isdigit() else 0
         pos.units[uid] = unit
@@ -280,6 +282,8 @@ def _piece(binding: ModuleBinding, unit: Unit, where: tuple[str | None, int, int
         props["hfMode"] = plain_text(unit.mode)
     if unit.supply:
         props["hfSupply"] = str(unit.supply)
+    if unit.moved and not any(t.id == "markmoved;" for t in traits):
+        props["hfMoved"] = "true"
     basic = traits[-1]
     state = [map_name or "null", x, y, gpid, len(props)]
     for key, value in props.items():
