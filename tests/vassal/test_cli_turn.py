@@ -90,3 +90,26 @@ def test_vassal_save_and_position_round_trip(capsys, built, tmp_path):
     with pytest.raises(SystemExit) as exc:
         main(["vassal", "save", "-m", str(module), "-o", str(tmp_path / "x.vsav")])
     assert exc.value.code == 2
+
+
+@pytest.mark.slow
+def test_velikiye_luki_turn_on_the_real_module(capsys, tmp_path):
+    """The whole path with the real map renderer's grid: build the module, play a log, judge and draw it."""
+    from toolkit.io import load_game
+    from toolkit.vassal import ModuleBinding, build_module
+    from vassal_logs import LogBuilder
+
+    game = load_game("velikiye-luki")
+    [module] = build_module(game, tmp_path / "vl", dpi=100)
+    binding = ModuleBinding(game, module)
+    pos = position_from_scenario(game)
+    grid = pos.map.grid
+    log = LogBuilder(binding, pos).move(["df28"], grid.parse("1115")).move(["ab146"], grid.parse("1014"))
+    (tmp_path / "t.vlog").write_bytes(log.bytes())
+    code, out, _ = run(capsys, str(tmp_path / "t.vlog"), "-m", str(module), "--png", str(tmp_path / "t.png"))
+    assert code == 1
+    assert "move 1: df28 1316 -> 1115: legal, path 1316 1215 1115, cost 2 of 6 MP" in out
+    assert "move 2: ab146 1314 -> 1014: ILLEGAL at step 3: the move had to end at 1114" in out
+    with Image.open(tmp_path / "t.png") as image:
+        colours = {c for _, c in image.convert("RGB").getcolors(maxcolors=1 << 24)}
+    assert (0x13, 0x8a, 0x36) in colours and (0xd0, 0x1c, 0x1c) in colours
