@@ -101,6 +101,8 @@ def test_tutorial_order_of_moves_legal_in_a_log_not_from_the_end_position(bound,
     report = judge_log(record, rs)
     b1 = next(m for m in report.moves if m.units == ("b-1",))
     assert b1.legal and b1.stops == [Hex(5, 4)] and b1.actions == [2, 3] and len(report.moves) == 2
+    # VASSAL marked b-1 moved after its first leg; the whole move is judged as from before it
+    assert record.events[2].before.units["b-1"].moved and b1.start_moved == {"b-1": False}
     assert report.legal
     # from the two saves alone, b-1's move is judged on the first position, where 0503 is full
     before = _save(binding, LogBuilder(binding, pos).save(), tmp_path, "before.vsav")

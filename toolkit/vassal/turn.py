@@ -45,6 +45,9 @@ class MoveVerdict:
     check: PathCheck | None = None
     note: str = ""
     player: str | None = None
+    #: each unit's ``moved`` flag before its first leg (VASSAL marks it moved at the drop, and the
+    #: referee's minimum-move rule only applies to units that have not moved yet)
+    start_moved: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def reason(self) -> Reason | None:
@@ -124,24 +127,25 @@ def phase_side(pos: Position, phase: str | None) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def _at(pos: Position, unit_ids, hex: Hex) -> Position:
-    """A copy of ``pos`` with the units on ``hex``."""
+def _at(pos: Position, unit_ids, hex: Hex, moved: dict | None = None) -> Position:
+    """A copy of ``pos`` with the units on ``hex`` (and their ``moved`` flags from ``moved``)."""
     copy = pos.copy()
     for uid in unit_ids:
-        copy.units[uid].hex, copy.units[uid].box = hex, None
+        unit = copy.units[uid]
+        unit.hex, unit.box = hex, None
+        unit.moved = (moved or {}).get(uid, unit.moved)
     copy.touch()
     return copy
 
 
-def _toward(pos: Position, rs: Ruleset, ids, start: Hex, goal: Hex) -> list[Hex]:
+def _toward(pos: Position, rs: Ruleset, ids, start: Hex, goal: Hex, moved: dict) -> list[Hex]:
     """The referee's path from ``start`` to ``goal`` (both included), or its best try.
 
     The best try is the cheapest path to the reachable hex nearest ``goal`` (ties: cheaper),
     then a straight line on, so the first illegal step is where the move really fails.
     """
     grid = pos.map.grid
-    at_start = _at(pos, ids, start)
-    reach = reachable(at_start, rs, list(ids))
+    reach = reachable(_at(pos, ids, start, moved), rs, list(ids))
     if goal in reach:
         return reach.path(goal)
     if reach.refused or not len(reach):
@@ -166,8 +170,8 @@ def _judge_path(verdict: MoveVerdict, pos: Position, rs: Ruleset) -> None:
     start = verdict.start.hex
     route = [start]
     for goal in verdict.stops + [verdict.end.hex]:
-        route += _toward(pos, rs, ids, route[-1], goal)[1:]
-    check = check_path(_at(pos, ids, start), rs, ids, route)
+        route += _toward(pos, rs, ids, route[-1], goal, verdict.start_moved)[1:]
+    check = check_path(_at(pos, ids, start, verdict.start_moved), rs, ids, route)
     verdict.route, verdict.check, verdict.legal = check.path, check, check.ok
 
 
@@ -306,7 +310,9 @@ def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase
         if event.kind != "move" or event.undone:
             continue
         verdict = MoveVerdict(len(moves) + 1, event.units, event.start, event.end, actions=[event.action],
-                              player=event.player)
+                              player=event.player,
+                              start_moved={u: event.before.units[u].moved for u in event.units
+                                           if u in event.before.units})
         earlier = {id(last[u]): last[u] for u in event.units if u in last}
         if len(earlier) == 1 and all(u in last for u in event.units):
             previous = next(iter(earlier.values()))
@@ -314,6 +320,7 @@ def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase
                 # the stack goes on: one move through the hex it stopped on
                 verdict.start, verdict.stops = previous.start, previous.stops + [event.start.hex]
                 verdict.actions = previous.actions + [event.action]
+                verdict.start_moved = previous.start_moved
                 verdict.n = previous.n if set(previous.units) == set(event.units) else verdict.n
                 _judge(verdict, event.before, rs)   # _judge puts the units back on the first start
                 _side_note(verdict, event.before, side, record.end.players)
