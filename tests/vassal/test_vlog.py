@@ -171,3 +171,29 @@ def test_a_stack_of_missing_pieces_is_a_problem_not_a_crash(tutorial, tmp_path):
                                                            version=binding.info["version"])))
     assert record.end.problems == ["stack ghost holds piece nobody that does not exist"]
     assert record.end.position == pos
+
+
+def test_vassal_3_7_keeps_the_module_name_in_a_copy_of_moduledata(tutorial, tmp_path):
+    # SaveMetaData writes version/VassalVersion/dateSaved/description; copyModuleMetadata adds the
+    # module's own moduledata entry, where File > Open reads the module's name
+    from toolkit.vassal.savegame import metadata_xml
+    binding, pos = tutorial
+    savedata = metadata_xml(root_children=[("version", binding.info["version"]), ("VassalVersion", "3.7.26"),
+                                           ("dateSaved", "1"), ("description", "")])
+    text = obfuscate(_stream(binding, pos))
+    good = _zip({"savedGame": text, "savedata": savedata, "moduledata": binding.moduledata})
+    assert read_game(binding, _file(tmp_path, good, "a.vsav")).end.position == pos
+    other = binding.moduledata.replace(f"<name>{binding.info['name']}</name>".encode(), b"<name>Other</name>")
+    assert other != binding.moduledata
+    with pytest.raises(DataError, match="save of module 'Other'"):
+        read_game(binding, _file(tmp_path, _zip({"savedGame": text, "savedata": savedata, "moduledata": other}),
+                                 "b.vsav"))
+
+
+def test_written_positions_carry_the_modules_moduledata(tutorial, tmp_path):
+    from toolkit.vassal import write_position
+    binding, pos = tutorial
+    path = write_position(pos, binding, tmp_path / "w.vsav")
+    with zipfile.ZipFile(path) as zf:
+        assert sorted(zf.namelist()) == ["moduledata", "savedGame", "savedata"]
+        assert zf.read("moduledata") == binding.moduledata

@@ -116,6 +116,8 @@ class ModuleBinding:
         self.where = str(module_path)
         with SafeZip(Path(module_path), where=self.where) as archive:
             module = _Module(archive, self.where)
+            #: the module's metadata entry, copied into the saves hexforge writes (as VASSAL does)
+            self.moduledata = archive.read("moduledata", limit=1024 * 1024) if "moduledata" in archive else None
         self.info = module.info
         self.prototypes: dict[str, list[Trait]] = module.prototypes
         if self.info.get("name") != game.name:

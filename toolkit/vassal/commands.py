@@ -70,11 +70,19 @@ def read_stream(path: str | Path, data: bytes | None = None) -> tuple[str, dict]
         raw = archive.read("savedGame", limit=MAX_STREAM_CHARS)
         meta = {}
         if "savedata" in archive:
+            # VASSAL 3.7's SaveMetaData: version (the module's), VassalVersion, dateSaved, description;
+            # the module's name and version are in a copy of its ``moduledata`` beside it (older
+            # saves, and hexforge's own setups, carry a <module> block instead)
             root = parse_xml(archive.read("savedata", limit=1024 * 1024), f"{where}!savedata")
             meta = {"VassalVersion": root.findtext("VassalVersion") or "",
                     "version": root.findtext("version") or "",
-                    "module": root.findtext("module/name"), "module_version": root.findtext("module/version"),
+                    "module": root.findtext("module/name"),
+                    "module_version": root.findtext("module/version") or root.findtext("version"),
                     "description": root.findtext("description") or ""}
+            if "moduledata" in archive:
+                module = parse_xml(archive.read("moduledata", limit=1024 * 1024), f"{where}!moduledata")
+                meta["module"] = module.findtext("name")
+                meta["module_version"] = module.findtext("version") or meta["module_version"]
     try:
         text = deobfuscate(raw)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -333,7 +333,8 @@ def write_position(pos: Position, binding: ModuleBinding, path: str | Path, desc
     """Write ``pos`` as a .vsav of the binding's module (atomically: nothing half-written)."""
     commands = position_commands(binding, pos)
     data = vsav_bytes(commands, description=description or f"{binding.game.name}: position from hexforge",
-                      module_name=binding.info.get("name", ""), module_version=binding.info.get("version", ""))
+                      module_name=binding.info.get("name", ""), module_version=binding.info.get("version", ""),
+                      moduledata=binding.moduledata)
     path = Path(path)
     with atomic_path(str(path)) as tmp:
         Path(tmp).write_bytes(data)
