@@ -93,6 +93,7 @@ CASES = [
     ("scenarios/crossing.yaml", "side: blue, units: [b-4]", "side: green, units: [b-4]", "unknown-side",
      "reinforcements[0].side", "green"),
     ("scenarios/crossing.yaml", "first_side: red", "first_side: purple", "unknown-side", "first_side", "purple"),
+    ("scenarios/crossing.yaml", "id: crossing", "id: 'cross;ing'", "bad-id", "id", None),
 ]
 
 # Extra edits some cases need so that exactly the intended problem is present.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter as Tally
 from dataclasses import asdict, dataclass, field
 
-from .game import AreaError, Game, Map, area_hexes
+from .game import AreaError, Game, Map, area_hexes, id_problem
 from .hexes import Hexside
 
 ERROR = "error"
@@ -29,7 +29,7 @@ CODES: dict[str, str] = {
     "unknown-class": ERROR, "steps-without-back": WARNING,
     "unknown-counter": ERROR, "unknown-box": ERROR, "unknown-weather": ERROR, "turn-out-of-range": ERROR,
     "no-entry": WARNING, "counter-overused": ERROR, "wrong-side": ERROR, "unknown-deck": ERROR,
-    "bad-area": ERROR, "setup-outside-area": ERROR,
+    "bad-area": ERROR, "setup-outside-area": ERROR, "bad-id": ERROR,
 }
 
 
@@ -99,6 +99,7 @@ def validate_game(game: Game) -> Report:
     report = Report(game.id)
     out = _Collector(report)
     sides = {s.id for s in game.sides}
+    _check_ids(game, out)
     for map_id, m in game.maps.items():
         _check_map(m, game.files.get("maps", {}).get(map_id), out, sides)
     _check_counters(game, out)
@@ -114,6 +115,22 @@ def validate_map(m: Map, file: str | None = None) -> Report:
     _check_map(m, file, _Collector(report), None)
     report.provenance = {"hexes": _hex_provenance(m)}
     return report
+
+
+def _check_ids(game: Game, out: _Collector) -> None:
+    """Every id that may become a file or entry name follows the one id pattern."""
+    file = game.files.get("game")
+    named = [("game", game.id, (file, 1), "id")]
+    named += [("map", k, (game.files.get("maps", {}).get(k), None), "id") for k in game.maps]
+    named += [("side", s.id, game.locations.get(("side", i), (file, None)), f"sides[{i}].id")
+              for i, s in enumerate(game.sides)]
+    named += [("counter", c, game.locations.get(("counter", c), (game.files.get("counters"), None)), "id")
+              for c in game.counters]
+    named += [("scenario", k, (game.files.get("scenarios", {}).get(k), None), "id") for k in game.scenarios]
+    for kind, value, at, where in named:
+        problem = id_problem(value)
+        if problem:
+            out.add("bad-id", f"{kind} {problem}", at, where)
 
 
 # -- maps -----------------------------------------------------------------------------------

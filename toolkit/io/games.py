@@ -20,7 +20,7 @@ from ..game.counters import Side
 from ..game.deck import SHUFFLES, Deck
 from ..game.game import CounterStyle, Game
 from ._atomic import write_text
-from ._source import Fields, dump_yaml, load_yaml, parse_hex, source_dict
+from ._source import Fields, dump_yaml, inside, load_yaml, parse_hex, source_dict
 from .counters import dump_counters, load_counters
 from .maps import dump_map, load_map
 from .scenarios import dump_scenario, load_scenario
@@ -86,7 +86,7 @@ def load_game(name: str) -> Game:
     path = game_path(name)
     base = path.parent
     f = Fields(load_yaml(str(path)), str(path), "", 1)
-    game = Game(id=f.str("id", required=True), name=f.str("name", required=True),
+    game = Game(id=f.id("id"), name=f.str("name", required=True),
                 publisher=f.str("publisher"), year=f.int("year", minimum=1800, maximum=3000),
                 rulebook=f.str("rulebook"), ruleset=f.str("ruleset"), root=str(base))
     f.raw("default_candidate")
@@ -106,17 +106,24 @@ def load_game(name: str) -> Game:
     game.dice = tuple(f.words("dice")) or ("1d6",)
     game.charts = dict(f.mapping("charts"))
     game.options = dict(f.mapping("options"))
+    roots = data_roots(base)
     maps = f.mapping("maps", required=True)
+    for map_id in maps:
+        maps[map_id] = inside(base, maps[map_id], roots, path=str(path), line=maps.line_of(map_id),
+                              field=f"maps.{map_id}")
     for map_id, rel in maps.items():
         m = load_map(_join(base, rel))
         if m.id != map_id:
             raise f.error("maps", f"map file {rel} has id {m.id!r}, but game.yaml names it {map_id!r}")
         game.maps[map_id] = m
-    counters_file = f.str("counters", "counters.csv")
+    counters_file = inside(base, f.str("counters", "counters.csv"), roots, path=str(path),
+                           line=f.line_of("counters"), field="counters")
     game.counters = load_counters(_join(base, counters_file))
     for counter_id, line in getattr(game.counters, "lines", {}).items():
         game.locations[("counter", counter_id)] = (_join(base, counters_file), line)
-    for rel in f.words("scenarios"):
+    scenario_files = [inside(base, rel, roots, path=str(path), line=f.line_of("scenarios"), field="scenarios")
+                      for rel in f.words("scenarios")]
+    for rel in scenario_files:
         scenario = load_scenario(_join(base, rel), game.maps)
         if scenario.id in game.scenarios:
             raise f.error("scenarios", f"two scenario files have the id {scenario.id!r}")
@@ -129,7 +136,7 @@ def load_game(name: str) -> Game:
         raise f.error("decks", f"two decks have the id {deck_id!r}")
     game.files = {"game": str(path), "counters": _join(base, counters_file),
                   "maps": {k: _join(base, v) for k, v in maps.items()},
-                  "scenarios": {sid: _join(base, rel) for sid, rel in zip(game.scenarios, f.words("scenarios"))}}
+                  "scenarios": {sid: _join(base, rel) for sid, rel in zip(game.scenarios, scenario_files)}}
     f.done(["notes"])
     return game
 
@@ -178,6 +185,14 @@ def _dump_deck(deck: Deck, game: Game) -> dict:
         out.pop("send_command", None)
     out.update(source_dict(deck.source))
     return out
+def data_roots(base: Path) -> list[Path]:
+    """The folders the files a game.yaml in ``base`` names may be in: its own folder, and the
+    ``maps/`` and ``counters/`` of the data root (and of the tree it sits in, when it sits in a
+    ``counters/`` folder as bundled games do)."""
+    roots = [base, data_root() / "maps", data_root() / "counters"]
+    if base.parent.name == "counters":
+        roots += [base.parent, base.parent.parent / "maps"]
+    return roots
 
 
 def _join(base: Path, rel) -> str:

@@ -33,7 +33,7 @@ def load_map(path: str) -> Map:
     path = os.fspath(path)
     f = Fields(load_yaml(path), path, "", 1)
     grid = _load_grid(f.sub("grid", required=True))
-    m = Map(id=f.str("id", required=True), name=f.str("name", required=True), grid=grid)
+    m = Map(id=f.id("id"), name=f.str("name", required=True), grid=grid)
     m.weathers = _names(f, "weathers") or ("clear",)
     m.unit_classes = _names(f, "unit_classes") or ("foot",)
     m.hex_size_inches = f.float("hex_size", 0.625, minimum=0.1, maximum=5.0)

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..errors import DataError
 from ..game import Counter, Game
 from .encoding import CTRL, Trait, decode, encode, key
 
@@ -338,23 +339,38 @@ def counter_piece(counter: Counter, images: Sequence[str], cadre: Counter | None
     return PieceDesign(counter, tuple(traits), faces, tuple(images))
 
 
+MAX_PROTOTYPE_DEPTH = 20
+MAX_EXPANDED_TRAITS = 10_000   # a piece of VASSAL's own modules has a few dozen
+
+
 def expand(traits: Sequence[Trait], definitions: dict[str, list[Trait]], depth: int = 0) -> list[Trait]:
     """The chain with every ``prototype;`` trait replaced by its definition (as VASSAL clones).
 
     An unknown prototype is dropped, as VASSAL does (silently there; the reader reports it).
+    Expansion is bounded: prototypes nested more than :data:`MAX_PROTOTYPE_DEPTH` deep or a
+    piece of more than :data:`MAX_EXPANDED_TRAITS` traits is a :class:`DataError` (a crafted
+    module's fan-out would otherwise grow without bound).
     """
-    if depth > 20:
-        raise ValueError("prototypes nest more than 20 deep (a prototype that uses itself?)")
     out: list[Trait] = []
+    _expand(traits, definitions, depth, out, [0])
+    return out
+
+
+def _expand(traits: Sequence[Trait], definitions: dict[str, list[Trait]], depth: int, out: list[Trait],
+            seen: list[int]) -> None:
+    if depth > MAX_PROTOTYPE_DEPTH:
+        raise DataError(f"prototypes nest more than {MAX_PROTOTYPE_DEPTH} deep (a prototype that uses itself?)")
     for trait in traits:
+        seen[0] += 1   # every trait visited, kept or not: empty prototypes cannot fan out for free
+        if seen[0] > MAX_EXPANDED_TRAITS:
+            raise DataError(f"a piece expands to more than {MAX_EXPANDED_TRAITS:,} traits through its prototypes")
         if trait.id == "prototype;":
             name = decode(trait.type[len("prototype;"):], ";")[0]
             definition = definitions.get(name)
             if definition is not None:
-                out.extend(expand(definition[:-1], definitions, depth + 1))
+                _expand(definition[:-1], definitions, depth + 1, out, seen)
             continue
         out.append(trait)
-    return out
 
 
 def with_position(traits: Sequence[Trait], map_id: str, x: int, y: int, gpid: str | int,
