@@ -144,7 +144,7 @@ class ModuleBinding:
         self._slots: dict[str, tuple[str, list[Trait]]] = {}
         for element in module.root.iter(_B + "widget.PieceSlot"):
             try:
-                _, traits = _decode_piece(_text(element))
+                _, traits = _decode_piece(_text(element), module.budget)
             except ValueError:
                 continue   # reported by ``vassal inspect``; not a counter hexforge can place
             uid = describe_piece(traits, self.prototypes)["properties"].get("UnitId")

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DataError, UnsafeInputError
-from .encoding import ESC, TAB, Trait, decode, encode, parse_add_piece, split_chain
+from .encoding import ESC, TAB, Trait, decode, encode, parse_add_piece
+from .reader import _Budget
 from .safety import SafeZip, parse_xml
 from .savegame import deobfuscate
 
@@ -208,6 +209,7 @@ class Table:
         #: what readers derive from a piece's traits, keyed by the traits (a log re-reads the table
         #: after every action; only pieces that changed are decoded again)
         self.cache: dict[tuple, object] = {}
+        self._budget = _Budget(where)   # crafted pieces of thousands of traits cost too much to decode
 
     def apply(self, command: Command) -> None:
         kind = command.kind
@@ -235,8 +237,10 @@ class Table:
             self._deck(piece_id, state)
             return
         try:
-            traits = split_chain(type_text, state)
+            traits = self._budget.chain(type_text, state)
         except ValueError as exc:
+            if isinstance(exc, DataError):
+                raise
             raise DataError(f"piece {piece_id} does not decode: {exc}", path=self.where) from None
         map_name, x, y = _basic_position(traits[-1], piece_id, self.where)
         self.pieces[piece_id] = VPiece(piece_id, traits, map_name, x, y)
@@ -285,8 +289,10 @@ class Table:
         piece = self.pieces.get(piece_id)
         if piece is not None:
             try:
-                states = split_chain(state, "")   # the state chain nests like a type chain
+                states = self._budget.chain(state, "")   # the state chain nests like a type chain
             except ValueError as exc:
+                if isinstance(exc, DataError):
+                    raise
                 raise DataError(f"ChangePiece of {piece_id} does not decode: {exc}", path=self.where) from None
             if len(states) != len(piece.traits):
                 raise DataError(f"ChangePiece of {piece_id} has {len(states)} trait states for a piece of "
