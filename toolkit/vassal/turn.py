@@ -237,10 +237,11 @@ def _population(before, after) -> tuple[list[dict], list[dict]]:
 
 
 def _pieces(*tables) -> list[dict]:
+    """Pieces not read, once each (a piece the game does not know is in both positions)."""
     seen, out = set(), []
     for label, table in tables:
         for entry in table.unknown + table.off:
-            key = (label, entry["piece"])
+            key = (entry["piece"], entry["why"])
             if key not in seen:
                 seen.add(key)
                 out.append({"file": label, **entry})
