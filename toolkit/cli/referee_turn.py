@@ -58,7 +58,9 @@ def default_module(game, where: str) -> str:
 
 
 def _where(report, verdict) -> str:
-    return f"{verdict.start.describe(report.after.game)} -> {verdict.end.describe(report.after.game)}"
+    game = report.after.game
+    stops = "".join(f" -> {report.after.map.format(h)}" for h in verdict.stops)
+    return f"{verdict.start.describe(game)}{stops} -> {verdict.end.describe(game)}"
 
 
 def _text(report) -> str:
