@@ -45,6 +45,7 @@ def test_a_log_in_text_and_json(capsys, files):
     assert data["schema"] == 1 and data["command"] == "turn" and data["game"] == "tutorial"
     assert data["turn"]["source"]["kind"] == "log" and data["turn"]["side"] == "blue"
     assert [m["legal"] for m in data["turn"]["moves"]] == [True, False]
+    assert data["turn"]["players"] == {"Alice": "blue"}
 
 
 def test_two_saves_and_the_picture(capsys, files):

@@ -98,6 +98,7 @@ class TurnReport:
     events: list[Event]
     pieces: list[dict]             # pieces not read: unknown to the game or off every grid
     warnings: list[str]
+    players: dict = field(default_factory=dict)   # player name -> side (the PlayerRoster's record)
 
     @property
     def legal(self) -> bool:
@@ -114,7 +115,7 @@ class TurnReport:
             "appeared": self.appeared, "vanished": self.vanished, "flips": self.flips,
             "dice": [e.to_dict(game) for e in self.events if e.kind == "dice"],
             "events": [e.to_dict(game) for e in self.events],
-            "pieces": self.pieces, "warnings": self.warnings,
+            "pieces": self.pieces, "players": self.players, "warnings": self.warnings,
         }
 
 
@@ -295,7 +296,7 @@ def judge_saves(before: GameRecord, after: GameRecord, rs: Ruleset, *, side: str
     return TurnReport("saves", [before.where, after.where], pos, a.position, side, phase, moves, stacking, supply,
                       appeared, vanished, flips, [e for r in (before, after) for e in r.events],
                       _pieces((before.where, b), (after.where, a)),
-                      _unique(before.warnings + after.warnings + b.problems + a.problems))
+                      _unique(before.warnings + after.warnings + b.problems + a.problems), {**b.players, **a.players})
 
 
 def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase: str | None = None) -> TurnReport:
@@ -346,7 +347,7 @@ def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase
     return TurnReport("log", [record.where], start, record.end.position, side, phase, moves, stacking, supply,
                       appeared, vanished, flips, record.events,
                       _pieces((record.where + " (start)", record.start), (record.where, record.end)),
-                      _unique(record.warnings + record.start.problems + record.end.problems))
+                      _unique(record.warnings + record.start.problems + record.end.problems), record.end.players)
 
 
 def _unique(items: list[str]) -> list[str]:
