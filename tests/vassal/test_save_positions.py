@@ -167,3 +167,18 @@ def test_any_position_round_trips(bound, tmp_path, data):
     pos.touch()
     path = write_position(pos, binding, tmp_path / "h.vsav")
     assert _read(binding, path).position == pos
+
+
+def test_a_module_with_decks_binds_and_round_trips(game_copy, tmp_path):
+    from test_decks import DECKS
+    from toolkit.vassal import ModuleBinding, build_module
+    from vassal_fakes import FAKES
+
+    with open(game_copy / "game.yaml", "a", encoding="utf-8") as f:
+        f.write(DECKS)
+    game = load_game(str(game_copy))
+    [module] = build_module(game, tmp_path / "m", lambda m: None, dpi=40, **FAKES)
+    binding = ModuleBinding(game, module)
+    pos = position_from_scenario(game)
+    back = _read(binding, write_position(pos, binding, tmp_path / "p.vsav"))
+    assert back.position == pos and not back.off and not back.unknown
