@@ -224,3 +224,35 @@ def test_a_piece_the_game_does_not_know_is_listed_not_judged(bound, tmp_path):
     [move] = report.moves
     assert move.legal is None and move.units == () and "no units" in move.note
     assert any(p["piece"] == "stray1" for p in report.pieces) and report.legal
+
+
+def _waiting(log, binding, unit, turn):
+    """Put ``unit``'s palette piece on the turn-``turn`` box of the log's start, as the module's set-up does."""
+    from toolkit.vassal.binding import Place
+    from toolkit.vassal.encoding import add_piece, encode
+    from toolkit.vassal.pieces import expand, with_position
+    gpid, traits = binding.slot(unit)
+    map_name, x, y = binding.point(Place("turn", turn=turn))
+    piece = add_piece("w1", with_position(expand(traits, binding.prototypes), map_name, x, y, gpid))
+    stack = "+/" + encode(["ws1", "stack", encode([map_name, x, y, "w1", "@@0"], ";")], "/")
+    log.setup[-1:-1] = [piece, stack]
+    log._apply([piece, stack])
+    log.piece[unit] = "w1"
+
+
+def test_a_reinforcement_before_its_turn_is_refused_by_the_scenario_rule(bound, tmp_path):
+    binding = bound("tutorial")
+    rs = ruleset_for(binding.game)
+    pos = position_from_scenario(binding.game, turn=1)          # b-4 arrives on turn 2 at 0105 (T.9)
+    log = LogBuilder(binding, pos)
+    _waiting(log, binding, "b-4", 2)
+    log.move(["b-4"], Hex(1, 5))
+    [early] = judge_log(_log(binding, log, tmp_path), rs).moves
+    assert early.legal is False and early.reason.rule == "T.9" and "arrives on turn 2, not turn 1" in early.reason.text
+    on_time = position_from_scenario(binding.game, turn=2)
+    del on_time.units["b-4"]
+    log = LogBuilder(binding, on_time)
+    _waiting(log, binding, "b-4", 2)
+    log.move(["b-4"], Hex(1, 5))
+    [entry] = judge_log(_log(binding, log, tmp_path, "t2.vlog"), rs).moves
+    assert entry.legal is None and "the scenario brings it on turn 2 at 0105 (rule T.9)" in entry.note

@@ -116,6 +116,8 @@ def _draw(report, png: str, dpi: int) -> None:
     pos = report.after
     paths, colours, marks, labels = [], [], {}, {}
     for m in report.moves:
+        if m.legal is False and m.reason is not None and m.reason.hex is not None:
+            marks[m.reason.hex] = "cross"
         if m.legal is None or len(m.route) < 2:
             continue
         route = m.route if m.legal else m.route[:]
@@ -124,8 +126,6 @@ def _draw(report, png: str, dpi: int) -> None:
         paths.append(route)
         colours.append(_GREEN if m.legal else _RED)
         labels.setdefault(route[-1], str(m.n))
-        if not m.legal and m.reason is not None and m.reason.hex is not None:
-            marks[m.reason.hex] = "cross"
     for r in report.stacking:
         if r.hex is not None:
             marks[r.hex] = "x"

@@ -17,7 +17,8 @@ from fractions import Fraction
 
 from ..errors import RulesError
 from ..hexes import Hex
-from ..referee import PathCheck, Position, Reason, check_path, check_stacking, reachable, supply_status
+from ..referee import (Code, PathCheck, Position, Reason, check_path, check_stacking, reachable,
+                       supply_status)
 from ..referee.ruleset import Ruleset
 from ..referee.steps import fmt_mp
 from .binding import Place
@@ -201,6 +202,34 @@ def _classify(verdict: MoveVerdict, pos: Position) -> bool:
     return False
 
 
+def _reinforcement(pos: Position, counter_id: str):
+    """The scenario reinforcement that brings ``counter_id`` (the position's scenario, else the one
+    scenario that has it), or None."""
+    game = pos.game
+    scenarios = [game.scenarios[pos.scenario]] if pos.scenario in game.scenarios else list(game.scenarios.values())
+    found = [r for s in scenarios for r in s.reinforcements if counter_id in r.units]
+    return found[0] if len({(r.turn, r.entry) for r in found}) == 1 else None
+
+
+def _entry(verdict: MoveVerdict, pos: Position) -> None:
+    """A reinforcement entering the map: its scenario entry in the note; refused before its turn."""
+    unit_id = verdict.units[0] if verdict.units else ""
+    counter = pos.game.counters.get(unit_id.rsplit("#", 1)[0])
+    arrival = _reinforcement(pos, counter.id) if counter else None
+    if arrival is None:
+        return
+    fmt = pos.map.format
+    where = f" at {' '.join(fmt(h) for h in arrival.entry)}" if arrival.entry else ""
+    rule = arrival.source.rule
+    verdict.note += f"; the scenario brings it on turn {arrival.turn}{where}" + (f" (rule {rule})" if rule else "")
+    if pos.turn is not None and pos.turn < arrival.turn:
+        verdict.legal = False
+        reason = Reason(Code.CUSTOM, rule, f"{unit_id} arrives on turn {arrival.turn}, not turn {pos.turn}",
+                        verdict.end.hex, verdict.units)
+        verdict.check = PathCheck(verdict.units, [verdict.end.hex], Fraction(0), reason=reason, failed_step=0)
+        verdict.route = [verdict.end.hex]
+
+
 def _side_note(verdict: MoveVerdict, pos: Position, side: str | None, players: dict | None = None) -> None:
     sides = {pos.units[u].side for u in verdict.units if u in pos.units}
     notes = [verdict.note] if verdict.note else []
@@ -287,6 +316,8 @@ def judge_saves(before: GameRecord, after: GameRecord, rs: Ruleset, *, side: str
     for verdict in moves:
         if _classify(verdict, pos):
             _judge(verdict, pos, rs)
+        elif verdict.start.kind == "turn" and verdict.end.kind == "hex":
+            _entry(verdict, a.position)
         _side_note(verdict, pos, side)
     flips = [{"unit": uid, "steps": [unit.steps, a.position.units[uid].steps]}
              for uid, unit in pos.units.items()
@@ -335,6 +366,8 @@ def judge_log(record: GameRecord, rs: Ruleset, *, side: str | None = None, phase
                 continue
         if _classify(verdict, event.before):
             _judge(verdict, event.before, rs)
+        elif verdict.start.kind == "turn" and verdict.end.kind == "hex":
+            _entry(verdict, event.before)
         _side_note(verdict, event.before, side, record.end.players)
         moves.append(verdict)
         for uid in verdict.units:
