@@ -182,3 +182,15 @@ def test_a_module_with_decks_binds_and_round_trips(game_copy, tmp_path):
     pos = position_from_scenario(game)
     back = _read(binding, write_position(pos, binding, tmp_path / "p.vsav"))
     assert back.position == pos and not back.off and not back.unknown
+
+
+def test_a_save_without_hexforges_line_is_read_on_the_map_its_units_are_on(bound, tmp_path):
+    # the module's own set-ups carry no hexforge header: the position is of the busiest map
+    binding = bound("grossdeutschland")
+    game = binding.game
+    with zipfile.ZipFile(binding.where) as zf:
+        for scenario in game.scenarios.values():
+            name = f"setup_{scenario.id}.vsav"
+            (tmp_path / name).write_bytes(zf.read(name))
+            back = _read(binding, tmp_path / name)
+            assert back.position.map_id == (scenario.map or next(iter(game.maps))) and not back.off

@@ -170,7 +170,12 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
     scenario = header.get("scenario") or None
     if scenario is not None and scenario not in game.scenarios:
         scenario = None
-    map_id = map_id or (game.scenario(scenario).map if scenario else None) or next(iter(game.maps))
+    pieces = []
+    for piece in table.pieces.values():
+        info, traits = decoded(binding, table, piece)
+        counter, _ = binding.counter_of(info["properties"], info["name"])
+        pieces.append((piece, info, traits, counter, piece_place(binding, table, piece)))
+    map_id = map_id or (game.scenario(scenario).map if scenario else None) or _busiest_map(game, pieces)
     pos = Position(game=game, map_id=map_id, scenario=scenario)
     phases = list(game.turn_phases)
     h_turn = int(header["turn"]) if header.get("turn", "").isdigit() else None
@@ -188,11 +193,8 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
     pos.weather = weather if weather and weather in pos.map.weathers else None
     result = TablePosition(pos, players=players, player_names=names, problems=list(table.problems))
 
-    found: list[tuple[str, Counter, dict, list[Trait], Place, str]] = []
-    for piece in table.pieces.values():
-        info, traits = decoded(binding, table, piece)
-        counter, how = binding.counter_of(info["properties"], info["name"])
-        place = piece_place(binding, table, piece)
+    found: list[tuple[str, Counter, dict, list[Trait], Place]] = []
+    for piece, info, traits, counter, place in pieces:
         entry = {"piece": piece.id, "name": info["name"], "where": place.describe(game)}
         if counter is None:
             uid = info["properties"].get("UnitId")
@@ -204,7 +206,7 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
             why = place.label if place.kind != "hex" else f"on map {place.map_id}; the position is of map {map_id}"
             result.off.append({**entry, "counter": counter.id, "why": why})
             continue
-        found.append((piece.id, counter, _persistent(traits[-1]), traits, place, how))
+        found.append((piece.id, counter, _persistent(traits[-1]), traits, place))
     # ids: the unit id written by hexforge when it is free and of that counter, else counter, counter#2...
     known = {pid: uid for pid, uid in (ids or {}).items() if pid in table.pieces}
     used: set[str] = set(known.values())
@@ -224,7 +226,7 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
                 uid = f"{counter.id}#{n}"
             ids[piece_id] = uid
             used.add(uid)
-    for piece_id, counter, props, traits, place, how in found:
+    for piece_id, counter, props, traits, place in found:
         uid = ids[piece_id]
         result.pieces[piece_id] = uid
         if place.kind == "turn":
@@ -257,6 +259,16 @@ def table_position(binding: ModuleBinding, table: Table, setup: list, *, map_id:
         pos.units[uid] = unit
     pos.touch()
     return result
+
+
+def _busiest_map(game, pieces) -> str:
+    """The game map with the most known units on its hexes (a save without hexforge's header line
+    says no scenario); the first map when none has any."""
+    counts = {map_id: 0 for map_id in game.maps}
+    for _, _, _, counter, place in pieces:
+        if counter is not None and place.kind == "hex":
+            counts[place.map_id] += 1
+    return max(counts, key=lambda m: counts[m]) if any(counts.values()) else next(iter(game.maps))
 
 
 # -- writing -----------------------------------------------------------------------------------
