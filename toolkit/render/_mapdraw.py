@@ -1,9 +1,11 @@
-"""The layers of a map image, drawn in order onto one pillow image.
+"""The layers of a map image: planned once in map pixels, painted into any window.
 
 terrain fills -> water bodies -> terrain symbols -> grid -> hexside features -> bridges, roads
 and rail -> map edges -> victory and supply markers -> hex ids -> place names.
 Shapely does the geometry (merged water bodies, hexside chains, edge bands, label
-placement); pillow does the pixels, vector parts anti-aliased through :class:`Canvas`.
+placement) once, in :class:`MapScene`; pillow paints the pixels of one window at a time
+(:meth:`MapScene.paint`), vector parts anti-aliased through :class:`Canvas`, text pasted
+from the glyph cache. Memory follows the window, not the map.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from shapely.ops import linemerge, unary_union
 from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
 from ._mapsymbols import VARIANTS, sprite
-from ._raster import Canvas, catmull_rom, chaikin, dashes, walk
+from ._glyphs import label_box, paste_label, paste_text, text_box
+from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, snap, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
 
-__all__ = ["draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
+__all__ = ["MapScene", "draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
 
 #: The hexside directions that face each page edge, per orientation.
 EDGE_SIDES = {
@@ -58,11 +61,44 @@ def _darker(colour, k: float = 0.55):
     return tuple(int(c * k) for c in colour)
 
 
-class _MapPainter:
-    def __init__(self, image: Image.Image, game_map: Map, layout: Layout, theme: Theme,
-                 game: Game | None) -> None:
-        self.image = image
+class _Bins:
+    """A coarse spatial index: item numbers by the cells of ``cell`` pixels their boxes touch."""
+
+    def __init__(self, cell: int = 512) -> None:
+        self.cell = cell
+        self.bins: dict[tuple[int, int], list[int]] = defaultdict(list)
+
+    def add(self, index: int, box) -> None:
+        c = self.cell
+        x0, y0, x1, y1 = box
+        for bx in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
+            for by in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
+                self.bins[(bx, by)].append(index)
+
+    def query(self, box) -> list[int]:
+        """Item numbers whose cells meet ``box``, in the order they were added."""
+        c = self.cell
+        x0, y0, x1, y1 = box
+        out: set[int] = set()
+        for bx in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
+            for by in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
+                out.update(self.bins.get((bx, by), ()))
+        return sorted(out)
+
+
+def _meets(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class MapScene:
+    """Everything a map image shows, planned once in map pixels; :meth:`paint` draws any
+    window of it. Two windows that overlap draw the same pixels where they overlap, so a map
+    drawn in strips or pages is pixel for pixel the map drawn whole."""
+
+    def __init__(self, game_map: Map, layout: Layout, theme: Theme, game: Game | None,
+                 extent: tuple[int, int]) -> None:
         self.m = game_map
+        self.extent = extent
         self.layout = layout
         self.theme = theme
         self.game = game
@@ -70,11 +106,33 @@ class _MapPainter:
         self.grid = game_map.grid
         self.hexes = self.grid.hexes()
         self.centres = {h: layout.center(h) for h in self.hexes}
-        self.draw = ImageDraw.Draw(image)
         self.factor = 3 if layout.size < 64 else 2
         self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
         self.id_boxes: dict[Hex, tuple] = {}
         self.place_boxes: dict[str, tuple] = {}
+        self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+        # hexes by where they are drawn (fill, symbol sprite, grid line)
+        reach = max(layout.radius, 0.62 * self.size) + 4
+        self.hex_bins = _Bins()
+        for n, h in enumerate(self.hexes):
+            x, y = self.centres[h]
+            self.hex_bins.add(n, (x - reach, y - reach, x + reach, y + reach))
+        self.terrain()
+        self.water()
+        self.symbols_plan()
+        rec = Recorder()
+        self.shorelines(rec)
+        self.hexsides(rec)
+        self.lines(rec)
+        edge_labels = self.edges(rec)
+        self.marker_list = self.markers(rec)
+        self.ops = rec.items
+        self.op_bins = _Bins()
+        for n, (_, box, pad) in enumerate(self.ops):
+            self.op_bins.add(n, (box[0] - pad - 4, box[1] - pad - 4, box[2] + pad + 4, box[3] + pad + 4))
+        self.edge_tiles = self.edge_labels(edge_labels)
+        self.hex_ids()
+        self.places()
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -94,7 +152,7 @@ class _MapPainter:
             return TerrainStyle(key="clear", fill=rgb(self.theme.get("terrain", "clear", {}).get("fill", "#eef0d3")))
         return self.theme.terrain_style(self.terrain_type(code))
 
-    # -- layers ----------------------------------------------------------------------------
+    # -- planning: layers in map pixels ----------------------------------------------------
 
     def terrain(self) -> None:
         """Base terrain fills; water hexes get their shore colour, the water body comes next."""
@@ -110,13 +168,14 @@ class _MapPainter:
                     if over.key in DOMINANT:
                         fill = over.fill
             self.fills[h] = fill
-            self.draw.polygon(self.layout.corners(h), fill=fill)
             if style.water is not None:
                 self.water_hexes.append(h)
 
     def water(self) -> None:
         """Adjacent water hexes merged into one body with a rounded shore (shore line comes later)."""
         self.shores = []
+        self.bodies: list[tuple] = []   # (colour, [rings of whole pixels], box)
+        self.water_colour: dict[Hex, tuple] = {}
         if not self.water_hexes:
             return
         by_style: dict[TerrainStyle, list[Hex]] = defaultdict(list)
@@ -125,6 +184,8 @@ class _MapPainter:
         water_set = set(self.water_hexes)
         bodies = [(style, body) for style, hexes in by_style.items() for body in self._components(hexes)]
         for style, hexes in bodies:
+            for h in hexes:
+                self.water_colour[h] = style.water
             water = unary_union([self.layout.polygon(h) for h in hexes])
             # the shore keeps a rim of land in the water hexes next to land, with rounded
             # corners; where the water meets the map edge it runs to the hex edge
@@ -139,19 +200,10 @@ class _MapPainter:
             else:
                 body, coast = water, None
             for poly in getattr(body, "geoms", [body]):
-                if poly.is_empty:
+                if poly.is_empty or poly.geom_type != "Polygon":
                     continue
-                if poly.interiors:
-                    # islands: fill through a mask so the land drawn inside stays
-                    x0, y0, x1, y1 = (int(v) for v in poly.bounds)
-                    mask = Image.new("L", (x1 - x0 + 2, y1 - y0 + 2), 0)
-                    md = ImageDraw.Draw(mask)
-                    md.polygon([(x - x0, y - y0) for x, y in poly.exterior.coords], fill=255)
-                    for ring in poly.interiors:
-                        md.polygon([(x - x0, y - y0) for x, y in ring.coords], fill=0)
-                    self.image.paste(style.water, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
-                else:
-                    self.draw.polygon(list(poly.exterior.coords), fill=style.water)
+                rings = [[(snap(x), snap(y)) for x, y in ring.coords] for ring in (poly.exterior, *poly.interiors)]
+                self.bodies.append((style.water, rings, poly.bounds))
                 # the anti-aliased shore line hides the jagged edge of the fill
                 if coast is not None:
                     line = poly.boundary.intersection(coast)
@@ -173,7 +225,7 @@ class _MapPainter:
             out.append(sorted(group))
         return out
 
-    def shorelines(self, canvas: Canvas) -> None:
+    def shorelines(self, canvas) -> None:
         w = max(1.0, self.px(0.018))
         for line, colour in self.shores:
             merged = linemerge(line) if line.geom_type == "MultiLineString" else line
@@ -181,65 +233,37 @@ class _MapPainter:
                 if part.geom_type == "LineString" and len(part.coords) > 1:
                     canvas.line(list(part.coords), colour, w)
 
-    def symbols(self) -> None:
-        """Terrain symbols of the base terrain, then of overlay features (villages...)."""
+    def symbols_plan(self) -> None:
         flat = self.grid.flat
         # symbols keep clear of the hex id: top ids push them down, bottom ids up
         self.symbol_shift = {("top", True): 0.0, ("top", False): 0.1, ("bottom", True): -0.12,
                              ("bottom", False): -0.17}.get((self.m.hex_ids, flat), 0.0)
-        for h in self.hexes:
-            cell = self.m.hexes.get(h)
-            if cell is None:
-                continue
-            codes = [cell.terrain, *cell.features]
-            for code in codes:
-                style = self.style_of(code)
-                variant = (h.col * 7 + h.row * 13) % VARIANTS
-                spr = sprite(style, self.size, flat, variant, self.symbol_shift)
-                if spr is None:
-                    continue
-                cx, cy = self.centres[h]
-                half = spr.width / 2
-                self.image.paste(spr, (round(cx - half), round(cy - half)), spr)
 
-    def grid_lines(self) -> None:
-        colour = rgb(self.theme.get("grid", "colour", "#4a4a44"))
-        width = max(1, round(self.px(self.theme.get("grid", "width", 0.012))))
-        line = self.draw.line
-        grid = self.grid
-        # each hexside once: four sides per hex as one polyline, the other two only on the
-        # map's edge (inside, the neighbour draws them)
-        if grid.flat:
-            chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
-        else:
-            chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
-        for h in self.hexes:
-            pts = self.layout.corners(h)
-            line([pts[i] for i in chain], fill=colour, width=width, joint="curve" if width > 2 else None)
-            for i, direction in extra:
-                if grid.neighbour(h, direction) not in grid:
-                    line([pts[i], pts[(i + 1) % 6]], fill=colour, width=width)
-
-    def hexsides(self, canvas: Canvas) -> None:
+    def hexsides(self, canvas) -> None:
         """Rivers, lake sides, slopes and walls along chains of hexsides."""
         by_code: dict[str, list[Hexside]] = defaultdict(list)
         for side, feats in self.m.hexsides.items():
             for f in feats:
                 by_code[f.code].append(side)
         # draw the widest (lake sides, major rivers) first so minor ones join on top
-        kinds = sorted(by_code, key=lambda c: -self._hexside_style(c).width)
+        kinds = sorted(by_code, key=lambda c: (-self._hexside_style(c).width, c))
         for code in kinds:
             style = self._hexside_style(code)
             kind = self.m.hexside_types.get(code)
-            segments = [self.layout.hexside_segment(s) for s in by_code[code]]
+            segments = [self.layout.hexside_segment(s) for s in sorted(by_code[code])]
             if kind is not None and kind.bridge and style.key == "bridge":
-                for side in by_code[code]:
+                for side in sorted(by_code[code]):
                     water = [self._hexside_style(c) for c in self.m.hexside_codes(side)]
                     gap = max([w.width for w in water if w.water] or [0.06])
-                    self._bridge(canvas, side, self.px(gap), style.colour)
+                    (ax, ay), (bx, by) = self.centres[side.a], self.centres[side.b]
+                    self._bridge(canvas, ((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay), self.px(gap),
+                                 style.colour)
                 continue
             for chain in _chains(segments):
                 w = max(1.0, self.px(style.width))
+                if style.key == "lake":
+                    self._lake_side(canvas, chain, w)
+                    continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.edge is not None:
                     canvas.line(pts, style.edge, w + max(1.5, self.px(0.016)) * 2 if style.key == "river" else w + 2)
@@ -247,23 +271,40 @@ class _MapPainter:
                 if style.ticks:
                     self._ticks(canvas, chain, style.colour, w)
 
+    def _lake_side(self, canvas, chain, w: float) -> None:
+        """A lake along hexsides: a narrow water body with the lakes' own fill and thin shore
+        line, pointed where it ends (a river is a dark-edged line of even width)."""
+        lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
+        water = lake.water or rgb("#9fc7e3")
+        shore = lake.shore or lake.ink
+        line = LineString(chain)
+        body = line.buffer(w / 2, cap_style=1, join_style=1)
+        # taper the ends to points, as a lake shore closes, not a river's round end
+        length = line.length
+        if length > 0:
+            ends = [line.interpolate(d) for d in (0.0, length)]
+            for end in ends:
+                body = body.difference(end.buffer(w * 0.55).difference(
+                    line.buffer(w * 0.22, cap_style=1, join_style=1)))
+        canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
+
     def _hexside_style(self, code: str):
         kind = self.m.hexside_types.get(code)
         if kind is None:
             kind = HexsideType(code=code, name=code)
         return self.theme.hexside_style(kind)
 
-    def _ticks(self, canvas: Canvas, chain, colour, w: float) -> None:
+    def _ticks(self, canvas, chain, colour, w: float) -> None:
         length = self.px(0.07)
         for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035)):
             nx, ny = -uy, ux
             canvas.line([(x, y), (x + nx * length, y + ny * length)], colour, max(1.0, w * 0.6), round_ends=False)
 
-    def _bridge(self, canvas: Canvas, side: Hexside, gap: float, colour, deck=None) -> None:
-        (ax, ay), (bx, by) = self.layout.center(side.a), self.layout.center(side.b)
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        d = math.hypot(bx - ax, by - ay)
-        ux, uy = (bx - ax) / d, (by - ay) / d
+    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None) -> None:
+        """A bridge centred on ``at``, its deck along ``direction`` (where the road runs)."""
+        mx, my = at
+        d = math.hypot(*direction) or 1.0
+        ux, uy = direction[0] / d, direction[1] / d
         nx, ny = -uy, ux
         half_len = gap / 2 + self.px(0.07)
         half_w = self.px(0.055)
@@ -282,7 +323,7 @@ class _MapPainter:
                          (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)],
                         colour, w)
 
-    def lines(self, canvas: Canvas) -> None:
+    def lines(self, canvas) -> None:
         """Bridges, then tracks, roads and railways as smooth curves through hex centres."""
         water_width: dict[Hexside, float] = {}
         for side, feats in self.m.hexsides.items():
@@ -297,20 +338,22 @@ class _MapPainter:
             styled.append((self.theme.line_style(kind), kind, line))
         order = {"track": 0, "secondary": 1, "road": 2, "rail": 3}
         styled.sort(key=lambda item: order.get(item[0].key, 1))
-        # bridges under the lines that cross the water
-        for style, kind, line in styled:
-            if not kind.bridges:
-                continue
-            for a, b in zip(line.hexes, line.hexes[1:]):
-                side = Hexside.of(a, b)
-                if side in water_width:
-                    deck = rgb("#3a3a3a") if style.key == "rail" else None
-                    self._bridge(canvas, Hexside(a, b), self.px(water_width[side]), self.theme.ink, deck)
         # a railway that runs along a road is drawn beside it, not on top of it
         road_steps = {frozenset(pair) for style, _, line in styled if style.key != "rail"
                       for pair in zip(line.hexes, line.hexes[1:])}
         paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set())), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
+        # bridges under the lines that cross the water, where the drawn line crosses it
+        for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
+            if not kind.bridges:
+                continue
+            for a, b in zip(line.hexes, line.hexes[1:]):
+                side = Hexside.of(a, b)
+                if side in water_width:
+                    at, direction = _crossing(pts, self.layout.hexside_segment(side),
+                                              self.centres[a], self.centres[b])
+                    deck = rgb("#3a3a3a") if style.key == "rail" else None
+                    self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
         paths = [(style, pts) for style, pts in _join_ends(paths)]
         for style, pts in paths:   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
@@ -330,8 +373,9 @@ class _MapPainter:
                                 style.colour, max(1.0, w * 0.75), round_ends=False)
 
     def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
-        """Hex centres of a line, moved sideways where its steps are also steps of ``shared``."""
-        pts = [self.layout.center(h) for h in line.hexes]
+        """Hex centres of a line, straightened along rows of a flat-topped grid, and moved
+        sideways where its steps are also steps of ``shared``."""
+        pts = _straighten(self.grid.flat, [self.centres[h] for h in line.hexes], self.layout.radius)
         if not shared:
             return pts
         steps = [frozenset(pair) in shared for pair in zip(line.hexes, line.hexes[1:])]
@@ -387,7 +431,7 @@ class _MapPainter:
             cache[name] = self.grid.edge_hexes(name)
         return cache[name]
 
-    def edges(self, canvas: Canvas) -> list[tuple]:
+    def edges(self, canvas) -> list[tuple]:
         """Coloured bands outside friendly and supply edges; returns label data for each."""
         groups = self.edge_groups()
         if not groups:
@@ -422,11 +466,13 @@ class _MapPainter:
             out.append((edge_name, text, colour, band.bounds))
         return out
 
-    def edge_labels(self, labels) -> None:
+    def edge_labels(self, labels) -> list[tuple]:
+        """The edge labels as sprites with the map pixel of their top-left corner."""
         size = self.px(self.theme.get("edge", "label_size", 0.17))
         f = font(size, bold=True, family="condensed")
+        out = []
         for edge_name, text, colour, (x0, y0, x1, y1) in labels:
-            tw = int(self.draw.textlength(text, font=f)) + 4
+            tw = int(self._probe.textlength(text, font=f)) + 4
             th = int(size * 1.4)
             tile = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
             ImageDraw.Draw(tile).text((tw / 2, th / 2), text, font=f, fill=_darker(colour, 0.5) + (255,),
@@ -439,15 +485,16 @@ class _MapPainter:
             else:
                 cx = (x0 + x1) / 2
                 cy = y0 - gap - tile.height / 2 if edge_name == "north" else y1 + gap + tile.height / 2
-            pos = (round(cx - tile.width / 2), round(cy - tile.height / 2))
-            self.image.paste(tile, pos, tile)
+            out.append((tile, (round(cx - tile.width / 2), round(cy - tile.height / 2))))
+        return out
 
-    def markers(self, canvas: Canvas) -> list:
-        """Victory stars and supply-source discs; returns (hex, kind, text, centre, radius)."""
+    def markers(self, canvas) -> list:
+        """Victory stars and supply-source discs; returns (text, x, y, size, colour) to print."""
         texts = []
         vic = self.theme.data.get("victory", {})
         r = self.px(vic.get("size", 0.22)) / 2
         fill = rgb(vic.get("fill", "#c8102e"))
+        vp_ink = rgb(vic.get("text", "#ffffff"))
         for v in self.m.victory:
             if v.hex not in self.centres:
                 continue
@@ -458,7 +505,7 @@ class _MapPainter:
             canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
             self.reserved.append((x - r, y - r, x + r, y + r))
             if v.points is not None:
-                texts.append((v.hex, "vp", str(v.points), (x, y + r * 0.08), r))
+                texts.append((str(v.points), x, y + r * 0.08, r * 0.95, vp_ink))
         sup = self.theme.data.get("supply", {})
         rs = self.px(sup.get("size", 0.17)) / 2
         for src in self.m.supply:
@@ -473,62 +520,59 @@ class _MapPainter:
                 canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
                                width=max(1.0, self.px(0.014)))
                 self.reserved.append((x - rs, y - rs, x + rs, y + rs))
-                texts.append((h, "supply", "S", (x, y), rs))
+                texts.append(("S", x, y, rs * 1.25, self.theme.ink))
         return texts
-
-    def marker_texts(self, texts) -> None:
-        vic = self.theme.data.get("victory", {})
-        for _, kind, text, (x, y), r in texts:
-            size = r * (0.95 if kind == "vp" else 1.25)
-            colour = rgb(vic.get("text", "#ffffff")) if kind == "vp" else self.theme.ink
-            self.draw.text((x, y), text, font=font(size, bold=True, family="condensed"), fill=colour, anchor="mm")
 
     # -- text ------------------------------------------------------------------------------
 
     def hex_ids(self) -> None:
+        """Where each hex id goes, its knock-out box (hex colour, painted over whatever line
+        crosses there, as printed maps do) and its ink."""
+        self.ids: list[tuple] = []   # (hex, x, y, label, ink, knock-out box, colour or None)
         where = self.m.hex_ids
         if where == "none":
             return
         style = self.theme.data.get("hex_id", {})
-        f = font(self.px(style.get("size", 0.125)), bold=style.get("bold", False),
-                 family=style.get("family", "condensed"))
+        self.id_font = (self.px(style.get("size", 0.125)), style.get("bold", False), style.get("family", "condensed"))
         colour = rgb(style.get("colour", "#333333"))
         inset = self.px(style.get("inset", 0.045))
         if self.grid.flat:
             half = self.size / 2 - inset
         else:  # below the top corner, where the hex is wide enough for the id
             half = self.layout.radius * 0.66
-        anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
-        text = self.draw.text
-        fmt = self.grid.format
-        halo = max(1, round(self.px(0.012)))
-        # a halo (in the hex's own colour, so invisible on the terrain) only where a line or
-        # hexside feature may cross the id: stroked text costs twice as much
+        self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
+        pad = max(1, round(self.px(0.012)))
         busy = {h for line in self.m.lines for h in line.hexes}
         busy.update(h for side in self.m.hexsides for h in side)
-        x0, y0, x1, y1 = f.getbbox(fmt(self.hexes[0]), anchor=anchor)
+        fmt = self.grid.format
         for h in self.hexes:
             cx, cy = self.centres[h]
             label = fmt(h)
-            fill = self.fills.get(h) or self.style_of(self.m.terrain(h)).fill
-            ink = colour if _luma(fill) > 0.55 else self.theme.paper
-            at = (cx, cy + dy)
-            if h in busy:
-                text(at, label, font=f, fill=ink, anchor=anchor, stroke_width=halo, stroke_fill=fill)
-            else:
-                text(at, label, font=f, fill=ink, anchor=anchor)
-            # ids of one map have one width in practice; the box only steers place names
-            self.reserved.append((at[0] + x0 - 1, at[1] + y0 - 1, at[0] + x1 + 1, at[1] + y1 + 1))
-            self.id_boxes[h] = self.reserved[-1]
+            water = self.water_colour.get(h)
+            ground = water or self.fills[h]
+            ink = colour if _luma(ground) > 0.55 else self.theme.paper
+            x0, y0, x1, y1 = label_box(cx, cy + dy, label, *self.id_font, anchor=self.id_anchor)
+            box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+            # land: always (nothing but the id may show there); water: only where a line or
+            # hexside feature runs, so the shore rim stays where nothing crosses
+            knock = ground if (water is None or h in busy) else None
+            self.ids.append((h, cx, cy + dy, label, ink, box, knock))
+            self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
+            self.id_boxes[h] = box
 
     def places(self) -> None:
         """Place names with a halo, placed where they cover no hex id and no other name."""
         style = self.theme.data.get("place", {})
         kinds = self.theme.data.get("place_sizes", {})
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
+        family = style.get("family", "condensed")
+        near = _Bins(cell=max(64, round(self.size * 2)))
+        for n, box in enumerate(self.reserved):
+            near.add(n, box)
         reserved = np.asarray(self.reserved, dtype=float).reshape(-1, 4)
         placed: list = []
-        W, H = self.image.size
+        self.place_list: list[tuple] = []
+        W, H = self.extent
         # largest places first: they get the best spots
         order = sorted(self.m.places, key=lambda p: -kinds.get(p.kind, 1.0))
         for place in order:
@@ -537,27 +581,124 @@ class _MapPainter:
             cx, cy = self.centres[place.hex]
             base = self.px(style.get("size", 0.165)) * kinds.get(place.kind, 1.0)
             bold = place.kind in ("city", "town")
+            span = self.size * 1.5
+            local = reserved[near.query((cx - span, cy - span, cx + span, cy + span))]
             best = None
             for shrink in (1.0, 0.88, 0.76):
-                f = font(base * shrink, bold=bold, family=style.get("family", "condensed"))
+                f = font(base * shrink, bold=bold, family=family)
                 hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
                 for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
                     at = (cx + self.px(dx), cy + self.px(dy))
-                    x0, y0, x1, y1 = self.draw.textbbox(at, place.name, font=f, anchor="mm", stroke_width=hw)
-                    rect = (x0, y0, x1, y1)
-                    clash = _overlap(rect, reserved) + sum(_overlap(rect, np.asarray([o])) for o in placed)
+                    rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
+                    x0, y0, x1, y1 = rect
+                    clash = _overlap(rect, local) + sum(_overlap(rect, np.asarray([o])) for o in placed)
                     if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
                         clash += (x1 - x0) * (y1 - y0)
                     if best is None or clash < best[0]:
-                        best = (clash, at, f, hw, rect)
+                        best = (clash, at, base * shrink, hw, rect)
                     if clash == 0:
                         break
                 if best[0] == 0:
                     break
-            _, at, f, hw, rect = best
+            _, at, size, hw, rect = best
             placed.append(rect)
             self.place_boxes[place.name] = rect
-            self.draw.text(at, place.name, font=f, fill=colour, anchor="mm", stroke_width=hw, stroke_fill=halo)
+            self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
+
+    # -- painting a window -----------------------------------------------------------------
+
+    def paint(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        """Draw the part of the map that falls in ``image``, whose top-left pixel is map
+        pixel ``origin`` (whole pixels)."""
+        ox, oy = origin
+        box = (ox, oy, ox + image.width, oy + image.height)
+        draw = ImageDraw.Draw(image)
+        order = self.hex_bins.query(box)
+        hexes = [self.hexes[n] for n in order]
+
+        def local(points):
+            return [(snap(x) - ox, snap(y) - oy) for x, y in points]
+
+        # terrain fills
+        for h in hexes:
+            draw.polygon(local(self.layout.corners(h)), fill=self.fills[h])
+        # water bodies
+        for colour, rings, bounds in self.bodies:
+            if not _meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
+                continue
+            if len(rings) == 1:
+                draw.polygon([(x - ox, y - oy) for x, y in rings[0]], fill=colour)
+                continue
+            # islands: fill through a mask so the land drawn inside stays
+            mx0, my0 = max(0, math.floor(bounds[0]) - ox - 2), max(0, math.floor(bounds[1]) - oy - 2)
+            mx1, my1 = min(image.width, math.ceil(bounds[2]) - ox + 3), min(image.height, math.ceil(bounds[3]) - oy + 3)
+            if mx1 <= mx0 or my1 <= my0:
+                continue
+            mask = Image.new("L", (mx1 - mx0, my1 - my0), 0)
+            md = ImageDraw.Draw(mask)
+            for k, ring in enumerate(rings):
+                md.polygon([(x - ox - mx0, y - oy - my0) for x, y in ring], fill=255 if k == 0 else 0)
+            image.paste(colour, (mx0, my0, mx1, my1), mask)
+        # terrain symbols
+        flat = self.grid.flat
+        for h in hexes:
+            cell = self.m.hexes.get(h)
+            if cell is None:
+                continue
+            for code in (cell.terrain, *cell.features):
+                variant = (h.col * 7 + h.row * 13) % VARIANTS
+                spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
+                if spr is None:
+                    continue
+                cx, cy = self.centres[h]
+                half = spr.width / 2
+                image.paste(spr, (round(cx - half) - ox, round(cy - half) - oy), spr)
+        self._grid_lines(draw, hexes, local)
+        # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
+        canvas = Canvas(image, self.factor, origin=origin)
+        for n in self.op_bins.query(box):
+            op, obox, pad = self.ops[n]
+            canvas.add(op, obox, pad)
+        canvas.flush()
+        for tile, (x, y) in self.edge_tiles:
+            image.paste(tile, (x - ox, y - oy), tile)
+        for text, x, y, size, colour in self.marker_list:
+            if abs(x - (box[0] + box[2]) / 2) < image.width / 2 + size * 4 and \
+                    abs(y - (box[1] + box[3]) / 2) < image.height / 2 + size * 4:
+                paste_text(image, origin, x, y, text, size, True, "condensed", colour)
+        # hex ids over a knock-out box of the hex's colour
+        if self.ids:
+            size, bold, family = self.id_font
+            for n in order:
+                h, x, y, label, ink, (x0, y0, x1, y1), knock = self.ids[n]
+                if knock is not None:
+                    draw.rectangle((x0 - ox, y0 - oy, x1 - 1 - ox, y1 - 1 - oy), fill=knock)
+                paste_label(image, origin, x, y, label, size, bold, family, ink, anchor=self.id_anchor)
+        for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
+            if _meets(rect, box):
+                paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
+
+    def _grid_lines(self, draw, hexes, local) -> None:
+        colour = rgb(self.theme.get("grid", "colour", "#4a4a44"))
+        width = max(1, round(self.px(self.theme.get("grid", "width", 0.012))))
+        line = draw.line
+        grid = self.grid
+        lo = width // 2
+        # each hexside once: four sides per hex as one polyline, the other two only on the
+        # map's edge (inside, the neighbour draws them)
+        if grid.flat:
+            chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
+        else:
+            chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
+        for h in hexes:
+            pts = local(self.layout.corners(h))
+            line([pts[i] for i in chain], fill=colour, width=width)
+            for i, direction in extra:
+                if grid.neighbour(h, direction) not in grid:
+                    line([pts[i], pts[(i + 1) % 6]], fill=colour, width=width)
+            if width > 2:   # round joints (whole-pixel discs, the same in every window)
+                for x, y in pts:
+                    draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=colour)
 
 
 def _overlap(rect, boxes: np.ndarray) -> float:
@@ -567,6 +708,57 @@ def _overlap(rect, boxes: np.ndarray) -> float:
     w = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
     h = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
     return float((np.clip(w, 0, None) * np.clip(h, 0, None)).sum())
+
+
+def _straighten(flat: bool, pts: list, radius: float) -> list:
+    """Along a row of a flat-topped grid the hex centres zigzag by half a hex; a line through
+    them would wave. Inside such a run each inner point moves onto the run's middle level (a
+    quarter hex from its centre, still inside the hex), where a straight line crosses every
+    shared hexside at its middle; the run's end hexes keep their centres."""
+    if not flat or len(pts) < 3:
+        return list(pts)
+    dx, dy = 1.5 * radius, math.sqrt(3) / 2 * radius
+    tol = radius * 1e-6 + 1e-9
+
+    def row(step) -> bool:
+        return abs(abs(step[0]) - dx) < tol and abs(abs(step[1]) - dy) < tol
+
+    steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
+    out = list(pts)
+    i = 0
+    while i < len(steps):
+        j = i
+        while (j + 1 < len(steps) and row(steps[j]) and row(steps[j + 1])
+               and (steps[j + 1][0] > 0) == (steps[j][0] > 0) and (steps[j + 1][1] > 0) != (steps[j][1] > 0)):
+            j += 1
+        if j > i:   # steps i..j alternate: hexes i..j+1 run along a row
+            mean = (pts[i][1] + pts[i + 1][1]) / 2
+            for k in range(i + 1, j + 1):
+                out[k] = (pts[k][0], mean)
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def _crossing(pts, segment, a, b):
+    """Where the drawn line ``pts`` crosses a hexside ``segment``, and its direction there
+    (the middle of the side and the line between the centres ``a``, ``b`` if it does not)."""
+    line = LineString(pts)
+    (sx0, sy0), (sx1, sy1) = segment
+    mid = Point((sx0 + sx1) / 2, (sy0 + sy1) / 2)
+    hit = line.intersection(LineString(segment))
+    points = [g for g in getattr(hit, "geoms", [hit]) if g.geom_type == "Point"] if not hit.is_empty else []
+    if not points:
+        return (mid.x, mid.y), (b[0] - a[0], b[1] - a[1])
+    p = min(points, key=lambda g: g.distance(mid))
+    d = line.project(p)
+    step = max(1e-3, min(line.length, 1.0) * 0.5)
+    p0, p1 = line.interpolate(max(0.0, d - step)), line.interpolate(min(line.length, d + step))
+    direction = (p1.x - p0.x, p1.y - p0.y)
+    if direction == (0.0, 0.0):
+        direction = (b[0] - a[0], b[1] - a[1])
+    return (p.x, p.y), direction
 
 
 def _join_ends(paths):
@@ -610,20 +802,6 @@ def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, ga
 
     Returns where the text went: ``{"hex_ids": {hex: box}, "places": {name: box}}``.
     """
-    p = _MapPainter(image, game_map, layout, theme, game)
-    p.terrain()
-    p.water()
-    p.symbols()
-    p.grid_lines()
-    canvas = Canvas(image, p.factor)
-    p.shorelines(canvas)
-    p.hexsides(canvas)
-    p.lines(canvas)
-    edge_labels = p.edges(canvas)
-    texts = p.markers(canvas)
-    canvas.flush()
-    p.edge_labels(edge_labels)
-    p.marker_texts(texts)
-    p.hex_ids()
-    p.places()
-    return {"hex_ids": p.id_boxes, "places": p.place_boxes}
+    scene = MapScene(game_map, layout, theme, game, image.size)
+    scene.paint(image, (0, 0))
+    return {"hex_ids": scene.id_boxes, "places": scene.place_boxes}

@@ -21,7 +21,7 @@ from ._raster import Canvas, dashes, walk
 from .fonts import font
 from .theme import Theme, rgb
 
-__all__ = ["LegendPlan", "plan_legend", "draw_legend"]
+__all__ = ["LegendPlan", "plan_legend"]
 
 @dataclass
 class _Block:
@@ -398,17 +398,3 @@ def plan_legend(game_map: Map, game: Game | None, theme: Theme, dpi: int,
     area_right = (area_w + right.width) * max(area_h, right.height)
     area_below = max(area_w, below.width) * (area_h + below.height)
     return (right if area_right <= area_below else below), legend
-
-
-def draw_legend(image: Image.Image, origin: tuple[int, int], plan: LegendPlan) -> None:
-    """Paint the planned legend with its top-left corner at ``origin``."""
-    draw = ImageDraw.Draw(image)
-    canvas = Canvas(image, 3)
-    x, y0 = origin
-    for column in plan.columns:
-        y = y0
-        for block in column:
-            block.paint(image, draw, canvas, x, y)
-            y += block.height
-        x += plan.col_width
-    canvas.flush()

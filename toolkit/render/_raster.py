@@ -4,6 +4,13 @@ Pillow draws lines and polygons without anti-aliasing. :class:`Canvas` collects 
 operations and draws them tile by tile: only tiles that some operation touches are cut out,
 enlarged, drawn at ``factor`` times the resolution and reduced back (box filter), so memory
 stays at one tile and untouched pixels come back unchanged.
+
+Coordinates are map pixels; the image may be any window of the map (``origin`` is the map
+pixel of its top-left corner). Every coordinate is rounded to whole (supersampled) pixels
+in map space before it is shifted into the window, and each tile is drawn with a margin that
+is thrown away, so a window draws exactly the pixels the whole map would: pillow truncates
+towards zero and rounds half away from zero, which is not the same on both sides of a
+window's edge.
 """
 
 from __future__ import annotations
@@ -18,16 +25,26 @@ Point = tuple[float, float]
 #: Points per piece of a long polyline.
 _CHUNK = 12
 
-__all__ = ["Canvas", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
+#: Pixels drawn around each tile and thrown away (see the module docstring).
+PAD = 2
+
+
+def snap(v: float) -> int:
+    """Round to a whole pixel the same way wherever the window is (half up)."""
+    return math.floor(v + 0.5)
+
+__all__ = ["Canvas", "Recorder", "PAD", "snap", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
 
 
 class Canvas:
     """Vector operations queued for anti-aliased drawing onto ``image`` (RGB) by tiles."""
 
-    def __init__(self, image: Image.Image, factor: int = 3, tile: int = 256) -> None:
+    def __init__(self, image: Image.Image, factor: int = 3, tile: int = 256,
+                 origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.factor = max(1, int(factor))
         self.tile = tile
+        self.origin = origin
         self._ops: list[tuple] = []
         self._bins: dict[tuple[int, int], list[int]] = {}
 
@@ -36,8 +53,11 @@ class Canvas:
     def _bin(self, boxes: Iterable[tuple[float, float, float, float]], pad: float) -> None:
         index = len(self._ops) - 1
         t = self.tile
+        ox, oy = self.origin
+        pad += PAD + 1
         seen: set[tuple[int, int]] = set()
         for x0, y0, x1, y1 in boxes:
+            x0, x1, y0, y1 = x0 - ox, x1 - ox, y0 - oy, y1 - oy
             for tx in range(max(0, int((x0 - pad) // t)), int((x1 + pad) // t) + 1):
                 for ty in range(max(0, int((y0 - pad) // t)), int((y1 + pad) // t) + 1):
                     if (tx, ty) not in seen:
@@ -83,35 +103,65 @@ class Canvas:
         self._ops.append(("ellipse", (cx, cy, r), fill, outline, width))
         self._bin([(cx - r, cy - r, cx + r, cy + r)], width)
 
+    def add(self, op: tuple, box: tuple[float, float, float, float], pad: float) -> None:
+        """Queue an operation recorded elsewhere (see :class:`Recorder`), with its box."""
+        self._ops.append(op)
+        self._bin([box], pad)
+
     # -- drawing ---------------------------------------------------------------------------
 
     def flush(self) -> None:
         """Draw every queued operation onto the image, then forget them."""
         f, t = self.factor, self.tile
         W, H = self.image.size
+        ox, oy = self.origin
         for (tx, ty), indices in sorted(self._bins.items()):
             x0, y0 = tx * t, ty * t
             if x0 >= W or y0 >= H:
                 continue
-            box = (x0, y0, min(W, x0 + t), min(H, y0 + t))
-            crop = self.image.crop(box)
+            x1, y1 = min(W, x0 + t), min(H, y0 + t)
+            # a margin around the tile, drawn and thrown away: pixels at a crop's edge are
+            # where pillow's rounding differs from one window to another
+            bx0, by0 = max(0, x0 - PAD), max(0, y0 - PAD)
+            crop = self.image.crop((bx0, by0, min(W, x1 + PAD), min(H, y1 + PAD)))
             if f > 1:
                 crop = crop.resize((crop.width * f, crop.height * f), Image.NEAREST)
             draw = ImageDraw.Draw(crop)
             for i in indices:
-                _draw_op(draw, crop, self._ops[i], x0, y0, f)
+                _draw_op(draw, crop, self._ops[i], (ox + bx0) * f, (oy + by0) * f, f)
             if f > 1:
                 crop = crop.reduce(f)
-            self.image.paste(crop, box[:2])
+            self.image.paste(crop.crop((x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)), (x0, y0))
         self._ops.clear()
         self._bins.clear()
 
 
-def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float, y0: float, f: int) -> None:
+class Recorder:
+    """Collects canvas operations with their boxes, to be replayed into any window later."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[tuple, tuple, float]] = []   # (op, box, pad)
+        self._ops: list[tuple] = []
+        self._bins = None
+
+    def _bin(self, boxes, pad: float) -> None:
+        op = self._ops.pop()
+        for box in boxes:
+            self.items.append((op, tuple(box), pad))
+
+    line = Canvas.line
+    polygon = Canvas.polygon
+    shape = Canvas.shape
+    ellipse = Canvas.ellipse
+
+
+
+def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y0: int, f: int) -> None:
+    """Draw one operation; ``X0, Y0``: the crop's top-left corner in supersampled map pixels."""
     kind = op[0]
 
     def tr(points):
-        return [((x - x0) * f, (y - y0) * f) for x, y in points]
+        return [(snap(x * f) - X0, snap(y * f) - Y0) for x, y in points]
 
     if kind == "line":
         _, points, fill, width, round_ends = op
@@ -120,10 +170,9 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float,
         draw.line(pts, fill=fill, width=w)
         if w > 2:
             _round_joints(draw, pts, w, fill)
-            r = w / 2
             for flag, (x, y) in zip(round_ends, (pts[0], pts[-1])):
                 if flag:
-                    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+                    _dot(draw, x, y, w, fill)
     elif kind == "polygon":
         _, points, fill, outline, width = op
         pts = tr(points)
@@ -139,10 +188,10 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float,
         elif fill is not None:
             # holes: a mask over the shape's own box only
             outer = tr(rings[0])
-            bx0 = max(0, int(min(p[0] for p in outer)))
-            by0 = max(0, int(min(p[1] for p in outer)))
-            bx1 = min(crop.width, int(max(p[0] for p in outer)) + 2)
-            by1 = min(crop.height, int(max(p[1] for p in outer)) + 2)
+            bx0 = max(0, min(p[0] for p in outer))
+            by0 = max(0, min(p[1] for p in outer))
+            bx1 = min(crop.width, max(p[0] for p in outer) + 2)
+            by1 = min(crop.height, max(p[1] for p in outer) + 2)
             if bx1 > bx0 and by1 > by0:
                 mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
                 mdraw = ImageDraw.Draw(mask)
@@ -159,19 +208,21 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float,
                     _round_joints(draw, pts, w, outline)
     elif kind == "ellipse":
         _, (cx, cy, r), fill, outline, width = op
-        r *= f
-        x, y = (cx - x0) * f, (cy - y0) * f
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
-                     width=max(1, round(width * f)) if outline is not None else 0)
+        box = (snap((cx - r) * f) - X0, snap((cy - r) * f) - Y0, snap((cx + r) * f) - X0, snap((cy + r) * f) - Y0)
+        draw.ellipse(box, fill=fill, outline=outline, width=max(1, round(width * f)) if outline is not None else 0)
 
 
 def _round_joints(draw, pts, width: int, fill) -> None:
     """Round joints only where the line turns enough to show a notch (pillow's own
     joint="curve" draws a pie slice at every vertex, far slower on smoothed curves)."""
-    r = width / 2
     for i in _sharp_vertices(pts, width):
-        x, y = pts[i]
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+        _dot(draw, *pts[i], width, fill)
+
+
+def _dot(draw, x: int, y: int, width: int, fill) -> None:
+    """A disc of diameter ``width`` centred on the whole pixel ``(x, y)`` (integer box)."""
+    lo = width // 2
+    draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=fill)
 
 
 def _sharp_vertices(pts, width: float):
