@@ -44,9 +44,10 @@ def paste_text(image: Image.Image, origin: tuple[int, int], x: float, y: float, 
     image.paste(tile, (snap(x) + dx - origin[0], snap(y) + dy - origin[1]), tile)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=8192)
 def _glyph(ch: str, size: float, bold: bool, family: str) -> tuple[Image.Image, int, int, float]:
-    """One character as an L mask, its offset from the baseline origin, and its advance."""
+    """A piece of text (a character or two) as an L mask, its offset from the baseline
+    origin, and its advance."""
     f = font(size, bold=bold, family=family)
     x0, y0, x1, y1 = f.getbbox(ch, anchor="ls")
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
@@ -59,18 +60,21 @@ def _metrics(size: float, bold: bool, family: str) -> tuple[int, int]:
     return font(size, bold=bold, family=family).getmetrics()
 
 
+@lru_cache(maxsize=65536)
 def _label_layout(text: str, size: float, bold: bool, family: str, anchor: str):
-    """Whole-pixel positions of the characters of ``text`` relative to the anchor point."""
+    """Whole-pixel positions of the pieces of ``text`` (pairs of characters: ids like
+    "0412" share their column and row halves) relative to the anchor point."""
     ascent, descent = _metrics(size, bold, family)
-    advance = sum(_glyph(ch, size, bold, family)[3] for ch in text)
+    pieces = [text[i:i + 2] for i in range(0, len(text), 2)]
+    glyphs = [_glyph(p, size, bold, family) for p in pieces]
+    advance = sum(g[3] for g in glyphs)
     baseline = {"t": ascent, "b": -descent, "m": (ascent - descent) / 2}[anchor[1]]
     x = {"l": 0.0, "m": -advance / 2, "r": -advance}[anchor[0]]
     out = []
-    for ch in text:
-        mask, gx, gy, adv = _glyph(ch, size, bold, family)
-        out.append((mask, snap(x) + gx, snap(baseline) + gy))
+    for mask, gx, gy, adv in glyphs:
+        out.append((mask.im, snap(x) + gx, snap(baseline) + gy, mask.width, mask.height))
         x += adv
-    return out
+    return tuple(out)
 
 
 def label_box(x: float, y: float, text: str, size: float, bold: bool, family: str,
@@ -79,12 +83,13 @@ def label_box(x: float, y: float, text: str, size: float, bold: bool, family: st
     parts = _label_layout(text, size, bold, family, anchor)
     X, Y = snap(x), snap(y)
     return (X + min(p[1] for p in parts), Y + min(p[2] for p in parts),
-            X + max(p[1] + p[0].width for p in parts), Y + max(p[2] + p[0].height for p in parts))
+            X + max(p[1] + p[3] for p in parts), Y + max(p[2] + p[4] for p in parts))
 
 
 def paste_label(image: Image.Image, origin: tuple[int, int], x: float, y: float, text: str, size: float,
                 bold: bool, family: str, fill, anchor: str = "mm") -> None:
-    """Short text (hex ids) pasted character by character from the glyph cache."""
+    """Short text (hex ids) pasted piece by piece from the glyph cache."""
     X, Y = snap(x) - origin[0], snap(y) - origin[1]
-    for mask, gx, gy in _label_layout(text, size, bold, family, anchor):
-        image.paste(fill, (X + gx, Y + gy, X + gx + mask.width, Y + gy + mask.height), mask)
+    core = image.im
+    for mask, gx, gy, w, h in _label_layout(text, size, bold, family, anchor):
+        core.paste(fill, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)

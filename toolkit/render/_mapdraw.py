@@ -113,14 +113,15 @@ class MapScene:
         self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
         # hexes by where they are drawn (fill, symbol sprite, grid line)
         reach = max(layout.radius, 0.62 * self.size) + 4
-        self.hex_bins = _Bins()
+        self.hex_bins = _Bins(1024)
         for n, h in enumerate(self.hexes):
             x, y = self.centres[h]
             self.hex_bins.add(n, (x - reach, y - reach, x + reach, y + reach))
         self.terrain()
         self.water()
         self.symbols_plan()
-        rec = Recorder()
+        self._grid_plan()
+        rec = Recorder(self.factor)
         self.shorelines(rec)
         self.hexsides(rec)
         self.lines(rec)
@@ -192,11 +193,12 @@ class MapScene:
             shore_hexes = {n for h in hexes for n in self.grid.neighbours(h) if n not in water_set}
             if shore_hexes:
                 land = unary_union([self.layout.polygon(h) for h in shore_hexes])
-                body = water.difference(land.buffer(self.px(0.075), join_style=1))
+                q = 6   # segments a quarter circle: round enough for corners this small
+                body = water.difference(land.buffer(self.px(0.075), quad_segs=q, join_style=1))
                 r = self.px(0.06)
-                body = body.buffer(-r, join_style=1).buffer(r, join_style=1)      # round the capes
-                body = body.buffer(r, join_style=1).buffer(-r, join_style=1).intersection(water)  # and the bays
-                coast = land.buffer(self.px(0.11), join_style=1)
+                body = body.buffer(-r, q, join_style=1).buffer(r, q, join_style=1)      # round the capes
+                body = body.buffer(r, q, join_style=1).buffer(-r, q, join_style=1).intersection(water)  # and the bays
+                coast = land.buffer(self.px(0.11), quad_segs=q, join_style=1)
             else:
                 body, coast = water, None
             for poly in getattr(body, "geoms", [body]):
@@ -289,10 +291,13 @@ class MapScene:
         canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
 
     def _hexside_style(self, code: str):
-        kind = self.m.hexside_types.get(code)
-        if kind is None:
-            kind = HexsideType(code=code, name=code)
-        return self.theme.hexside_style(kind)
+        cache = self.__dict__.setdefault("_side_styles", {})
+        if code not in cache:
+            kind = self.m.hexside_types.get(code)
+            if kind is None:
+                kind = HexsideType(code=code, name=code)
+            cache[code] = self.theme.hexside_style(kind)
+        return cache[code]
 
     def _ticks(self, canvas, chain, colour, w: float) -> None:
         length = self.px(0.07)
@@ -614,14 +619,11 @@ class MapScene:
         box = (ox, oy, ox + image.width, oy + image.height)
         draw = ImageDraw.Draw(image)
         order = self.hex_bins.query(box)
-        hexes = [self.hexes[n] for n in order]
 
-        def local(points):
-            return [(snap(x) - ox, snap(y) - oy) for x, y in points]
-
-        # terrain fills
-        for h in hexes:
-            draw.polygon(local(self.layout.corners(h)), fill=self.fills[h])
+        corners = self.corner_px
+        polygon = draw.polygon
+        for n in order:   # terrain fills
+            polygon([(x - ox, y - oy) for x, y in corners[n]], fill=self.fill_list[n])
         # water bodies
         for colour, rings, bounds in self.bodies:
             if not _meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
@@ -640,20 +642,11 @@ class MapScene:
                 md.polygon([(x - ox - mx0, y - oy - my0) for x, y in ring], fill=255 if k == 0 else 0)
             image.paste(colour, (mx0, my0, mx1, my1), mask)
         # terrain symbols
-        flat = self.grid.flat
-        for h in hexes:
-            cell = self.m.hexes.get(h)
-            if cell is None:
-                continue
-            for code in (cell.terrain, *cell.features):
-                variant = (h.col * 7 + h.row * 13) % VARIANTS
-                spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
-                if spr is None:
-                    continue
-                cx, cy = self.centres[h]
-                half = spr.width / 2
-                image.paste(spr, (round(cx - half) - ox, round(cy - half) - oy), spr)
-        self._grid_lines(draw, hexes, local)
+        core = image.im
+        for n in order:
+            for spr, (x, y) in self.sprites[n]:
+                core.paste(spr.im, (x - ox, y - oy, x - ox + spr.width, y - oy + spr.height), spr.im)
+        self._grid_lines(draw, order, origin)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
         canvas = Canvas(image, self.factor, origin=origin)
         for n in self.op_bins.query(box):
@@ -672,33 +665,66 @@ class MapScene:
             for n in order:
                 h, x, y, label, ink, (x0, y0, x1, y1), knock = self.ids[n]
                 if knock is not None:
-                    draw.rectangle((x0 - ox, y0 - oy, x1 - 1 - ox, y1 - 1 - oy), fill=knock)
+                    core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
                 paste_label(image, origin, x, y, label, size, bold, family, ink, anchor=self.id_anchor)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if _meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
 
-    def _grid_lines(self, draw, hexes, local) -> None:
+    def _grid_plan(self) -> None:
+        """Whole-pixel corners of each hex, its grid polylines and its symbol sprites."""
         colour = rgb(self.theme.get("grid", "colour", "#4a4a44"))
         width = max(1, round(self.px(self.theme.get("grid", "width", 0.012))))
-        line = draw.line
+        self.grid_style = (colour, width)
         grid = self.grid
-        lo = width // 2
         # each hexside once: four sides per hex as one polyline, the other two only on the
         # map's edge (inside, the neighbour draws them)
         if grid.flat:
             chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
         else:
             chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
-        for h in hexes:
-            pts = local(self.layout.corners(h))
-            line([pts[i] for i in chain], fill=colour, width=width)
+        self.corner_px: list = []
+        self.grid_px: list = []
+        # corners as offsets from the centre, computed once (Layout.corners per hex is slow)
+        cx, cy = self.layout.center(self.hexes[0])
+        unit = [(x - cx, y - cy) for x, y in self.layout.corners(self.hexes[0])]
+        for h in self.hexes:
+            cx, cy = self.centres[h]
+            pts = [(snap(cx + dx), snap(cy + dy)) for dx, dy in unit]
+            self.corner_px.append(pts)
+            lines = [[pts[i] for i in chain]]
             for i, direction in extra:
                 if grid.neighbour(h, direction) not in grid:
-                    line([pts[i], pts[(i + 1) % 6]], fill=colour, width=width)
-            if width > 2:   # round joints (whole-pixel discs, the same in every window)
-                for x, y in pts:
-                    draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=colour)
+                    lines.append([pts[i], pts[(i + 1) % 6]])
+            self.grid_px.append(lines)
+        self.fill_list = [self.fills[h] for h in self.hexes]
+        flat = grid.flat
+        self.sprites: list = []
+        for h in self.hexes:
+            out = []
+            cell = self.m.hexes.get(h)
+            if cell is not None:
+                for code in (cell.terrain, *cell.features):
+                    variant = (h.col * 7 + h.row * 13) % VARIANTS
+                    spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
+                    if spr is not None:
+                        cx, cy = self.centres[h]
+                        half = spr.width / 2
+                        out.append((spr, (round(cx - half), round(cy - half))))
+            self.sprites.append(out)
+
+    def _grid_lines(self, draw, order, origin) -> None:
+        colour, width = self.grid_style
+        ox, oy = origin
+        line = draw.line
+        lo = width // 2
+        for n in order:
+            for pts in self.grid_px[n]:
+                pts = [(x - ox, y - oy) for x, y in pts]
+                line(pts, fill=colour, width=width)
+                if width > 2:   # round joints (whole-pixel discs, the same in every window)
+                    for x, y in pts:
+                        draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=colour)
 
 
 def _overlap(rect, boxes: np.ndarray) -> float:

@@ -16,6 +16,7 @@ window's edge.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw
@@ -37,9 +38,12 @@ __all__ = ["Canvas", "Recorder", "PAD", "snap", "catmull_rom", "chaikin", "dashe
 
 
 class Canvas:
-    """Vector operations queued for anti-aliased drawing onto ``image`` (RGB) by tiles."""
+    """Vector operations queued for anti-aliased drawing onto ``image`` (RGB) by tiles.
 
-    def __init__(self, image: Image.Image, factor: int = 3, tile: int = 256,
+    Operations are kept in supersampled whole pixels of the map (``factor`` times the map's
+    pixels), snapped when they are queued."""
+
+    def __init__(self, image: Image.Image | None, factor: int = 3, tile: int = 256,
                  origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.factor = max(1, int(factor))
@@ -49,6 +53,11 @@ class Canvas:
         self._bins: dict[tuple[int, int], list[int]] = {}
 
     # -- queueing --------------------------------------------------------------------------
+
+    def _snap(self, points) -> list[tuple[int, int]]:
+        f = self.factor
+        floor = math.floor
+        return [(floor(x * f + 0.5), floor(y * f + 0.5)) for x, y in points]
 
     def _bin(self, boxes: Iterable[tuple[float, float, float, float]], pad: float) -> None:
         index = len(self._ops) - 1
@@ -70,6 +79,7 @@ class Canvas:
             return
         points = list(points)
         n = len(points)
+        w = max(1, round(width * self.factor))
         # long polylines become short overlapping pieces, so a tile only draws what crosses
         # it; two shared points make every vertex an inner vertex of some piece (joints)
         step = _CHUNK
@@ -79,12 +89,14 @@ class Canvas:
             if len(piece) < 2:
                 continue
             first, last = k == 0, k + step + 2 >= n
-            self._ops.append(("line", piece, fill, width, (round_ends and first, round_ends and last)))
+            spts = self._snap(piece)
+            joints = _sharp_vertices(spts, w) if w > 2 else ()
+            self._ops.append(("line", spts, fill, w, (round_ends and first, round_ends and last), joints))
             self._bin([_box(piece)], width)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
-        self._ops.append(("polygon", list(points), fill, outline, width))
+        self._ops.append(("polygon", self._snap(points), fill, outline, max(1, round(width * self.factor))))
         self._bin([_box(points)], width)
 
     def shape(self, geom, fill=None, outline=None, width: float = 1) -> None:
@@ -92,15 +104,18 @@ class Canvas:
         if geom.is_empty:
             return
         polys = list(getattr(geom, "geoms", [geom]))
+        w = max(1, round(width * self.factor))
         for poly in polys:
             if poly.geom_type != "Polygon" or poly.is_empty:
                 continue
-            rings = [list(poly.exterior.coords)] + [list(r.coords) for r in poly.interiors]
-            self._ops.append(("shape", rings, fill, outline, width))
+            rings = [self._snap(poly.exterior.coords)] + [self._snap(r.coords) for r in poly.interiors]
+            joints = [_sharp_vertices(r, w) if w > 2 else () for r in rings]
+            self._ops.append(("shape", rings, fill, outline, w, joints))
             self._bin([poly.bounds], width)
 
     def ellipse(self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 1) -> None:
-        self._ops.append(("ellipse", (cx, cy, r), fill, outline, width))
+        (x0, y0), (x1, y1) = self._snap([(cx - r, cy - r), (cx + r, cy + r)])
+        self._ops.append(("ellipse", (x0, y0, x1, y1), fill, outline, max(1, round(width * self.factor))))
         self._bin([(cx - r, cy - r, cx + r, cy + r)], width)
 
     def add(self, op: tuple, box: tuple[float, float, float, float], pad: float) -> None:
@@ -128,7 +143,7 @@ class Canvas:
                 crop = crop.resize((crop.width * f, crop.height * f), Image.NEAREST)
             draw = ImageDraw.Draw(crop)
             for i in indices:
-                _draw_op(draw, crop, self._ops[i], (ox + bx0) * f, (oy + by0) * f, f)
+                _draw_op(draw, crop, self._ops[i], (ox + bx0) * f, (oy + by0) * f)
             if f > 1:
                 crop = crop.reduce(f)
             self.image.paste(crop.crop((x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)), (x0, y0))
@@ -136,53 +151,49 @@ class Canvas:
         self._bins.clear()
 
 
-class Recorder:
-    """Collects canvas operations with their boxes, to be replayed into any window later."""
+class Recorder(Canvas):
+    """Collects canvas operations with their boxes, to be replayed into any window later
+    (:meth:`Canvas.add` on a canvas of the same ``factor``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, factor: int) -> None:
+        super().__init__(None, factor)
         self.items: list[tuple[tuple, tuple, float]] = []   # (op, box, pad)
-        self._ops: list[tuple] = []
-        self._bins = None
 
     def _bin(self, boxes, pad: float) -> None:
         op = self._ops.pop()
         for box in boxes:
             self.items.append((op, tuple(box), pad))
 
-    line = Canvas.line
-    polygon = Canvas.polygon
-    shape = Canvas.shape
-    ellipse = Canvas.ellipse
 
-
-
-def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y0: int, f: int) -> None:
+def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y0: int) -> None:
     """Draw one operation; ``X0, Y0``: the crop's top-left corner in supersampled map pixels."""
     kind = op[0]
 
     def tr(points):
-        return [(snap(x * f) - X0, snap(y * f) - Y0) for x, y in points]
+        return [(x - X0, y - Y0) for x, y in points]
 
     if kind == "line":
-        _, points, fill, width, round_ends = op
+        _, points, fill, w, round_ends, joints = op
         pts = tr(points)
-        w = max(1, round(width * f))
         draw.line(pts, fill=fill, width=w)
         if w > 2:
-            _round_joints(draw, pts, w, fill)
+            for i in joints:
+                _dot(draw, *pts[i], w, fill)
             for flag, (x, y) in zip(round_ends, (pts[0], pts[-1])):
                 if flag:
                     _dot(draw, x, y, w, fill)
     elif kind == "polygon":
-        _, points, fill, outline, width = op
+        _, points, fill, outline, w = op
         pts = tr(points)
         if fill is not None:
             draw.polygon(pts, fill=fill)
         if outline is not None:
-            w = max(1, round(width * f))
-            draw.line(pts + [pts[0]], fill=outline, width=w, joint="curve")
+            draw.line(pts + [pts[0]], fill=outline, width=w)
+            if w > 2:
+                for x, y in pts:
+                    _dot(draw, x, y, w, outline)
     elif kind == "shape":
-        _, rings, fill, outline, width = op
+        _, rings, fill, outline, w, joints = op
         if fill is not None and len(rings) == 1:
             draw.polygon(tr(rings[0]), fill=fill)
         elif fill is not None:
@@ -200,23 +211,15 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
                     mdraw.polygon([(x - bx0, y - by0) for x, y in tr(hole)], fill=0)
                 crop.paste(fill, (bx0, by0, bx1, by1), mask)
         if outline is not None:
-            w = max(1, round(width * f))
-            for ring in rings:
+            for ring, ring_joints in zip(rings, joints):
                 pts = tr(ring)
                 draw.line(pts, fill=outline, width=w)
-                if w > 2:
-                    _round_joints(draw, pts, w, outline)
+                for i in ring_joints:
+                    _dot(draw, *pts[i], w, outline)
     elif kind == "ellipse":
-        _, (cx, cy, r), fill, outline, width = op
-        box = (snap((cx - r) * f) - X0, snap((cy - r) * f) - Y0, snap((cx + r) * f) - X0, snap((cy + r) * f) - Y0)
-        draw.ellipse(box, fill=fill, outline=outline, width=max(1, round(width * f)) if outline is not None else 0)
-
-
-def _round_joints(draw, pts, width: int, fill) -> None:
-    """Round joints only where the line turns enough to show a notch (pillow's own
-    joint="curve" draws a pie slice at every vertex, far slower on smoothed curves)."""
-    for i in _sharp_vertices(pts, width):
-        _dot(draw, *pts[i], width, fill)
+        _, (x0, y0, x1, y1), fill, outline, w = op
+        draw.ellipse((x0 - X0, y0 - Y0, x1 - X0, y1 - Y0), fill=fill, outline=outline,
+                     width=w if outline is not None else 0)
 
 
 def _dot(draw, x: int, y: int, width: int, fill) -> None:
@@ -225,11 +228,16 @@ def _dot(draw, x: int, y: int, width: int, fill) -> None:
     draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=fill)
 
 
+@lru_cache(maxsize=256)
+def _notch_limit(width: float) -> float:
+    # the notch at a turn of angle a is about width/2 * sin(a/2): keep it under half a pixel
+    return math.cos(min(math.pi / 2, 2 * math.asin(min(1.0, 1.0 / max(1.0, width)))))
+
+
 def _sharp_vertices(pts, width: float):
     """Indices of inner vertices where a wide line turns enough to leave a visible notch."""
     out = []
-    # the notch at a turn of angle a is about width/2 * sin(a/2): keep it under half a pixel
-    limit = math.cos(min(math.pi / 2, 2 * math.asin(min(1.0, 1.0 / max(1.0, width)))))
+    limit = _notch_limit(width)
     for i in range(1, len(pts) - 1):
         (x0, y0), (x1, y1), (x2, y2) = pts[i - 1], pts[i], pts[i + 1]
         ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
