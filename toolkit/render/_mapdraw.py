@@ -318,6 +318,7 @@ class MapScene:
                     (mx + ux * half_len - nx * half_w, my + uy * half_len - ny * half_w),
                     (mx - ux * half_len - nx * half_w, my - uy * half_len - ny * half_w)]
         canvas.polygon(deck_pts, fill=deck or self.theme.paper)
+        self.__dict__.setdefault("bridge_decks", []).append(deck_pts)
         w = max(1.0, self.px(0.016))
         flare = self.px(0.04)
         for sgn in (1, -1):
@@ -360,6 +361,7 @@ class MapScene:
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
         paths = [(style, pts) for style, pts in _join_ends(paths)]
+        self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for style, pts in paths:   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
                 canvas.line(pts, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
@@ -738,9 +740,9 @@ def _overlap(rect, boxes: np.ndarray) -> float:
 
 def _straighten(flat: bool, pts: list, radius: float) -> list:
     """Along a row of a flat-topped grid the hex centres zigzag by half a hex; a line through
-    them would wave. Inside such a run each inner point moves onto the run's middle level (a
-    quarter hex from its centre, still inside the hex), where a straight line crosses every
-    shared hexside at its middle; the run's end hexes keep their centres."""
+    them would wave. Each point of such a run moves onto the run's middle level (a quarter
+    hex from its centre, well inside the hex), where a straight line crosses every shared
+    hexside at its middle."""
     if not flat or len(pts) < 3:
         return list(pts)
     dx, dy = 1.5 * radius, math.sqrt(3) / 2 * radius
@@ -759,7 +761,7 @@ def _straighten(flat: bool, pts: list, radius: float) -> list:
             j += 1
         if j > i:   # steps i..j alternate: hexes i..j+1 run along a row
             mean = (pts[i][1] + pts[i + 1][1]) / 2
-            for k in range(i + 1, j + 1):
+            for k in range(i, j + 2):
                 out[k] = (pts[k][0], mean)
             i = j + 1
         else:

@@ -21,7 +21,7 @@ from ._raster import Canvas, dashes, walk
 from .fonts import font
 from .theme import Theme, rgb
 
-__all__ = ["LegendPlan", "plan_legend"]
+__all__ = ["LegendPlan", "plan_legend", "legend_text_extents"]
 
 @dataclass
 class _Block:
@@ -398,3 +398,32 @@ def plan_legend(game_map: Map, game: Game | None, theme: Theme, dpi: int,
     area_right = (area_w + right.width) * max(area_h, right.height)
     area_below = max(area_w, below.width) * (area_h + below.height)
     return (right if area_right <= area_below else below), legend
+
+
+class _Measuring:
+    """An ImageDraw that also notes the box of every text it draws."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw) -> None:
+        self._draw = draw
+        self.boxes: list[tuple[str, tuple]] = []
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, **kwargs):
+        box = self._draw.textbbox(xy, text, font=font, anchor=anchor, stroke_width=kwargs.get("stroke_width", 0))
+        self.boxes.append((text, box))
+        return self._draw.text(xy, text, fill=fill, font=font, anchor=anchor, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._draw, name)
+
+
+def legend_text_extents(plan: LegendPlan, theme: Theme) -> list[tuple[str, tuple, tuple[int, int]]]:
+    """``(text, box, (panel width, panel height))`` for every text of the legend, each block
+    painted on its own panel: what a test measures to prove nothing overflows."""
+    out = []
+    for column in plan.columns:
+        for block in column:
+            image = Image.new("RGB", (plan.col_width, block.height), theme.paper)
+            draw = _Measuring(ImageDraw.Draw(image))
+            block.paint(image, draw, Canvas(image, 1), 0, 0)
+            out.extend((text, box, image.size) for text, box in draw.boxes)
+    return out
