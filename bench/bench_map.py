@@ -42,7 +42,8 @@ def synthetic_map(cols: int, rows: int):
                               Place, TerrainType, VictoryHex, CostTable)
     from toolkit.hexes import Grid, Hex, Hexside, Numbering
 
-    grid = Grid(1, cols, 1, rows, numbering=Numbering(col_digits=3 if cols > 99 else 2, row_digits=2))
+    grid = Grid(1, cols, 1, rows, numbering=Numbering(col_digits=3 if cols > 99 else 2,
+                                                               row_digits=3 if rows > 99 else 2))
     cost = CostTable({("*", "*"): 1})
     types = {c: TerrainType(c, n, move=cost) for c, n in
              [("c", "Clear"), ("w", "Woods"), ("s", "Swamp"), ("r", "Rough"), ("h", "Hills"),

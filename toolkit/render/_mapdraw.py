@@ -243,6 +243,7 @@ class MapScene:
 
     def hexsides(self, canvas) -> None:
         """Rivers, lake sides, slopes and walls along chains of hexsides."""
+        self.water_lines: list[LineString] = []   # as drawn (smoothed): where bridges go
         by_code: dict[str, list[Hexside]] = defaultdict(list)
         for side, feats in self.m.hexsides.items():
             for f in feats:
@@ -255,6 +256,8 @@ class MapScene:
             segments = [self.layout.hexside_segment(s) for s in sorted(by_code[code])]
             if kind is not None and kind.bridge and style.key == "bridge":
                 for side in sorted(by_code[code]):
+                    if side in self._line_steps():
+                        continue   # drawn where the road crosses (see lines)
                     water = [self._hexside_style(c) for c in self.m.hexside_codes(side)]
                     gap = max([w.width for w in water if w.water] or [0.06])
                     (ax, ay), (bx, by) = self.centres[side.a], self.centres[side.b]
@@ -265,29 +268,31 @@ class MapScene:
                 w = max(1.0, self.px(style.width))
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w)
+                    self.water_lines.append(LineString(chain))
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
+                if style.water:
+                    self.water_lines.append(LineString(pts))
                 if style.edge is not None:
                     canvas.line(pts, style.edge, w + max(1.5, self.px(0.016)) * 2 if style.key == "river" else w + 2)
                 canvas.line(pts, style.colour, w)
                 if style.ticks:
                     self._ticks(canvas, chain, style.colour, w)
 
+    def _line_steps(self) -> set:
+        """The hexsides some road, track or railway crosses."""
+        steps = self.__dict__.get("_steps")
+        if steps is None:
+            steps = self._steps = {Hexside.of(a, b) for line in self.m.lines for a, b in zip(line.hexes, line.hexes[1:])}
+        return steps
+
     def _lake_side(self, canvas, chain, w: float) -> None:
-        """A lake along hexsides: a narrow water body with the lakes' own fill and thin shore
-        line, pointed where it ends (a river is a dark-edged line of even width)."""
+        """A lake along hexsides: a narrow water body with the lakes' own water and thin shore
+        line, like the lakes drawn in hexes (a river is a darker line with a dark edge)."""
         lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
         water = lake.water or rgb("#9fc7e3")
         shore = lake.shore or lake.ink
-        line = LineString(chain)
-        body = line.buffer(w / 2, cap_style=1, join_style=1)
-        # taper the ends to points, as a lake shore closes, not a river's round end
-        length = line.length
-        if length > 0:
-            ends = [line.interpolate(d) for d in (0.0, length)]
-            for end in ends:
-                body = body.difference(end.buffer(w * 0.55).difference(
-                    line.buffer(w * 0.22, cap_style=1, join_style=1)))
+        body = LineString(chain).buffer(w / 2, quad_segs=6, cap_style=1, join_style=1)
         canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
 
     def _hexside_style(self, code: str):
@@ -349,15 +354,17 @@ class MapScene:
                       for pair in zip(line.hexes, line.hexes[1:])}
         paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set())), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
-        # bridges under the lines that cross the water, where the drawn line crosses it
+        # bridges under the lines that cross the water, where the drawn line crosses the
+        # drawn river (a bridge given as a hexside feature is drawn here too)
+        bridged = {side for side, feats in self.m.hexsides.items()
+                   for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
         for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
-            if not kind.bridges:
-                continue
             for a, b in zip(line.hexes, line.hexes[1:]):
                 side = Hexside.of(a, b)
-                if side in water_width:
-                    at, direction = _crossing(pts, self.layout.hexside_segment(side),
-                                              self.centres[a], self.centres[b])
+                if side in water_width and (kind.bridges or side in bridged):
+                    segment = self.layout.hexside_segment(side)
+                    at, direction = _crossing(pts, segment, self.centres[a], self.centres[b],
+                                              self._water_near(segment))
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
         paths = [(style, pts) for style, pts in _join_ends(paths)]
@@ -378,6 +385,15 @@ class MapScene:
                     nx, ny = -uy, ux
                     canvas.line([(x - nx * half, y - ny * half), (x + nx * half, y + ny * half)],
                                 style.colour, max(1.0, w * 0.75), round_ends=False)
+
+    def _water_near(self, segment) -> list:
+        """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
+        zone = LineString(segment).buffer(self.size * 0.2)
+        out = []
+        for line in self.water_lines:
+            if line.intersects(zone):
+                out.append(line.intersection(zone))
+        return out
 
     def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
         """Hex centres of a line, straightened along rows of a flat-topped grid, and moved
@@ -769,14 +785,19 @@ def _straighten(flat: bool, pts: list, radius: float) -> list:
     return out
 
 
-def _crossing(pts, segment, a, b):
-    """Where the drawn line ``pts`` crosses a hexside ``segment``, and its direction there
-    (the middle of the side and the line between the centres ``a``, ``b`` if it does not)."""
+def _crossing(pts, segment, a, b, water=()):
+    """Where the drawn line ``pts`` crosses the drawn ``water`` of a hexside (else the straight
+    hexside ``segment``), and its direction there; the middle of the side and the line between
+    the centres ``a``, ``b`` if it crosses neither."""
     line = LineString(pts)
     (sx0, sy0), (sx1, sy1) = segment
     mid = Point((sx0 + sx1) / 2, (sy0 + sy1) / 2)
-    hit = line.intersection(LineString(segment))
-    points = [g for g in getattr(hit, "geoms", [hit]) if g.geom_type == "Point"] if not hit.is_empty else []
+    points = []
+    for target in (*water, LineString(segment)):
+        hit = line.intersection(target)
+        points = [g for g in getattr(hit, "geoms", [hit]) if g.geom_type == "Point"] if not hit.is_empty else []
+        if points:
+            break
     if not points:
         return (mid.x, mid.y), (b[0] - a[0], b[1] - a[1])
     p = min(points, key=lambda g: g.distance(mid))

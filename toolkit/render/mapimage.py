@@ -40,6 +40,8 @@ MAX_STREAM_PIXELS = 12_000_000_000
 STRIP_PIXELS = 8_000_000
 #: Side of the square tiles every window of a map is drawn from.
 TILE = 1024
+#: Tiles cut by a window's edge kept for the next window (about 3 MB each).
+KEPT_TILES = 24
 
 Progress = Callable[[str], None]
 
@@ -71,6 +73,7 @@ class MapImage:
                 y += block.height
             x += legend.col_width
         self._block_images: OrderedDict = OrderedDict()
+        self._tiles: OrderedDict = OrderedDict()
         self._image: Image.Image | None = None
 
     @property
@@ -106,7 +109,19 @@ class MapImage:
         out = Image.new("RGB", (x1 - x0, y1 - y0), self.scene.theme.paper)
         for ty in range(y0 // TILE, (y1 - 1) // TILE + 1):
             for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
-                out.paste(self._tile(tx, ty), (tx * TILE - x0, ty * TILE - y0))
+                whole = x0 <= tx * TILE and (tx + 1) * TILE <= x1 and y0 <= ty * TILE and (ty + 1) * TILE <= y1
+                tile = self._tiles.get((tx, ty))
+                if tile is None:
+                    tile = self._tile(tx, ty)
+                    if not whole:
+                        # a tile cut by the window's edge is kept a while: the next page
+                        # (pages overlap) or window likely needs the rest of it
+                        self._tiles[(tx, ty)] = tile
+                        while len(self._tiles) > KEPT_TILES:
+                            self._tiles.popitem(last=False)
+                else:
+                    self._tiles.move_to_end((tx, ty))
+                out.paste(tile, (tx * TILE - x0, ty * TILE - y0))
         return out
 
     def _tile(self, tx: int, ty: int) -> Image.Image:
