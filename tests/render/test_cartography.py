@@ -133,8 +133,22 @@ def test_legend_and_tec_text_stays_inside_its_panel(game_id, dpi):
     theme = Theme.default()
     for game_map in game.maps.values():
         plan, _ = plan_legend(game_map, game, theme, dpi, 4000, 3000)
-        for text, (x0, y0, x1, y1), (w, h) in legend_text_extents(plan, theme):
-            assert 0 <= x0 and x1 <= w and 0 <= y0 and y1 <= h, f"{text!r} overflows its {w} x {h} panel"
+        for text, (x0, y0, x1, y1), (fx0, fy0, fx1, fy1) in legend_text_extents(plan, theme):
+            assert fx0 <= x0 and x1 <= fx1 and fy0 <= y0 and y1 <= fy1, f"{text!r} overflows its panel"
+
+
+def test_long_names_and_notes_stay_inside_the_legend_and_its_boxes():
+    from dataclasses import replace
+    game = load_game("demyansk-shield")
+    m = game.main_map
+    game = replace(game, name="The Very Long Official Title Of A Monster Game About The Eastern Front 1941-1945")
+    m = replace(m, name="Map sheet A of the northern sector, with the Valdai hills and the Lake Ilmen shore",
+                boxes=[replace(b, name=b.name + " and a long extra name", note="A very long note about this box "
+                               "that goes on and on and would never fit on one line of the box") for b in m.boxes])
+    for dpi in (100, 150, 300):
+        plan, _ = plan_legend(m, game, Theme.default(), dpi, 4000, 3000)
+        for text, (x0, y0, x1, y1), (fx0, fy0, fx1, fy1) in legend_text_extents(plan, Theme.default()):
+            assert fx0 <= x0 and x1 <= fx1 and fy0 <= y0 and y1 <= fy1, f"{text!r} overflows at {dpi} dpi"
 
 
 def test_any_window_draws_the_same_pixels_as_the_whole_map():
