@@ -33,7 +33,9 @@ def _id_box_offenders(map_image) -> list:
     a blend of the two (anti-aliased edges of the figures)."""
     image = np.asarray(map_image.image, dtype=float)
     bad = []
-    for h, x, y, label, ink, (x0, y0, x1, y1), ground in map_image.scene.ids:
+    fmt = map_image.game_map.grid.format
+    for h, (x, y, (x0, y0, x1, y1), (ink, ground)) in zip(map_image.scene.hexes, map_image.scene.ids):
+        label = fmt(h)
         if ground is None:
             continue   # a water hex with nothing crossing: the shore rim may show there
         box = image[y0:y1, x0:x1].reshape(-1, 3)
@@ -163,3 +165,15 @@ def test_any_window_draws_the_same_pixels_as_the_whole_map():
                 box = (x, y, min(W, x + tw), min(H, y + th))
                 stitched.paste(image.region(box), box[:2])
         assert stitched.tobytes() == whole.tobytes()
+
+
+def test_png_written_in_strips_is_the_whole_map(tmp_path):
+    from toolkit.render._pngstream import write_png
+    game = load_game("tutorial")
+    image = render_map(game.main_map, dpi=150, game=game)
+    path = tmp_path / "strips.png"
+    with open(path, "wb") as fh:
+        write_png(fh, image.size, image.strips(pixels=1), dpi=150)   # one tile row a strip
+    with Image.open(path) as read:
+        assert read.size == image.size and round(read.info["dpi"][0]) == 150
+        assert read.convert("RGB").tobytes() == image.region((0, 0, *image.size)).tobytes()

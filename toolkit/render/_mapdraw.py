@@ -551,7 +551,7 @@ class MapScene:
     def hex_ids(self) -> None:
         """Where each hex id goes, its knock-out box (hex colour, painted over whatever line
         crosses there, as printed maps do) and its ink."""
-        self.ids: list[tuple] = []   # (hex, x, y, label, ink, knock-out box, colour or None)
+        self.ids: list[tuple] = []   # per hex: (x, y, knock-out box, (ink, knock-out colour or None))
         where = self.m.hex_ids
         if where == "none":
             return
@@ -568,6 +568,7 @@ class MapScene:
         busy = {h for line in self.m.lines for h in line.hexes}
         busy.update(h for side in self.m.hexsides for h in side)
         fmt = self.grid.format
+        styles: dict = {}
         for h in self.hexes:
             cx, cy = self.centres[h]
             label = fmt(h)
@@ -579,7 +580,7 @@ class MapScene:
             # land: always (nothing but the id may show there); water: only where a line or
             # hexside feature runs, so the shore rim stays where nothing crosses
             knock = ground if (water is None or h in busy) else None
-            self.ids.append((h, cx, cy + dy, label, ink, box, knock))
+            self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock))))
             self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
             self.id_boxes[h] = box
 
@@ -627,6 +628,7 @@ class MapScene:
             placed.append(rect)
             self.place_boxes[place.name] = rect
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
+        self.reserved = []   # only the placing needs them
 
     # -- painting a window -----------------------------------------------------------------
 
@@ -638,10 +640,12 @@ class MapScene:
         draw = ImageDraw.Draw(image)
         order = self.hex_bins.query(box)
 
-        corners = self.corner_px
+        local = self.corner_px[order] - np.asarray(origin, dtype=np.int32) if order else None
         polygon = draw.polygon
-        for n in order:   # terrain fills
-            polygon([(x - ox, y - oy) for x, y in corners[n]], fill=self.fill_list[n])
+        fills = self.fill_list
+        if order:
+            for n, flat in zip(order, local.reshape(len(order), -1).tolist()):   # terrain fills
+                polygon(flat, fill=fills[n])
         # water bodies
         for colour, rings, bounds in self.bodies:
             if not _meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
@@ -662,9 +666,10 @@ class MapScene:
         # terrain symbols
         core = image.im
         for n in order:
-            for spr, (x, y) in self.sprites[n]:
+            for spr, (x, y) in self.sprites.get(n, ()):
                 core.paste(spr.im, (x - ox, y - oy, x - ox + spr.width, y - oy + spr.height), spr.im)
-        self._grid_lines(draw, order, origin)
+        if order:
+            self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
         canvas = Canvas(image, self.factor, origin=origin)
         for n in self.op_bins.query(box):
@@ -680,11 +685,12 @@ class MapScene:
         # hex ids over a knock-out box of the hex's colour
         if self.ids:
             size, bold, family = self.id_font
+            fmt = self.grid.format
             for n in order:
-                h, x, y, label, ink, (x0, y0, x1, y1), knock = self.ids[n]
+                x, y, (x0, y0, x1, y1), (ink, knock) = self.ids[n]
                 if knock is not None:
                     core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                paste_label(image, origin, x, y, label, size, bold, family, ink, anchor=self.id_anchor)
+                paste_label(image, origin, x, y, fmt(self.hexes[n]), size, bold, family, ink, anchor=self.id_anchor)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if _meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
@@ -701,24 +707,27 @@ class MapScene:
             chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
         else:
             chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
-        self.corner_px: list = []
-        self.grid_px: list = []
-        # corners as offsets from the centre, computed once (Layout.corners per hex is slow)
+        # corners as offsets from the centre, computed once (Layout.corners per hex is slow);
+        # one compact array for every hex (a monster map has tens of thousands)
         cx, cy = self.layout.center(self.hexes[0])
-        unit = [(x - cx, y - cy) for x, y in self.layout.corners(self.hexes[0])]
-        for h in self.hexes:
-            cx, cy = self.centres[h]
-            pts = [(snap(cx + dx), snap(cy + dy)) for dx, dy in unit]
-            self.corner_px.append(pts)
-            lines = [[pts[i] for i in chain]]
-            for i, direction in extra:
-                if grid.neighbour(h, direction) not in grid:
-                    lines.append([pts[i], pts[(i + 1) % 6]])
-            self.grid_px.append(lines)
+        unit = np.asarray([(x - cx, y - cy) for x, y in self.layout.corners(self.hexes[0])])
+        centres = np.asarray([self.centres[h] for h in self.hexes], dtype=float).reshape(-1, 1, 2)
+        self.corner_px = np.floor(centres + unit[None] + 0.5).astype(np.int32)
+        self.grid_chain = list(chain)
+        self.grid_extra: dict[int, list[tuple[int, int]]] = {}
+        cols = [h.col for h in self.hexes]
+        rows = [h.row for h in self.hexes]
+        c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
+        for n, h in enumerate(self.hexes):
+            # only a hex near the grid's border can miss a neighbour (short columns included)
+            if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
+                missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in grid]
+                if missing:
+                    self.grid_extra[n] = missing
         self.fill_list = [self.fills[h] for h in self.hexes]
         flat = grid.flat
-        self.sprites: list = []
-        for h in self.hexes:
+        self.sprites: dict[int, list] = {}
+        for n, h in enumerate(self.hexes):
             out = []
             cell = self.m.hexes.get(h)
             if cell is not None:
@@ -729,19 +738,22 @@ class MapScene:
                         cx, cy = self.centres[h]
                         half = spr.width / 2
                         out.append((spr, (round(cx - half), round(cy - half))))
-            self.sprites.append(out)
+            if out:
+                self.sprites[n] = out
 
-    def _grid_lines(self, draw, order, origin) -> None:
+    def _grid_lines(self, draw, local, order) -> None:
         colour, width = self.grid_style
-        ox, oy = origin
         line = draw.line
         lo = width // 2
-        for n in order:
-            for pts in self.grid_px[n]:
-                pts = [(x - ox, y - oy) for x, y in pts]
-                line(pts, fill=colour, width=width)
+        chains = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
+        for k, n in enumerate(order):
+            pieces = [chains[k]]
+            for i, j in self.grid_extra.get(n, ()):
+                pieces.append([*local[k, i].tolist(), *local[k, j].tolist()])
+            for flat in pieces:
+                line(flat, fill=colour, width=width)
                 if width > 2:   # round joints (whole-pixel discs, the same in every window)
-                    for x, y in pts:
+                    for x, y in zip(flat[::2], flat[1::2]):
                         draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=colour)
 
 

@@ -15,6 +15,8 @@ __all__ = ["write_png"]
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: Deflated bytes gathered before an IDAT chunk is written.
 _CHUNK = 1 << 20
+#: Rows filtered and deflated at a time.
+_ROWS = 64
 
 
 def _chunk(fh: BinaryIO, kind: bytes, data: bytes) -> None:
@@ -42,21 +44,24 @@ def write_png(fh: BinaryIO, size: tuple[int, int], strips: Iterable[Image.Image]
             strip = strip.convert("RGB")
         if strip.width != width:
             raise ValueError(f"strip is {strip.width} pixels wide, the image {width}")
-        rows = np.asarray(strip, dtype=np.uint8).reshape(strip.height, width * 3)
-        out = np.empty((strip.height, width * 3 + 1), dtype=np.uint8)
-        out[:, 0] = 2                                   # filter type Up
-        np.subtract(rows[0], above, out=out[0, 1:])     # wraps modulo 256, as PNG wants
-        np.subtract(rows[1:], rows[:-1], out=out[1:, 1:])
-        above = rows[-1].copy()
-        rows_done += strip.height
-        data = deflate.compress(out.tobytes())
-        del out, rows
-        if data:
-            pending.append(data)
-            held += len(data)
-        if held >= _CHUNK:
-            _chunk(fh, b"IDAT", b"".join(pending))
-            pending, held = [], 0
+        # a few rows at a time: the filtered copy of a whole strip of a wide map is large
+        for r0 in range(0, strip.height, _ROWS):
+            part = strip.crop((0, r0, width, min(strip.height, r0 + _ROWS))) if strip.height > _ROWS else strip
+            rows = np.asarray(part, dtype=np.uint8).reshape(part.height, width * 3)
+            out = np.empty((part.height, width * 3 + 1), dtype=np.uint8)
+            out[:, 0] = 2                                   # filter type Up
+            np.subtract(rows[0], above, out=out[0, 1:])     # wraps modulo 256, as PNG wants
+            np.subtract(rows[1:], rows[:-1], out=out[1:, 1:])
+            above = rows[-1].copy()
+            rows_done += part.height
+            data = deflate.compress(out.tobytes())
+            del out, rows, part
+            if data:
+                pending.append(data)
+                held += len(data)
+            if held >= _CHUNK:
+                _chunk(fh, b"IDAT", b"".join(pending))
+                pending, held = [], 0
     if rows_done != height:
         raise ValueError(f"strips gave {rows_done} rows, the image has {height}")
     pending.append(deflate.flush())

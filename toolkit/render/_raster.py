@@ -19,6 +19,7 @@ import math
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 Point = tuple[float, float]
@@ -54,10 +55,10 @@ class Canvas:
 
     # -- queueing --------------------------------------------------------------------------
 
-    def _snap(self, points) -> list[tuple[int, int]]:
-        f = self.factor
-        floor = math.floor
-        return [(floor(x * f + 0.5), floor(y * f + 0.5)) for x, y in points]
+    def _snap(self, points) -> np.ndarray:
+        """Points as an (n, 2) array of whole supersampled pixels (compact: a monster map
+        holds hundreds of thousands of them)."""
+        return np.floor(np.asarray(points, dtype=float).reshape(-1, 2) * self.factor + 0.5).astype(np.int32)
 
     def _bin(self, boxes: Iterable[tuple[float, float, float, float]], pad: float) -> None:
         index = len(self._ops) - 1
@@ -114,7 +115,8 @@ class Canvas:
             self._bin([poly.bounds], width)
 
     def ellipse(self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 1) -> None:
-        (x0, y0), (x1, y1) = self._snap([(cx - r, cy - r), (cx + r, cy + r)])
+        f = self.factor
+        x0, y0, x1, y1 = (math.floor(v * f + 0.5) for v in (cx - r, cy - r, cx + r, cy + r))
         self._ops.append(("ellipse", (x0, y0, x1, y1), fill, outline, max(1, round(width * self.factor))))
         self._bin([(cx - r, cy - r, cx + r, cy + r)], width)
 
@@ -168,54 +170,56 @@ class Recorder(Canvas):
 def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y0: int) -> None:
     """Draw one operation; ``X0, Y0``: the crop's top-left corner in supersampled map pixels."""
     kind = op[0]
+    off = np.array((X0, Y0), dtype=np.int32)
 
-    def tr(points):
-        return [(x - X0, y - Y0) for x, y in points]
+    def tr(points) -> list:
+        return (points - off).ravel().tolist()
 
     if kind == "line":
         _, points, fill, w, round_ends, joints = op
-        pts = tr(points)
-        draw.line(pts, fill=fill, width=w)
+        flat = tr(points)
+        draw.line(flat, fill=fill, width=w)
         if w > 2:
             for i in joints:
-                _dot(draw, *pts[i], w, fill)
-            for flag, (x, y) in zip(round_ends, (pts[0], pts[-1])):
+                _dot(draw, flat[2 * i], flat[2 * i + 1], w, fill)
+            for flag, (x, y) in zip(round_ends, ((flat[0], flat[1]), (flat[-2], flat[-1]))):
                 if flag:
                     _dot(draw, x, y, w, fill)
     elif kind == "polygon":
         _, points, fill, outline, w = op
-        pts = tr(points)
+        flat = tr(points)
         if fill is not None:
-            draw.polygon(pts, fill=fill)
+            draw.polygon(flat, fill=fill)
         if outline is not None:
-            draw.line(pts + [pts[0]], fill=outline, width=w)
+            draw.line(flat + flat[:2], fill=outline, width=w)
             if w > 2:
-                for x, y in pts:
-                    _dot(draw, x, y, w, outline)
+                for i in range(0, len(flat), 2):
+                    _dot(draw, flat[i], flat[i + 1], w, outline)
     elif kind == "shape":
         _, rings, fill, outline, w, joints = op
         if fill is not None and len(rings) == 1:
             draw.polygon(tr(rings[0]), fill=fill)
         elif fill is not None:
             # holes: a mask over the shape's own box only
-            outer = tr(rings[0])
-            bx0 = max(0, min(p[0] for p in outer))
-            by0 = max(0, min(p[1] for p in outer))
-            bx1 = min(crop.width, max(p[0] for p in outer) + 2)
-            by1 = min(crop.height, max(p[1] for p in outer) + 2)
+            outer = rings[0] - off
+            bx0 = max(0, int(outer[:, 0].min()))
+            by0 = max(0, int(outer[:, 1].min()))
+            bx1 = min(crop.width, int(outer[:, 0].max()) + 2)
+            by1 = min(crop.height, int(outer[:, 1].max()) + 2)
             if bx1 > bx0 and by1 > by0:
                 mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
                 mdraw = ImageDraw.Draw(mask)
-                mdraw.polygon([(x - bx0, y - by0) for x, y in outer], fill=255)
+                corner = np.array((bx0, by0), dtype=np.int32)
+                mdraw.polygon((outer - corner).ravel().tolist(), fill=255)
                 for hole in rings[1:]:
-                    mdraw.polygon([(x - bx0, y - by0) for x, y in tr(hole)], fill=0)
+                    mdraw.polygon((hole - off - corner).ravel().tolist(), fill=0)
                 crop.paste(fill, (bx0, by0, bx1, by1), mask)
         if outline is not None:
             for ring, ring_joints in zip(rings, joints):
-                pts = tr(ring)
-                draw.line(pts, fill=outline, width=w)
+                flat = tr(ring)
+                draw.line(flat, fill=outline, width=w)
                 for i in ring_joints:
-                    _dot(draw, *pts[i], w, outline)
+                    _dot(draw, flat[2 * i], flat[2 * i + 1], w, outline)
     elif kind == "ellipse":
         _, (x0, y0, x1, y1), fill, outline, w = op
         draw.ellipse((x0 - X0, y0 - Y0, x1 - X0, y1 - Y0), fill=fill, outline=outline,
@@ -234,19 +238,16 @@ def _notch_limit(width: float) -> float:
     return math.cos(min(math.pi / 2, 2 * math.asin(min(1.0, 1.0 / max(1.0, width)))))
 
 
-def _sharp_vertices(pts, width: float):
+def _sharp_vertices(pts, width: float) -> tuple[int, ...]:
     """Indices of inner vertices where a wide line turns enough to leave a visible notch."""
-    out = []
-    limit = _notch_limit(width)
-    for i in range(1, len(pts) - 1):
-        (x0, y0), (x1, y1), (x2, y2) = pts[i - 1], pts[i], pts[i + 1]
-        ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
-        na, nb = math.hypot(ax, ay), math.hypot(bx, by)
-        if na == 0 or nb == 0:
-            continue
-        if (ax * bx + ay * by) / (na * nb) < limit:
-            out.append(i)
-    return out
+    p = np.asarray(pts, dtype=float)
+    if len(p) < 3:
+        return ()
+    a, b = p[1:-1] - p[:-2], p[2:] - p[1:-1]
+    na, nb = np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1])
+    ok = (na > 0) & (nb > 0)
+    cos = np.where(ok, (a * b).sum(axis=1) / np.where(ok, na * nb, 1.0), 1.0)
+    return tuple((np.nonzero(cos < _notch_limit(width))[0] + 1).tolist())
 
 
 def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:

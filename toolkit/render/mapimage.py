@@ -29,7 +29,7 @@ from ._pngstream import write_png
 from ._raster import PAD, Canvas
 from .theme import Theme
 
-__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE"]
+__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE", "TILE_H"]
 
 #: The largest map drawn whole in memory (``MapImage.image``; about 1.5 GB of RGB).
 MAX_PIXELS = 500_000_000
@@ -38,10 +38,12 @@ MAX_PIXELS = 500_000_000
 MAX_STREAM_PIXELS = 12_000_000_000
 #: Pixels drawn at a time when a map is written in strips (about 24 MB of RGB).
 STRIP_PIXELS = 8_000_000
-#: Side of the square tiles every window of a map is drawn from.
+#: Width and height of the tiles every window of a map is drawn from (low tiles keep a strip
+#: of the full map width small).
 TILE = 1024
-#: Tiles cut by a window's edge kept for the next window (about 3 MB each).
-KEPT_TILES = 24
+TILE_H = 512
+#: Tiles cut by a window's edge kept for the next window (1.5 MB each).
+KEPT_TILES = 40
 
 Progress = Callable[[str], None]
 
@@ -100,16 +102,16 @@ class MapImage:
         """The pixels of ``box`` (left, top, right, bottom), drawn on their own: exactly the
         same pixels as that part of the whole map.
 
-        The map is drawn in fixed tiles of :data:`TILE` pixels, each always with the same
+        The map is drawn in fixed tiles (:data:`TILE` x :data:`TILE_H` pixels), each always with the same
         origin: pillow computes edges in single precision from the drawing's own origin, so
         only a drawing made from the same origin gives the same pixels."""
         x0, y0, x1, y1 = (int(v) for v in box)
         if self._image is not None:
             return self._image.crop((x0, y0, x1, y1))
         out = Image.new("RGB", (x1 - x0, y1 - y0), self.scene.theme.paper)
-        for ty in range(y0 // TILE, (y1 - 1) // TILE + 1):
+        for ty in range(y0 // TILE_H, (y1 - 1) // TILE_H + 1):
             for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
-                whole = x0 <= tx * TILE and (tx + 1) * TILE <= x1 and y0 <= ty * TILE and (ty + 1) * TILE <= y1
+                whole = x0 <= tx * TILE and (tx + 1) * TILE <= x1 and y0 <= ty * TILE_H and (ty + 1) * TILE_H <= y1
                 tile = self._tiles.get((tx, ty))
                 if tile is None:
                     tile = self._tile(tx, ty)
@@ -121,15 +123,15 @@ class MapImage:
                             self._tiles.popitem(last=False)
                 else:
                     self._tiles.move_to_end((tx, ty))
-                out.paste(tile, (tx * TILE - x0, ty * TILE - y0))
+                out.paste(tile, (tx * TILE - x0, ty * TILE_H - y0))
         return out
 
     def _tile(self, tx: int, ty: int) -> Image.Image:
-        x0, y0 = tx * TILE, ty * TILE
-        x1, y1 = x0 + TILE, y0 + TILE
+        x0, y0 = tx * TILE, ty * TILE_H
+        x1, y1 = x0 + TILE, y0 + TILE_H
         scene = self.scene
         # a margin drawn and thrown away: at a window's edge pillow's rounding differs
-        buf = Image.new("RGB", (TILE + 2 * PAD, TILE + 2 * PAD), scene.theme.paper)
+        buf = Image.new("RGB", (TILE + 2 * PAD, TILE_H + 2 * PAD), scene.theme.paper)
         origin = (x0 - PAD, y0 - PAD)
         hx0, hy0, hx1, hy1 = self.hex_area
         if x0 - PAD < hx1 and y0 - PAD < hy1:
@@ -137,7 +139,7 @@ class MapImage:
         for (bx0, by0, bx1, by1), block in self._blocks:
             if bx0 < x1 + PAD and x0 - PAD < bx1 and by0 < y1 + PAD and y0 - PAD < by1:
                 buf.paste(self._block_image(block), (bx0 - origin[0], by0 - origin[1]))
-        return buf.crop((PAD, PAD, PAD + TILE, PAD + TILE))
+        return buf.crop((PAD, PAD, PAD + TILE, PAD + TILE_H))
 
     def _block_image(self, block) -> Image.Image:
         """One legend block drawn on its own (a few kept: strips cross them in turn)."""
@@ -158,7 +160,7 @@ class MapImage:
     def strips(self, progress: Progress | None = None, pixels: int = STRIP_PIXELS) -> Iterator[Image.Image]:
         """The whole map as horizontal strips of about ``pixels`` pixels, top to bottom."""
         w, h = self.size
-        rows = max(1, pixels // max(1, w) // TILE) * TILE
+        rows = max(1, pixels // max(1, w) // TILE_H) * TILE_H
         count = -(-h // rows)
         for n, y in enumerate(range(0, h, rows)):
             if progress is not None and count > 1:
