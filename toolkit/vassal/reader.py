@@ -393,7 +393,7 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
             cards = []
             for slot in pile.findall(_B + "widget.CardSlot") + pile.findall(_B + "widget.PieceSlot"):
                 try:
-                    _, traits = _decode_piece(_text(slot))
+                    _, traits = _decode_piece(_text(slot), mod.budget)
                 except ValueError:
                     continue  # reported with the other slots
                 full = expand(traits, mod.prototypes)
