@@ -60,7 +60,7 @@ def _metrics(size: float, bold: bool, family: str) -> tuple[int, int]:
     return font(size, bold=bold, family=family).getmetrics()
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _label_layout(text: str, size: float, bold: bool, family: str, anchor: str):
     """Whole-pixel positions of the pieces of ``text`` (pairs of characters: ids like
     "0412" share their column and row halves) relative to the anchor point."""

@@ -595,6 +595,7 @@ class MapScene:
             near.add(n, box)
         reserved = np.asarray(self.reserved, dtype=float).reshape(-1, 4)
         placed: list = []
+        placed_bins = _Bins(cell=max(64, round(self.size * 2)))
         self.place_list: list[tuple] = []
         W, H = self.extent
         # largest places first: they get the best spots
@@ -607,6 +608,8 @@ class MapScene:
             bold = place.kind in ("city", "town")
             span = self.size * 1.5
             local = reserved[near.query((cx - span, cy - span, cx + span, cy + span))]
+            others = np.asarray([placed[k] for k in placed_bins.query((cx - 4 * span, cy - span, cx + 4 * span,
+                                                                        cy + span))], dtype=float).reshape(-1, 4)
             best = None
             for shrink in (1.0, 0.88, 0.76):
                 f = font(base * shrink, bold=bold, family=family)
@@ -615,7 +618,7 @@ class MapScene:
                     at = (cx + self.px(dx), cy + self.px(dy))
                     rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
                     x0, y0, x1, y1 = rect
-                    clash = _overlap(rect, local) + sum(_overlap(rect, np.asarray([o])) for o in placed)
+                    clash = _overlap(rect, local) + _overlap(rect, others)
                     if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
                         clash += (x1 - x0) * (y1 - y0)
                     if best is None or clash < best[0]:
@@ -625,6 +628,7 @@ class MapScene:
                 if best[0] == 0:
                     break
             _, at, size, hw, rect = best
+            placed_bins.add(len(placed), rect)
             placed.append(rect)
             self.place_boxes[place.name] = rect
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))

@@ -29,21 +29,23 @@ from ._pngstream import write_png
 from ._raster import PAD, Canvas
 from .theme import Theme
 
-__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE", "TILE_H"]
+__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE"]
 
 #: The largest map drawn whole in memory (``MapImage.image``; about 1.5 GB of RGB).
 MAX_PIXELS = 500_000_000
 #: The largest map written at all (strips and pages keep memory small; this keeps a typo in
 #: the DPI from writing for hours).
 MAX_STREAM_PIXELS = 12_000_000_000
-#: Pixels drawn at a time when a map is written in strips (about 24 MB of RGB).
-STRIP_PIXELS = 8_000_000
-#: Width and height of the tiles every window of a map is drawn from (low tiles keep a strip
-#: of the full map width small).
+#: Pixels of one strip (one row of tiles: the tiles' height is chosen per map so that a strip of
+#: any width holds about this many; about 48 MB of RGB).
+STRIP_PIXELS = 16_000_000
+#: Width of the tiles every window of a map is drawn from; their height is the map's
+#: ``MapImage.tile_h`` (from TILE_H_MIN to TILE_H, a multiple of 64).
 TILE = 1024
-TILE_H = 512
-#: Tiles cut by a window's edge kept for the next window (1.5 MB each).
-KEPT_TILES = 40
+TILE_H = 1024
+TILE_H_MIN = 128
+#: Tiles cut by a window's edge kept for the next window (at most 3 MB each).
+KEPT_TILES = 32
 
 Progress = Callable[[str], None]
 
@@ -77,6 +79,10 @@ class MapImage:
         self._block_images: OrderedDict = OrderedDict()
         self._tiles: OrderedDict = OrderedDict()
         self._image: Image.Image | None = None
+        # tiles low enough that one row of them (a strip) holds about STRIP_PIXELS: memory
+        # then follows that budget, not the map's width; fixed per map, so every window of
+        # this map is drawn from the same tiles
+        self.tile_h = max(TILE_H_MIN, min(TILE_H, STRIP_PIXELS // max(1, size[0]) // 64 * 64))
 
     @property
     def width(self) -> int:
@@ -102,16 +108,17 @@ class MapImage:
         """The pixels of ``box`` (left, top, right, bottom), drawn on their own: exactly the
         same pixels as that part of the whole map.
 
-        The map is drawn in fixed tiles (:data:`TILE` x :data:`TILE_H` pixels), each always with the same
+        The map is drawn in fixed tiles (:data:`TILE` x ``tile_h`` pixels), each always with the same
         origin: pillow computes edges in single precision from the drawing's own origin, so
         only a drawing made from the same origin gives the same pixels."""
         x0, y0, x1, y1 = (int(v) for v in box)
         if self._image is not None:
             return self._image.crop((x0, y0, x1, y1))
         out = Image.new("RGB", (x1 - x0, y1 - y0), self.scene.theme.paper)
-        for ty in range(y0 // TILE_H, (y1 - 1) // TILE_H + 1):
+        for ty in range(y0 // self.tile_h, (y1 - 1) // self.tile_h + 1):
             for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
-                whole = x0 <= tx * TILE and (tx + 1) * TILE <= x1 and y0 <= ty * TILE_H and (ty + 1) * TILE_H <= y1
+                th = self.tile_h
+                whole = x0 <= tx * TILE and (tx + 1) * TILE <= x1 and y0 <= ty * th and (ty + 1) * th <= y1
                 tile = self._tiles.get((tx, ty))
                 if tile is None:
                     tile = self._tile(tx, ty)
@@ -123,15 +130,15 @@ class MapImage:
                             self._tiles.popitem(last=False)
                 else:
                     self._tiles.move_to_end((tx, ty))
-                out.paste(tile, (tx * TILE - x0, ty * TILE_H - y0))
+                out.paste(tile, (tx * TILE - x0, ty * self.tile_h - y0))
         return out
 
     def _tile(self, tx: int, ty: int) -> Image.Image:
-        x0, y0 = tx * TILE, ty * TILE_H
-        x1, y1 = x0 + TILE, y0 + TILE_H
+        x0, y0 = tx * TILE, ty * self.tile_h
+        x1, y1 = x0 + TILE, y0 + self.tile_h
         scene = self.scene
         # a margin drawn and thrown away: at a window's edge pillow's rounding differs
-        buf = Image.new("RGB", (TILE + 2 * PAD, TILE_H + 2 * PAD), scene.theme.paper)
+        buf = Image.new("RGB", (TILE + 2 * PAD, self.tile_h + 2 * PAD), scene.theme.paper)
         origin = (x0 - PAD, y0 - PAD)
         hx0, hy0, hx1, hy1 = self.hex_area
         if x0 - PAD < hx1 and y0 - PAD < hy1:
@@ -139,7 +146,7 @@ class MapImage:
         for (bx0, by0, bx1, by1), block in self._blocks:
             if bx0 < x1 + PAD and x0 - PAD < bx1 and by0 < y1 + PAD and y0 - PAD < by1:
                 buf.paste(self._block_image(block), (bx0 - origin[0], by0 - origin[1]))
-        return buf.crop((PAD, PAD, PAD + TILE, PAD + TILE_H))
+        return buf.crop((PAD, PAD, PAD + TILE, PAD + self.tile_h))
 
     def _block_image(self, block) -> Image.Image:
         """One legend block drawn on its own (a few kept: strips cross them in turn)."""
@@ -160,7 +167,7 @@ class MapImage:
     def strips(self, progress: Progress | None = None, pixels: int = STRIP_PIXELS) -> Iterator[Image.Image]:
         """The whole map as horizontal strips of about ``pixels`` pixels, top to bottom."""
         w, h = self.size
-        rows = max(1, pixels // max(1, w) // TILE_H) * TILE_H
+        rows = max(1, pixels // max(1, w) // self.tile_h) * self.tile_h
         count = -(-h // rows)
         for n, y in enumerate(range(0, h, rows)):
             if progress is not None and count > 1:
