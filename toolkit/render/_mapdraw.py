@@ -565,8 +565,6 @@ class MapScene:
             half = self.layout.radius * 0.66
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         pad = max(1, round(self.px(0.012)))
-        busy = {h for line in self.m.lines for h in line.hexes}
-        busy.update(h for side in self.m.hexsides for h in side)
         fmt = self.grid.format
         styles: dict = {}
         for h in self.hexes:
@@ -577,9 +575,9 @@ class MapScene:
             ink = colour if _luma(ground) > 0.55 else self.theme.paper
             x0, y0, x1, y1 = label_box(cx, cy + dy, label, *self.id_font, anchor=self.id_anchor)
             box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-            # land: always (nothing but the id may show there); water: only where a line or
-            # hexside feature runs, so the shore rim stays where nothing crosses
-            knock = ground if (water is None or h in busy) else None
+            # nothing but the id shows in its box: a road, rail, river or shore line passing
+            # there is interrupted by it (on water the box is water)
+            knock = ground
             self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock))))
             self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
             self.id_boxes[h] = box
