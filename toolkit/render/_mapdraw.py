@@ -16,11 +16,12 @@ from collections import defaultdict
 import numpy as np
 
 from PIL import Image, ImageDraw
-from shapely.geometry import LineString, MultiLineString, Point
+from shapely.geometry import LineString
 from shapely.ops import linemerge, unary_union
 
 from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
+from ._mapgeom import Bins, chains, crossing, join_ends, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
 from ._glyphs import label_box, paste_label, paste_text, text_box
 from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, snap, walk
@@ -61,35 +62,6 @@ def _darker(colour, k: float = 0.55):
     return tuple(int(c * k) for c in colour)
 
 
-class _Bins:
-    """A coarse spatial index: item numbers by the cells of ``cell`` pixels their boxes touch."""
-
-    def __init__(self, cell: int = 512) -> None:
-        self.cell = cell
-        self.bins: dict[tuple[int, int], list[int]] = defaultdict(list)
-
-    def add(self, index: int, box) -> None:
-        c = self.cell
-        x0, y0, x1, y1 = box
-        for bx in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
-            for by in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
-                self.bins[(bx, by)].append(index)
-
-    def query(self, box) -> list[int]:
-        """Item numbers whose cells meet ``box``, in the order they were added."""
-        c = self.cell
-        x0, y0, x1, y1 = box
-        out: set[int] = set()
-        for bx in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
-            for by in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
-                out.update(self.bins.get((bx, by), ()))
-        return sorted(out)
-
-
-def _meets(a, b) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 class MapScene:
     """Everything a map image shows, planned once in map pixels; :meth:`paint` draws any
     window of it. Two windows that overlap draw the same pixels where they overlap, so a map
@@ -113,7 +85,7 @@ class MapScene:
         self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
         # hexes by where they are drawn (fill, symbol sprite, grid line)
         reach = max(layout.radius, 0.62 * self.size) + 4
-        self.hex_bins = _Bins(1024)
+        self.hex_bins = Bins(1024)
         for n, h in enumerate(self.hexes):
             x, y = self.centres[h]
             self.hex_bins.add(n, (x - reach, y - reach, x + reach, y + reach))
@@ -128,7 +100,7 @@ class MapScene:
         edge_labels = self.edges(rec)
         self.marker_list = self.markers(rec)
         self.ops = rec.items
-        self.op_bins = _Bins()
+        self.op_bins = Bins()
         for n, (_, box, pad) in enumerate(self.ops):
             self.op_bins.add(n, (box[0] - pad - 4, box[1] - pad - 4, box[2] + pad + 4, box[3] + pad + 4))
         self.edge_tiles = self.edge_labels(edge_labels)
@@ -264,7 +236,7 @@ class MapScene:
                     self._bridge(canvas, ((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay), self.px(gap),
                                  style.colour)
                 continue
-            for chain in _chains(segments):
+            for chain in chains(segments):
                 w = max(1.0, self.px(style.width))
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w)
@@ -363,11 +335,11 @@ class MapScene:
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
                     segment = self.layout.hexside_segment(side)
-                    at, direction = _crossing(pts, segment, self.centres[a], self.centres[b],
+                    at, direction = crossing(pts, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
-        paths = [(style, pts) for style, pts in _join_ends(paths)]
+        paths = [(style, pts) for style, pts in join_ends(paths)]
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for style, pts in paths:   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
@@ -398,7 +370,7 @@ class MapScene:
     def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
         """Hex centres of a line, straightened along rows of a flat-topped grid, and moved
         sideways where its steps are also steps of ``shared``."""
-        pts = _straighten(self.grid.flat, [self.centres[h] for h in line.hexes], self.layout.radius)
+        pts = straighten(self.grid.flat, [self.centres[h] for h in line.hexes], self.layout.radius)
         if not shared:
             return pts
         steps = [frozenset(pair) in shared for pair in zip(line.hexes, line.hexes[1:])]
@@ -477,8 +449,8 @@ class MapScene:
             if not segments:
                 continue
             # merged into chains first so the band's corners are mitred, not notched
-            chains = [LineString(c) for c in _chains([list(seg.coords) for seg in segments])]
-            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in chains])
+            lines = [LineString(c) for c in chains([list(seg.coords) for seg in segments])]
+            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
             band = band.difference(grid_poly)
             colour = side_colour(side_id, self.game)
             canvas.shape(band, fill=colour, outline=_darker(colour), width=max(1.0, self.px(0.01)))
@@ -588,12 +560,12 @@ class MapScene:
         kinds = self.theme.data.get("place_sizes", {})
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
         family = style.get("family", "condensed")
-        near = _Bins(cell=max(64, round(self.size * 2)))
+        near = Bins(cell=max(64, round(self.size * 2)))
         for n, box in enumerate(self.reserved):
             near.add(n, box)
         reserved = np.asarray(self.reserved, dtype=float).reshape(-1, 4)
         placed: list = []
-        placed_bins = _Bins(cell=max(64, round(self.size * 2)))
+        placed_bins = Bins(cell=max(64, round(self.size * 2)))
         self.place_list: list[tuple] = []
         W, H = self.extent
         # largest places first: they get the best spots
@@ -616,7 +588,7 @@ class MapScene:
                     at = (cx + self.px(dx), cy + self.px(dy))
                     rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
                     x0, y0, x1, y1 = rect
-                    clash = _overlap(rect, local) + _overlap(rect, others)
+                    clash = overlap(rect, local) + overlap(rect, others)
                     if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
                         clash += (x1 - x0) * (y1 - y0)
                     if best is None or clash < best[0]:
@@ -650,7 +622,7 @@ class MapScene:
                 polygon(flat, fill=fills[n])
         # water bodies
         for colour, rings, bounds in self.bodies:
-            if not _meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
+            if not meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
                 continue
             if len(rings) == 1:
                 draw.polygon([(x - ox, y - oy) for x, y in rings[0]], fill=colour)
@@ -694,7 +666,7 @@ class MapScene:
                     core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
                 paste_label(image, origin, x, y, fmt(self.hexes[n]), size, bold, family, ink, anchor=self.id_anchor)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
-            if _meets(rect, box):
+            if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
 
     def _grid_plan(self) -> None:
@@ -747,9 +719,9 @@ class MapScene:
         colour, width = self.grid_style
         line = draw.line
         lo = width // 2
-        chains = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
+        outlines = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
         for k, n in enumerate(order):
-            pieces = [chains[k]]
+            pieces = [outlines[k]]
             for i, j in self.grid_extra.get(n, ()):
                 pieces.append([*local[k, i].tolist(), *local[k, j].tolist()])
             for flat in pieces:
@@ -757,107 +729,6 @@ class MapScene:
                 if width > 2:   # round joints (whole-pixel discs, the same in every window)
                     for x, y in zip(flat[::2], flat[1::2]):
                         draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=colour)
-
-
-def _overlap(rect, boxes: np.ndarray) -> float:
-    """Total area of ``rect`` covered by each of ``boxes`` (an N x 4 array)."""
-    if not len(boxes):
-        return 0.0
-    w = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
-    h = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
-    return float((np.clip(w, 0, None) * np.clip(h, 0, None)).sum())
-
-
-def _straighten(flat: bool, pts: list, radius: float) -> list:
-    """Along a row of a flat-topped grid the hex centres zigzag by half a hex; a line through
-    them would wave. Each point of such a run moves onto the run's middle level (a quarter
-    hex from its centre, well inside the hex), where a straight line crosses every shared
-    hexside at its middle."""
-    if not flat or len(pts) < 3:
-        return list(pts)
-    dx, dy = 1.5 * radius, math.sqrt(3) / 2 * radius
-    tol = radius * 1e-6 + 1e-9
-
-    def row(step) -> bool:
-        return abs(abs(step[0]) - dx) < tol and abs(abs(step[1]) - dy) < tol
-
-    steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
-    out = list(pts)
-    i = 0
-    while i < len(steps):
-        j = i
-        while (j + 1 < len(steps) and row(steps[j]) and row(steps[j + 1])
-               and (steps[j + 1][0] > 0) == (steps[j][0] > 0) and (steps[j + 1][1] > 0) != (steps[j][1] > 0)):
-            j += 1
-        if j > i:   # steps i..j alternate: hexes i..j+1 run along a row
-            mean = (pts[i][1] + pts[i + 1][1]) / 2
-            for k in range(i, j + 2):
-                out[k] = (pts[k][0], mean)
-            i = j + 1
-        else:
-            i += 1
-    return out
-
-
-def _crossing(pts, segment, a, b, water=()):
-    """Where the drawn line ``pts`` crosses the drawn ``water`` of a hexside (else the straight
-    hexside ``segment``), and its direction there; the middle of the side and the line between
-    the centres ``a``, ``b`` if it crosses neither."""
-    line = LineString(pts)
-    (sx0, sy0), (sx1, sy1) = segment
-    mid = Point((sx0 + sx1) / 2, (sy0 + sy1) / 2)
-    points = []
-    for target in (*water, LineString(segment)):
-        hit = line.intersection(target)
-        points = [g for g in getattr(hit, "geoms", [hit]) if g.geom_type == "Point"] if not hit.is_empty else []
-        if points:
-            break
-    if not points:
-        return (mid.x, mid.y), (b[0] - a[0], b[1] - a[1])
-    p = min(points, key=lambda g: g.distance(mid))
-    d = line.project(p)
-    step = max(1e-3, min(line.length, 1.0) * 0.5)
-    p0, p1 = line.interpolate(max(0.0, d - step)), line.interpolate(min(line.length, d + step))
-    direction = (p1.x - p0.x, p1.y - p0.y)
-    if direction == (0.0, 0.0):
-        direction = (b[0] - a[0], b[1] - a[1])
-    return (p.x, p.y), direction
-
-
-def _join_ends(paths):
-    """Snap a line that ends in a hex another line passes through onto that line's curve.
-
-    Smoothing cuts corners, so a curve passes near, not through, the centres of the hexes
-    where it bends; a road ending at such a hex would otherwise stop short of the other.
-    """
-    curves = [LineString(pts) for _, pts, _ in paths]
-    inner = [set(line.hexes[1:-1]) for _, _, line in paths]
-    out = []
-    for i, (style, pts, line) in enumerate(paths):
-        pts = list(pts)
-        for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
-            for j, hexes in enumerate(inner):
-                if j != i and end in hexes:
-                    other = curves[j]
-                    snapped = other.interpolate(other.project(Point(pts[at])))
-                    if at == 0:
-                        pts.insert(0, (snapped.x, snapped.y))
-                    else:
-                        pts.append((snapped.x, snapped.y))
-                    break
-        out.append((style, pts))
-    return out
-
-
-def _chains(segments) -> list[list[tuple[float, float]]]:
-    """Hexside segments merged into continuous polylines (rivers follow chains of sides)."""
-    if not segments:
-        return []
-    # round to merge end points that differ by float noise
-    lines = [LineString([(round(x, 3), round(y, 3)) for x, y in seg]) for seg in segments]
-    merged = linemerge(MultiLineString(lines))
-    geoms = getattr(merged, "geoms", [merged])
-    return [list(g.coords) for g in geoms]
 
 
 def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:
