@@ -57,6 +57,11 @@ def combat_text(effects: dict) -> str:
     parts = []
     for key, value in effects.items():
         name = str(key).replace("_", " ")
+        if key == "when" and value == "ruleset":
+            continue                      # a condition the ruleset checks: nothing to print
+        if key == "weathers" and isinstance(value, (list, tuple)):
+            parts.append("in " + "/".join(str(v) for v in value))
+            continue
         if value is True:
             parts.append(name)
         elif value is False:
