@@ -2,7 +2,7 @@
 
 from .counters import Counter, Side
 from .game import CounterStyle, Game
-from .map import (Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
+from .map import (BoardImage, Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
                   VictoryHex)
 from .provenance import UNSOURCED, Source
 from .scenario import Placement, Reinforcement, Scenario, Turn
@@ -10,7 +10,7 @@ from .terrain import ANY, Cost, CostTable, HexsideType, LineType, TerrainType
 
 __all__ = [
     "ANY", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Game", "HexsideFeature",
-    "HexsideType", "HexTerrain", "Line", "LineType", "Map", "MapEdge", "Placement", "Place",
+    "BoardImage", "HexsideType", "HexTerrain", "Line", "LineType", "Map", "MapEdge", "Placement", "Place",
     "Reinforcement", "Scenario", "Side", "Source", "SupplySource", "TerrainType", "Turn",
     "UNSOURCED", "VictoryHex",
 ]

@@ -103,6 +103,21 @@ class Box:
     source: Source = UNSOURCED
 
 
+@dataclass(frozen=True)
+class BoardImage:
+    """A picture of the map (a scan, a VASSAL board) and where the grid lies on it.
+
+    ``file`` is relative to the map file. ``origin`` is the pixel centre of the hex at line
+    coordinates (0, 0); ``size`` the pixel distance between neighbours along a line and
+    ``spacing`` between lines (``size * sqrt(3) / 2`` for regular hexes; VASSAL's dy and dx).
+    """
+
+    file: str
+    origin: tuple[float, float]
+    size: float
+    spacing: float
+
+
 @dataclass
 class Map:
     """A game map: pure data, no drawing, no files.
@@ -132,6 +147,7 @@ class Map:
     scale: str | None = None
     north: str = "up"
     hex_ids: str = "top"
+    image: BoardImage | None = None
     #: Where each datum was read from, ``key -> (file, line)``, for messages; not part of equality.
     locations: dict = field(default_factory=dict, compare=False, repr=False)
 
