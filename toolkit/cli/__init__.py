@@ -22,6 +22,7 @@ COMMANDS = {
     "counters": "counters",
     "vassal": "vassal",
     "referee": "referee",
+    "import": "importer",
 }
 
 

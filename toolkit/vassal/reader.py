@@ -20,7 +20,7 @@ from .pieces import expand
 from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
 from .savegame import deobfuscate
 
-__all__ = ["inspect", "KNOWN_TRAITS"]
+__all__ = ["inspect", "read_module", "describe_piece", "read_save", "KNOWN_TRAITS"]
 
 KNOWN_TRAITS = frozenset(
     "piece; emb2; emb; mark; PROP; prototype; label; obs; hide; delete; clone; report; macro; immob; sendto; "
@@ -67,6 +67,7 @@ class _Module:
         self.info = {k: root.get(k, "") for k in ("name", "version", "VassalVersion", "description",
                                                    "nextPieceSlotId")}
         self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")}
+        self.sides = [_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
         self.prototypes: dict[str, list[Trait]] = {}
         for element in root.iter(_B + "module.PrototypeDefinition"):
             text = _text(element)
@@ -105,7 +106,8 @@ class _Module:
                     for grid in child.findall(ns + "HexGrid"):
                         entry["grid"] = self._grid(grid, size)
             boards.append(entry)
-        return {"name": element.get("mapName", ""), "boards": boards}
+        return {"name": element.get("mapName", ""), "boards": boards,
+                "edge": (_int_attr(element, "edgeWidth"), _int_attr(element, "edgeHeight"))}
 
     def _grid(self, element, size) -> dict:
         numbering = element.find(_B + "module.map.boardPicker.board.mapgrid.HexGridNumbering")
@@ -130,6 +132,13 @@ class _Module:
                 return "hex", board["grid"]["_grid"].label(x, y)
             return "", ""
         return None
+
+
+def _int_attr(element, name: str) -> int:
+    try:
+        return max(0, int(element.get(name, "0") or 0))
+    except ValueError:
+        return 0
 
 
 def _path(text: str) -> list[tuple[int, int]]:
@@ -315,9 +324,29 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
             pieces[piece_id] = piece
         elif "BoardPicker\t" in command:
             parts = decode(command, "\t")
-            boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3]})
+            boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3],
+                           "positions": [[name, _num(col), _num(row)]
+                                         for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
     return {"pieces": list(pieces.values()), "stacks": stacks, "boards": boards,
             "begins": "begin_save" in commands, "starts": "end_save" in commands, "problems": problems}
+
+
+def _num(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+def read_module(path: str | Path) -> "_Module":
+    """The parsed module: ``root`` (the buildFile), ``prototypes``, ``maps`` (boards with their
+    ``_grid`` port), ``images``, ``sides`` and the open ``archive`` (the caller closes it)."""
+    archive = SafeZip(Path(path), where=str(path))
+    try:
+        return _Module(archive, str(path))
+    except Exception:
+        archive.close()
+        raise
 
 
 def _strip(value):
