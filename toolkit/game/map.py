@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..hexes import Grid, Hex, Hexside
+from ..hexes import Grid, Hex, Hexside, ImageLayout
 from .provenance import UNSOURCED, Source
 from .terrain import HexsideType, LineType, TerrainType
 
@@ -116,6 +116,10 @@ class BoardImage:
     origin: tuple[float, float]
     size: float
     spacing: float
+
+    def layout(self, grid: Grid) -> ImageLayout:
+        """Where ``grid``'s hexes lie on the picture."""
+        return ImageLayout(grid, self.size, self.origin, self.spacing)
 
 
 @dataclass

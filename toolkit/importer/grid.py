@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..errors import DataError, HexError
-from ..hexes import Grid, Hex, Numbering
+from ..hexes import Grid, Hex, ImageLayout, Numbering
 from ..vassal.grid import VassalHexGrid
 
 __all__ = ["BoardGrid", "convert_grid"]
@@ -39,10 +39,10 @@ class BoardGrid:
     off_board: int = 0
     dropped: tuple[str, ...] = ()
 
-    def image_block(self, file: str) -> dict:
-        """The ``image:`` block of map.yaml for this board."""
-        return {"file": file, "origin": [round(self.origin[0], 3), round(self.origin[1], 3)],
-                "size": self.size, "spacing": self.spacing}
+    @property
+    def layout(self) -> ImageLayout:
+        """Board-local pixel geometry of the grid."""
+        return ImageLayout(self.grid, self.size, self.origin, self.spacing)
 
 
 def _centres(v: VassalHexGrid) -> list[tuple[int, int, int, int]]:
