@@ -1,0 +1,261 @@
+"""Drafting a map's terrain from a picture, and applying the draft to the map data.
+
+Each hex is read (:class:`~toolkit.draft.sample.HexSampler`) and given the terrain of the
+nearest palette example, with a confidence from how much nearer that example is than the
+best example of any other terrain. A scan's colour cast is taken out by fitting, per
+channel, a gain and offset from the hexes the first pass was sure of to their terrains'
+palette looks, then reading again. Hexsides are found by their feature's colour running
+along them; roads and railways by their colour crossing from centre to centre.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from PIL import Image
+
+from ..game import HexsideFeature, HexTerrain, Line, Map, Source
+from ..hexes import Hex, Hexside
+from .palette import Palette, Terrain
+from .sample import HexSampler, Look, colour_distance
+
+__all__ = ["Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
+
+#: Hexes drafted with less confidence than this are listed for a person to decide.
+LOW_CONFIDENCE = 0.3
+#: A hexside or line feature needs this share of its samples to show the colour.
+SIDE_SHARE = 0.6
+LINE_SHARE = 0.75
+
+
+@dataclass(frozen=True)
+class HexDraft:
+    terrain: Terrain
+    confidence: float
+    runner_up: Terrain | None = None
+
+
+@dataclass
+class Draft:
+    """What a picture shows, hex by hex; ``missing`` hexes were not wholly on the picture."""
+
+    hexes: dict[Hex, HexDraft] = field(default_factory=dict)
+    hexsides: dict[Hexside, tuple[str, float]] = field(default_factory=dict)
+    links: dict[Hexside, tuple[str, float]] = field(default_factory=dict)
+    missing: list[Hex] = field(default_factory=list)
+    correction: tuple = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    skipped: list[str] = field(default_factory=list)
+
+    def low(self, threshold: float = LOW_CONFIDENCE) -> list[Hex]:
+        return sorted(h for h, d in self.hexes.items() if d.confidence < threshold)
+
+
+def _fit(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    """Least-squares ``y = g x + o``; identity when the data cannot tell."""
+    n = len(pairs)
+    if n < 8:
+        return 1.0, 0.0
+    mx = sum(x for x, _ in pairs) / n
+    my = sum(y for _, y in pairs) / n
+    vx = sum((x - mx) ** 2 for x, _ in pairs)
+    if vx < 1e-6 * n or vx / n < 25:
+        return 1.0, my - mx
+    g = sum((x - mx) * (y - my) for x, y in pairs) / vx
+    g = min(2.0, max(0.5, g))
+    return g, my - g * mx
+
+
+def _correction(looks: dict[Hex, Look], bases: dict[Hex, tuple], palette: Palette) -> tuple:
+    sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
+    gains, offsets = [], []
+    targets = {code: palette.vector_of(code) for code in {bases[h][0] for h in sure}}
+    for c in range(3):
+        pairs = []
+        for h in sure:
+            target = targets[bases[h][0]]
+            look = looks[h]
+            pairs.append((look.mean[c], target[c] / 0.5))  # Look.vector halves the mean
+            pairs.append((look.median[c], target[3 + c]))
+        g, o = _fit(pairs)
+        gains.append(g)
+        offsets.append(o)
+    return tuple(gains), tuple(offsets)
+
+
+def _compose(first: tuple, second: tuple) -> tuple:
+    (g1, o1), (g2, o2) = first, second
+    return tuple(a * b for a, b in zip(g1, g2)), tuple(b * o + p for b, o, p in zip(g2, o1, o2))
+
+
+def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *, theme=None,
+                  rounds: int = 2) -> Draft:
+    """Read every hex of ``game_map`` on ``image`` placed by ``layout`` (see :mod:`.geometry`)."""
+    from ..render import Theme
+
+    theme = theme or Theme.default()
+    sampler = HexSampler(image, layout, game_map.hex_ids)
+    draft = Draft()
+    raw: dict[Hex, Look] = {}
+    for hex in game_map.grid:
+        look = sampler.look(hex)
+        if look is None:
+            draft.missing.append(hex)
+        else:
+            raw[hex] = look
+    correction = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    bases: dict[Hex, tuple] = {}
+    for i in range(rounds + 1):
+        looks = {h: look.corrected(*correction) for h, look in raw.items()}
+        bases = {h: palette.classify_base(look) for h, look in looks.items()}
+        if i < rounds and len({t[0] for t in palette.terrains}) > 1:
+            correction = _compose(correction, _correction(looks, bases, palette))
+    draft.correction = correction
+    draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
+    _features(game_map, sampler, draft, raw, theme)
+    towards: dict[Hex, list[Hex]] = {}
+    for side in draft.links:
+        towards.setdefault(side.a, []).append(side.b)
+        towards.setdefault(side.b, []).append(side.a)
+    for hex, base in bases.items():
+        away = tuple(towards.get(hex, ()))
+        if away:  # read again without the road or railway crossing the ring
+            ring = sampler.look(hex, "ring", away)
+            if ring is not None:
+                base = palette.classify_base(ring.corrected(*correction))
+        centre = sampler.look(hex, "centre", away)
+        features, f_conf, runner = (), 1.0, None
+        if centre is not None:
+            features, f_conf, _, runner = palette.classify_features(base[0], centre.corrected(*correction))
+        confidence = min(base[1], f_conf)
+        runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
+                     else (base[0], runner) if runner is not None else None)
+        draft.hexes[hex] = HexDraft((base[0], tuple(features)), round(confidence, 3), runner_up)
+    return draft
+
+
+def _fix(colour, correction) -> tuple[float, float, float]:
+    gain, offset = correction
+    return tuple(colour[i] * gain[i] + offset[i] for i in range(3))
+
+
+def _matcher(target, background, correction):
+    limit = min(80.0, 0.5 * colour_distance(target, background))
+
+    def match(colour) -> bool:
+        return colour_distance(_fix(colour, correction), target) < limit
+    return match
+
+
+def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme) -> None:
+    grid = game_map.grid
+    size = sampler.size
+    water = {code for code, t in game_map.terrain_types.items() if theme.terrain_style(t).water is not None}
+    grid_colour = theme.get("grid", "colour", "#4a4a44")
+    from ..render.theme import rgb
+    grid_rgb = rgb(grid_colour)
+    sides = []
+    for code, kind in game_map.hexside_types.items():
+        style = theme.hexside_style(kind)
+        if kind.bridge:
+            draft.skipped.append(f"hexside type {code!r}: bridges are not drafted")
+        elif colour_distance(style.colour, grid_rgb) < 60:
+            draft.skipped.append(f"hexside type {code!r}: drawn too like the grid lines to tell apart")
+        else:
+            sides.append((code, style.colour, style.width))
+    lines = [(code, theme.line_style(kind).colour) for code, kind in game_map.line_types.items()]
+    seen: set[Hexside] = set()
+    for hex in draft.hexes:
+        for other in grid.neighbours(hex):
+            if other not in draft.hexes:
+                continue
+            side = Hexside.of(hex, other)
+            if side in seen:
+                continue
+            seen.add(side)
+            background = _fix(raw[hex].median, draft.correction)
+            if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
+                found = _hexside(sampler, side, sides, background, draft.correction, size)
+                if found:
+                    draft.hexsides[side] = found
+            if lines:
+                found = _link(sampler, hex, other, lines, background, draft.correction, size)
+                if found:
+                    draft.links[side] = found
+
+
+def _hexside(sampler, side, sides, background, correction, size):
+    a, b = sampler.layout.hexside_segment(side)
+    ts = (0.3, 0.4, 0.5, 0.6, 0.7)
+    best = None
+    for code, colour, width in sides:
+        runs = sampler.runs(a, b, ts, 0.1 * size, _matcher(colour, background, correction))
+        hits = [r for r in runs if r]
+        share = len(hits) / len(ts)
+        if share >= SIDE_SHARE:
+            drawn = sum(hits) / len(hits) / size
+            score = share - abs(drawn - width) * 2  # the drawn width picks stream from river
+            if best is None or score > best[2]:
+                best = (code, round(share, 3), score)
+    return best[:2] if best else None
+
+
+def _link(sampler, hex, other, lines, background, correction, size):
+    a, b = sampler.layout.center(hex), sampler.layout.center(other)
+    ts = (0.2, 0.3, 0.7, 0.8)
+    best = None
+    for code, colour in lines:
+        runs = sampler.runs(a, b, ts, 0.1 * size, _matcher(colour, background, correction))
+        share = sum(1 for r in runs if r) / len(ts)
+        if share >= LINE_SHARE and (best is None or share > best[1]):
+            best = (code, round(share, 3))
+    return best
+
+
+def _paths(links: set[Hexside]) -> list[list[Hex]]:
+    """Links joined into paths: each path stops where the network forks or ends."""
+    adjacent: dict[Hex, set[Hex]] = {}
+    for side in links:
+        adjacent.setdefault(side.a, set()).add(side.b)
+        adjacent.setdefault(side.b, set()).add(side.a)
+    used: set[Hexside] = set()
+    paths = []
+    starts = sorted(h for h, n in adjacent.items() if len(n) != 2) + sorted(adjacent)
+    for start in starts:
+        for nxt in sorted(adjacent[start]):
+            if Hexside.of(start, nxt) in used:
+                continue
+            path = [start, nxt]
+            used.add(Hexside.of(start, nxt))
+            while len(adjacent[path[-1]]) == 2:
+                step = next((n for n in sorted(adjacent[path[-1]]) if Hexside.of(path[-1], n) not in used), None)
+                if step is None:
+                    break
+                used.add(Hexside.of(path[-1], step))
+                path.append(step)
+            paths.append(path)
+    return paths
+
+
+def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False) -> Map:
+    """A copy of the map whose terrain, hexsides and lines are the draft, each marked estimated.
+
+    ``keep`` keeps hexes the draft could not read (off the picture) as they were.
+    """
+    m = replace(game_map, hexes=dict(game_map.hexes) if keep else {}, hexsides={}, lines=[],
+                locations={})
+    for hex, d in sorted(draft.hexes.items()):
+        # confidences in tenths, so the terrain file keeps a few blocks, not one per hex
+        note = f"drafted from {picture}, confidence {int(d.confidence * 10) / 10:.1f}"
+        m.hexes[hex] = HexTerrain(d.terrain[0], d.terrain[1], Source(estimated=note))
+    for side, (code, share) in sorted(draft.hexsides.items()):
+        source = Source(estimated=f"drafted from {picture}, confidence {int(share * 10) / 10:.1f}")
+        m.hexsides[side] = [HexsideFeature(side, code, source)]
+    by_code: dict[str, set[Hexside]] = {}
+    for side, (code, _) in draft.links.items():
+        by_code.setdefault(code, set()).add(side)
+    for code, links in sorted(by_code.items()):
+        share = min(s for side, (c, s) in draft.links.items() if c == code)
+        for path in _paths(links):
+            m.lines.append(Line(code, tuple(path), source=Source(
+                estimated=f"drafted from {picture}, confidence at least {share:.2f}")))
+    return m

@@ -1,0 +1,189 @@
+"""The terrain palette a draft classifies against: examples of how each terrain looks.
+
+Three sources, which may be combined: the game's own terrain types drawn by hexforge's
+renderer at the picture's hex size (so symbols, water and hatching look as they will), a
+palette file of colours, and hexes a person points at on the picture (``--learn``).
+A class is a base terrain with its overlay features (``clear+town``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import DataError
+from ..game import Map, TerrainType
+from ..hexes import Grid, Hex
+from .sample import HexSampler, Look
+
+__all__ = ["Palette", "Terrain"]
+
+#: A drafted terrain: base code and overlay features.
+Terrain = tuple[str, tuple[str, ...]]
+
+
+def terrain_name(terrain: Terrain) -> str:
+    return "+".join((terrain[0],) + terrain[1])
+
+
+def _nearest(v, candidates) -> tuple[object, float, float, object]:
+    """``(label, confidence, distance, runner-up)`` of the nearest ``(label, vector)``."""
+    best: dict = {}
+    for label, ex in candidates:
+        d = math.sqrt(sum((a - b) ** 2 for a, b in zip(v, ex)))
+        if d < best.get(label, math.inf):
+            best[label] = d
+    ranked = sorted(best.items(), key=lambda kv: kv[1])
+    label, d1 = ranked[0]
+    closeness = 1.0 / (1.0 + (d1 / 60.0) ** 2)
+    if len(ranked) == 1:
+        return label, closeness, d1, None
+    runner, d2 = ranked[1]
+    margin = (d2 - d1) / (d2 + d1 + 1e-9)
+    return label, min(1.0, 2.5 * margin) * closeness, d1, runner
+
+
+@dataclass
+class Palette:
+    """Examples of each terrain: the look of the ring (base terrain) and of the centre (where
+    overlays such as towns are drawn). The nearest examples decide; the margin over the best
+    other terrain is the confidence."""
+
+    examples: list[tuple[Terrain, tuple[float, ...], tuple[float, ...]]] = field(default_factory=list)
+    origin: list[str] = field(default_factory=list)
+
+    def add(self, terrain: Terrain, ring: Look, centre: Look | None = None) -> None:
+        self.examples.append((terrain, ring.vector(), (centre or ring).vector()))
+
+    @property
+    def terrains(self) -> list[Terrain]:
+        return list(dict.fromkeys(t for t, _, _ in self.examples))
+
+    def classify_base(self, ring: Look):
+        """``(base code, confidence, distance, runner-up code)``."""
+        return _nearest(ring.vector(), [(t[0], v) for t, v, _ in self.examples])
+
+    def classify_features(self, base: str, centre: Look):
+        """``(features, confidence, distance, runner-up)`` among the examples of ``base``."""
+        candidates = [(t[1], c) for t, _, c in self.examples if t[0] == base]
+        if len({f for f, _ in candidates}) < 2:
+            return (candidates[0][0] if candidates else ()), 1.0, 0.0, None
+        return _nearest(centre.vector(), candidates)
+
+    def vector_of(self, base: str) -> tuple[float, ...]:
+        """The mean ring vector of a base terrain's examples (for colour correction)."""
+        vs = [v for t, v, _ in self.examples if t[0] == base]
+        return tuple(sum(c) / len(vs) for c in zip(*vs))
+
+    # -- sources ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_game(cls, game_map: Map, hex_px: float, theme=None) -> "Palette":
+        """Every base terrain (and every overlay on every base) drawn by hexforge at ``hex_px``."""
+        from ..render import render_map
+
+        bases = [t for t in game_map.terrain_types.values() if not t.overlay]
+        overlays = [t for t in game_map.terrain_types.values() if t.overlay]
+        if not bases:
+            raise DataError(f"map {game_map.id} has no terrain types to draft with: give --learn or --palette",
+                            field="terrain_types")
+        terrains: list[Terrain] = [(b.code, ()) for b in bases] + [(b.code, (o.code,)) for b in bases for o in overlays]
+        if hex_px < 10 or hex_px > 500:
+            raise DataError(f"hexes are {hex_px:.0f} px across on the picture; drafting needs 10 to 500",
+                            field="image")
+        per_row = 8
+        variants = 2
+        cells = len(terrains) * variants
+        rows = math.ceil(cells / per_row)
+        grid = Grid(1, 2 * per_row + 1, 1, 2 * rows + 1)
+        swatch = Map(id="palette", name="palette", grid=grid, terrain_types=dict(game_map.terrain_types),
+                     hex_size_inches=hex_px / 100.0, hex_ids=game_map.hex_ids)
+        from ..game.map import HexTerrain
+        spacer = bases[0].code
+        for hex in grid:
+            swatch.hexes[hex] = HexTerrain(spacer)
+        placed: list[tuple[Hex, Terrain]] = []
+        for i in range(cells):
+            row, col = divmod(i, per_row)
+            hex = Hex(2 + 2 * col, 2 + 2 * row)
+            terrain = terrains[i // variants]
+            swatch.hexes[hex] = HexTerrain(terrain[0], terrain[1])
+            placed.append((hex, terrain))
+        rendered = render_map(swatch, dpi=100, theme=theme)
+        sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
+        palette = cls(origin=[f"the map's {len(terrains)} terrain types drawn by hexforge"])
+        for hex, terrain in placed:
+            ring, centre = sampler.look(hex), sampler.look(hex, "centre")
+            if ring is not None and centre is not None:
+                palette.add(terrain, ring, centre)
+        return palette
+
+    @classmethod
+    def from_file(cls, path: str | Path, game_map: Map) -> "Palette":
+        """A palette file: ``terrain: "#rrggbb"`` or a list of colours per terrain (``base+feature`` allowed)."""
+        from ..io._source import load_yaml
+        from ..render.theme import rgb
+
+        data = load_yaml(str(path))
+        if not isinstance(data, dict) or not data:
+            raise DataError("expected a mapping of terrain -> colour or list of colours", path=str(path))
+        palette = cls(origin=[f"palette {path}"])
+        for key, value in data.items():
+            terrain = _parse_terrain(str(key), game_map, str(path))
+            for colour in value if isinstance(value, list) else [value]:
+                try:
+                    c = tuple(float(v) for v in rgb(str(colour)))
+                except Exception:
+                    raise DataError(f"colour {colour!r} is not a colour (#rrggbb or a name)", path=str(path),
+                                    field=str(key)) from None
+                palette.add(terrain, Look(c, c, (0.0, 0.0, 0.0)))
+        return palette
+
+    def learn(self, sampler: HexSampler, examples: dict[Hex, Terrain], grid: Grid) -> None:
+        """Add the looks of hexes a person named (``--learn 0104=woods``)."""
+        for hex, terrain in examples.items():
+            ring, centre = sampler.look(hex), sampler.look(hex, "centre")
+            if ring is None or centre is None:
+                raise DataError(f"learn: hex {grid.format(hex)} is not wholly on the picture", field="learn")
+            self.add(terrain, ring, centre)
+        if examples:
+            self.origin.append(f"{len(examples)} hexes named by hand")
+
+
+def _parse_terrain(text: str, game_map: Map, where: str) -> Terrain:
+    parts = [p.strip() for p in text.split("+") if p.strip()]
+    if not parts:
+        raise DataError(f"empty terrain name {text!r}", path=where)
+    for p in parts:
+        if not all(c.isalnum() or c in "-_" for c in p):
+            raise DataError(f"terrain code {p!r} must be one word (letters, digits, - and _)", path=where)
+    return parts[0], tuple(parts[1:])
+
+
+def parse_learn(text: str, game_map: Map) -> dict[Hex, Terrain]:
+    """``0104=woods,0612=swamp,0505=clear+town`` -> hex -> terrain."""
+    out: dict[Hex, Terrain] = {}
+    for item in [i for i in text.replace(" ", ",").split(",") if i]:
+        hex_text, sep, terrain = item.partition("=")
+        if not sep or not terrain:
+            raise DataError(f"learn: {item!r} is not HEX=TERRAIN (e.g. 0104=woods)", field="learn")
+        try:
+            hex = game_map.grid.parse(hex_text)
+        except Exception as exc:
+            raise DataError(f"learn: {exc}", field="learn") from None
+        if hex not in game_map.grid:
+            raise DataError(f"learn: hex {hex_text} is not on map {game_map.id}", field="learn")
+        out[hex] = _parse_terrain(terrain, game_map, "--learn")
+    return out
+
+
+def ensure_types(game_map: Map, terrains, note: str) -> None:
+    """Give the map a terrain type for every learned code it lacks (costs unknown: estimated)."""
+    from ..game import Source
+
+    for base, features in terrains:
+        for i, code in enumerate((base,) + features):
+            if code not in game_map.terrain_types:
+                game_map.terrain_types[code] = TerrainType(code=code, name=code.replace("-", " ").title(),
+                                                           overlay=i > 0, source=Source(estimated=note))

@@ -1,0 +1,130 @@
+"""Reading a picture hex by hex: what a hex's inside looks like, and whether a colour runs along
+a segment (a river along a hexside, a road from centre to centre).
+
+A hex is read in a disc around its centre that stays clear of the hex edges (grid lines,
+rivers) and of the band where the hex id is printed; its look is the mean, median and
+spread of each channel there (pillow's ImageStat on a mask: no per-pixel Python). The
+median shrugs off a road, a name or a unit symbol crossing the disc; the spread tells a
+textured terrain (trees, marsh) from a flat one of the same mean.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw, ImageStat
+
+from ..hexes import Hex
+
+__all__ = ["Look", "HexSampler", "colour_distance"]
+
+#: Ring radii, the centre disc and the id band, as fractions of the hex size (flat-to-flat).
+DISC = 0.36
+CENTRE = 0.19
+ID_BAND = 0.27
+#: Width of the strip masked out along a road or railway, as a fraction of the hex size.
+STRIP = 0.12
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a hex looks: per channel mean, median and standard deviation (0..255)."""
+
+    mean: tuple[float, float, float]
+    median: tuple[float, float, float]
+    spread: tuple[float, float, float]
+
+    def vector(self) -> tuple[float, ...]:
+        # the median leads: it ignores a name, a marker or a road crossing the sampled area
+        return tuple(0.5 * m for m in self.mean) + self.median + tuple(0.5 * s for s in self.spread)
+
+    def corrected(self, gain: tuple[float, ...], offset: tuple[float, ...]) -> "Look":
+        """The look after a per-channel colour correction ``v * gain + offset``."""
+        def fix(v):
+            return tuple(v[i] * gain[i] + offset[i] for i in range(3))
+        return Look(fix(self.mean), fix(self.median), tuple(self.spread[i] * abs(gain[i]) for i in range(3)))
+
+
+def colour_distance(a, b) -> float:
+    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
+
+
+class HexSampler:
+    """Samples one RGB picture with a layout (anything with ``center``, ``size``, ``grid``)."""
+
+    def __init__(self, image: Image.Image, layout, hex_ids: str = "top") -> None:
+        self.image = image.convert("RGB") if image.mode != "RGB" else image
+        self.layout = layout
+        self.size = layout.size
+        self.r = max(3, int(DISC * self.size))
+        self.hex_ids = hex_ids
+        self.masks = {region: self._mask(region, ()) for region in ("ring", "centre")}
+        self.pixels = self.image.load()
+
+    def _mask(self, region: str, towards: tuple[tuple[float, float], ...]) -> Image.Image:
+        r = self.r
+        mask = Image.new("L", (2 * r + 1, 2 * r + 1), 0)
+        draw = ImageDraw.Draw(mask)
+        inner = max(1, int(CENTRE * self.size))
+        if region == "ring":
+            draw.ellipse((0, 0, 2 * r, 2 * r), fill=255)
+            draw.ellipse((r - inner, r - inner, r + inner, r + inner), fill=0)
+            band = int(ID_BAND * self.size)
+            if self.hex_ids == "top":
+                draw.rectangle((0, 0, 2 * r, r - band), fill=0)
+            elif self.hex_ids == "bottom":
+                draw.rectangle((0, r + band, 2 * r, 2 * r), fill=0)
+        else:
+            draw.ellipse((r - inner, r - inner, r + inner, r + inner), fill=255)
+        for dx, dy in towards:  # a road or railway leaving the hex: not terrain
+            draw.line((r, r, r + dx, r + dy), fill=0, width=max(1, int(STRIP * self.size)))
+        return mask
+
+    def look(self, hex: Hex, region: str = "ring", towards: tuple[Hex, ...] = ()) -> Look | None:
+        """The look of the hex's ring (or ``centre``), or None when it is not wholly on the picture.
+
+        ``towards`` are neighbours a road or railway runs to: a strip towards each is left out.
+        """
+        cx, cy = self.layout.center(hex)
+        x0, y0 = int(round(cx)) - self.r, int(round(cy)) - self.r
+        w, h = self.image.size
+        if x0 < 0 or y0 < 0 or x0 + 2 * self.r + 1 > w or y0 + 2 * self.r + 1 > h:
+            return None
+        if towards:
+            vectors = []
+            for other in towards:
+                ox, oy = self.layout.center(other)
+                vectors.append((ox - cx, oy - cy))
+            mask = self._mask(region, tuple(vectors))
+        else:
+            mask = self.masks[region]
+        crop = self.image.crop((x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1))
+        stat = ImageStat.Stat(crop, mask)
+        return Look(tuple(stat.mean), tuple(float(m) for m in stat.median), tuple(stat.stddev))
+
+    def pixel(self, x: float, y: float):
+        xi, yi = int(round(x)), int(round(y))
+        w, h = self.image.size
+        if 0 <= xi < w and 0 <= yi < h:
+            return self.pixels[xi, yi]
+        return None
+
+    def runs(self, a: tuple[float, float], b: tuple[float, float], ts, reach: float, match) -> list[int]:
+        """For each fraction ``t`` of the segment a-b: how many pixels across it (within ``reach``
+        pixels on either side) ``match`` accepts. A curve that wanders off the straight
+        segment is still found; the count is the drawn width where it crosses."""
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / length, dx / length
+        steps = max(1, int(reach))
+        out = []
+        for t in ts:
+            px, py = a[0] + dx * t, a[1] + dy * t
+            count = 0
+            for k in range(-steps, steps + 1):
+                colour = self.pixel(px + nx * k, py + ny * k)
+                if colour is not None and match(colour):
+                    count += 1
+            out.append(count)
+        return out
