@@ -61,7 +61,7 @@ def _fit(pairs: list[tuple[float, float]]) -> tuple[float, float]:
     if vx < 1e-6 * n or vx / n < 25:
         return 1.0, my - mx
     g = sum((x - mx) * (y - my) for x, y in pairs) / vx
-    g = min(2.0, max(0.5, g))
+    g = min(1.4, max(0.7, g))
     return g, my - g * mx
 
 
@@ -74,12 +74,16 @@ def _correction(looks: dict[Hex, Look], bases: dict[Hex, tuple], palette: Palett
         for h in sure:
             target = targets[bases[h][0]]
             look = looks[h]
-            pairs.append((look.mean[c], target[c] / 0.5))  # Look.vector halves the mean
-            pairs.append((look.median[c], target[3 + c]))
+            pairs.append((look.mode[c], target[c] / 2.0))  # Look.vector weighs the fill twice
         g, o = _fit(pairs)
         gains.append(g)
         offsets.append(o)
     return tuple(gains), tuple(offsets)
+
+
+def _cost(bases: dict[Hex, tuple]) -> float:
+    """Mean distance of the hexes to their nearest palette example."""
+    return sum(b[2] for b in bases.values()) / max(1, len(bases))
 
 
 def _compose(first: tuple, second: tuple) -> tuple:
@@ -103,12 +107,16 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         else:
             raw[hex] = look
     correction = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
-    bases: dict[Hex, tuple] = {}
-    for i in range(rounds + 1):
+    bases = {h: palette.classify_base(look) for h, look in raw.items()}
+    cost = _cost(bases)
+    for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 else 0):
         looks = {h: look.corrected(*correction) for h, look in raw.items()}
-        bases = {h: palette.classify_base(look) for h, look in looks.items()}
-        if i < rounds and len({t[0] for t in palette.terrains}) > 1:
-            correction = _compose(correction, _correction(looks, bases, palette))
+        trial = _compose(correction, _correction(looks, bases, palette))
+        trial_bases = {h: palette.classify_base(look.corrected(*trial)) for h, look in raw.items()}
+        trial_cost = _cost(trial_bases)
+        if trial_cost >= cost * 0.98:  # a clean picture needs no correction; keep only what helps
+            break
+        correction, bases, cost = trial, trial_bases, trial_cost
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     _features(game_map, sampler, draft, raw, theme)
@@ -116,16 +124,27 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     for side in draft.links:
         towards.setdefault(side.a, []).append(side.b)
         towards.setdefault(side.b, []).append(side.a)
+    patterns = {}
     for hex, base in bases.items():
         away = tuple(towards.get(hex, ()))
         if away:  # read again without the road or railway crossing the ring
             ring = sampler.look(hex, "ring", away)
             if ring is not None:
                 base = palette.classify_base(ring.corrected(*correction))
-        centre = sampler.look(hex, "centre", away)
+                bases[hex] = base
+        links = tuple(sorted((draft.links[Hexside.of(hex, o)][0], game_map.grid.direction(hex, o)) for o in away))
+        patterns[hex] = (base[0], links)
+    if palette.drawn:
+        palette.draw_contexts(game_map, set(patterns.values()), sampler.size, theme)
+    for hex, base in bases.items():
+        centre = sampler.look(hex, "centre")
         features, f_conf, runner = (), 1.0, None
         if centre is not None:
-            features, f_conf, _, runner = palette.classify_features(base[0], centre.corrected(*correction))
+            centre = centre.corrected(*correction)
+            if patterns[hex] in palette.context:
+                features, f_conf, _, runner = palette.classify_in_context(patterns[hex], centre)
+            else:
+                features, f_conf, _, runner = palette.classify_features(base[0], centre)
         confidence = min(base[1], f_conf)
         runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
                      else (base[0], runner) if runner is not None else None)
@@ -192,7 +211,8 @@ def _hexside(sampler, side, sides, background, correction, size):
         hits = [r for r in runs if r]
         share = len(hits) / len(ts)
         if share >= SIDE_SHARE:
-            drawn = sum(hits) / len(hits) / size
+            # the narrowest crossing is the drawn width (a wavy stream cuts the normal at a slant)
+            drawn = min(hits) / size
             score = share - abs(drawn - width) * 2  # the drawn width picks stream from river
             if best is None or score > best[2]:
                 best = (code, round(share, 3), score)

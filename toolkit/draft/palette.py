@@ -9,12 +9,12 @@ A class is a base terrain with its overlay features (``clear+town``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import DataError
 from ..game import Map, TerrainType
-from ..hexes import Grid, Hex
+from ..hexes import Grid, Hex, Numbering
 from .sample import HexSampler, Look
 
 __all__ = ["Palette", "Terrain"]
@@ -27,11 +27,16 @@ def terrain_name(terrain: Terrain) -> str:
     return "+".join((terrain[0],) + terrain[1])
 
 
-def _nearest(v, candidates) -> tuple[object, float, float, object]:
-    """``(label, confidence, distance, runner-up)`` of the nearest ``(label, vector)``."""
+def _nearest(v, candidates, prefer=None) -> tuple[object, float, float, object]:
+    """``(label, confidence, distance, runner-up)`` of the nearest ``(label, vector)``.
+
+    ``prefer`` wins near-ties: a hex without an overlay is far commoner than one with.
+    """
     best: dict = {}
     for label, ex in candidates:
         d = math.sqrt(sum((a - b) ** 2 for a, b in zip(v, ex)))
+        if prefer is not None and label != prefer:
+            d = d * 1.1 + 2.0
         if d < best.get(label, math.inf):
             best[label] = d
     ranked = sorted(best.items(), key=lambda kv: kv[1])
@@ -52,6 +57,9 @@ class Palette:
 
     examples: list[tuple[Terrain, tuple[float, ...], tuple[float, ...]]] = field(default_factory=list)
     origin: list[str] = field(default_factory=list)
+    context: dict = field(default_factory=dict)
+    #: True when the examples are hexforge's own drawing (overlays can then be drawn in context).
+    drawn: bool = False
 
     def add(self, terrain: Terrain, ring: Look, centre: Look | None = None) -> None:
         self.examples.append((terrain, ring.vector(), (centre or ring).vector()))
@@ -75,6 +83,66 @@ class Palette:
         """The mean ring vector of a base terrain's examples (for colour correction)."""
         vs = [v for t, v, _ in self.examples if t[0] == base]
         return tuple(sum(c) / len(vs) for c in zip(*vs))
+
+    # -- overlays in context -------------------------------------------------------------
+
+    def add_context(self, key, terrain: Terrain, centre: Look) -> None:
+        self.context.setdefault(key, []).append((terrain[1], centre.vector()))
+
+    def classify_in_context(self, key, centre: Look):
+        """``(features, confidence, distance, runner-up)`` among examples drawn like this hex."""
+        candidates = self.context.get(key, [])
+        if len({f for f, _ in candidates}) < 2:
+            return (candidates[0][0] if candidates else ()), 1.0, 0.0, None
+        return _nearest(centre.vector(), candidates, prefer=())
+
+    def draw_contexts(self, game_map: Map, patterns: set, hex_px: float, theme=None) -> None:
+        """Draw, for each ``(base, links)`` pattern, the base alone and with each overlay, with
+        the same roads and railways through the hex, and keep how their centres look.
+
+        ``links`` are ``(line code, direction)`` pairs. A town's symbol and a road through the
+        centre share colours; only drawing both together tells a town from a road.
+        """
+        from ..game import Line
+        from ..game.map import HexTerrain
+        from ..render import render_map
+
+        overlays = [t.code for t in game_map.terrain_types.values() if t.overlay]
+        if not overlays or not patterns:
+            return
+        jobs = [(key, (key[0], feats)) for key in sorted(patterns)
+                for feats in [()] + [(o,) for o in overlays] for _ in range(2)]
+        per_row = 8
+        rows = math.ceil(len(jobs) / per_row)
+        grid = replace(game_map.grid, first_col=1, last_col=3 * per_row + 1, first_row=1, last_row=3 * rows + 1,
+                       short_shifted=False, col_direction="ascending", row_direction="ascending",
+                       numbering=Numbering(col_digits=4, row_digits=4))
+        swatch = Map(id="context", name="context", grid=grid, terrain_types=dict(game_map.terrain_types),
+                     line_types=dict(game_map.line_types), hex_size_inches=hex_px / 100.0,
+                     hex_ids=game_map.hex_ids)
+        spacer = next(t.code for t in game_map.terrain_types.values() if not t.overlay)
+        for hex in grid:
+            swatch.hexes[hex] = HexTerrain(spacer)
+        placed = []
+        for i, (key, terrain) in enumerate(jobs):
+            row, col = divmod(i, per_row)
+            centre = Hex(grid.first_col + 1 + 3 * col, grid.first_row + 1 + 3 * row)
+            swatch.hexes[centre] = HexTerrain(terrain[0], terrain[1])
+            by_code: dict[str, list[Hex]] = {}
+            for code, direction in key[1]:
+                by_code.setdefault(code, []).append(grid.neighbour(centre, direction))
+            for code, ends in by_code.items():
+                if len(ends) >= 2:
+                    swatch.lines.append(Line(code, (ends[0], centre, ends[1])))
+                    ends = ends[2:]
+                swatch.lines.extend(Line(code, (centre, end)) for end in ends)
+            placed.append((centre, key, terrain))
+        rendered = render_map(swatch, dpi=100, theme=theme)
+        sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
+        for centre, key, terrain in placed:
+            look = sampler.look(centre, "centre")
+            if look is not None:
+                self.add_context(key, terrain, look)
 
     # -- sources ---------------------------------------------------------------------------
 
@@ -112,7 +180,7 @@ class Palette:
             placed.append((hex, terrain))
         rendered = render_map(swatch, dpi=100, theme=theme)
         sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
-        palette = cls(origin=[f"the map's {len(terrains)} terrain types drawn by hexforge"])
+        palette = cls(origin=[f"the map's {len(terrains)} terrain types drawn by hexforge"], drawn=True)
         for hex, terrain in placed:
             ring, centre = sampler.look(hex), sampler.look(hex, "centre")
             if ring is not None and centre is not None:

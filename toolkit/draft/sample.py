@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 from ..hexes import Hex
 
@@ -29,21 +29,50 @@ STRIP = 0.12
 
 @dataclass(frozen=True)
 class Look:
-    """How a hex looks: per channel mean, median and standard deviation (0..255)."""
+    """How a hex looks (0..255 per channel): its commonest colour (the printed fill, whatever
+    names, markers or roads cover), that colour's share of the area, and the median and
+    standard deviation of each channel."""
 
-    mean: tuple[float, float, float]
+    mode: tuple[float, float, float]
+    share: float
     median: tuple[float, float, float]
     spread: tuple[float, float, float]
 
     def vector(self) -> tuple[float, ...]:
-        # the median leads: it ignores a name, a marker or a road crossing the sampled area
-        return tuple(0.5 * m for m in self.mean) + self.median + tuple(0.5 * s for s in self.spread)
+        # the printed fill leads; the rest tells textures and symbols apart
+        return (tuple(2.0 * m for m in self.mode) + tuple(0.25 * m for m in self.median)
+                + tuple(0.15 * s for s in self.spread) + (15.0 * self.share,))
 
     def corrected(self, gain: tuple[float, ...], offset: tuple[float, ...]) -> "Look":
         """The look after a per-channel colour correction ``v * gain + offset``."""
         def fix(v):
             return tuple(v[i] * gain[i] + offset[i] for i in range(3))
-        return Look(fix(self.mean), fix(self.median), tuple(self.spread[i] * abs(gain[i]) for i in range(3)))
+        return Look(fix(self.mode), self.share, fix(self.median),
+                    tuple(self.spread[i] * abs(gain[i]) for i in range(3)))
+
+
+_SHIFT = 4          # colours are binned by their top 4 bits per channel to find the commonest
+_BIN = 1 << _SHIFT
+
+
+def _look(crop: Image.Image, mask: Image.Image) -> Look:
+    stat = ImageStat.Stat(crop, mask)
+    # bin every pixel's colour (outside the mask: a colour no bin of the inside uses)
+    binned = crop.point(lambda v: v >> _SHIFT)
+    outside = Image.new("RGB", crop.size, (255, 255, 255))
+    binned = Image.composite(binned, outside, mask)
+    counts = binned.getcolors(crop.size[0] * crop.size[1]) or []
+    inside = [(n, c) for n, c in counts if c != (255, 255, 255)]
+    total = sum(n for n, _ in inside) or 1
+    n, colour = max(inside, default=(0, (0, 0, 0)))
+    # the mean of the pixels in the commonest bin
+    bands = binned.split()
+    hit = None
+    for band, value in zip(bands, colour):
+        m = band.point(lambda v, value=value: 255 if v == value else 0)
+        hit = m if hit is None else ImageChops.multiply(hit, m)
+    mode = tuple(ImageStat.Stat(crop, hit).mean) if n else tuple(stat.median)
+    return Look(mode, n / total, tuple(float(m) for m in stat.median), tuple(stat.stddev))
 
 
 def colour_distance(a, b) -> float:
@@ -100,8 +129,7 @@ class HexSampler:
         else:
             mask = self.masks[region]
         crop = self.image.crop((x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1))
-        stat = ImageStat.Stat(crop, mask)
-        return Look(tuple(stat.mean), tuple(float(m) for m in stat.median), tuple(stat.stddev))
+        return _look(crop, mask)
 
     def pixel(self, x: float, y: float):
         xi, yi = int(round(x)), int(round(y))
