@@ -119,7 +119,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         correction, bases, cost = trial, trial_bases, trial_cost
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
-    _features(game_map, sampler, draft, raw, theme)
+    _features(game_map, sampler, draft, raw, theme, palette)
     towards: dict[Hex, list[Hex]] = {}
     for side in draft.links:
         towards.setdefault(side.a, []).append(side.b)
@@ -157,15 +157,21 @@ def _fix(colour, correction) -> tuple[float, float, float]:
     return tuple(colour[i] * gain[i] + offset[i] for i in range(3))
 
 
-def _matcher(target, background, correction):
-    limit = min(80.0, 0.5 * colour_distance(target, background))
+def _matcher(target, backgrounds, correction):
+    """Accepts a pixel nearer ``target`` than any background (the fills on either side, the grid,
+    every terrain's fill) that is not the target's own colour."""
+    backgrounds = [b for b in backgrounds if colour_distance(target, b) > 25]
+    limit = min(80.0, 0.5 * min((colour_distance(target, b) for b in backgrounds), default=160))
 
     def match(colour) -> bool:
-        return colour_distance(_fix(colour, correction), target) < limit
+        fixed = _fix(colour, correction)
+        d = colour_distance(fixed, target)
+        return d < limit and all(d < colour_distance(fixed, b) for b in backgrounds)
     return match
 
 
-def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme) -> None:
+def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme,
+              palette: Palette) -> None:
     grid = game_map.grid
     size = sampler.size
     water = {code for code, t in game_map.terrain_types.items() if theme.terrain_style(t).water is not None}
@@ -182,6 +188,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
         else:
             sides.append((code, style.colour, style.width))
     lines = [(code, theme.line_style(kind).colour) for code, kind in game_map.line_types.items()]
+    fills = tuple({tuple(v[:3]) for _, v, _ in palette.examples})
+    fills = tuple(tuple(c / 2.0 for c in f) for f in fills)  # Look.vector weighs the fill twice
     seen: set[Hexside] = set()
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
@@ -191,7 +199,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if side in seen:
                 continue
             seen.add(side)
-            background = _fix(raw[hex].median, draft.correction)
+            background = (_fix(raw[hex].mode, draft.correction), _fix(raw[other].mode, draft.correction),
+                          grid_rgb) + fills
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found = _hexside(sampler, side, sides, background, draft.correction, size)
                 if found:
@@ -208,7 +217,8 @@ def _hexside(sampler, side, sides, background, correction, size):
     best = None
     for code, colour, width in sides:
         runs = sampler.runs(a, b, ts, 0.1 * size, _matcher(colour, background, correction))
-        hits = [r for r in runs if r]
+        # a river drawn along the hexside covers it; a hex id or a symbol beside it does not
+        hits = [n for n, near in runs if n and near <= max(1.0, 0.035 * size)]
         share = len(hits) / len(ts)
         if share >= SIDE_SHARE:
             # the narrowest crossing is the drawn width (a wavy stream cuts the normal at a slant)
@@ -225,7 +235,7 @@ def _link(sampler, hex, other, lines, background, correction, size):
     best = None
     for code, colour in lines:
         runs = sampler.runs(a, b, ts, 0.1 * size, _matcher(colour, background, correction))
-        share = sum(1 for r in runs if r) / len(ts)
+        share = sum(1 for n, _ in runs if n) / len(ts)
         if share >= LINE_SHARE and (best is None or share > best[1]):
             best = (code, round(share, 3))
     return best

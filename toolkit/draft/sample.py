@@ -138,10 +138,12 @@ class HexSampler:
             return self.pixels[xi, yi]
         return None
 
-    def runs(self, a: tuple[float, float], b: tuple[float, float], ts, reach: float, match) -> list[int]:
+    def runs(self, a: tuple[float, float], b: tuple[float, float], ts, reach: float,
+             match) -> list[tuple[int, float]]:
         """For each fraction ``t`` of the segment a-b: how many pixels across it (within ``reach``
-        pixels on either side) ``match`` accepts. A curve that wanders off the straight
-        segment is still found; the count is the drawn width where it crosses."""
+        pixels on either side) ``match`` accepts, and how far the nearest of them is from the segment.
+        A curve that wanders off the straight segment is still found; the count is the drawn
+        width where it crosses."""
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
@@ -149,10 +151,10 @@ class HexSampler:
         out = []
         for t in ts:
             px, py = a[0] + dx * t, a[1] + dy * t
-            count = 0
+            hits = []
             for k in range(-steps, steps + 1):
                 colour = self.pixel(px + nx * k, py + ny * k)
                 if colour is not None and match(colour):
-                    count += 1
-            out.append(count)
+                    hits.append(k)
+            out.append((len(hits), min((abs(k) for k in hits), default=steps + 1)))
         return out
