@@ -134,8 +134,8 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
                 bases[hex] = base
         links = tuple(sorted((draft.links[Hexside.of(hex, o)][0], game_map.grid.direction(hex, o)) for o in away))
         patterns[hex] = (base[0], links)
-    if palette.drawn:
-        palette.draw_contexts(game_map, set(patterns.values()), sampler.size, theme)
+    if palette.drawn:  # only hexes a road or railway crosses need their overlays drawn in context
+        palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.size, theme)
     for hex, base in bases.items():
         centre = sampler.look(hex, "centre")
         features, f_conf, runner = (), 1.0, None
@@ -162,11 +162,15 @@ def _matcher(target, backgrounds, correction):
     every terrain's fill) that is not the target's own colour."""
     backgrounds = [b for b in backgrounds if colour_distance(target, b) > 25]
     limit = min(80.0, 0.5 * min((colour_distance(target, b) for b in backgrounds), default=160))
+    seen: dict = {}
 
     def match(colour) -> bool:
-        fixed = _fix(colour, correction)
-        d = colour_distance(fixed, target)
-        return d < limit and all(d < colour_distance(fixed, b) for b in backgrounds)
+        known = seen.get(colour)  # a picture has far fewer colours than pixels
+        if known is None:
+            fixed = _fix(colour, correction)
+            d = colour_distance(fixed, target)
+            known = seen[colour] = d < limit and all(d < colour_distance(fixed, b) for b in backgrounds)
+        return known
     return match
 
 
@@ -190,6 +194,9 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     lines = [(code, theme.line_style(kind).colour) for code, kind in game_map.line_types.items()]
     fills = tuple({tuple(v[:3]) for _, v, _ in palette.examples})
     fills = tuple(tuple(c / 2.0 for c in f) for f in fills)  # Look.vector weighs the fill twice
+    # the fills of every terrain (and the grid) are what a feature's colour must stand out from
+    matchers = {code: _matcher(colour, fills + (grid_rgb,), draft.correction)
+                for code, colour in [(c, col) for c, col, _ in sides] + lines}
     seen: set[Hexside] = set()
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
@@ -199,24 +206,22 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if side in seen:
                 continue
             seen.add(side)
-            background = (_fix(raw[hex].mode, draft.correction), _fix(raw[other].mode, draft.correction),
-                          grid_rgb) + fills
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
-                found = _hexside(sampler, side, sides, background, draft.correction, size)
+                found = _hexside(sampler, side, sides, matchers, size)
                 if found:
                     draft.hexsides[side] = found
             if lines:
-                found = _link(sampler, hex, other, lines, background, draft.correction, size)
+                found = _link(sampler, hex, other, lines, matchers, size)
                 if found:
                     draft.links[side] = found
 
 
-def _hexside(sampler, side, sides, background, correction, size):
+def _hexside(sampler, side, sides, matchers, size):
     a, b = sampler.layout.hexside_segment(side)
     ts = (0.3, 0.4, 0.5, 0.6, 0.7)
     best = None
     for code, colour, width in sides:
-        runs = sampler.runs(a, b, ts, 0.1 * size, _matcher(colour, background, correction))
+        runs = sampler.runs(a, b, ts, 0.1 * size, matchers[code])
         # a river drawn along the hexside covers it; a hex id or a symbol beside it does not
         hits = [n for n, near in runs if n and near <= max(1.0, 0.035 * size)]
         share = len(hits) / len(ts)
@@ -229,12 +234,12 @@ def _hexside(sampler, side, sides, background, correction, size):
     return best[:2] if best else None
 
 
-def _link(sampler, hex, other, lines, background, correction, size):
+def _link(sampler, hex, other, lines, matchers, size):
     a, b = sampler.layout.center(hex), sampler.layout.center(other)
     ts = (0.2, 0.3, 0.7, 0.8)
     best = None
     for code, colour in lines:
-        runs = sampler.runs(a, b, ts, 0.1 * size, _matcher(colour, background, correction))
+        runs = sampler.runs(a, b, ts, 0.1 * size, matchers[code])
         share = sum(1 for n, _ in runs if n) / len(ts)
         if share >= LINE_SHARE and (best is None or share > best[1]):
             best = (code, round(share, 3))
