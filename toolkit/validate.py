@@ -29,6 +29,7 @@ CODES: dict[str, str] = {
     "unknown-class": ERROR, "steps-without-back": WARNING,
     "unknown-counter": ERROR, "unknown-box": ERROR, "unknown-weather": ERROR, "turn-out-of-range": ERROR,
     "no-entry": WARNING, "counter-overused": ERROR, "wrong-side": ERROR,
+    "terrain-mismatch": ERROR,
 }
 
 

@@ -23,6 +23,7 @@ COMMANDS = {
     "vassal": "vassal",
     "referee": "referee",
     "import": "importer",
+    "terrain": "terrain",
 }
 
 

@@ -50,35 +50,17 @@ class Draft:
         return sorted(h for h, d in self.hexes.items() if d.confidence < threshold)
 
 
-def _fit(pairs: list[tuple[float, float]]) -> tuple[float, float]:
-    """Least-squares ``y = g x + o``; identity when the data cannot tell."""
-    n = len(pairs)
-    if n < 8:
-        return 1.0, 0.0
-    mx = sum(x for x, _ in pairs) / n
-    my = sum(y for _, y in pairs) / n
-    vx = sum((x - mx) ** 2 for x, _ in pairs)
-    if vx < 1e-6 * n or vx / n < 25:
-        return 1.0, my - mx
-    g = sum((x - mx) * (y - my) for x, y in pairs) / vx
-    g = min(1.4, max(0.7, g))
-    return g, my - g * mx
-
-
 def _correction(looks: dict[Hex, Look], bases: dict[Hex, tuple], palette: Palette) -> tuple:
+    """Per-channel gains taking the picture's fills to the palette's: the median ratio over the
+    hexes the last pass was sure of (a cast scales channels; the median ignores the misread)."""
     sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
-    gains, offsets = [], []
     targets = {code: palette.vector_of(code) for code in {bases[h][0] for h in sure}}
+    gains = []
     for c in range(3):
-        pairs = []
-        for h in sure:
-            target = targets[bases[h][0]]
-            look = looks[h]
-            pairs.append((look.mode[c], target[c] / 2.0))  # Look.vector weighs the fill twice
-        g, o = _fit(pairs)
-        gains.append(g)
-        offsets.append(o)
-    return tuple(gains), tuple(offsets)
+        ratios = sorted(targets[bases[h][0]][c] / 2.0 / max(1.0, looks[h].mode[c]) for h in sure)
+        gain = ratios[len(ratios) // 2] if ratios else 1.0
+        gains.append(min(1.4, max(0.7, gain)))
+    return tuple(gains), (0.0, 0.0, 0.0)
 
 
 def _cost(bases: dict[Hex, tuple]) -> float:
@@ -195,8 +177,9 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     fills = tuple({tuple(v[:3]) for _, v, _ in palette.examples})
     fills = tuple(tuple(c / 2.0 for c in f) for f in fills)  # Look.vector weighs the fill twice
     # the fills of every terrain (and the grid) are what a feature's colour must stand out from
-    matchers = {code: _matcher(colour, fills + (grid_rgb,), draft.correction)
-                for code, colour in [(c, col) for c, col, _ in sides] + lines}
+    # (lines are sampled away from the hexsides, so the grid's colour does not compete there)
+    matchers = {code: _matcher(colour, fills + (grid_rgb,), draft.correction) for code, colour, _ in sides}
+    matchers.update({code: _matcher(colour, fills, draft.correction) for code, colour in lines})
     seen: set[Hexside] = set()
     for hex in draft.hexes:
         for other in grid.neighbours(hex):

@@ -1,0 +1,97 @@
+"""Everything a draft or a check needs from the command line: the picture, where the grid lies
+on it, and the palette. Pictures are untrusted files: size-checked before they are decoded."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from ..errors import DataError
+from ..game import Map
+from ..hexes import Hex
+from .geometry import PlacedLayout, placed_layout
+from .palette import Palette, ensure_types, parse_learn
+from .sample import HexSampler
+
+__all__ = ["Picture", "open_picture", "prepare", "parse_refs"]
+
+MAX_PICTURE_PIXELS = 400_000_000
+
+
+@dataclass
+class Picture:
+    image: Image.Image
+    layout: PlacedLayout
+    palette: Palette
+    name: str
+
+
+def open_picture(path: str | os.PathLike) -> Image.Image:
+    """An RGB picture; a clear error for a missing, unreadable or absurdly large file."""
+    try:
+        with Image.open(path) as image:
+            if image.width * image.height > MAX_PICTURE_PIXELS:
+                raise DataError(f"picture is {image.width}x{image.height} pixels, more than "
+                                f"{MAX_PICTURE_PIXELS:,}", path=str(path))
+            return image.convert("RGB")
+    except FileNotFoundError:
+        raise DataError("picture not found", path=str(path)) from None
+    except (OSError, Image.DecompressionBombError, ValueError) as exc:
+        raise DataError(f"not a readable picture: {exc}", path=str(path)) from None
+
+
+def parse_refs(items: tuple[str, ...], game_map: Map) -> dict[Hex, tuple[float, float]]:
+    """``HEX=X,Y`` pairs: the pixel of a hex's centre on the picture."""
+    refs = {}
+    for item in items:
+        hex_text, sep, xy = item.partition("=")
+        xs, comma, ys = xy.partition(",")
+        try:
+            point = (float(xs), float(ys))
+            hex = game_map.grid.parse(hex_text)
+        except Exception:
+            raise DataError(f"reference {item!r} is not HEX=X,Y (e.g. 0101=120,96)", field="ref") from None
+        if not sep or not comma:
+            raise DataError(f"reference {item!r} is not HEX=X,Y (e.g. 0101=120,96)", field="ref")
+        refs[hex] = point
+    return refs
+
+
+def prepare(game_map: Map, *, image: str | None = None, palette: str | None = None, learn: str | None = None,
+            refs: tuple[str, ...] = (), dpi: int = 100, game=None) -> Picture:
+    """The picture (given, the map's board image, or the map rendered at ``dpi``), the grid on
+    it and the palette (the game's terrain drawn by hexforge, a palette file, learned hexes)."""
+    board = None
+    if game_map.image is not None:
+        base = game_map.locations.get("file", (None, None))[0]
+        board = Path(base).parent / game_map.image.file if base else Path(game_map.image.file)
+    if image is not None:
+        picture, name = open_picture(image), Path(image).name
+        layout = placed_layout(game_map, dpi=dpi, refs=parse_refs(refs, game_map) or None)
+    elif board is not None:
+        picture, name = open_picture(board), board.name
+        layout = placed_layout(game_map, refs=parse_refs(refs, game_map) or None)
+    else:
+        from ..render import render_map
+        rendered = render_map(game_map, dpi=dpi, game=game)
+        picture, name, layout = rendered.image, f"hexforge's render at {dpi} dpi", PlacedLayout(rendered.layout)
+    learned = parse_learn(learn, game_map) if learn else {}
+    if palette:
+        pal = Palette.from_file(palette, game_map)
+    elif any(not t.overlay for t in game_map.terrain_types.values()) and not learned:
+        pal = Palette.from_game(game_map, layout.size)
+    elif any(not t.overlay for t in game_map.terrain_types.values()):
+        pal = Palette.from_game(game_map, layout.size)
+        pal.drawn = False  # learned looks are the picture's own: do not mix in drawn contexts
+    else:
+        pal = Palette()
+    if learned:
+        ensure_types(game_map, learned.values(), f"learned from {name}: movement costs not known")
+        pal.learn(HexSampler(picture, layout, game_map.hex_ids), learned, game_map.grid)
+    if not pal.examples:
+        raise DataError(f"map {game_map.id} has no terrain types: name example hexes with --learn "
+                        "(e.g. --learn 0104=woods,0612=swamp) or give --palette", field="terrain_types")
+    return Picture(picture, layout, pal, name)
