@@ -10,6 +10,7 @@ along them; roads and railways by their colour crossing from centre to centre.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from PIL import Image
@@ -139,19 +140,27 @@ def _fix(colour, correction) -> tuple[float, float, float]:
     return tuple(colour[i] * gain[i] + offset[i] for i in range(3))
 
 
-def _matcher(target, backgrounds, correction):
-    """Accepts a pixel nearer ``target`` than any background (the fills on either side, the grid,
-    every terrain's fill) that is not the target's own colour."""
-    backgrounds = [b for b in backgrounds if colour_distance(target, b) > 25]
-    limit = min(80.0, 0.5 * min((colour_distance(target, b) for b in backgrounds), default=160))
+def _blend_matcher(target, correction):
+    """A pixel on a drawn line is the line's colour blended with the fill around it (antialiasing,
+    blur, JPEG): accept it when it lies on the segment fill -> line, at least 40% of the way,
+    and close to that segment. ``match(colour, fill)`` takes the fill of the hex it lies in."""
     seen: dict = {}
 
-    def match(colour) -> bool:
-        known = seen.get(colour)  # a picture has far fewer colours than pixels
+    def match(colour, fill) -> bool:
+        key = (colour, fill)
+        known = seen.get(key)
         if known is None:
-            fixed = _fix(colour, correction)
-            d = colour_distance(fixed, target)
-            known = seen[colour] = d < limit and all(d < colour_distance(fixed, b) for b in backgrounds)
+            p = _fix(colour, correction)
+            v = [target[i] - fill[i] for i in range(3)]
+            w = [p[i] - fill[i] for i in range(3)]
+            vv = sum(x * x for x in v)
+            if vv < 40 * 40:  # the line's colour is too near this fill to be seen on it
+                known = False
+            else:
+                alpha = sum(a * b for a, b in zip(v, w)) / vv
+                residual = colour_distance(p, [fill[i] + alpha * v[i] for i in range(3)])
+                known = alpha >= 0.4 and residual <= 20 + 0.12 * math.sqrt(vv)
+            seen[key] = known
         return known
     return match
 
@@ -174,12 +183,9 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
         else:
             sides.append((code, style.colour, style.width))
     lines = [(code, theme.line_style(kind).colour) for code, kind in game_map.line_types.items()]
-    fills = tuple({tuple(v[:3]) for _, v, _ in palette.examples})
-    fills = tuple(tuple(c / 2.0 for c in f) for f in fills)  # Look.vector weighs the fill twice
-    # the fills of every terrain (and the grid) are what a feature's colour must stand out from
-    # (lines are sampled away from the hexsides, so the grid's colour does not compete there)
-    matchers = {code: _matcher(colour, fills + (grid_rgb,), draft.correction) for code, colour, _ in sides}
-    matchers.update({code: _matcher(colour, fills, draft.correction) for code, colour in lines})
+    matchers = {code: _blend_matcher(colour, draft.correction)
+                for code, colour in [(c, col) for c, col, _ in sides] + lines}
+    fill = {h: tuple(int(round(v)) for v in _fix(look.mode, draft.correction)) for h, look in raw.items()}
     seen: set[Hexside] = set()
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
@@ -190,21 +196,22 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                 continue
             seen.add(side)
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
-                found = _hexside(sampler, side, sides, matchers, size)
+                found = _hexside(sampler, side, sides, matchers, size, fill[hex], fill[other])
                 if found:
                     draft.hexsides[side] = found
             if lines:
-                found = _link(sampler, hex, other, lines, matchers, size)
+                found = _link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other])
                 if found:
                     draft.links[side] = found
 
 
-def _hexside(sampler, side, sides, matchers, size):
+def _hexside(sampler, side, sides, matchers, size, fill_a, fill_b):
     a, b = sampler.layout.hexside_segment(side)
     ts = (0.3, 0.4, 0.5, 0.6, 0.7)
     best = None
     for code, colour, width in sides:
-        runs = sampler.runs(a, b, ts, 0.1 * size, matchers[code])
+        match = matchers[code]
+        runs = sampler.runs(a, b, ts, 0.1 * size, lambda c: match(c, fill_a) or match(c, fill_b))
         # a river drawn along the hexside covers it; a hex id or a symbol beside it does not
         hits = [n for n, near in runs if n and near <= max(1.0, 0.035 * size)]
         share = len(hits) / len(ts)
@@ -217,13 +224,27 @@ def _hexside(sampler, side, sides, matchers, size):
     return best[:2] if best else None
 
 
-def _link(sampler, hex, other, lines, matchers, size):
+def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b):
     a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    ts = (0.2, 0.3, 0.7, 0.8)
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * 0.22 * size, dx / length * 0.22 * size
     best = None
     for code, colour in lines:
-        runs = sampler.runs(a, b, ts, 0.1 * size, matchers[code])
-        share = sum(1 for n, _ in runs if n) / len(ts)
+        match = matchers[code]
+        hits = 0
+        for t, fill in ((0.2, fill_a), (0.3, fill_a), (0.7, fill_b), (0.8, fill_b)):
+            def test(c, fill=fill):
+                return match(c, fill)
+            [(n, near)] = sampler.runs(a, b, (t,), 0.1 * size, test)
+            if not n or near > 0.07 * size:
+                continue
+            # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
+            beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
+                                   0.05 * size, test)[0][0] for k in (-1, 1)]
+            if not all(beside):
+                hits += 1
+        share = hits / 4
         if share >= LINE_SHARE and (best is None or share > best[1]):
             best = (code, round(share, 3))
     return best

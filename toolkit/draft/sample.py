@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageDraw, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
 
 from ..hexes import Hex
 
@@ -25,6 +25,8 @@ CENTRE = 0.19
 ID_BAND = 0.27
 #: Width of the strip masked out along a road or railway, as a fraction of the hex size.
 STRIP = 0.12
+#: Blur applied before looks are taken, as a fraction of the hex size.
+SOFTEN = 0.03
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,9 @@ class HexSampler:
         self.hex_ids = hex_ids
         self.masks = {region: self._mask(region, ()) for region in ("ring", "centre")}
         self.pixels = self.image.load()
+        # every picture (and every palette drawing) is softened the same way before its looks are
+        # taken: a scan's own blur then changes little
+        self.soft = self.image.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * self.size)))
 
     def _mask(self, region: str, towards: tuple[tuple[float, float], ...]) -> Image.Image:
         r = self.r
@@ -128,7 +133,7 @@ class HexSampler:
             mask = self._mask(region, tuple(vectors))
         else:
             mask = self.masks[region]
-        crop = self.image.crop((x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1))
+        crop = self.soft.crop((x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1))
         return _look(crop, mask)
 
     def pixel(self, x: float, y: float):
