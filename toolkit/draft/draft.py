@@ -64,9 +64,34 @@ def _correction(looks: dict[Hex, Look], bases: dict[Hex, tuple], palette: Palett
     return tuple(gains), (0.0, 0.0, 0.0)
 
 
+def _first_correction(raw: dict[Hex, Look], palette: Palette) -> tuple:
+    """The starting correction: none, or the cast that makes the picture's commonest fill one of
+    the palette's fills, whichever leaves the hexes nearest their palette examples."""
+    identity = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    candidates = [identity]
+    if raw:
+        bins: dict = {}
+        for look in raw.values():
+            bins.setdefault(tuple(int(v) >> 4 for v in look.mode), []).append(look.mode)
+        common = max(bins.values(), key=len)
+        seen = tuple(sum(c) / len(common) for c in zip(*common))
+        for code in dict.fromkeys(t[0] for t in palette.terrains):
+            fill = [v / 2.0 for v in palette.vector_of(code)[:3]]  # Look.vector weighs the fill twice
+            gains = tuple(min(1.4, max(0.7, f / max(1.0, s))) for f, s in zip(fill, seen))
+            candidates.append((gains, (0.0, 0.0, 0.0)))
+    best = None
+    for correction in candidates:
+        bases = {h: palette.classify_base(look.corrected(*correction)) for h, look in raw.items()}
+        cost = _cost(bases)
+        if best is None or cost < best[2] * (0.98 if correction is not identity else 1.0):
+            best = (correction, bases, cost)
+    return best
+
+
 def _cost(bases: dict[Hex, tuple]) -> float:
-    """Mean distance of the hexes to their nearest palette example."""
-    return sum(b[2] for b in bases.values()) / max(1, len(bases))
+    """How unsure the reading is: one less the mean confidence (a wrong cast leaves hexes
+    between palette examples; the right one puts them on examples)."""
+    return 1.0 - sum(b[1] for b in bases.values()) / max(1, len(bases))
 
 
 def _compose(first: tuple, second: tuple) -> tuple:
@@ -89,9 +114,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
             draft.missing.append(hex)
         else:
             raw[hex] = look
-    correction = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
-    bases = {h: palette.classify_base(look) for h, look in raw.items()}
-    cost = _cost(bases)
+    correction, bases, cost = _first_correction(raw, palette)
     for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 else 0):
         looks = {h: look.corrected(*correction) for h, look in raw.items()}
         trial = _compose(correction, _correction(looks, bases, palette))
@@ -121,13 +144,14 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.size, theme)
     for hex, base in bases.items():
         centre = sampler.look(hex, "centre")
+        ring = sampler.look(hex, "ring", tuple(towards.get(hex, ())))
         features, f_conf, runner = (), 1.0, None
-        if centre is not None:
-            centre = centre.corrected(*correction)
+        if centre is not None and ring is not None:
+            centre, ring = centre.corrected(*correction), ring.corrected(*correction)
             if patterns[hex] in palette.context:
-                features, f_conf, _, runner = palette.classify_in_context(patterns[hex], centre)
+                features, f_conf, _, runner = palette.classify_in_context(patterns[hex], ring, centre)
             else:
-                features, f_conf, _, runner = palette.classify_features(base[0], centre)
+                features, f_conf, _, runner = palette.classify_features(base[0], ring, centre)
         confidence = min(base[1], f_conf)
         runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
                      else (base[0], runner) if runner is not None else None)

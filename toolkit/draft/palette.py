@@ -62,7 +62,7 @@ class Palette:
     drawn: bool = False
 
     def add(self, terrain: Terrain, ring: Look, centre: Look | None = None) -> None:
-        self.examples.append((terrain, ring.vector(), (centre or ring).vector()))
+        self.examples.append((terrain, ring.vector(), _overlay_vector(ring, centre or ring)))
 
     @property
     def terrains(self) -> list[Terrain]:
@@ -72,29 +72,30 @@ class Palette:
         """``(base code, confidence, distance, runner-up code)``."""
         return _nearest(ring.vector(), [(t[0], v) for t, v, _ in self.examples])
 
-    def classify_features(self, base: str, centre: Look):
+    def classify_features(self, base: str, ring: Look, centre: Look):
         """``(features, confidence, distance, runner-up)`` among the examples of ``base``."""
         candidates = [(t[1], c) for t, _, c in self.examples if t[0] == base]
         if len({f for f, _ in candidates}) < 2:
             return (candidates[0][0] if candidates else ()), 1.0, 0.0, None
-        return _nearest(centre.vector(), candidates)
+        return _nearest(_overlay_vector(ring, centre), candidates)
 
     def vector_of(self, base: str) -> tuple[float, ...]:
         """The mean ring vector of a base terrain's examples (for colour correction)."""
-        vs = [v for t, v, _ in self.examples if t[0] == base]
+        vs = ([v for t, v, _ in self.examples if t == (base, ())]  # overlays cover the fill: plain first
+              or [v for t, v, _ in self.examples if t[0] == base])
         return tuple(sum(c) / len(vs) for c in zip(*vs))
 
     # -- overlays in context -------------------------------------------------------------
 
-    def add_context(self, key, terrain: Terrain, centre: Look) -> None:
-        self.context.setdefault(key, []).append((terrain[1], centre.vector()))
+    def add_context(self, key, terrain: Terrain, ring: Look, centre: Look) -> None:
+        self.context.setdefault(key, []).append((terrain[1], _overlay_vector(ring, centre)))
 
-    def classify_in_context(self, key, centre: Look):
+    def classify_in_context(self, key, ring: Look, centre: Look):
         """``(features, confidence, distance, runner-up)`` among examples drawn like this hex."""
         candidates = self.context.get(key, [])
         if len({f for f, _ in candidates}) < 2:
             return (candidates[0][0] if candidates else ()), 1.0, 0.0, None
-        return _nearest(centre.vector(), candidates, prefer=())
+        return _nearest(_overlay_vector(ring, centre), candidates, prefer=())
 
     def draw_contexts(self, game_map: Map, patterns: set, hex_px: float, theme=None) -> None:
         """Draw, for each ``(base, links)`` pattern, the base alone and with each overlay, with
@@ -124,6 +125,7 @@ class Palette:
         for hex in grid:
             swatch.hexes[hex] = HexTerrain(spacer)
         placed = []
+        towards: dict[Hex, tuple[Hex, ...]] = {}
         for i, (key, terrain) in enumerate(jobs):
             row, col = divmod(i, per_row)
             centre = Hex(grid.first_col + 1 + 3 * col, grid.first_row + 1 + 3 * row)
@@ -137,12 +139,13 @@ class Palette:
                     ends = ends[2:]
                 swatch.lines.extend(Line(code, (centre, end)) for end in ends)
             placed.append((centre, key, terrain))
+            towards[centre] = tuple(grid.neighbour(centre, d) for _, d in key[1])
         rendered = render_map(swatch, dpi=100, theme=theme)
         sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
         for centre, key, terrain in placed:
-            look = sampler.look(centre, "centre")
-            if look is not None:
-                self.add_context(key, terrain, look)
+            look, ring = sampler.look(centre, "centre"), sampler.look(centre, "ring", towards[centre])
+            if look is not None and ring is not None:
+                self.add_context(key, terrain, ring, look)
 
     # -- sources ---------------------------------------------------------------------------
 
@@ -217,6 +220,11 @@ class Palette:
             self.add(terrain, ring, centre)
         if examples:
             self.origin.append(f"{len(examples)} hexes named by hand")
+
+
+def _overlay_vector(ring: Look, centre: Look) -> tuple[float, ...]:
+    """How the centre differs from the ring: an overlay's mark, whatever the picture's cast."""
+    return tuple(c - r for c, r in zip(centre.vector(), ring.vector()))
 
 
 def _parse_terrain(text: str, game_map: Map, where: str) -> Terrain:
