@@ -27,6 +27,8 @@ LOW_CONFIDENCE = 0.3
 #: A hexside or line feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
 LINE_SHARE = 0.75
+#: A hex whose look spreads more than this (trees, marsh symbols) is "textured".
+TEXTURED = 12.0
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     matchers = {code: _blend_matcher(colour, draft.correction)
                 for code, colour in [(c, col) for c, col, _ in sides] + lines}
     fill = {h: tuple(int(round(v)) for v in _fix(look.mode, draft.correction)) for h, look in raw.items()}
+    # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
+    texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
     seen: set[Hexside] = set()
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
@@ -224,7 +228,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                 if found:
                     draft.hexsides[side] = found
             if lines:
-                found = _link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other])
+                textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
+                found = _link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other], textured)
                 if found:
                     draft.links[side] = found
 
@@ -248,11 +253,11 @@ def _hexside(sampler, side, sides, matchers, size, fill_a, fill_b):
     return best[:2] if best else None
 
 
-def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b):
+def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
     a, b = sampler.layout.center(hex), sampler.layout.center(other)
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length * 0.22 * size, dx / length * 0.22 * size
+    nx, ny = -dy / length * 0.2 * size, dx / length * 0.2 * size
     best = None
     for code, colour in lines:
         match = matchers[code]
@@ -265,11 +270,12 @@ def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b):
                 continue
             # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
             beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
-                                   0.05 * size, test)[0][0] for k in (-1, 1)]
-            if not all(beside):
+                                   0.04 * size, test)[0][0] for k in (-1.4, -0.8, 0.8, 1.4)]
+            if sum(1 for n in beside if n) <= (0 if textured else 1):
                 hits += 1
         share = hits / 4
-        if share >= LINE_SHARE and (best is None or share > best[1]):
+        # symbols (trees, marsh) hold strokes of every colour: there the line must show everywhere
+        if share >= (1.0 if textured else LINE_SHARE) and (best is None or share > best[1]):
             best = (code, round(share, 3))
     return best
 
