@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter as Tally
 
 import pytest
-from conftest import BUNDLED
+from importer_fixtures import BUNDLED, round_trip  # noqa: F401 (a fixture)
 
 FIELDS = ("name", "side", "kind", "type", "size", "formation", "unit_class", "steps", "back_kind", "front", "back")
 

@@ -58,7 +58,7 @@ def _against(target, report: Report, picture_file, refs, dpi, overlay_path, map_
 
     game = load_game(target)
     game_map = game.maps[map_id] if map_id else game.main_map
-    picture = prepare(game_map, image=picture_file, refs=refs, dpi=dpi, game=game)
+    picture = prepare(game_map, image=picture_file, refs=refs, dpi=dpi, game=game, against=True)
     draft = draft_terrain(game_map, picture.image, picture.layout, picture.palette)
     found = mismatches(game_map, draft)
     report.findings += mismatch_findings(game_map, found, picture.name)

@@ -71,7 +71,7 @@ def _first_correction(raw: dict[Hex, Look], palette: Palette) -> tuple:
     the palette's fills, whichever leaves the hexes nearest their palette examples."""
     identity = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
     candidates = [identity]
-    if raw:
+    if raw and not palette.native:  # a palette read on this picture has its colours already
         bins: dict = {}
         for look in raw.values():
             bins.setdefault(tuple(int(v) >> 4 for v in look.mode), []).append(look.mode)
@@ -83,7 +83,7 @@ def _first_correction(raw: dict[Hex, Look], palette: Palette) -> tuple:
             candidates.append((gains, (0.0, 0.0, 0.0)))
     best = None
     for correction in candidates:
-        bases = {h: palette.classify_base(look.corrected(*correction)) for h, look in raw.items()}
+        bases = {h: palette.classify_base(look.corrected(*correction), h) for h, look in raw.items()}
         cost = _cost(bases)
         if best is None or cost < best[2] * (0.98 if correction is not identity else 1.0):
             best = (correction, bases, cost)
@@ -117,10 +117,10 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         else:
             raw[hex] = look
     correction, bases, cost = _first_correction(raw, palette)
-    for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 else 0):
+    for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 and not palette.native else 0):
         looks = {h: look.corrected(*correction) for h, look in raw.items()}
         trial = _compose(correction, _correction(looks, bases, palette))
-        trial_bases = {h: palette.classify_base(look.corrected(*trial)) for h, look in raw.items()}
+        trial_bases = {h: palette.classify_base(look.corrected(*trial), h) for h, look in raw.items()}
         trial_cost = _cost(trial_bases)
         if trial_cost >= cost * 0.98:  # a clean picture needs no correction; keep only what helps
             break
@@ -138,7 +138,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         if away:  # read again without the road or railway crossing the ring
             ring = sampler.look(hex, "ring", away)
             if ring is not None:
-                base = palette.classify_base(ring.corrected(*correction))
+                base = palette.classify_base(ring.corrected(*correction), hex)
                 bases[hex] = base
         links = tuple(sorted((draft.links[Hexside.of(hex, o)][0], game_map.grid.direction(hex, o)) for o in away))
         patterns[hex] = (base[0], links)
@@ -153,7 +153,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
             if patterns[hex] in palette.context:
                 features, f_conf, _, runner = palette.classify_in_context(patterns[hex], ring, centre)
             else:
-                features, f_conf, _, runner = palette.classify_features(base[0], ring, centre)
+                features, f_conf, _, runner = palette.classify_features(base[0], ring, centre, hex)
         confidence = min(base[1], f_conf)
         runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
                      else (base[0], runner) if runner is not None else None)

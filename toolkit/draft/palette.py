@@ -58,23 +58,31 @@ class Palette:
     examples: list[tuple[Terrain, tuple[float, ...], tuple[float, ...]]] = field(default_factory=list)
     origin: list[str] = field(default_factory=list)
     context: dict = field(default_factory=dict)
+    #: The hex each example was read from (None: drawn or given): a hex is never its own example.
+    sources: list = field(default_factory=list)
     #: True when the examples are hexforge's own drawing (overlays can then be drawn in context).
     drawn: bool = False
+    #: True when the examples were read on the picture being drafted (no colour correction then).
+    native: bool = False
 
-    def add(self, terrain: Terrain, ring: Look, centre: Look | None = None) -> None:
+    def add(self, terrain: Terrain, ring: Look, centre: Look | None = None, source: Hex | None = None) -> None:
         self.examples.append((terrain, ring.vector(), _overlay_vector(ring, centre or ring)))
+        self.sources.append(source)
 
     @property
     def terrains(self) -> list[Terrain]:
         return list(dict.fromkeys(t for t, _, _ in self.examples))
 
-    def classify_base(self, ring: Look):
-        """``(base code, confidence, distance, runner-up code)``."""
-        return _nearest(ring.vector(), [(t[0], v) for t, v, _ in self.examples])
+    def _others(self, hex: Hex | None):
+        return [ex for ex, src in zip(self.examples, self.sources) if src is None or src != hex]
 
-    def classify_features(self, base: str, ring: Look, centre: Look):
+    def classify_base(self, ring: Look, hex: Hex | None = None):
+        """``(base code, confidence, distance, runner-up code)``."""
+        return _nearest(ring.vector(), [(t[0], v) for t, v, _ in self._others(hex)])
+
+    def classify_features(self, base: str, ring: Look, centre: Look, hex: Hex | None = None):
         """``(features, confidence, distance, runner-up)`` among the examples of ``base``."""
-        candidates = [(t[1], c) for t, _, c in self.examples if t[0] == base]
+        candidates = [(t[1], c) for t, _, c in self._others(hex) if t[0] == base]
         if len({f for f, _ in candidates}) < 2:
             return (candidates[0][0] if candidates else ()), 1.0, 0.0, None
         return _nearest(_overlay_vector(ring, centre), candidates)
@@ -211,13 +219,16 @@ class Palette:
                 palette.add(terrain, Look(c, c, (0.0, 0.0, 0.0)))
         return palette
 
-    def learn(self, sampler: HexSampler, examples: dict[Hex, Terrain], grid: Grid) -> None:
-        """Add the looks of hexes a person named (``--learn 0104=woods``)."""
+    def learn(self, sampler: HexSampler, examples: dict[Hex, Terrain], grid: Grid, keep_source: bool = False) -> None:
+        """Add the looks of hexes a person named (``--learn 0104=woods``); ``keep_source``
+        remembers each example's hex so that it is not used to judge itself."""
+        if not self.examples:
+            self.native = True  # every example comes from this picture
         for hex, terrain in examples.items():
             ring, centre = sampler.look(hex), sampler.look(hex, "centre")
             if ring is None or centre is None:
                 raise DataError(f"learn: hex {grid.format(hex)} is not wholly on the picture", field="learn")
-            self.add(terrain, ring, centre)
+            self.add(terrain, ring, centre, hex if keep_source else None)
         if examples:
             self.origin.append(f"{len(examples)} hexes named by hand")
 

@@ -43,6 +43,19 @@ def open_picture(path: str | os.PathLike) -> Image.Image:
         raise DataError(f"not a readable picture: {exc}", path=str(path)) from None
 
 
+def _data_examples(game_map: Map, per_class: int = 12) -> dict[Hex, tuple]:
+    """Up to ``per_class`` hexes of each terrain in the data, spread over the map."""
+    by_class: dict[tuple, list[Hex]] = {}
+    for hex, cell in sorted(game_map.hexes.items()):
+        by_class.setdefault((cell.terrain, tuple(cell.features)), []).append(hex)
+    chosen = {}
+    for terrain, hexes in by_class.items():
+        step = max(1, len(hexes) // per_class)
+        for hex in hexes[::step][:per_class]:
+            chosen[hex] = terrain
+    return chosen
+
+
 def parse_refs(items: tuple[str, ...], game_map: Map) -> dict[Hex, tuple[float, float]]:
     """``HEX=X,Y`` pairs: the pixel of a hex's centre on the picture."""
     refs = {}
@@ -61,9 +74,15 @@ def parse_refs(items: tuple[str, ...], game_map: Map) -> dict[Hex, tuple[float, 
 
 
 def prepare(game_map: Map, *, image: str | None = None, palette: str | None = None, learn: str | None = None,
-            refs: tuple[str, ...] = (), dpi: int = 100, game=None) -> Picture:
+            refs: tuple[str, ...] = (), dpi: int = 100, game=None, against: bool = False) -> Picture:
     """The picture (given, the map's board image, or the map rendered at ``dpi``), the grid on
-    it and the palette (the game's terrain drawn by hexforge, a palette file, learned hexes)."""
+    it and the palette (the game's terrain drawn by hexforge, a palette file, learned hexes).
+
+    ``against``: the palette is for checking the map's data: the data's own hexes read on the
+    picture (any picture, in its own colours), each hex judged by the others, never by itself.
+    """
+    if refs and len(refs) != 2:
+        raise DataError(f"give exactly two reference hexes (--ref HEX=X,Y twice), not {len(refs)}", field="ref")
     board = None
     if game_map.image is not None:
         base = game_map.locations.get("file", (None, None))[0]
@@ -75,17 +94,23 @@ def prepare(game_map: Map, *, image: str | None = None, palette: str | None = No
         picture, name = open_picture(board), board.name
         layout = placed_layout(game_map, refs=parse_refs(refs, game_map) or None)
     else:
+        if refs:
+            raise DataError("--ref places the grid on a picture: give the picture with --image", field="ref")
         from ..render import render_map
         rendered = render_map(game_map, dpi=dpi, game=game)
         picture, name, layout = rendered.image, f"hexforge's render at {dpi} dpi", PlacedLayout(rendered.layout)
     learned = parse_learn(learn, game_map) if learn else {}
     if palette:
         pal = Palette.from_file(palette, game_map)
-    elif any(not t.overlay for t in game_map.terrain_types.values()) and not learned:
-        pal = Palette.from_game(game_map, layout.size)
+    elif learned:
+        pal = Palette()  # the picture's own looks of the named hexes
+    elif against and len({(c.terrain, c.features) for c in game_map.hexes.values()}) >= 2:
+        pal = Palette()
+        pal.learn(HexSampler(picture, layout, game_map.hex_ids), _data_examples(game_map), game_map.grid,
+                  keep_source=True)
+        pal.origin = [f"{len(pal.examples)} hexes of the data, read on the picture"]
     elif any(not t.overlay for t in game_map.terrain_types.values()):
         pal = Palette.from_game(game_map, layout.size)
-        pal.drawn = False  # learned looks are the picture's own: do not mix in drawn contexts
     else:
         pal = Palette()
     if learned:

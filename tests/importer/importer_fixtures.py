@@ -1,4 +1,4 @@
-"""Fixtures: the bundled games' modules (stand-in images, small DPI), built once and imported."""
+"""Fixtures (imported by the tests that use them): the bundled games' modules (stand-in images, small DPI), built once and imported."""
 
 from __future__ import annotations
 
