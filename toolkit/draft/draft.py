@@ -143,7 +143,8 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         links = tuple(sorted((draft.links[Hexside.of(hex, o)][0], game_map.grid.direction(hex, o)) for o in away))
         patterns[hex] = (base[0], links)
     if palette.drawn:  # only hexes a road or railway crosses need their overlays drawn in context
-        palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.size, theme)
+        palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.layout.size,
+                               theme)
     for hex, base in bases.items():
         centre = sampler.look(hex, "centre")
         ring = sampler.look(hex, "ring", tuple(towards.get(hex, ())))
@@ -194,7 +195,7 @@ def _blend_matcher(target, correction):
 def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme,
               palette: Palette) -> None:
     grid = game_map.grid
-    size = sampler.size
+    size = sampler.layout.size  # picture pixels (runs answer in picture pixels too)
     water = {code for code, t in game_map.terrain_types.items() if theme.terrain_style(t).water is not None}
     grid_colour = theme.get("grid", "colour", "#4a4a44")
     from ..render.theme import rgb

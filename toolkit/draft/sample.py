@@ -55,12 +55,16 @@ class Look:
 
 _SHIFT = 4          # colours are binned by their top 4 bits per channel to find the commonest
 _BIN = 1 << _SHIFT
+_BIN_LUT = [v >> _SHIFT for v in range(256)] * 3
+_ONE_BIN = [[255 if v == b else 0 for v in range(256)] for b in range(256)]
+#: Pictures are read at a working scale where a hex is about this many pixels across.
+WORK_SIZE = 45
 
 
 def _look(crop: Image.Image, mask: Image.Image) -> Look:
     stat = ImageStat.Stat(crop, mask)
     # bin every pixel's colour (outside the mask: a colour no bin of the inside uses)
-    binned = crop.point(lambda v: v >> _SHIFT)
+    binned = crop.point(_BIN_LUT)
     outside = Image.new("RGB", crop.size, (255, 255, 255))
     binned = Image.composite(binned, outside, mask)
     counts = binned.getcolors(crop.size[0] * crop.size[1]) or []
@@ -71,7 +75,7 @@ def _look(crop: Image.Image, mask: Image.Image) -> Look:
     bands = binned.split()
     hit = None
     for band, value in zip(bands, colour):
-        m = band.point(lambda v, value=value: 255 if v == value else 0)
+        m = band.point(_ONE_BIN[value])
         hit = m if hit is None else ImageChops.multiply(hit, m)
     mode = tuple(ImageStat.Stat(crop, hit).mean) if n else tuple(stat.median)
     return Look(mode, n / total, tuple(float(m) for m in stat.median), tuple(stat.stddev))
@@ -85,9 +89,12 @@ class HexSampler:
     """Samples one RGB picture with a layout (anything with ``center``, ``size``, ``grid``)."""
 
     def __init__(self, image: Image.Image, layout, hex_ids: str = "top") -> None:
-        self.image = image.convert("RGB") if image.mode != "RGB" else image
+        image = image.convert("RGB") if image.mode != "RGB" else image
         self.layout = layout
-        self.size = layout.size
+        # big hexes are read on a reduced copy (a box filter: what a coarser scan would give)
+        self.k = max(1, int(layout.size // WORK_SIZE))
+        self.image = image.reduce(self.k) if self.k > 1 else image
+        self.size = layout.size / self.k
         self.r = max(3, int(DISC * self.size))
         self.hex_ids = hex_ids
         self.masks = {region: self._mask(region, ()) for region in ("ring", "centre")}
@@ -120,7 +127,7 @@ class HexSampler:
 
         ``towards`` are neighbours a road or railway runs to: a strip towards each is left out.
         """
-        cx, cy = self.layout.center(hex)
+        cx, cy = self._at(*self.layout.center(hex))
         x0, y0 = int(round(cx)) - self.r, int(round(cy)) - self.r
         w, h = self.image.size
         if x0 < 0 or y0 < 0 or x0 + 2 * self.r + 1 > w or y0 + 2 * self.r + 1 > h:
@@ -128,13 +135,17 @@ class HexSampler:
         if towards:
             vectors = []
             for other in towards:
-                ox, oy = self.layout.center(other)
+                ox, oy = self._at(*self.layout.center(other))
                 vectors.append((ox - cx, oy - cy))
             mask = self._mask(region, tuple(vectors))
         else:
             mask = self.masks[region]
         crop = self.soft.crop((x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1))
         return _look(crop, mask)
+
+    def _at(self, x: float, y: float) -> tuple[float, float]:
+        """A picture point at the working scale."""
+        return x / self.k, y / self.k
 
     def pixel(self, x: float, y: float):
         xi, yi = int(round(x)), int(round(y))
@@ -149,6 +160,8 @@ class HexSampler:
         pixels on either side) ``match`` accepts, and how far the nearest of them is from the segment.
         A curve that wanders off the straight segment is still found; the count is the drawn
         width where it crosses."""
+        a, b = self._at(*a), self._at(*b)
+        reach = reach / self.k
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
@@ -161,5 +174,6 @@ class HexSampler:
                 colour = self.pixel(px + nx * k, py + ny * k)
                 if colour is not None and match(colour):
                     hits.append(k)
-            out.append((len(hits), min((abs(k) for k in hits), default=steps + 1)))
+            # in picture pixels, whatever the working scale
+            out.append((len(hits) * self.k, min((abs(k) for k in hits), default=steps + 1) * self.k))
         return out
