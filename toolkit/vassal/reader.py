@@ -29,6 +29,19 @@ KNOWN_TRAITS = frozenset(
     "nonRect; pivot; button; playSound; deselect; locCommand; border; propertysheet; mat; matPiece; basicName; "
     "cmt; locmsg; attach; deck;".split())
 
+#: What can be a piece's innermost member (BasicCommandEncoder.createBasic): a BasicPiece, a
+#: Stack or a Deck; cards are BasicPieces (with a Mask) since VASSAL 3.2.
+INNERMOST = ("piece;", "deck;", "stack")
+
+#: Images VASSAL ships in its own jar (vassal-app/src/main/resources/images of 3.7.26): a
+#: module may name them without holding them (a Mark When Moved trait's default moved.gif).
+BUILT_IN_IMAGES = frozenset(
+    "Edit16.gif Help16.gif Save16.gif SaveAs16.gif Splash.gif Splash.png StepForward16.gif Undo16.gif "
+    "VASSAL-256x256.png black.jpg camera.gif chart.gif chess_clock.png connect.gif counter.gif die.gif "
+    "disconnect.gif getMessages.gif globe_selected.gif globe_unselected.gif inventory.gif keyCommand.gif "
+    "lockedRoom.gif map.gif moved.gif notes.gif overview.gif playerAway.gif playerLooking.gif postMessage.gif "
+    "recenter.gif status.gif thread.gif unmoved.gif zoom.png zoomIn.gif zoomIn.png zoomOut.gif zoomOut.png".split())
+
 _B = "VASSAL.build."
 _MAX_COMMANDS = 1_000_000
 _MAX_DEPTH = 50
@@ -66,7 +79,7 @@ class _Module:
         self.root = root
         self.info = {k: root.get(k, "") for k in ("name", "version", "VassalVersion", "description",
                                                    "nextPieceSlotId")}
-        self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")}
+        self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
         self.sides = [_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
         self.prototypes: dict[str, list[Trait]] = {}
         for element in root.iter(_B + "module.PrototypeDefinition"):
@@ -213,6 +226,7 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
     problems += [f"unknown trait {u!r}" for u in unknown]
     basic = full[-1]
     if basic.id != "piece;":
+        # VASSAL builds a piece only on a BasicPiece (a Stack or a Deck is never wrapped in traits)
         problems.append("the innermost trait is not a BasicPiece")
         return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": used,
                 "traits": [t.id for t in full], "layer": None, "problems": problems}
@@ -235,7 +249,7 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
             images += [i for i in level_images if i]
             if len(level_images) != len(names):
                 problems.append(f"a Layer has {len(level_images)} images but {len(names)} level names")
-            elif level is not None and not 0 < abs(level) <= len(names):
+            elif level is not None and names and not 0 < abs(level) <= len(names):
                 problems.append(f"a Layer is at level {level} of {len(names)}")
             if level is not None and 0 < level <= len(names) and names[level - 1]:
                 label = names[level - 1]
@@ -286,13 +300,17 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
         raise DataError(f"savedGame is corrupt: {exc}", path=where) from None
     commands = _commands(text)
     pieces: dict[str, dict] = {}
-    stacks, boards, problems = [], [], []
+    stacks, boards, decks, problems = [], [], [], []
     for command in commands:
         if command.startswith("+/"):
             try:
                 piece_id, type_text, state = parse_add_piece(command)
             except ValueError as exc:
                 problems.append(f"command does not decode: {exc}")
+                continue
+            if type_text.startswith("deck;"):  # a Deck holds cards added before it, like a stack
+                fields = decode(state, ";")
+                decks.append({"id": piece_id, "map": fields[0] if fields else None})
                 continue
             if type_text == "stack":
                 fields = decode(state, ";")
@@ -327,7 +345,7 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
             boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3],
                            "positions": [[name, _num(col), _num(row)]
                                          for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
-    return {"pieces": list(pieces.values()), "stacks": stacks, "boards": boards,
+    return {"pieces": list(pieces.values()), "stacks": stacks, "decks": decks, "boards": boards,
             "begins": "begin_save" in commands, "starts": "end_save" in commands, "problems": problems}
 
 
