@@ -19,6 +19,11 @@ set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 settings.register_profile("hexforge", database=None, deadline=None)
 settings.load_profile("hexforge")
 
+def pytest_addoption(parser):
+    parser.addoption("--fuzz-long", action="store_true", default=False,
+                     help="Run the long fuzz run of tests/fuzz (thousands of corrupted inputs) and print its figures.")
+
+
 #: The checkout's root (maps/, counters/, tests/data/).
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = ROOT / "tests" / "data" / "broken"

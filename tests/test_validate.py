@@ -82,11 +82,18 @@ CASES = [
     ("scenarios/crossing.yaml", 'units: [b-4], entry: "0105",', "units: [b-4],", "no-entry", "reinforcements[0]",
      "units: [b-4]"),
     ("scenarios/crossing.yaml", "units: [b-2]", "units: [b-1]", "counter-overused", "setup", None),
+    ("game.yaml", "options:", "decks:\n  - {id: cup, name: Cup, box: eliminated, counters: [oos], send_to: bin}\noptions:",
+     "unknown-deck", "decks[0].send_to", "{id: cup"),
+    ("scenarios/crossing.yaml", "units: [b-2], rule", "units: [b-2], area: {within: 1, place: Dorn}, rule",
+     "setup-outside-area", "setup[1].hex", "Dorn"),
+    ("scenarios/crossing.yaml", "units: [b-2], rule", "units: [b-2], area: {place: Nowhere}, rule",
+     "bad-area", "setup[1].area", "Nowhere"),
     ("scenarios/crossing.yaml", "side: blue, units: [b-4]", "side: blue, units: [r-16]", "wrong-side",
      "reinforcements[0].units", "units: [r-16]"),
     ("scenarios/crossing.yaml", "side: blue, units: [b-4]", "side: green, units: [b-4]", "unknown-side",
      "reinforcements[0].side", "green"),
     ("scenarios/crossing.yaml", "first_side: red", "first_side: purple", "unknown-side", "first_side", "purple"),
+    ("scenarios/crossing.yaml", "id: crossing", "id: 'cross;ing'", "bad-id", "id", None),
 ]
 
 # Extra edits some cases need so that exactly the intended problem is present.

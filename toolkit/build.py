@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import BuildError, HexforgeError
-from .game import Game
+from .game import Game, id_problem
 from .validate import format_report, validate_game
 
 #: name -> "module:function" of each build step, in the order they run.
@@ -42,6 +42,10 @@ def build_game(game: Game, out_root: str | Path = "build", steps: list[str] | No
     unknown = [n for n in names if n not in STEPS]
     if unknown:
         raise BuildError(f"unknown build step {unknown[0]!r}; expected one of {', '.join(STEPS)}")
+    for kind, value in [("game", game.id)] + [("map", m) for m in game.maps]:
+        problem = id_problem(value)
+        if problem:   # ids become folder and file names: refuse before anything is written
+            raise BuildError(f"cannot build: {kind} {problem}")
     out_root = Path(out_root)
     out_root.mkdir(parents=True, exist_ok=True)
     target = out_root / game.id
@@ -51,7 +55,9 @@ def build_game(game: Game, out_root: str | Path = "build", steps: list[str] | No
     try:
         report = validate_game(game)
         if not report.ok:
-            raise BuildError(f"{game.id} has {len(report.errors)} data errors; run 'hexforge validate {game.id}'")
+            first = "; ".join(f.format() for f in report.errors[:3])
+            raise BuildError(f"{game.id} has {len(report.errors)} data errors, first: {first}; run "
+                             f"'hexforge validate {game.id}'")
         if target.exists():
             # keep outputs of steps not run this time
             shutil.copytree(target, staging, dirs_exist_ok=True)

@@ -9,7 +9,10 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+from dataclasses import replace
+
 from toolkit.game import Game, HexTerrain, HexsideFeature, Line, Map
+from toolkit.game.terrain import CostTable
 from toolkit.hexes import Grid, Hex, Hexside
 from toolkit.referee import Position, Unit
 
@@ -54,9 +57,15 @@ def _hexside(m: Map, a: Hex, b: Hex, cls: str, weather: str):
     return total
 
 
-def _line(m: Map, a: Hex, b: Hex, cls: str, weather: str):
+def _line(m: Map, a: Hex, b: Hex, cls: str, weather: str, codes=None, rate=None):
+    """The best line rate from ``a`` to ``b`` over lines of ``codes`` (None: any); a mode's
+    ``rate`` replaces every line's own rate."""
     best = None
     for c in _lines_between(m, a, b):
+        if codes is not None and c not in codes:
+            continue
+        if rate is not None:
+            return Fraction(rate)
         found, cost = m.line_types[c].move.lookup(cls, weather)
         if found and cost is not None:
             best = cost if best is None else min(best, cost)
@@ -85,18 +94,45 @@ def zoc_owners_at(pos: Position, rs, side: str, h: Hex) -> set[str]:
     return out
 
 
-def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Fraction, bool]]:
+def _rounded(value: Fraction, how: str) -> Fraction:
+    if how == "down":
+        return Fraction(value.numerator // value.denominator)
+    if how == "up":
+        return Fraction(-(-value.numerator // value.denominator))
+    return value
+
+
+def oracle_ma(rs, unit, mode) -> Fraction:
+    """A unit's MP for a move in ``mode``: printed MA, times each status factor it has, times
+    the mode's factor (each rounded as the ruleset says), plus the mode's bonus."""
+    mv = rs.movement
+    ma = Fraction(unit.value("movement") or 0)
+    for status, factor in mv.status_ma.items():
+        if status in unit.status:
+            ma = _rounded(ma * Fraction(factor), mv.status_ma_round)
+    if mode.ma_factor != 1:
+        ma = _rounded(ma * Fraction(mode.ma_factor), mode.round)
+    return ma + Fraction(mode.ma_bonus)
+
+
+def oracle_reach(pos: Position, rs, unit_ids: list[str], mode: str | None = None,
+                 hook=None) -> dict[Hex, tuple[Fraction, bool]]:
     """Hex -> (least MP spent, move ends there) over every simple path.
 
     Applies the tutorial's kinds of rules plus the ZOC and minimum-move options of the
-    ruleset (enter/leave costs, stop, ZOC-to-ZOC allowed/forbidden/one-hex/same-unit, infiltration)."""
+    ruleset (enter/leave costs, stop, ZOC-to-ZOC allowed/forbidden/one-hex/same-unit,
+    infiltration), status factors on the allowance, the movement ``mode`` (line rate, lines,
+    road only, MA factor and bonus), and ``hook(a, b)``: extra MP a ruleset's step hook adds to
+    every step."""
     m, grid, weather = pos.map, pos.map.grid, pos.current_weather
     units = [pos.units[u] for u in unit_ids]
     side = units[0].side
     if any(s in u.status for u in units for s in rs.movement.cannot_move):
         return {}
+    md = rs.mode(mode)
+    codes = md.lines or rs.movement.lines
     classes = {u.counter.unit_class or m.unit_classes[0] for u in units}
-    ma = min(Fraction(u.value("movement")) for u in units)
+    ma = min(oracle_ma(rs, u, md) for u in units)
     enemy = {u.hex for u in pos.units.values()
              if u.hex and u.side and u.side != side and not u.counter.is_marker}
     use_line = not (len(units) > 1 and classes & set(rs.movement.line_alone_classes))
@@ -105,40 +141,43 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Frac
 
     z = rs.zoc
     minimum = rs.movement.minimum_move and not any(u.moved for u in units)
-    infiltrate = all(rs.may_infiltrate(pos, u) for u in units)
+    infiltrate = md.infiltration and all(rs.may_infiltrate(pos, u) for u in units)
     enter_cost, leave_cost = Fraction(z.enter_cost), Fraction(z.leave_cost)
 
     def step(a: Hex, b: Hex, spent: Fraction, first: bool):
         """(total spent, move ends) after stepping a -> b, or None if the step is illegal."""
         if b in enemy:
             return None
-        costs = []
-        for cls in classes:
-            lc = _line(m, a, b, cls, weather) if use_line else None
-            if lc is not None:
-                costs.append(Fraction(lc))
-                continue
-            t, s = _terrain(m, b, cls, weather), _hexside(m, a, b, cls, weather)
-            if t is None or s is None:
+        extra = hook(a, b) if hook else 0
+        lines = [_line(m, a, b, cls, weather, codes, md.line_rate) if use_line else None for cls in classes]
+        if None not in lines:
+            c = max(Fraction(x) for x in lines)
+        else:
+            if md.road_only:
                 return None
-            costs.append(t + s)
-        c = max(costs)
+            costs = []
+            for cls in classes:
+                t, s = _terrain(m, b, cls, weather), _hexside(m, a, b, cls, weather)
+                if t is None or s is None:
+                    return None
+                costs.append(t + s)
+            c = max(costs)
         stop = False
         if zoc[b]:
             if zoc[a]:
                 if infiltrate and first:
-                    return max(ma, spent), True        # infiltration: all MP, then stop
+                    return max(ma, spent) + extra, True        # infiltration: all MP, then stop
                 if z.zoc_to_zoc == "forbidden" or (z.zoc_to_zoc == "one-hex" and not first):
                     return None
                 if z.zoc_to_zoc == "same-unit" and owners[a] & owners[b]:
                     return None
                 if z.zoc_to_zoc == "one-hex":
-                    return max(ma, spent), True
+                    return max(ma, spent) + extra, True
             c += enter_cost
             stop = z.stop
         if zoc[a]:
             c += leave_cost
-        total = spent + c
+        total = spent + c + extra
         if total > ma:
             if minimum and first:
                 return total, True                    # the minimum move: one hex, then stop
@@ -171,15 +210,25 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str]) -> dict[Hex, tuple[Frac
     return best
 
 
-def random_position(game: Game, seed: int, size: int = 6) -> tuple[Position, str]:
-    """A random small map with the tutorial's terrain chart, and a random position on it."""
+def _whole_lines(line_types: dict) -> dict:
+    """The line types with every rate raised to a whole MP (a map whose costs are integers)."""
+    return {code: replace(t, move=CostTable({k: None if c is None else Fraction(-(-c.numerator // c.denominator))
+                                            for k, c in t.move.costs.items()}))
+            for code, t in line_types.items()}
+
+
+def random_position(game: Game, seed: int, size: int = 6, whole: bool = False) -> tuple[Position, str]:
+    """A random small map with the tutorial's terrain chart, and a random position on it.
+
+    ``whole``: the lines cost whole MP too, so the map's own costs are all integers."""
     rnd = random.Random(seed)
     base = game.main_map
     w, h = rnd.randint(3, size), rnd.randint(3, size)
     grid = Grid(1, w, 1, h, orientation="flat", shifted=rnd.choice(["even", "odd"]))
     m = Map(id="main", name="random", grid=grid, terrain_types=base.terrain_types,
-            hexside_types=base.hexside_types, line_types=base.line_types, weathers=base.weathers,
-            unit_classes=base.unit_classes)
+            hexside_types=base.hexside_types,
+            line_types=_whole_lines(base.line_types) if whole else base.line_types,
+            weathers=base.weathers, unit_classes=base.unit_classes)
     codes = ["clear"] * 6 + ["woods", "rough", "hills", "swamp", "lake", "town"]
     for x in grid:
         m.hexes[x] = HexTerrain(rnd.choice(codes), ("village",) if rnd.random() < 0.1 else ())

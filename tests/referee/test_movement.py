@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from toolkit.errors import RulesError
 from toolkit.hexes import Hex
 from toolkit.io import load_game
-from toolkit.referee import Code, Ruleset, Step, check_path, get_ruleset, position_from_scenario, reachable
+from toolkit.referee import (Code, MovementMode, Ruleset, Step, check_path, get_ruleset, position_from_scenario,
+                             reachable)
+from toolkit.referee.board import board_of
 
 from referee_oracle import oracle_reach, random_position
 
@@ -59,6 +61,94 @@ def test_zoc_variants_and_minimum_move_match_brute_force(seed, zoc, minimum):
     for h in reach.hexes():   # and every cheapest path passes the step-by-step check
         check = check_path(pos, rs, ids, reach.path(h))
         assert check.ok, check.reason
+
+
+FRACTIONS = st.sampled_from([0, 1, Fraction(1, 2), Fraction(1, 4), Fraction(2, 3), Fraction(3, 5), Fraction(5, 7)])
+
+
+class _Surcharge(Ruleset):
+    """A step hook adding ``extra(a, b)`` MP to every step (exact fractions of any size)."""
+
+    extra = None
+
+    def step_rule(self, pos, units, step):
+        return replace(step, cost=step.cost + self.extra(step.a, step.b))
+
+
+def _extra(denominator: int):
+    return lambda a, b: Fraction((a.col * 3 + b.row * 5) % 4, denominator)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**31), st.booleans(), FRACTIONS, FRACTIONS, st.booleans(),
+       st.sampled_from([None, Fraction(1, 4), Fraction(2, 5), Fraction(3, 7)]), st.booleans(),
+       st.sampled_from([None, 2, 3, 11]), st.sampled_from([1, Fraction(1, 2), Fraction(2, 3)]),
+       st.sampled_from(["down", "up", "exact"]))
+def test_fractional_ruleset_costs_match_brute_force(seed, whole, enter, leave, stop, rate, road_only,
+                                                     hook, factor, rounding):
+    """ZOC enter/leave costs, a mode's line rate and MA factor, a status factor and step-hook
+    costs finer than the map's own costs (issue 11) are all exact: search, oracle and path check
+    agree."""
+    pos, mover = random_position(GAME, seed, whole=whole)
+    ids = [mover] + (["b-4"] if "b-4" in pos.units else [])
+    for uid in ids:
+        if seed % 3 == 0:
+            pos.units[uid].status.add("tired")
+    pos.touch()
+    mode = MovementMode(name="fast", line_rate=rate, road_only=road_only and rate is not None,
+                        ma_factor=factor, round=rounding)
+    movement = replace(RS.movement, status_ma={"tired": Fraction(2, 3)}, status_ma_round=rounding,
+                       modes={"fast": mode})
+    parts = dict(name="fractional", movement=movement, zoc=replace(RS.zoc, enter_cost=enter, leave_cost=leave, stop=stop),
+                 stacking=RS.stacking, supply=RS.supply)
+    if hook is None:
+        rs, extra = Ruleset(**parts), None
+    else:
+        rs, extra = _Surcharge(**parts), _extra(hook)
+        rs.extra = extra
+    for m in (None, "fast"):
+        reach = reachable(pos, rs, ids, m)
+        got = {h: (reach.cost(h), reach.board.index[h] in reach.stopped) for h in reach.hexes()}
+        assert got == oracle_reach(pos, rs, ids, m, extra)
+        for h in reach.hexes():
+            check = check_path(pos, rs, ids, reach.path(h), m)
+            assert check.ok, check.reason
+            assert check.steps[-1]["spent"] == reach.cost(h)
+
+
+def test_a_hook_cost_finer_than_the_scale_reruns_at_a_finer_scale():
+    class Sevenths(Ruleset):
+        def step_rule(self, pos, units, step):
+            return replace(step, cost=step.cost + Fraction(1, 7))
+
+    rs = Sevenths(name="sevenths", movement=RS.movement, zoc=RS.zoc)
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    pos.place("b-3", H("0108"))
+    reach = reachable(pos, rs, "b-3")
+    assert reach.cost(H("0608")) == Fraction(5, 3) + Fraction(5, 7)
+    assert reach.board.scale % 42 == 0 and board_of(pos.map).scale == 6
+    check = check_path(pos, rs, "b-3", [H("0108"), H("0208"), H("0308")])
+    assert check.steps[-1]["spent"] == Fraction(2, 3) + Fraction(2, 7)
+
+
+@pytest.mark.parametrize("bad, match", [(0.5, "int or a Fraction"), (Fraction(-1, 2), "less than 0")])
+def test_a_hook_cost_that_is_not_exact_mp_is_refused(bad, match):
+    class Bad(Ruleset):
+        def step_rule(self, pos, units, step):
+            return replace(step, cost=bad)
+
+    pos = position_from_scenario(GAME, "crossing", turn=1)
+    with pytest.raises(RulesError, match=match):
+        reachable(pos, Bad(name="bad", movement=RS.movement, zoc=RS.zoc), "b-1")
+
+
+def test_board_scaled_never_rounds():
+    board = board_of(GAME.main_map)
+    assert board.scaled(Fraction(5, 6)) == 5
+    with pytest.raises(RulesError, match="finer"):
+        board.scaled(Fraction(1, 4))
+    finer = board.at_scale(12)
+    assert finer.scaled(Fraction(1, 4)) == 3 and finer.nb is board.nb and finer.to_mp(3) == Fraction(1, 4)
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,19 +1,24 @@
 """Known positions with known answers ("hexperft"): every file in tests/data/positions.
 
-Each file's ``expect:`` block gives reachable-hex counts per unit, path verdicts, the supplied
-units per side, supply statuses and stacking violations. On a count mismatch the test prints a
-"divide": the unit's reachable hexes with MP left and the previous hex, next to the oracle's.
+Each file's ``expect:`` block gives reachable-hex counts per unit, path verdicts, MP spent and
+left on given hexes (``moves``), the supplied units per side, supply statuses and stacking
+violations; ``ruleset:`` changes fields of the game ruleset's parts for the file (e.g.
+``{zoc: {enter_cost: "1/2"}}``, ``{modes: {rail: {line_rate: "1/4"}}}``). On a count mismatch
+the test prints a "divide": the unit's reachable hexes with MP left and the previous hex, next
+to the oracle's.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from referee_oracle import oracle_reach
 
-from toolkit.referee import (check_path, check_stacking, get_ruleset, load_position, reachable,
-                             ruleset_for, supply_status)
+from toolkit.referee import (MovementMode, check_path, check_stacking, get_ruleset, load_position,
+                             reachable, ruleset_for, supply_status)
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 #: the referee's own positions, and the game positions whose generic checks (paths, supply,
@@ -32,11 +37,32 @@ def _divide(pos, rs, uid) -> str:
     return "\n".join(lines)
 
 
+def _value(v):
+    """A field value as written in ``expect.ruleset``: "1/2" is a Fraction, a list a tuple."""
+    if isinstance(v, str) and v.replace("/", "", 1).lstrip("-").isdigit():
+        return Fraction(v)
+    return tuple(v) if isinstance(v, list) else v
+
+
+def _variant(rs, spec: dict):
+    """``rs`` with the part fields of ``spec`` changed (``modes`` adds or replaces modes)."""
+    parts = {name: replace(getattr(rs, name), **{k: _value(v) for k, v in fields.items()})
+             for name, fields in spec.items() if name != "modes"}
+    if "modes" in spec:
+        movement = parts.get("movement", rs.movement)
+        modes = {name: MovementMode(name=name, **{k: _value(v) for k, v in fields.items()})
+                 for name, fields in spec["modes"].items()}
+        parts["movement"] = replace(movement, modes={**movement.modes, **modes})
+    return replace(rs, name=f"{rs.name}-variant", **parts)
+
+
 @pytest.mark.parametrize("path", POSITIONS, ids=[p.stem for p in POSITIONS])
 def test_position(path):
     pos = load_position(path)
     rs = ruleset_for(pos.game)
     expect = pos.expect
+    if "ruleset" in expect:
+        rs = _variant(rs, expect["ruleset"])
     assert expect, f"{path.name} has no expect: block"
     grid = pos.map.grid
     for uid, count in expect.get("reach", {}).items():
@@ -47,10 +73,24 @@ def test_position(path):
         assert sum(counts.values()) == total, f"{side}: {counts}"
         for uid, count in counts.items():     # the divide, unit by unit, against the oracle
             assert len(oracle_reach(pos, rs, [uid])) == count, _divide(pos, rs, uid)
+    for case in expect.get("moves", []):
+        reach = reachable(pos, rs, case["units"], case.get("mode"))
+        oracle = oracle_reach(pos, rs, case["units"], case.get("mode"))
+        if "count" in case:
+            assert len(reach) == len(oracle) == case["count"], (case, len(reach), len(oracle))
+        if "hex" not in case:
+            continue
+        h = grid.parse(case["hex"])
+        assert (h in reach) == (h in oracle) == case.get("reachable", True), (case, reach.to_dict())
+        if h in reach:
+            assert reach.cost(h) == oracle[h][0], (case, oracle[h])
+            got = {"cost": str(reach.cost(h)), "mp_left": str(reach.mp_left(h)),
+                   "stops": reach.board.index[h] in reach.stopped}
+            assert {k: got[k] for k in got if k in case} == {k: case[k] for k in got if k in case}, case
     for case in expect.get("paths", []):
         hexes = [grid.parse(h) for h in case["path"].split()]
         ruleset = rs.with_options(**case["options"]) if case.get("options") else rs
-        check = check_path(pos, ruleset, case["units"], hexes)
+        check = check_path(pos, ruleset, case["units"], hexes, case.get("mode"))
         assert check.ok == case["legal"], (case, check.reason)
         if not case["legal"]:
             assert check.reason.code.value == case["code"], (case, check.reason)

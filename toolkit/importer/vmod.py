@@ -158,7 +158,7 @@ class _Importer:
                 continue  # an at-start copy of a palette piece
             names.add(entry)
             try:
-                _, traits = _decode_piece(_text(element))
+                _, traits = _decode_piece(_text(element), self.module.budget)
             except ValueError as exc:
                 self.report.append(f"piece slot {entry!r} not imported: it does not decode ({exc})")
                 continue
@@ -276,7 +276,8 @@ class _Importer:
                 counter_id = by_gpid.get(slot.get("gpid", ""))
                 if counter_id is None:
                     try:
-                        piece = describe_piece(_decode_piece(_text(slot))[1], self.module.prototypes)
+                        traits = _decode_piece(_text(slot), self.module.budget)[1]
+                        piece = describe_piece(traits, self.module.prototypes)
                     except ValueError:
                         piece = {}
                     counter_id = self._counter_by_name(game, piece, slot.get("entryName", ""))

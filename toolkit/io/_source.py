@@ -2,6 +2,12 @@
 
 The YAML reader keeps the line of every mapping key and list item, refuses duplicate keys,
 anchors and aliases (no entity-expansion tricks), binary junk and oversized files.
+
+Every data file is read through :func:`read_bytes`, the one guarded reader: only regular
+files (no devices, pipes or directories), at most :data:`MAX_FILE_BYTES`, names without NUL.
+:func:`inside` keeps a file named by another file (game.yaml naming its maps) inside the
+folders it may come from. YAML is limited in size, depth and number of keys and items, checked
+on the parser's events before anything is built, so a crafted file fails fast.
 """
 
 from __future__ import annotations
@@ -9,17 +15,22 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
+from pathlib import Path
 from fractions import Fraction
 from typing import Any, Iterable
 
 import yaml
 
 from ..errors import DataError, HexError
+from ..game.ids import id_problem
 from ..game.provenance import UNSOURCED, Source
 from ..game.terrain import ANY, CostTable
 from ..hexes import Grid, Hex
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_YAML_BYTES = 8 * 1024 * 1024
+MAX_YAML_NODES = 200_000        # keys, values and list items of one YAML file
 MAX_NUMBER = 10**9
 MAX_DEPTH = 50
 MAX_COST = 1000
@@ -46,20 +57,59 @@ class YList(list):
         return self.item_lines[index] if index < len(self.item_lines) else self.line
 
 
-def read_text(path: str) -> str:
-    """The text of a data file, or a :class:`DataError` that says why it can't be read."""
+def read_bytes(path: str, limit: int | None = None) -> bytes:
+    """The bytes of a data file: a regular file of at most ``limit`` bytes, else a
+    :class:`DataError` that says why (checked before reading; nothing of the file is quoted)."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    if "\x00" in str(path):
+        raise DataError("a file name cannot contain a NUL character", path=repr(str(path)))
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise DataError(f"file is {size:,} bytes; data files are limited to {MAX_FILE_BYTES:,}", path=path)
+        _regular(os.stat(path), path, limit)   # before open: a pipe would block, a device never end
         with open(path, "rb") as fh:
-            raw = fh.read()
+            _regular(os.fstat(fh.fileno()), path, limit)   # the file opened is the file checked
+            raw = fh.read(limit + 1)
     except FileNotFoundError:
         raise DataError("file not found", path=path) from None
     except IsADirectoryError:
         raise DataError("is a directory, expected a file", path=path) from None
     except OSError as exc:
-        raise DataError(f"cannot read: {exc.strerror}", path=path) from None
+        raise DataError(f"cannot read: {exc.strerror or exc}", path=path) from None
+    except ValueError as exc:   # a name the OS cannot take (embedded NUL, too long...)
+        raise DataError(f"cannot read: {exc}", path=repr(str(path))) from None
+    if len(raw) > limit:
+        raise DataError(f"file grew past {limit:,} bytes while being read", path=path)
+    return raw
+
+
+def regular_file(path: str, limit: int | None = None) -> str:
+    """``path`` if it names a regular file of at most ``limit`` bytes (for readers that stream,
+    such as zip archives), else the :class:`DataError` :func:`read_bytes` would raise."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    if "\x00" in str(path):
+        raise DataError("a file name cannot contain a NUL character", path=repr(str(path)))
+    try:
+        _regular(os.stat(path), path, limit)
+    except FileNotFoundError:
+        raise DataError("file not found", path=path) from None
+    except IsADirectoryError:
+        raise DataError("is a directory, expected a file", path=path) from None
+    except (OSError, ValueError) as exc:
+        raise DataError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path=path) from None
+    return path
+
+
+def _regular(info: os.stat_result, path: str, limit: int) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError
+    if not stat.S_ISREG(info.st_mode):
+        raise DataError("not a regular file (a device, pipe or socket); data files are plain files", path=path)
+    if info.st_size > limit:
+        raise DataError(f"file is {info.st_size:,} bytes; data files are limited to {limit:,}", path=path)
+
+
+def read_text(path: str, limit: int | None = None) -> str:
+    """The text of a data file, or a :class:`DataError` that says why it can't be read."""
+    raw = read_bytes(path, limit)
     if b"\x00" in raw:
         raise DataError("binary data (NUL byte) in a text file", path=path, line=raw[: raw.index(b"\x00")].count(b"\n") + 1)
     try:
@@ -69,13 +119,34 @@ def read_text(path: str) -> str:
         raise DataError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", path=path, line=line) from None
 
 
+def inside(base: str | os.PathLike, name: Any, roots: Iterable[str | os.PathLike], *, path: str,
+           line: int | None = None, field: str | None = None) -> str:
+    """``name`` (a file named in the data file ``path``) joined to ``base``, refused unless it
+    resolves inside one of ``roots`` (links followed): no absolute paths elsewhere, no ``..``
+    out of the game's folder. Returns the joined path without ``..`` so messages stay plain."""
+    if not isinstance(name, str) or not name.strip():
+        raise DataError(f"expected a file name, found {_kind(name)}", path=path, line=line, field=field)
+    if "\x00" in name or len(name) > 1024:
+        raise DataError("not a usable file name (NUL character or over 1024 characters)", path=path, line=line,
+                        field=field)
+    joined = os.path.normpath(os.path.join(os.fspath(base), name))
+    real = os.path.realpath(joined)
+    for root in roots:
+        top = os.path.realpath(os.fspath(root))
+        if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+            return joined
+    raise DataError(f"{_short(name)} is outside the game's folder; data files must be inside it "
+                    f"(or under the bundled maps/ and counters/)", path=path, line=line, field=field)
+
+
 def load_yaml(path: str) -> Any:
     """Parse a YAML data file into :class:`YDict`/:class:`YList`/scalars."""
-    text = read_text(path)
+    text = read_text(path, min(MAX_FILE_BYTES, MAX_YAML_BYTES))
     if not text.strip():
         raise DataError("file is empty", path=path)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        _check_events(text, path)
+        node = yaml.compose(text, Loader=_LOADER)
     except yaml.reader.ReaderError as exc:
         line = text[: exc.position].count("\n") + 1
         code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
@@ -92,6 +163,35 @@ def load_yaml(path: str) -> Any:
     if node is None:
         raise DataError("file holds no data", path=path)
     return _build(node, path, set(), 0)
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+
+def _check_events(text: str, path: str) -> None:
+    """Refuse aliases, nesting deeper than :data:`MAX_DEPTH` and more than
+    :data:`MAX_YAML_NODES` nodes from the parser's event stream, before building anything."""
+    depth = nodes = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise DataError("YAML anchors and aliases are not allowed in data files", path=path,
+                            line=event.start_mark.line + 1)
+        if isinstance(event, _OPEN):
+            depth += 1
+            if depth > MAX_DEPTH + 1:
+                raise DataError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)", path=path,
+                                line=event.start_mark.line + 1)
+        elif isinstance(event, _CLOSE):
+            depth -= 1
+            continue
+        elif not isinstance(event, yaml.ScalarEvent):
+            continue
+        nodes += 1
+        if nodes > MAX_YAML_NODES:
+            raise DataError(f"YAML file has more than {MAX_YAML_NODES:,} keys, values and items (the limit of a "
+                            f"data file)", path=path, line=event.start_mark.line + 1)
 
 
 def _build(node: yaml.Node, path: str, seen: set, depth: int) -> Any:
@@ -217,6 +317,14 @@ class Fields:
         value = str(value)
         if choices is not None and value not in choices:
             raise self.error(key, f"expected one of {', '.join(sorted(choices))}; found {value!r}")
+        return value
+
+    def id(self, key: str, *, required: bool = True) -> str | None:
+        """An id that may become a file name: text matching :data:`~toolkit.game.ID_PATTERN`."""
+        value = self.str(key, required=required)
+        problem = None if value is None else id_problem(value)
+        if problem:
+            raise self.error(key, problem)
         return value
 
     def int(self, key: str, default: int | None = None, *, required: bool = False,

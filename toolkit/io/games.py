@@ -17,9 +17,10 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..game.counters import Side
+from ..game.deck import SHUFFLES, Deck
 from ..game.game import CounterStyle, Game
 from ._atomic import write_text
-from ._source import Fields, dump_yaml, load_yaml
+from ._source import Fields, dump_yaml, inside, load_yaml, parse_hex, source_dict
 from .counters import dump_counters, load_counters
 from .maps import dump_map, load_map
 from .scenarios import dump_scenario, load_scenario
@@ -85,7 +86,7 @@ def load_game(name: str) -> Game:
     path = game_path(name)
     base = path.parent
     f = Fields(load_yaml(str(path)), str(path), "", 1)
-    game = Game(id=f.str("id", required=True), name=f.str("name", required=True),
+    game = Game(id=f.id("id"), name=f.str("name", required=True),
                 publisher=f.str("publisher"), year=f.int("year", minimum=1800, maximum=3000),
                 rulebook=f.str("rulebook"), ruleset=f.str("ruleset"), root=str(base))
     f.raw("default_candidate")
@@ -105,26 +106,93 @@ def load_game(name: str) -> Game:
     game.dice = tuple(f.words("dice")) or ("1d6",)
     game.charts = dict(f.mapping("charts"))
     game.options = dict(f.mapping("options"))
+    roots = data_roots(base)
     maps = f.mapping("maps", required=True)
+    for map_id in maps:
+        maps[map_id] = inside(base, maps[map_id], roots, path=str(path), line=maps.line_of(map_id),
+                              field=f"maps.{map_id}")
     for map_id, rel in maps.items():
         m = load_map(_join(base, rel))
         if m.id != map_id:
             raise f.error("maps", f"map file {rel} has id {m.id!r}, but game.yaml names it {map_id!r}")
         game.maps[map_id] = m
-    counters_file = f.str("counters", "counters.csv")
+    counters_file = inside(base, f.str("counters", "counters.csv"), roots, path=str(path),
+                           line=f.line_of("counters"), field="counters")
     game.counters = load_counters(_join(base, counters_file))
     for counter_id, line in getattr(game.counters, "lines", {}).items():
         game.locations[("counter", counter_id)] = (_join(base, counters_file), line)
-    for rel in f.words("scenarios"):
+    scenario_files = [inside(base, rel, roots, path=str(path), line=f.line_of("scenarios"), field="scenarios")
+                      for rel in f.words("scenarios")]
+    for rel in scenario_files:
         scenario = load_scenario(_join(base, rel), game.maps)
         if scenario.id in game.scenarios:
             raise f.error("scenarios", f"two scenario files have the id {scenario.id!r}")
         game.scenarios[scenario.id] = scenario
+    for i, item in enumerate(f.list("decks")):
+        game.decks.append(_load_deck(Fields(item, str(path), f"decks[{i}]", f.line_of("decks")), game))
+        game.locations[("deck", i)] = (str(path), getattr(item, "line", f.line_of("decks")))
+    ids = [d.id for d in game.decks]
+    for deck_id in {d for d in ids if ids.count(d) > 1}:
+        raise f.error("decks", f"two decks have the id {deck_id!r}")
     game.files = {"game": str(path), "counters": _join(base, counters_file),
                   "maps": {k: _join(base, v) for k, v in maps.items()},
-                  "scenarios": {sid: _join(base, rel) for sid, rel in zip(game.scenarios, f.words("scenarios"))}}
+                  "scenarios": {sid: _join(base, rel) for sid, rel in zip(game.scenarios, scenario_files)}}
     f.done(["notes"])
     return game
+
+
+def _load_deck(d: Fields, game: Game) -> Deck:
+    """One entry of ``decks:``: where it sits (a box, or a hex of a map) and what it holds."""
+    box, map_id = d.str("box"), d.str("map")
+    hex = None
+    if d.has("hex"):
+        map_id = map_id or next(iter(game.maps), None)
+        if map_id not in game.maps:
+            raise d.error("map", f"no map {map_id!r}; expected one of {', '.join(game.maps) or 'none'}")
+        hex = parse_hex(d.raw("hex"), game.maps[map_id].grid, d, "hex")
+    elif map_id is not None:
+        raise d.error("hex", "a deck on a map needs the hex it sits on")
+    if (box is None) == (hex is None):
+        raise d.error("box", "a deck sits in exactly one place: give `box` or `hex`")
+    send_to = d.str("send_to")
+    deck = Deck(id=d.str("id", required=True), name=d.str("name", required=True),
+                counters=tuple(d.words("counters")), box=box, map=map_id if hex is not None else None, hex=hex,
+                face_down=d.bool("face_down", True), draw_face_up=d.bool("draw_face_up", False),
+                shuffle=d.str("shuffle", "always", choices=SHUFFLES),
+                shuffle_command=d.str("shuffle_command", "Reshuffle"), return_command=d.str("return_command"),
+                send_to=send_to, send_command=d.str("send_command", f"Send all to {send_to}" if send_to else None),
+                side=d.str("side"), note=d.str("note"), source=d.source())
+    d.done(["notes"])
+    return deck
+
+
+def _dump_deck(deck: Deck, game: Game) -> dict:
+    out: dict = {"id": deck.id, "name": deck.name}
+    if deck.box is not None:
+        out["box"] = deck.box
+    else:
+        grid = game.maps[deck.map].grid
+        if deck.map != next(iter(game.maps)):
+            out["map"] = deck.map
+        out["hex"] = grid.format(deck.hex)
+    out["counters"] = list(deck.counters)
+    defaults = Deck(id="", name="")
+    for name in ("face_down", "draw_face_up", "shuffle", "shuffle_command", "return_command", "send_to",
+                 "send_command", "side", "note"):
+        if getattr(deck, name) != getattr(defaults, name):
+            out[name] = getattr(deck, name)
+    if deck.send_to and deck.send_command == f"Send all to {deck.send_to}":
+        out.pop("send_command", None)
+    out.update(source_dict(deck.source))
+    return out
+def data_roots(base: Path) -> list[Path]:
+    """The folders the files a game.yaml in ``base`` names may be in: its own folder, and the
+    ``maps/`` and ``counters/`` of the data root (and of the tree it sits in, when it sits in a
+    ``counters/`` folder as bundled games do)."""
+    roots = [base, data_root() / "maps", data_root() / "counters"]
+    if base.parent.name == "counters":
+        roots += [base.parent, base.parent.parent / "maps"]
+    return roots
 
 
 def _join(base: Path, rel) -> str:
@@ -156,6 +224,7 @@ def dump_game(game: Game, folder: str) -> Path:
                           "values": game.counter_style.values, "options": game.counter_style.options},
         "phases": list(game.turn_phases), "dice": list(game.dice), "charts": game.charts, "options": options,
         "maps": maps, "counters": "counters.csv", "scenarios": scenarios,
+        "decks": [_dump_deck(d, game) for d in game.decks],
     }
     data = {k: v for k, v in data.items() if v not in (None, [], {})}
     out = folder_path / "game.yaml"

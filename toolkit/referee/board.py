@@ -5,6 +5,11 @@ Every hex gets an index ``i``; ``nb[i]`` lists ``(k, j)`` pairs where ``j`` is a
 of ``1/scale`` MP, ``scale`` being the least common multiple of every cost denominator on the
 map, so 1/2 and 1/3 MP stay exact. ``-1`` means prohibited. Boards are cached per map object;
 a map edited after its board was built needs ``forget_board(map)``.
+
+Costs that come from a ruleset rather than the map (ZOC costs, a mode's line rate, an
+allowance changed by a status) may be finer than the map's own: :meth:`Board.at_scale` gives
+the same board at a finer scale (sharing the topology), and :meth:`Board.scaled` raises
+:class:`FinerScale` rather than round a value the scale cannot express.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
+from ..errors import RulesError
 from ..game import Map
 from ..hexes import Hex, Hexside
 
@@ -36,6 +42,19 @@ def forget_board(game_map: Map) -> None:
     _BOARDS.pop(id(game_map), None)
 
 
+class FinerScale(RulesError):
+    """An MP value the board's scale cannot express exactly; ``scale`` is one that can."""
+
+    def __init__(self, value: Fraction, board_scale: int) -> None:
+        super().__init__(f"{value} MP is finer than the board's unit of 1/{board_scale} MP")
+        self.value, self.scale = value, fit_scale(board_scale, value)
+
+
+def fit_scale(scale: int, *values) -> int:
+    """The least multiple of ``scale`` that expresses every MP value in ``values`` (None skipped)."""
+    return lcm(scale, *(Fraction(v).denominator for v in values if v is not None))
+
+
 def _denominators(game_map: Map) -> set[int]:
     out = {1}
     tables = [t.move for t in game_map.terrain_types.values()]
@@ -50,6 +69,9 @@ def _denominators(game_map: Map) -> set[int]:
 
 class Board:
     """The integer form of a map. Build with :func:`board_of`."""
+
+    _TOPOLOGY = ("map", "hexes", "index", "n", "terrain", "features", "sides", "nb", "side_codes",
+                 "line_codes", "bridged")
 
     def __init__(self, game_map: Map) -> None:
         self.map = game_map
@@ -91,6 +113,21 @@ class Board:
         self.bridged: set[int] = {k for k, codes in self.line_codes.items()
                                   if any(game_map.line_types[c].bridges for c in codes if c in game_map.line_types)}
         self._costs: dict = {}
+        self._scales: dict[int, Board] = {self.scale: self}
+
+    def at_scale(self, scale: int) -> "Board":
+        """This board with costs in units of ``1/scale`` MP (a multiple of :attr:`scale`),
+        sharing hexes, indices and neighbours; built once per scale."""
+        out = self._scales.get(scale)
+        if out is None:
+            if scale % self.scale:
+                raise RulesError(f"board scale {scale} is not a multiple of the map's {self.scale}")
+            out = object.__new__(Board)
+            for name in self._TOPOLOGY:
+                setattr(out, name, getattr(self, name))
+            out.scale, out._costs, out._scales = scale, {}, self._scales
+            self._scales[scale] = out
+        return out
 
     def edge_hexes(self, edge: str) -> list[Hex]:
         """The grid's hexes on a named map edge (cached)."""
@@ -106,11 +143,15 @@ class Board:
         return Fraction(scaled, self.scale)
 
     def scaled(self, mp) -> int:
-        """MP (int or Fraction) in board units, rounded down."""
+        """MP (int or Fraction) in board units, exactly; :class:`FinerScale` if the board's
+        scale cannot express them (never rounded)."""
         if type(mp) is int:
             return mp * self.scale
         value = Fraction(mp)
-        return value.numerator * self.scale // value.denominator
+        units, rest = divmod(value.numerator * self.scale, value.denominator)
+        if rest:
+            raise FinerScale(value, self.scale)
+        return units
 
     def k_of(self, a: Hex, b: Hex) -> int | None:
         """The directed hexside index from ``a`` to adjacent ``b`` (None if not adjacent)."""

@@ -21,7 +21,7 @@ from .parts import MovementMode
 from .position import Position, Unit
 from .reasons import Code, Reason
 from .ruleset import Ruleset
-from .steps import StepPricer, fmt_mp
+from .steps import StepPricer, fmt_mp, priced
 
 
 @dataclass
@@ -57,14 +57,17 @@ class Reach:
         return [hx[i] for i in sorted(self.spent) if hx[i] != self.start]
 
     def mp_left(self, hex: Hex) -> Fraction:
-        """MP left on reaching ``hex`` (0 where entering ends the move)."""
+        """MP left on reaching ``hex``: 0 where entering ends the move (enemy ZOC with
+        ``stop``, infiltration, the minimum move, a hook's ``stop``), whatever it cost."""
         i = self.board.index[hex]
         if i in self.stopped:
             return Fraction(0)
         return max(Fraction(0), self.ma - self.board.to_mp(self.spent[i]))
 
     def cost(self, hex: Hex) -> Fraction:
-        """MP spent to reach ``hex`` along the cheapest path."""
+        """MP spent to reach ``hex`` along the cheapest path (on a hex whose entry ends the
+        move: what the path's steps cost, which may be less than the allowance, or more under
+        the minimum move)."""
         return self.board.to_mp(self.spent[self.board.index[hex]])
 
     def path(self, hex: Hex) -> list[Hex]:
@@ -130,9 +133,13 @@ def reachable(pos: Position, rs: Ruleset, unit_ids, mode: str | None = None) -> 
     ids = tuple(u.id for u in units)
     if why is not None:
         return Reach(ids, start, Fraction(0), board, refused=why)
-    ctx = StepPricer(pos, rs, units, m)
-    s = board.index[start]
-    reach = Reach(ids, start, ctx.ma, board, spent={s: 0}, prev={s: -1})
+    return priced(pos, rs, units, m, lambda ctx: _reach(ctx, start, ids))
+
+
+def _reach(ctx: StepPricer, start: Hex, ids: tuple[str, ...]) -> Reach:
+    rs, m = ctx.rs, ctx.mode
+    s = ctx.board.index[start]
+    reach = Reach(ids, start, ctx.ma, ctx.board, spent={s: 0}, prev={s: -1})
     if ctx.ez[s]:
         z = rs.zoc
         if z.sticky or not m.start_in_ezoc:

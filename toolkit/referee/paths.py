@@ -7,12 +7,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..hexes import Hex
-from .board import board_of
 from .movement import move_start, moving_units, reachable
 from .position import Position, Unit
 from .reasons import Code, Reason
 from .ruleset import Ruleset
-from .steps import StepPricer, fmt_mp
+from .steps import StepPricer, fmt_mp, priced
 
 
 @dataclass
@@ -49,7 +48,6 @@ def check_path(pos: Position, rs: Ruleset, unit_ids, path: list[Hex], mode: str 
     m = rs.mode(mode)
     start, why = move_start(pos, units, m, rs)
     ids = tuple(u.id for u in units)
-    board = board_of(pos.map)
     path = list(path)
     if start is not None and (not path or path[0] != start):
         path = [start, *path]
@@ -57,8 +55,14 @@ def check_path(pos: Position, rs: Ruleset, unit_ids, path: list[Hex], mode: str 
     if why is not None:
         result.reason, result.failed_step = why, 0
         return result
-    ctx = StepPricer(pos, rs, units, m)
+    return priced(pos, rs, units, m, lambda ctx: _walk(ctx, result, path, start, mode))
+
+
+def _walk(ctx: StepPricer, result: PathCheck, path: list[Hex], start: Hex, mode: str | None) -> PathCheck:
+    """The step-by-step walk of :func:`check_path` at the pricer's scale."""
+    pos, rs, m, units, board, ids = ctx.pos, ctx.rs, ctx.mode, ctx.units, ctx.board, result.units
     result.ma = ctx.ma
+    result.steps = []
     s = board.index[start]
     if ctx.ez[s] and (rs.zoc.sticky or not m.start_in_ezoc) and len(path) > 1:
         result.reason = Reason(Code.ZOC_STICKY if rs.zoc.sticky else Code.MODE_NOT_ALLOWED,

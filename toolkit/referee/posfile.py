@@ -7,9 +7,9 @@ from pathlib import Path
 
 from ..errors import DataError, HexforgeError
 from ..game import Game
-from ..io import load_game
+from ..io import bundled_games, load_game
 from ..io._atomic import write_text
-from ..io._source import Fields, dump_yaml, load_yaml
+from ..io._source import Fields, dump_yaml, inside, load_yaml
 from .position import Position, Unit, counter_of, position_from_scenario
 
 _UNIT_KEYS = ["hex", "box", "counter", "steps", "status", "moved", "supply", "mode", "side"]
@@ -22,7 +22,18 @@ def load_position(path: str | os.PathLike, game: Game | None = None) -> Position
     if game is None:
         name = f.str("game", required=True)
         candidate = Path(path).parent / name
-        game = load_game(str(candidate) if (candidate / "game.yaml").exists() else name)
+        try:
+            beside = (candidate / "game.yaml").is_file()
+        except (OSError, ValueError):   # a name no folder can have (too long, NUL...)
+            beside = False
+        if beside:
+            # a game folder beside the position file, never one elsewhere
+            inside(Path(path).parent, name, [Path(path).parent], path=path, line=f.line_of("game"), field="game")
+            game = load_game(str(candidate))
+        elif name in bundled_games():
+            game = load_game(name)
+        else:
+            raise f.error("game", f"no game {name!r}: not a bundled game and no game folder beside this file")
     else:
         f.str("game")
     scenario = f.str("scenario")

@@ -170,7 +170,9 @@ def position_from_scenario(game: Game, scenario: str | None = None, turn: int | 
     of a counter placed more than once get ids ``counter#2``, ``counter#3``...
     """
     if not game.scenarios:
-        raise RulesError(f"game {game.id} has no scenario")
+        where = game.files.get("game", game.id)
+        raise RulesError(f"{where}: scenarios: game {game.id} has no scenario to set up (give a position "
+                         f"file with -p instead)")
     if scenario is not None and scenario not in game.scenarios:
         raise RulesError(f"game {game.id} has no scenario {scenario!r}; it has {', '.join(game.scenarios)}")
     scen = game.scenario(scenario)

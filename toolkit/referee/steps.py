@@ -2,14 +2,22 @@
 ZOC), then the ruleset's :meth:`~toolkit.referee.Ruleset.step_rule` hook, which sees the step
 (mode, infiltration, refusals it may lift) and has the final say. Used by the search
 (:mod:`.movement`) and the path check (:mod:`.paths`) alike, so both give one answer.
+
+MP stay exact: the pricer works at a board scale that expresses the map's costs, the ruleset's
+ZOC costs and line rate, and the allowance (status and mode factors included). A hook cost the
+scale cannot express raises :class:`~toolkit.referee.board.FinerScale`, and :func:`priced`
+runs the question again at a scale that expresses it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cached_property
+from typing import TypeVar
 
-from .board import NO, Board, board_of
+from ..errors import RulesError
+from .board import NO, Board, FinerScale, board_of, fit_scale
 from .parts import MovementMode
 from .position import Position, Unit
 from .reasons import Code, Reason
@@ -20,10 +28,14 @@ from .zoc import enemy_zoc, enemy_zoc_owners, occupied
 class StepPricer:
     """Everything one move looks up, as flat arrays over board indices, and :meth:`step`."""
 
-    def __init__(self, pos: Position, rs: Ruleset, units: list[Unit], mode: MovementMode) -> None:
+    def __init__(self, pos: Position, rs: Ruleset, units: list[Unit], mode: MovementMode,
+                 scale: int | None = None) -> None:
         self.pos, self.rs, self.units, self.mode = pos, rs, units, mode
-        board = self.board = board_of(pos.map)
         mv, z = rs.movement, rs.zoc
+        self.ma = min(Fraction(rs.movement_allowance(pos, u, mode)) for u in units)
+        base = board_of(pos.map)
+        scale = fit_scale(scale or base.scale, base.scale, z.enter_cost, z.leave_cost, mode.line_rate, self.ma)
+        board = self.board = base.at_scale(scale)
         side = units[0].side
         weather = pos.current_weather
         classes = self.classes = (rs.unit_class(pos, units[0]),) if len(units) == 1 else \
@@ -38,7 +50,6 @@ class StepPricer:
         self.enemy = _closed(pos, board, side, mode.near_enemy)
         self.enter_cost = board.scaled(z.enter_cost)
         self.leave_cost = board.scaled(z.leave_cost)
-        self.ma = min(rs.movement_allowance(pos, u, mode) for u in units)
         self.ma_scaled = board.scaled(self.ma)
         self.infiltrate = mode.infiltration and all(rs.may_infiltrate(pos, u) for u in units)
         self.minimum = mv.minimum_move and not any(u.moved for u in units)
@@ -114,7 +125,7 @@ class StepPricer:
                 return got
             if got.prohibited is not None:
                 return got.prohibited
-            ng, stop = g + board.scaled(got.cost), got.stop
+            ng, stop = g + self._hook_cost(got.cost, hex_j), got.stop
         if ng > self.ma_scaled and not whole:
             if self.minimum and i == start:
                 return (ng, True)
@@ -122,6 +133,16 @@ class StepPricer:
                           f"{fmt_mp(board.to_mp(ng - g))} MP but only {fmt_mp(board.to_mp(self.ma_scaled - g))} are left",
                           hex_j, ids)
         return (ng, stop)
+
+    def _hook_cost(self, cost, hex_j) -> int:
+        """A cost the hook returned, in board units: exact MP, never negative."""
+        if isinstance(cost, bool) or not isinstance(cost, (int, Fraction)):
+            raise RulesError(f"ruleset {self.rs.name}: step_rule priced the step into "
+                             f"{self.board.map.format(hex_j)} as {cost!r}; MP must be an int or a Fraction")
+        if cost < 0:
+            raise RulesError(f"ruleset {self.rs.name}: step_rule priced the step into "
+                             f"{self.board.map.format(hex_j)} at {cost} MP; a step may not cost less than 0")
+        return self.board.scaled(cost)   # FinerScale if too fine: priced() retries at its scale
 
     def _prohibited(self, k: int, j: int, ids: tuple) -> Reason:
         """Why the step across link ``k`` into ``j`` is refused off any line."""
@@ -150,6 +171,24 @@ class StepPricer:
                 return Reason(Code.ZOC_TO_ZOC, rule, f"may not move directly from {a} to {b}: both are in the ZOC "
                               f"of {', '.join(sorted(shared))}", board.hexes[j], ids)
         return None
+
+
+T = TypeVar("T")
+_RETRIES = 8
+
+
+def priced(pos: Position, rs: Ruleset, units: list[Unit], mode: MovementMode,
+           run: Callable[[StepPricer], T]) -> T:
+    """``run`` with a :class:`StepPricer`, run again at a finer scale each time a hook prices a
+    step finer than the scale so far (exact answers, never rounded ones)."""
+    scale = None
+    for _ in range(_RETRIES):
+        try:
+            return run(StepPricer(pos, rs, units, mode, scale))
+        except FinerScale as finer:
+            scale = finer.scale
+    raise RulesError(f"ruleset {rs.name}: step_rule costs need a unit finer than 1/{scale} MP; "
+                     f"give costs in fewer distinct fractions")
 
 
 def _movement_zoc(pos: Position, rs: Ruleset, side: str | None) -> list[int]:

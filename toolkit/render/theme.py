@@ -21,6 +21,7 @@ from PIL import ImageColor
 
 from ..errors import DataError
 from ..game import HexsideType, LineType, TerrainType
+from ..io._source import load_yaml
 
 __all__ = ["Theme", "TerrainStyle", "HexsideStyle", "LineStyle", "rgb"]
 
@@ -97,10 +98,7 @@ class Theme:
     def load(cls, path: str | Path) -> "Theme":
         """Read a theme file; :class:`DataError` names the file if it is unreadable."""
         path = Path(path)
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise DataError(f"cannot read theme: {exc}", path=str(path)) from exc
+        data = load_yaml(str(path))   # the guarded reader: regular files, size, depth, no aliases
         if not isinstance(data, dict):
             raise DataError("a theme must be a mapping", path=str(path))
         base = {} if path.resolve() == (THEME_DIR / "default.yaml").resolve() else _default_data()

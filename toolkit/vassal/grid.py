@@ -21,6 +21,22 @@ __all__ = ["VassalHexGrid", "derive_grid", "raw_index"]
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+_MAX_PX = 1_000_000   # pixels: far beyond any board VASSAL can show
+
+
+def _number(attrs: dict, key: str, default: str, low: float, high: float, kind=int):
+    """Attribute ``key`` as a finite ``kind`` (int or float) from ``low`` to ``high``, else a
+    ValueError naming it (nan, inf, 1e-320 and 10**400 never reach the grid arithmetic)."""
+    text = str(attrs.get(key, default)).strip()
+    try:
+        value = float(text) if kind is float else int(text)
+    except (ValueError, OverflowError):
+        raise ValueError(f"{key}={text[:30]!r} is not {'a number' if kind is float else 'a whole number'}") from None
+    if not (low <= value <= high and (kind is int or math.isfinite(value))):
+        raise ValueError(f"{key}={text[:30]!r} is outside {low}..{high}")
+    return value
+
+
 def _f32(value: float) -> float:
     """``value`` rounded to a Java float."""
     return struct.unpack("f", struct.pack("f", value))[0]
@@ -108,13 +124,16 @@ class VassalHexGrid:
 
         n = numbering or {}
         return cls(
-            dx=float(grid.get("dx", "55.42562584220407")), dy=float(grid.get("dy", "64.0")),
-            x0=int(grid.get("x0", "0")), y0=int(grid.get("y0", "32")),
-            sideways=flag(grid.get("sideways"), False), board_width=int(width), board_height=int(height),
+            dx=_number(grid, "dx", "55.42562584220407", 1, _MAX_PX, float),
+            dy=_number(grid, "dy", "64.0", 1, _MAX_PX, float),
+            x0=_number(grid, "x0", "0", -_MAX_PX, _MAX_PX), y0=_number(grid, "y0", "32", -_MAX_PX, _MAX_PX),
+            sideways=flag(grid.get("sideways"), False),
+            board_width=_number({"width": width}, "width", "0", 1, _MAX_PX),
+            board_height=_number({"height": height}, "height", "0", 1, _MAX_PX),
             first=n.get("first", "H"), sep=n.get("sep", ""), h_type=n.get("hType", "N"),
-            v_type=n.get("vType", "N"), h_leading=int(n.get("hLeading", "1")),
-            v_leading=int(n.get("vLeading", "1")), h_off=int(n.get("hOff", "1")),
-            v_off=int(n.get("vOff", "1")), h_descend=flag(n.get("hDescend"), False),
+            v_type=n.get("vType", "N"), h_leading=_number(n, "hLeading", "1", 0, 100),
+            v_leading=_number(n, "vLeading", "1", 0, 100), h_off=_number(n, "hOff", "1", -_MAX_PX, _MAX_PX),
+            v_off=_number(n, "vOff", "1", -_MAX_PX, _MAX_PX), h_descend=flag(n.get("hDescend"), False),
             v_descend=flag(n.get("vDescend"), False), stagger=flag(n.get("stagger"), True),
             location_format=n.get("locationFormat", "$gridLocation$"),
         )

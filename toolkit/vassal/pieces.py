@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..errors import DataError
 from ..game import Counter, Game
 from .encoding import CTRL, Trait, decode, encode, key
 
@@ -23,7 +24,8 @@ __all__ = [
     "FLIP", "STEP_LOSS", "STEP_GAIN", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE",
     "STEP_PROTOTYPE", "MULTI_STEP_PROTOTYPE", "MARKER_PROTOTYPE", "PieceDesign", "basic_piece", "layer",
     "marker", "prototype", "prototypes", "counter_piece", "step_faces", "cadre_of", "expand", "side_prototype",
-    "type_prototype", "safe_name", "plain_text", "unique_name", "image_names", "with_position",
+    "type_prototype", "safe_name", "plain_text", "unique_name", "image_names", "with_position", "MASK",
+    "RETURN", "obscurable", "return_to_deck",
 ]
 
 FLIP = key("F", CTRL)
@@ -33,6 +35,8 @@ DELETE = key("D", CTRL)
 ELIMINATE = key("E", CTRL)
 TRAIL = key("T", CTRL)
 MOVED = key("M", CTRL)
+MASK = key("H", CTRL)
+RETURN = key("R", 195)  # Ctrl+Shift+R
 
 UNIT_PROTOTYPE = "Unit"
 STEP_PROTOTYPE = "Two-sided"
@@ -119,6 +123,25 @@ def delete() -> Trait:
 def send_to_zone(command: str, keystroke: str, map_name: str, zone: str, description: str) -> Trait:
     fields = [command, keystroke, map_name, "", 0, 0, "", "", 0, 0, 1, 1, description, "Z", zone, "", "", ""]
     return Trait("sendto;" + encode(fields, ";"), ";;")
+
+
+def obscurable(back_image: str, mask_name: str) -> Trait:
+    """A Mask (``obs;``): hidden, the piece shows ``back_image`` and is called ``mask_name``.
+
+    A face-down deck hides its pieces through this trait (a piece without it shows its face).
+    Fields as ``Obscurable.myGetType`` writes them: key, image, command, display style
+    (``P``: the owner may peek), mask name, access, peek command, description, auto-peek,
+    deal key, deal expression.
+    """
+    fields = [MASK, back_image, "Hide", "P", plain_text(mask_name), "player:", "Peek", "Face down", True, "", ""]
+    return Trait("obs;" + encode(fields, ";"), "null;")
+
+
+def return_to_deck(command: str, deck_name: str) -> Trait:
+    """A Return to Deck command (``return;``, version 2) that puts the piece back in the named deck."""
+    fields = [plain_text(command), RETURN, safe_name(deck_name), "Select destination", plain_text(command), 2,
+              False, safe_name(deck_name)]
+    return Trait("return;" + encode(fields, ";"), "")
 
 
 def footprint() -> Trait:
@@ -316,23 +339,38 @@ def counter_piece(counter: Counter, images: Sequence[str], cadre: Counter | None
     return PieceDesign(counter, tuple(traits), faces, tuple(images))
 
 
+MAX_PROTOTYPE_DEPTH = 20
+MAX_EXPANDED_TRAITS = 10_000   # a piece of VASSAL's own modules has a few dozen
+
+
 def expand(traits: Sequence[Trait], definitions: dict[str, list[Trait]], depth: int = 0) -> list[Trait]:
     """The chain with every ``prototype;`` trait replaced by its definition (as VASSAL clones).
 
     An unknown prototype is dropped, as VASSAL does (silently there; the reader reports it).
+    Expansion is bounded: prototypes nested more than :data:`MAX_PROTOTYPE_DEPTH` deep or a
+    piece of more than :data:`MAX_EXPANDED_TRAITS` traits is a :class:`DataError` (a crafted
+    module's fan-out would otherwise grow without bound).
     """
-    if depth > 20:
-        raise ValueError("prototypes nest more than 20 deep (a prototype that uses itself?)")
     out: list[Trait] = []
+    _expand(traits, definitions, depth, out, [0])
+    return out
+
+
+def _expand(traits: Sequence[Trait], definitions: dict[str, list[Trait]], depth: int, out: list[Trait],
+            seen: list[int]) -> None:
+    if depth > MAX_PROTOTYPE_DEPTH:
+        raise DataError(f"prototypes nest more than {MAX_PROTOTYPE_DEPTH} deep (a prototype that uses itself?)")
     for trait in traits:
+        seen[0] += 1   # every trait visited, kept or not: empty prototypes cannot fan out for free
+        if seen[0] > MAX_EXPANDED_TRAITS:
+            raise DataError(f"a piece expands to more than {MAX_EXPANDED_TRAITS:,} traits through its prototypes")
         if trait.id == "prototype;":
             name = decode(trait.type[len("prototype;"):], ";")[0]
             definition = definitions.get(name)
             if definition is not None:
-                out.extend(expand(definition[:-1], definitions, depth + 1))
+                _expand(definition[:-1], definitions, depth + 1, out, seen)
             continue
         out.append(trait)
-    return out
 
 
 def with_position(traits: Sequence[Trait], map_id: str, x: int, y: int, gpid: str | int,

@@ -65,6 +65,7 @@ class _Module:
         self.where = where
         self.archive = archive
         self.problems: list[str] = []
+        self.budget = _Budget(where)
         name = "buildFile.xml" if "buildFile.xml" in archive else "buildFile" if "buildFile" in archive else None
         if name is None:
             raise DataError("not a VASSAL module: no buildFile.xml or buildFile", path=where)
@@ -85,7 +86,7 @@ class _Module:
         for element in root.iter(_B + "module.PrototypeDefinition"):
             text = _text(element)
             try:
-                self.prototypes[element.get("name", "")] = _decode_piece(text)[1]
+                self.prototypes[element.get("name", "")] = _decode_piece(text, self.budget)[1]
             except ValueError as exc:
                 self.problems.append(f"prototype {element.get('name')!r} does not decode: {exc}")
         for chart in root.iter(_B + "widget.Chart"):
@@ -106,7 +107,11 @@ class _Module:
                 else:
                     self.problems.append(f"board {board.get('name')!r}: image {image!r} is not in images/")
             if size is None:
-                size = (int(board.get("width", "500") or 500), int(board.get("height", "500") or 500))
+                try:
+                    size = (int(board.get("width", "500") or 500), int(board.get("height", "500") or 500))
+                except ValueError:
+                    raise DataError(f"board {board.get('name', '')[:40]!r}: width/height are not whole numbers",
+                                    path=self.where) from None
             entry = {"name": board.get("name", ""), "image": image, "width": size[0], "height": size[1],
                      "grid": None, "zones": []}
             ns = _B + "module.map.boardPicker.board."
@@ -119,7 +124,13 @@ class _Module:
                     for grid in child.findall(ns + "HexGrid"):
                         entry["grid"] = self._grid(grid, size)
             boards.append(entry)
-        return {"name": element.get("mapName", ""), "boards": boards,
+        decks = [{"name": pile.get("name", ""), "board": pile.get("owningBoard", ""),
+                  "x": pile.get("x", "0"), "y": pile.get("y", "0"), "face_down": pile.get("faceDown", "Always"),
+                  "shuffle": pile.get("shuffle", "Always"), "draw_face_up": pile.get("drawFaceUp", "false") == "true",
+                  "send_to": pile.get("reshuffleTarget", "") if pile.get("reshufflable") == "true" else "",
+                  "_element": pile}
+                 for pile in element.iter(_B + "module.map.DrawPile")]  # also inside folders
+        return {"name": element.get("mapName", ""), "boards": boards, "decks": decks,
                 "edge": (_int_attr(element, "edgeWidth"), _int_attr(element, "edgeHeight"))}
 
     def _grid(self, element, size) -> dict:
@@ -180,9 +191,30 @@ def _text(element) -> str:
     return "".join([element.text or ""] + [child.tail or "" for child in element]).strip()
 
 
-def _decode_piece(text: str) -> tuple[str, list[Trait]]:
+#: Work allowed per file on long pieces: a piece's nested escaping makes decoding it cost about
+#: (characters)^1.5, so a few crafted pieces of thousands of traits would take minutes.
+_MAX_WORK = 3 * 10**8
+_CHEAP = 20_000        # pieces shorter than this (every real one) cost nothing from the budget
+
+
+class _Budget:
+    def __init__(self, where: str) -> None:
+        self.where, self.left = where, _MAX_WORK
+
+    def chain(self, type_text: str, state: str) -> list[Trait]:
+        """:func:`split_chain`, charged to this file's budget."""
+        size = len(type_text) + len(state)
+        if size > _CHEAP:
+            self.left -= int(size ** 1.5)
+            if self.left < 0:
+                raise DataError("pieces nest too many traits to decode in reasonable time (thousands of "
+                                "traits per piece)", path=self.where)
+        return split_chain(type_text, state)
+
+
+def _decode_piece(text: str, budget: _Budget) -> tuple[str, list[Trait]]:
     piece_id, type_text, state = parse_add_piece(text)
-    return piece_id, split_chain(type_text, state)
+    return piece_id, budget.chain(type_text, state)
 
 
 def _layer_name(trait: Trait) -> tuple[int, list[str]]:
@@ -199,16 +231,21 @@ def _prototype_names(traits: list[Trait]) -> list[str]:
     return [decode(t.type[len("prototype;"):], ";")[0] for t in traits if t.id == "prototype;"]
 
 
-def _missing_prototypes(traits: list[Trait], prototypes: dict[str, list[Trait]], depth: int = 0) -> list[str]:
-    """Prototype names used (also inside prototypes) that have no definition."""
+def _missing_prototypes(traits: list[Trait], prototypes: dict[str, list[Trait]]) -> list[str]:
+    """Prototype names used (also inside prototypes) that have no definition (each prototype
+    looked at once, so nesting and fan-out cost no more than the definitions' size)."""
     missing: list[str] = []
-    if depth > 20:
-        return missing
-    for name in _prototype_names(traits):
+    seen: set[str] = set()
+    todo = _prototype_names(traits)
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
         if name not in prototypes:
             missing.append(name)
         else:
-            missing += [m for m in _missing_prototypes(prototypes[name], prototypes, depth + 1) if m not in missing]
+            todo += _prototype_names(prototypes[name])
     return missing
 
 
@@ -224,12 +261,12 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
         full = traits
     unknown = [t.id for t in full if t.id not in KNOWN_TRAITS]
     problems += [f"unknown trait {u!r}" for u in unknown]
-    basic = full[-1]
-    if basic.id != "piece;":
+    if not full or full[-1].id != "piece;":
         # VASSAL builds a piece only on a BasicPiece (a Stack or a Deck is never wrapped in traits)
         problems.append("the innermost trait is not a BasicPiece")
         return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": used,
                 "traits": [t.id for t in full], "layer": None, "problems": problems}
+    basic = full[-1]
     _, _, image, name = (decode(basic.type[len("piece;"):], ";") + ["", "", "", ""])[:4]
     state = decode(basic.state, ";")
     properties: dict[str, str] = {}
@@ -299,6 +336,7 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataError(f"savedGame is corrupt: {exc}", path=where) from None
     commands = _commands(text)
+    budget = module.budget if module is not None else _Budget(where)
     pieces: dict[str, dict] = {}
     stacks, boards, decks, problems = [], [], [], []
     for command in commands:
@@ -320,7 +358,7 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
                 stacks.append({"id": piece_id, "map": fields[0], "pieces": ids})
                 continue
             try:
-                traits = split_chain(type_text, state)
+                traits = budget.chain(type_text, state)
             except ValueError as exc:
                 problems.append(f"piece {piece_id} does not decode: {exc}")
                 continue
@@ -347,6 +385,71 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
                                          for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
     return {"pieces": list(pieces.values()), "stacks": stacks, "decks": decks, "boards": boards,
             "begins": "begin_save" in commands, "starts": "end_save" in commands, "problems": problems}
+
+
+_FACE_DOWN = {"Always", "Never", "Via right-click Menu", "MenuDefaultUp"}
+_SHUFFLE = {"Always", "Never", "Via right-click Menu"}
+
+
+def _decks(mod: _Module, problems: list[str]) -> list[dict]:
+    """Every DrawPile: where it sits, how it draws and its cards; problems VASSAL would hit."""
+    out = []
+    names = [d["name"] for m in mod.maps for d in m["decks"]]
+    for m in mod.maps:
+        boards = {b["name"] for b in m["boards"]}
+        for deck in m["decks"]:
+            pile = deck.pop("_element")
+            label = f"deck {deck['name']!r}"
+            if names.count(deck["name"]) > 1:
+                problems.append(f"{label}: two decks have this name (Return to Deck finds decks by name)")
+            if deck["board"] not in boards:
+                problems.append(f"{label}: owning board {deck['board']!r} is not a board of map {m['name']!r}")
+            try:
+                x, y = int(deck["x"]), int(deck["y"])
+            except ValueError:
+                problems.append(f"{label}: position {deck['x']!r},{deck['y']!r} is not a number")
+                x = y = None
+            deck["x"], deck["y"] = x, y
+            if x is not None:
+                where = mod.locate(m["name"], x, y)
+                deck["location"] = where[1] if where else None
+            if deck["face_down"] not in _FACE_DOWN:
+                problems.append(f"{label}: faceDown {deck['face_down']!r} is not one of {sorted(_FACE_DOWN)}")
+            if deck["shuffle"] not in _SHUFFLE:
+                problems.append(f"{label}: shuffle {deck['shuffle']!r} is not one of {sorted(_SHUFFLE)}")
+            if deck["send_to"] and deck["send_to"] not in names:
+                problems.append(f"{label}: sends its cards to deck {deck['send_to']!r}, which does not exist")
+            cards = []
+            for slot in pile.iter(_B + "widget.CardSlot", _B + "widget.PieceSlot"):   # deck folders too
+                try:
+                    _, traits = _decode_piece(_text(slot), mod.budget)
+                except ValueError:
+                    continue  # reported with the other slots
+                try:
+                    full = expand(traits, mod.prototypes)
+                except ValueError as exc:        # prototypes that nest without end
+                    problems.append(f"{label}: a card does not expand: {exc}")
+                    continue
+                piece = describe_piece(traits, mod.prototypes)
+                cards.append(piece["name"])
+                if deck["face_down"] != "Never" and not any(t.id == "obs;" for t in full):
+                    problems.append(f"{label}: card {piece['name']!r} has no Mask trait, so it shows its face "
+                                    f"in a face-down deck")
+                for t in full:
+                    if t.id == "return;":
+                        fields = decode(t.type[len("return;"):], ";")
+                        fields += [""] * (8 - len(fields))
+                        # version 2 names the deck in an expression and may prompt instead; older ones by id
+                        select, target = ((fields[6] == "true", fields[7]) if fields[5] == "2"
+                                          else (not fields[2], fields[2]))
+                        if not select and target and "$" not in target and target not in names:
+                            problems.append(f"{label}: card {piece['name']!r} returns to deck {target!r}, "
+                                            f"which does not exist")
+            deck["cards"] = cards
+            out.append({"map": m["name"], **deck})
+    for m in mod.maps:  # reported once, in the module's "decks"
+        m.pop("decks", None)
+    return out
 
 
 def _num(text: str) -> int:
@@ -382,7 +485,16 @@ def inspect(path: str | Path, module: str | Path | None = None) -> dict:
     prototypes are checked. Raises :class:`DataError` (or :class:`UnsafeInputError`) with a
     clear message for malformed or hostile files.
     """
-    path = Path(path)
+    try:
+        return _inspect(Path(path), module)
+    except DataError as exc:
+        if exc.path:
+            raise
+        # a problem found deep inside (a piece, a zone) names the file it came from
+        raise type(exc)(exc.problem, path=str(path), line=exc.line, field=exc.field) from None
+
+
+def _inspect(path: Path, module: str | Path | None) -> dict:
     where = str(path)
     with SafeZip(path, where=where) as archive:
         if "savedGame" in archive and "buildFile.xml" not in archive and "buildFile" not in archive:
@@ -402,7 +514,7 @@ def inspect(path: str | Path, module: str | Path | None = None) -> dict:
                 problems.append(f"gpid {gpid} is used by {gpids[gpid]!r} and {entry!r}")
             gpids[gpid] = entry
             try:
-                _, traits = _decode_piece(_text(element))
+                _, traits = _decode_piece(_text(element), mod.budget)
             except ValueError as exc:
                 problems.append(f"piece slot {entry!r} does not decode: {exc}")
                 continue
@@ -420,6 +532,7 @@ def inspect(path: str | Path, module: str | Path | None = None) -> dict:
         numeric = [int(g) for g in gpids if g.isdigit()]
         if numeric and next_id <= max(numeric):
             problems.append(f"nextPieceSlotId {next_id} is not above the largest gpid {max(numeric)}")
+        decks = _decks(mod, problems)
         setups = []
         for element in mod.root.iter(_B + "module.PredefinedSetup"):
             entry = {"name": element.get("name", ""), "file": element.get("file", "")}
@@ -436,6 +549,7 @@ def inspect(path: str | Path, module: str | Path | None = None) -> dict:
             setups.append(entry)
         return _strip({
             "kind": "module", "file": where, **{k: v for k, v in mod.info.items()},
-            "maps": mod.maps, "prototypes": sorted(mod.prototypes), "pieces": slots, "setups": setups,
+            "maps": mod.maps, "prototypes": sorted(mod.prototypes), "pieces": slots, "decks": decks,
+            "setups": setups,
             "problems": problems,
         })

@@ -9,6 +9,7 @@ file and the entry.
 
 from __future__ import annotations
 
+import io
 import re
 import zipfile
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import DataError, UnsafeInputError
+from ..io._source import regular_file
 
 __all__ = ["SafeZip", "parse_xml", "MAX_ENTRIES", "MAX_ENTRY_BYTES", "MAX_TOTAL_BYTES", "MAX_RATIO"]
 
@@ -24,6 +26,7 @@ MAX_ENTRY_BYTES = 256 * 1024 * 1024
 MAX_TOTAL_BYTES = 1024 * 1024 * 1024
 MAX_RATIO = 200          # uncompressed / compressed, for entries bigger than 1 MB
 MAX_NESTED_BYTES = 64 * 1024 * 1024
+MAX_ARCHIVE_BYTES = 512 * 1024 * 1024   # a module file on disk
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -40,16 +43,13 @@ class SafeZip:
     def __init__(self, source: str | Path | bytes, *, where: str | None = None,
                  max_total: int = MAX_TOTAL_BYTES) -> None:
         self.where = where or (str(source) if not isinstance(source, bytes) else "archive")
+        if not isinstance(source, bytes):
+            # a regular file within the limit (no device, pipe or NUL name), then streamed
+            source = regular_file(str(source), MAX_ARCHIVE_BYTES)
         try:
-            if isinstance(source, bytes):
-                import io
-                self._zip = zipfile.ZipFile(io.BytesIO(source))
-            else:
-                self._zip = zipfile.ZipFile(source)
-        except FileNotFoundError:
-            raise DataError("file not found", path=self.where) from None
-        except (zipfile.BadZipFile, OSError, ValueError) as exc:
-            raise DataError(f"not a zip archive (a .vmod or .vsav is a zip): {exc}", path=self.where) from None
+            self._zip = zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source)
+        except Exception as exc:   # zipfile raises many kinds on a corrupt central directory
+            raise DataError(f"not a zip archive (a .vmod or .vsav is a zip): {_why(exc)}", path=self.where) from None
         infos = self._zip.infolist()
         if len(infos) > MAX_ENTRIES:
             raise UnsafeInputError(f"archive has {len(infos)} entries (limit {MAX_ENTRIES}): refusing a zip bomb",
@@ -90,8 +90,8 @@ class SafeZip:
         try:
             with self._zip.open(info) as handle:
                 data = handle.read(cap + 1)
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
-            raise DataError(f"zip entry {name!r} is corrupt: {exc}", path=self.where) from None
+        except Exception as exc:   # BadZipFile, zlib.error, EOFError, NotImplementedError...: all corruption
+            raise DataError(f"zip entry {name!r} is corrupt: {_why(exc)}", path=self.where) from None
         if len(data) > cap:
             raise UnsafeInputError(f"zip entry {name!r} holds more bytes than it declares or than the limit "
                                    f"({cap}): refusing it", path=self.where)
@@ -105,6 +105,11 @@ class SafeZip:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _why(exc: Exception) -> str:
+    text = str(exc)[:120]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def parse_xml(data: bytes, where: str):
