@@ -30,7 +30,6 @@ CODES: dict[str, str] = {
     "unknown-counter": ERROR, "unknown-box": ERROR, "unknown-weather": ERROR, "turn-out-of-range": ERROR,
     "no-entry": WARNING, "counter-overused": ERROR, "wrong-side": ERROR, "unknown-deck": ERROR,
     "bad-area": ERROR, "setup-outside-area": ERROR, "bad-id": ERROR,
-    "terrain-mismatch": ERROR,
 }
 
 

@@ -1,7 +1,8 @@
 """Terrain data checked against a picture of the map: the draft used the other way round.
 
 Every hex whose data (base terrain and overlays) differs from what the picture shows is a
-``terrain-mismatch`` finding with the hex, the data's terrain, the picture's and the
+``terrain-mismatch`` finding (an error; it exists only with ``validate --against``, so it is
+not one of the validator's own codes) with the hex, the data's terrain, the picture's and the
 confidence; :func:`mismatch_overlay` marks them on the picture.
 """
 
@@ -13,7 +14,7 @@ from PIL import Image
 
 from ..game import Map
 from ..hexes import Hex
-from ..validate import CODES, Finding
+from ..validate import ERROR, Finding
 from .draft import Draft
 from .palette import terrain_name
 
@@ -46,7 +47,7 @@ def mismatch_findings(game_map: Map, found: list[Mismatch], picture: str) -> lis
     for m in found:
         where = game_map.locations.get(("hex", m.hex), (file, None))
         data = terrain_name(m.data) if m.data else "no terrain"
-        findings.append(Finding(CODES["terrain-mismatch"], "terrain-mismatch",
+        findings.append(Finding(ERROR, "terrain-mismatch",
                                 f"hex {fmt(m.hex)}: the data says {data}, {picture} shows {terrain_name(m.image)} "
                                 f"(confidence {m.confidence:.2f})", where[0], where[1], f"terrain.{fmt(m.hex)}"))
     return findings
