@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import ROOT
+ROOT = Path(__file__).resolve().parents[2]
 from toolkit.cli import main
 
 sys.path.insert(0, str(ROOT / "tests" / "vassal"))
