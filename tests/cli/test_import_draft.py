@@ -43,11 +43,20 @@ def test_import_then_draft_then_validate_then_build(capsys, tutorial_module, tmp
     assert "wrote" in out and "counters" in out and "not mapped" in out
     code, out, _ = run(capsys, "validate", str(game))
     assert code == 1 and "hex-without-terrain" in out  # terrain starts empty
-    learn = "0101=clear,0301=woods,0104=rough,0701=hills,1104=swamp,0806=lake,0505=town,0503=clear+village"
+    learn = ("0101=clear,0301=woods,0104=rough,0701=hills,1104=swamp,0806=lake,0505=town,0503=clear+village,"
+             "0602/0702=river,0405>0505=road")   # a hexside and a road named by hand too
     code, out, err = run(capsys, "terrain", "draft", str(game), "--learn", learn)
     assert code == 0 and "drafted" in out and "decide these by eye" in out
     text = (game / "maps" / "kessel-crossing.yaml").read_text()
     assert "drafted from kessel-crossing-map_main.png" in text and "confidence" in text
+    from toolkit.io import load_game
+    drafted = load_game(str(game)).main_map
+    fmt = drafted.grid.format_hexside
+    rivers = {fmt(s) for s, fs in drafted.hexsides.items() if any(f.code == "river" for f in fs)}
+    assert {"0602/0702", "0603/0703", "0604/0704", "0605/0706"} <= rivers  # the river runs on, found
+    roads = {fmt(s) for s, codes in drafted.line_links().items() if "road" in codes}
+    assert {"0205/0305", "0305/0405"} <= roads  # (into the town, 0405/0505, its symbols hide the road)
+    assert drafted.hexside_types["river"].source.is_estimated
     # the board image checked against the data drafted from it: they agree, but for a few
     # hexes of the legend band (VASSAL's grid covers the whole board) the draft was unsure of
     board = next((game / "maps").glob("*.png"))

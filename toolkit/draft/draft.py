@@ -207,9 +207,10 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             draft.skipped.append(f"hexside type {code!r}: bridges are not drafted")
         elif colour_distance(style.colour, grid_rgb) < 60:
             draft.skipped.append(f"hexside type {code!r}: drawn too like the grid lines to tell apart")
-        else:
-            sides.append((code, style.colour, style.width))
-    lines = [(code, theme.line_style(kind).colour) for code, kind in game_map.line_types.items()]
+        else:  # a colour learned on the picture wins over the theme's
+            sides.append((code, palette.strokes.get(("side", code), style.colour), style.width))
+    lines = [(code, palette.strokes.get(("line", code), theme.line_style(kind).colour))
+             for code, kind in game_map.line_types.items()]
     matchers = {code: _blend_matcher(colour, draft.correction)
                 for code, colour in [(c, col) for c, col, _ in sides] + lines}
     fill = {h: tuple(int(round(v)) for v in _fix(look.mode, draft.correction)) for h, look in raw.items()}

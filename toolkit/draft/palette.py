@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..game import Map, TerrainType
-from ..hexes import Grid, Hex, Numbering
+from ..hexes import Grid, Hex, Hexside, Numbering
 from .sample import HexSampler, Look
 
 __all__ = ["Palette", "Terrain"]
@@ -64,6 +64,8 @@ class Palette:
     drawn: bool = False
     #: True when the examples were read on the picture being drafted (no colour correction then).
     native: bool = False
+    #: Colours of hexside features and lines learned on the picture: ("side"|"line", code) -> RGB.
+    strokes: dict = field(default_factory=dict)
 
     def add(self, terrain: Terrain, ring: Look, centre: Look | None = None, source: Hex | None = None) -> None:
         self.examples.append((terrain, ring.vector(), _overlay_vector(ring, centre or ring)))
@@ -252,6 +254,8 @@ def parse_learn(text: str, game_map: Map) -> dict[Hex, Terrain]:
     """``0104=woods,0612=swamp,0505=clear+town`` -> hex -> terrain."""
     out: dict[Hex, Terrain] = {}
     for item in [i for i in text.replace(" ", ",").split(",") if i]:
+        if "/" in item.partition("=")[0] or ">" in item.partition("=")[0]:
+            continue  # a hexside or a road: parse_learn_strokes
         hex_text, sep, terrain = item.partition("=")
         if not sep or not terrain:
             raise DataError(f"learn: {item!r} is not HEX=TERRAIN (e.g. 0104=woods)", field="learn")
@@ -263,6 +267,52 @@ def parse_learn(text: str, game_map: Map) -> dict[Hex, Terrain]:
             raise DataError(f"learn: hex {hex_text} is not on map {game_map.id}", field="learn")
         out[hex] = _parse_terrain(terrain, game_map, "--learn")
     return out
+
+
+def parse_learn_strokes(text: str, game_map: Map) -> tuple[dict, dict]:
+    """``0104/0204=river`` (a hexside) and ``0503>0504=road`` (a road or railway between two
+    hex centres) -> ``({hexside: code}, {hexside: code})``."""
+    sides: dict = {}
+    links: dict = {}
+    for item in [i for i in text.replace(" ", ",").split(",") if i]:
+        where, sep, code = item.partition("=")
+        if "/" not in where and ">" not in where:
+            continue
+        if not sep or not code or not all(c.isalnum() or c in "-_" for c in code):
+            raise DataError(f"learn: {item!r} is not HEX/HEX=FEATURE or HEX>HEX=LINE (e.g. 0104/0204=river)",
+                            field="learn")
+        a_text, _, b_text = where.replace(">", "/").partition("/")
+        try:
+            a, b = game_map.grid.parse(a_text), game_map.grid.parse(b_text)
+        except Exception as exc:
+            raise DataError(f"learn: {exc}", field="learn") from None
+        if a not in game_map.grid or b not in game_map.grid or not game_map.grid.adjacent(a, b):
+            raise DataError(f"learn: {a_text} and {b_text} are not two adjacent hexes of map {game_map.id}",
+                            field="learn")
+        (links if ">" in where else sides)[Hexside.of(a, b)] = code
+    return sides, links
+
+
+def stroke_colour(sampler: HexSampler, a, b, fills) -> tuple[float, float, float] | None:
+    """The colour drawn along the segment a-b: of the pixels near it, those least like the fills
+    on either side (their mean)."""
+    from .sample import colour_distance
+
+    pixels = []
+    for t in (0.3, 0.4, 0.5, 0.6, 0.7):
+        px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+        nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
+        reach = int(0.08 * sampler.layout.size) + 1
+        for k in range(-reach, reach + 1):
+            colour = sampler.pixel(*sampler._at(px + nx * k, py + ny * k))
+            if colour is not None:
+                pixels.append((min(colour_distance(colour, f) for f in fills), colour))
+    if not pixels:
+        return None
+    pixels.sort(reverse=True)
+    top = [c for _, c in pixels[:max(1, len(pixels) // 6)]]
+    return tuple(sum(c[i] for c in top) / len(top) for i in range(3))
 
 
 def ensure_types(game_map: Map, terrains, note: str) -> None:

@@ -13,7 +13,7 @@ from ..errors import DataError
 from ..game import Map
 from ..hexes import Hex
 from .geometry import PlacedLayout, placed_layout
-from .palette import Palette, ensure_types, parse_learn
+from .palette import Palette, ensure_types, parse_learn, parse_learn_strokes, stroke_colour
 from .sample import HexSampler
 
 __all__ = ["Picture", "open_picture", "prepare", "parse_refs"]
@@ -41,6 +41,35 @@ def open_picture(path: str | os.PathLike) -> Image.Image:
         raise DataError("picture not found", path=str(path)) from None
     except (OSError, Image.DecompressionBombError, ValueError) as exc:
         raise DataError(f"not a readable picture: {exc}", path=str(path)) from None
+
+
+def _learn_strokes(game_map: Map, learn: str, pal: Palette, sampler: HexSampler, name: str) -> None:
+    """Hexside features and lines named by hand: their colour read on the picture, their type
+    added to the map if it lacks one (costs unknown: estimated)."""
+    from ..game import HexsideType, LineType, Source
+
+    from ..render import Theme
+    from ..render.theme import rgb
+
+    grid = rgb(Theme.default().get("grid", "colour", "#4a4a44"))
+    sides, links = parse_learn_strokes(learn, game_map)
+    note = f"learned from {name}: movement costs not known"
+    for kind, found in (("side", sides), ("line", links)):
+        for side, code in found.items():
+            fills = [look.mode for look in (sampler.look(side.a), sampler.look(side.b)) if look is not None]
+            ends = (sampler.layout.hexside_segment(side) if kind == "side"
+                    else (sampler.layout.center(side.a), sampler.layout.center(side.b)))
+            # the grid's lines run along every hexside: never the feature's colour
+            colour = stroke_colour(sampler, *ends, fills + [grid]) if fills else None
+            if colour is None:
+                raise DataError(f"learn: {game_map.grid.format_hexside(side)} is not on the picture", field="learn")
+            pal.strokes[(kind, code)] = colour
+            if kind == "side" and code not in game_map.hexside_types:
+                game_map.hexside_types[code] = HexsideType(code, code.replace("-", " ").title(),
+                                                           source=Source(estimated=note))
+            if kind == "line" and code not in game_map.line_types:
+                game_map.line_types[code] = LineType(code, code.replace("-", " ").title(),
+                                                     source=Source(estimated=note))
 
 
 def _data_examples(game_map: Map, per_class: int = 12) -> dict[Hex, tuple]:
@@ -116,6 +145,8 @@ def prepare(game_map: Map, *, image: str | None = None, palette: str | None = No
     if learned:
         ensure_types(game_map, learned.values(), f"learned from {name}: movement costs not known")
         pal.learn(HexSampler(picture, layout, game_map.hex_ids), learned, game_map.grid)
+    if learn:
+        _learn_strokes(game_map, learn, pal, HexSampler(picture, layout, game_map.hex_ids), name)
     if not pal.examples:
         raise DataError(f"map {game_map.id} has no terrain types: name example hexes with --learn "
                         "(e.g. --learn 0104=woods,0612=swamp) or give --palette", field="terrain_types")
