@@ -57,12 +57,13 @@ def test_import_then_draft_then_validate_then_build(capsys, tutorial_module, tmp
     roads = {fmt(s) for s, codes in drafted.line_links().items() if "road" in codes}
     assert {"0205/0305", "0305/0405"} <= roads  # (into the town, 0405/0505, its symbols hide the road)
     assert drafted.hexside_types["river"].source.is_estimated
-    # the board image checked against the data drafted from it: they agree, but for a few
-    # hexes of the legend band (VASSAL's grid covers the whole board) the draft was unsure of
+    # the board image checked against the data drafted from it: they agree but for a handful of
+    # hexes (the legend band, which VASSAL's grid covers too, and the draft's own slips, which
+    # the check, judging each hex by all the others, catches)
     board = next((game / "maps").glob("*.png"))
     code, out, err = run(capsys, "validate", str(game), "--against", str(board), "--overlay", str(tmp_path / "o.png"))
-    confidences = [float(c) for c in re.findall(r"confidence ([0-9.]+)\) \(terrain-mismatch\)", out)]
-    assert len(confidences) <= 5 and all(c < 0.3 for c in confidences), out
+    mismatched = re.findall(r"hex (\d{4}): the data says", out)
+    assert 0 < len(mismatched) <= 8, out
     assert Image.open(tmp_path / "o.png").size == Image.open(board).size
     code, out, err = run(capsys, "vassal", str(game), "--out", str(tmp_path / "build"), "-q")
     assert code == 0, err
