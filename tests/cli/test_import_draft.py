@@ -111,3 +111,13 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, m
         args = [args[0], args[1], str(tmp_path / "g"), *args[3:]]
     code, out, err = run(capsys, *args)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_game_folder_named_relative_to_the_current_folder(capsys, tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "counters" / "tutorial", tmp_path / "mygame")
+    shutil.copy(ROOT / "maps" / "tutorial" / "map.yaml", tmp_path / "mygame" / "map.yaml")
+    gy = (tmp_path / "mygame" / "game.yaml").read_text().replace("../../maps/tutorial/map.yaml", "map.yaml")
+    (tmp_path / "mygame" / "game.yaml").write_text(gy)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "validate", "mygame")
+    assert code == 0 and err == "", err
