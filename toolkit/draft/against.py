@@ -29,12 +29,22 @@ class Mismatch:
     confidence: float
 
 
-def mismatches(game_map: Map, draft: Draft) -> list[Mismatch]:
-    """Hexes whose data differs from the picture (hexes with no data count as differing)."""
+def mismatches(game_map: Map, draft: Draft, palette=None) -> list[Mismatch]:
+    """Hexes whose data differs from the picture (hexes with no data count as differing).
+
+    With a palette read from the data itself, a hex whose terrain no other hex shows cannot be
+    judged (it is its terrain's only example) and is left out.
+    """
+    others: dict = {}
+    if palette is not None:
+        for (terrain, _, _), source in zip(palette.examples, palette.sources):
+            others.setdefault(terrain, set()).add(source)
     out = []
     for hex, d in sorted(draft.hexes.items()):
         cell = game_map.hexes.get(hex)
         data = (cell.terrain, tuple(cell.features)) if cell else None
+        if data is not None and palette is not None and others.get(data, set()) <= {hex}:
+            continue
         if data is None or data[0] != d.terrain[0] or set(data[1]) != set(d.terrain[1]):
             out.append(Mismatch(hex, data, d.terrain, d.confidence))
     return out
