@@ -22,7 +22,7 @@ from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
 from ..io import dump_game
 from ..io.counters import BACK_KINDS, KINDS
 from ..vassal.encoding import decode
-from ..vassal.reader import _decode_piece, _inside, _text, describe_piece, read_module, read_save
+from ..vassal.reader import BUILT_IN_IMAGES, _decode_piece, _inside, _text, describe_piece, read_module, read_save
 from ..vassal.safety import MAX_NESTED_BYTES
 from .grid import BoardGrid, convert_grid
 
@@ -107,9 +107,12 @@ class _Importer:
                     map_id = _unique(_slug(board["name"] or vmap["name"], "map"), used_maps)
                     m = Map(id=map_id, name=board["name"] or vmap["name"], grid=converted.grid,
                             hex_size_inches=min(5.0, max(0.1, round(converted.size / 150, 4))))
-                    if board["image"]:
+                    if board["image"] and board["image"] in self.module.images - BUILT_IN_IMAGES:
                         m.image = _image_ref(converted, f"{map_id}-{_file_name(board['image'])}")
                         self.images["board:" + map_id] = board["image"]
+                    elif board["image"]:
+                        self.report.append(f"board {board['name']!r}: image {board['image']!r} is not in the "
+                                           "module: the map has no picture (its size came from the buildFile)")
                     game.maps[map_id] = m
                     hex_maps.append(m)
                     if converted.dropped:
@@ -229,7 +232,7 @@ class _Importer:
     def _art(self, image: str | None) -> str | None:
         if not image:
             return None
-        if image not in self.module.images:
+        if image not in self.module.images - BUILT_IN_IMAGES:
             self.report.append(f"image {image!r} is not in the module's images/: the counter is drawn instead")
             return None
         target = f"art/{_file_name(image)}"
