@@ -15,7 +15,7 @@ from PIL import Image
 from ..game import Map
 from ..hexes import Hex
 from ..validate import ERROR, Finding
-from .draft import Draft
+from .draft import LOW_CONFIDENCE, Draft
 from .palette import terrain_name
 
 __all__ = ["Mismatch", "mismatches", "mismatch_findings", "mismatch_overlay"]
@@ -73,7 +73,7 @@ def mismatch_overlay(image: Image.Image, layout, game_map: Map, found: list[Mism
     and labelled with what the picture shows."""
     from ..render import MapImage, overlay
 
-    shade = {m.hex: ("#d0102e" if m.confidence >= 0.3 else "#f0a000") for m in found}
+    shade = {m.hex: ("#d0102e" if m.confidence >= LOW_CONFIDENCE else "#f0a000") for m in found}
     labels = {m.hex: _short(m.image) for m in found}
     picture = MapImage(image=image.convert("RGB"), layout=layout, dpi=0, game_map=game_map,
                        hex_area=(0, 0, image.width, image.height))

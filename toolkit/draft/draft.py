@@ -23,7 +23,7 @@ from .sample import HexSampler, Look, colour_distance
 __all__ = ["Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
 
 #: Hexes drafted with less confidence than this are listed for a person to decide.
-LOW_CONFIDENCE = 0.3
+LOW_CONFIDENCE = 0.5
 #: A hexside or line feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
 LINE_SHARE = 0.75
@@ -155,6 +155,10 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
                 features, f_conf, _, runner = palette.classify_in_context(patterns[hex], ring, centre)
             else:
                 features, f_conf, _, runner = palette.classify_features(base[0], ring, centre, hex)
+        if patterns[hex][1] and (features or runner):
+            # an overlay read where a road or railway crosses the centre: the drawing in context
+            # matches the roads' course only roughly, so a person should look
+            f_conf *= 0.5
         confidence = min(base[1], f_conf)
         runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
                      else (base[0], runner) if runner is not None else None)
