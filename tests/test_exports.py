@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 PACKAGES = ["toolkit", "toolkit.game", "toolkit.io", "toolkit.render", "toolkit.vassal", "toolkit.referee",
-            "toolkit.play"]
+            "toolkit.play", "toolkit.importer", "toolkit.draft"]
 TOOLKIT = Path(__file__).resolve().parents[1] / "toolkit"
 
 

@@ -23,6 +23,8 @@ COMMANDS = {
     "vassal": "vassal",
     "referee": "referee",
     "play": "play",
+    "import": "importer",
+    "terrain": "terrain",
 }
 
 
