@@ -169,7 +169,7 @@ def _legality(combat: Combat) -> list[Reason]:
             if status in statuses:
                 out.append(Reason(Code.CANNOT_ATTACK, cr.status_rule,
                                   f"{u.id} is {status.replace('_', ' ')} and cannot attack", u.hex, ids))
-        value = u.value(cr.attack_value, 0)
+        value = cr.strength(u, "attack")
         if not isinstance(value, (int, Fraction)) or isinstance(value, bool) or value <= 0:
             out.append(Reason(Code.CANNOT_ATTACK, cr.rule, f"{u.id} has no attack strength", u.hex, ids))
         for d in hexes:

@@ -191,7 +191,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     items = []
     all_cross = {}
     for u in combat.attackers:
-        value = Fraction(_num(u.value(cr.attack_value, 0)))
+        value = Fraction(_num(cr.strength(u, "attack")))
         factor = Fraction(1)
         reasons: list[tuple[str, str | None]] = []
         statuses = combat.statuses(u, "attacker")
@@ -240,7 +240,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     # -- defence ----------------------------------------------------------------------------
     items = []
     for u in combat.defenders:
-        value = Fraction(_num(u.value(cr.defence_value, 0)))
+        value = Fraction(_num(cr.strength(u, "defence")))
         factor = Fraction(1)
         reasons = []
         statuses = combat.statuses(u, "defender")
@@ -278,11 +278,14 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
 
 def _sum_groups(kind: str, side: str, items: list, cr, rule: str | None) -> tuple[Fraction, list[Modifier]]:
     """The total of ``items`` (unit, value, factor, reasons): units with the same factor are
-    added before it applies (``halve_together``; else each unit alone), each total rounded by
+    added before it applies (``halve_together``; ``"hex"``: per hex; else each unit alone), each total rounded by
     ``strength_round``; a :class:`Modifier` for every factor other than 1."""
     groups: dict[tuple, list] = {}
     for u, value, factor, reasons in items:
-        key = (factor,) if cr.halve_together else (factor, u.id)
+        if cr.halve_together == "hex":
+            key = (factor, u.hex or ())
+        else:
+            key = (factor,) if cr.halve_together else (factor, u.id)
         groups.setdefault(key, []).append((u, value, reasons))
     total, mods = Fraction(0), []
     for key, members in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1:])):
