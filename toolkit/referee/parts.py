@@ -282,7 +282,10 @@ class CombatRules:
       same factor are added before it is applied (``halve_together``; ``"hex"``: only units of
       one hex, A Victory Denied 9.3.1), each total rounded by ``strength_round`` ("down", "up",
       "exact"). ``strength_fallback`` names the value a counter without ``attack_value`` /
-      ``defence_value`` uses for both (one combat strength, A Victory Denied 2.2.2).
+      ``defence_value`` uses for both (one combat strength, A Victory Denied 2.2.2);
+      ``status_round`` rounds the units of a status their own way (Grossdeutschland 5.3: Low
+      Supply "up", Out of Supply "down"). The ruleset hook ``combat_dice`` may replace the
+      chart's dice for one combat (night, a bridge: 3d6).
     - Odds: the highest column not above attack : defence (difference for a differential
       CRT), i.e. rounded in the defender's favour. Below the first column ``below_table``
       "first" (read the first column), "below" (shifts count from one column left of the
@@ -325,6 +328,7 @@ class CombatRules:
     hexside_applies: str = "any"
     halve_together: bool | str = True
     strength_fallback: str | None = None
+    status_round: dict = field(default_factory=dict)
     strength_round: str = "down"
     strength_rule: str | None = None
     attack_status: dict = field(default_factory=dict)
