@@ -84,7 +84,7 @@ class CombatAssessment:
             "modifiers": [m.to_dict(fmt) for m in self.modifiers],
             "random": self.random, "supports": [s.to_dict() for s in self.supports],
             "crt": {"name": self.chart.name, "rule": self.chart.rule, "dice": self.dice or self.chart.dice_for(self.side),
-                    "reroll": list(self.chart.rerolls_for(self.side)), "kind": self.chart.kind,
+                    "reroll": [] if self.dice else list(self.chart.rerolls_for(self.side)), "kind": self.chart.kind,
                     "estimated": self.chart.estimated},
             "column_distribution": {k: _s(v) for k, v in self.column_distribution.items()},
             "distribution": {k: _s(v) for k, v in self.distribution.items()},
