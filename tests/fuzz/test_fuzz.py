@@ -231,3 +231,16 @@ def test_fuzz_modules_and_saves(place, module_bytes, request):
         tally.add(f"case {case} {path.name} {what}", run_cli(args, place))
     print(f"\nfuzz modules and saves: {tally.summary()}")
     assert not tally.failures, "\n".join(tally.failures[:5])
+
+
+def test_a_huge_grid_or_counter_file_is_refused_naming_the_limit(place):
+    _set(place, "map.yaml", "columns: [1, 12]", "columns: [1, 9999]")
+    _set(place, "map.yaml", "rows: [1, 10]", "rows: [1, 9999]")
+    outcome = run_cli(["validate", str(place.game)], place)
+    assert outcome.kind == "error" and "250,000" in outcome.detail and outcome.seconds < 5, outcome
+    place.reset()
+    path = place.game / "counters.csv"
+    row = next(r for r in path.read_text().splitlines() if r.startswith("b-1,"))
+    path.write_text(path.read_text() + "".join(row.replace("b-1,", f"x-{i},", 1) + "\n" for i in range(10_001)))
+    outcome = run_cli(["validate", str(place.game)], place)
+    assert outcome.kind == "error" and "10,000" in outcome.detail and outcome.seconds < 5, outcome
