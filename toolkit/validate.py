@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter as Tally
 from dataclasses import asdict, dataclass, field
 
-from .game import Game, Map, id_problem
+from .game import AreaError, Game, Map, area_hexes, id_problem
 from .hexes import Hexside
 
 ERROR = "error"
@@ -28,7 +28,8 @@ CODES: dict[str, str] = {
     "duplicate-id": ERROR, "unknown-side": ERROR, "missing-side": ERROR, "missing-class": WARNING,
     "unknown-class": ERROR, "steps-without-back": WARNING,
     "unknown-counter": ERROR, "unknown-box": ERROR, "unknown-weather": ERROR, "turn-out-of-range": ERROR,
-    "no-entry": WARNING, "counter-overused": ERROR, "wrong-side": ERROR, "bad-id": ERROR,
+    "no-entry": WARNING, "counter-overused": ERROR, "wrong-side": ERROR, "unknown-deck": ERROR,
+    "bad-area": ERROR, "setup-outside-area": ERROR, "bad-id": ERROR,
 }
 
 
@@ -103,6 +104,7 @@ def validate_game(game: Game) -> Report:
         _check_map(m, game.files.get("maps", {}).get(map_id), out, sides)
     _check_counters(game, out)
     _check_scenarios(game, out)
+    _check_decks(game, out)
     report.provenance = provenance_summary(game)
     return report
 
@@ -369,6 +371,10 @@ def _check_scenarios(game: Game, out: _Collector) -> None:
                 out.add("unknown-weather", f"turn {t.number} has weather {t.weather!r}; the map knows "
                         f"{', '.join(sorted(weathers))}", where("turns"), "turns.weather")
         placed = Tally()
+        for deck in game.decks:  # a deck holds every copy of its counters
+            for unit in deck.counters:
+                if unit in game.counters:
+                    placed[unit] += game.counters[unit].count
         for i, p in enumerate(s.setup):
             m = game.maps.get(p.map or s.map or "")
             at = where(("setup", i))
@@ -383,6 +389,8 @@ def _check_scenarios(game: Game, out: _Collector) -> None:
             if p.box and p.box not in boxes:
                 out.add("unknown-box", f"set-up names box {p.box!r}; the maps have "
                         f"{', '.join(sorted(boxes)) or 'no boxes'}", at, f"setup[{i}].box")
+            if p.area is not None and m is not None:
+                _check_area(s, i, p, m, at, out)
         turns = {t.number for t in s.turns}
         for i, r in enumerate(s.reinforcements):
             m = game.maps.get(r.map or s.map or "")
@@ -414,8 +422,51 @@ def _check_scenarios(game: Game, out: _Collector) -> None:
         for unit, n in placed.items():
             counter = game.counters.get(unit)
             if counter and n > counter.count:
-                out.add("counter-overused", f"{unit!r} is placed {n} times but the counter mix has "
-                        f"{counter.count}", (file, None), "setup")
+                out.add("counter-overused", f"{unit!r} is placed {n} times (decks included) but the counter "
+                        f"mix has {counter.count}", (file, None), "setup")
+
+
+def _check_decks(game: Game, out: _Collector) -> None:
+    sides = {s.id for s in game.sides}
+    boxes = {b.id for m in game.maps.values() for b in m.boxes}
+    decks = {d.id for d in game.decks}
+    holder: dict[str, str] = {}
+    for i, deck in enumerate(game.decks):
+        at = game.locations.get(("deck", i), (game.files.get("game"), None))
+        for unit in deck.counters:
+            if unit not in game.counters:
+                out.add("unknown-counter", f"deck {deck.id!r} holds {unit!r}, which no counter defines", at,
+                        f"decks[{i}].counters")
+            elif unit in holder:
+                out.add("counter-overused", f"{unit!r} is in decks {holder[unit]!r} and {deck.id!r}; a deck "
+                        f"holds every copy of a counter", at, f"decks[{i}].counters")
+            holder.setdefault(unit, deck.id)
+        if deck.box is not None and deck.box not in boxes:
+            out.add("unknown-box", f"deck {deck.id!r} sits in box {deck.box!r}; the maps have "
+                    f"{', '.join(sorted(boxes)) or 'no boxes'}", at, f"decks[{i}].box")
+        if deck.hex is not None and deck.hex not in game.maps[deck.map].grid:
+            out.add("hex-off-grid", f"deck {deck.id!r} sits on hex {_label(game.maps[deck.map], deck.hex)}, "
+                    f"outside the map", at, f"decks[{i}].hex")
+        if deck.send_to is not None and (deck.send_to not in decks or deck.send_to == deck.id):
+            out.add("unknown-deck", f"deck {deck.id!r} sends its counters to {deck.send_to!r}; expected another "
+                    f"deck: {', '.join(sorted(decks - {deck.id})) or 'none'}", at, f"decks[{i}].send_to")
+        if deck.side is not None and deck.side not in sides:
+            out.add("unknown-side", f"deck {deck.id!r} belongs to side {deck.side!r}; expected one of "
+                    f"{', '.join(sorted(sides))}", at, f"decks[{i}].side")
+
+
+def _check_area(s, i: int, p, m, at: tuple, out: _Collector) -> None:
+    """A placement's hex (or each hex of its choice) lies in its set-up area."""
+    try:
+        legal = area_hexes(p.area, m, s.unit_hexes(p.map or s.map))
+    except AreaError as exc:
+        out.add("bad-area", f"set-up area: {exc}", at, f"setup[{i}].area")
+        return
+    where = p.area.describe(m.format)
+    for hex in ([p.hex] if p.hex else []) + list(p.hexes):
+        if hex in m.grid and hex not in legal:
+            out.add("setup-outside-area", f"{', '.join(p.units)} set up on {_label(m, hex)}, outside the "
+                    f"area {where} ({len(legal)} legal hexes)", at, f"setup[{i}].hex")
 
 
 # -- provenance -----------------------------------------------------------------------------
@@ -454,6 +505,8 @@ def provenance_summary(game: Game) -> dict:
             [x.source for x in m.lines] + [x.source for x in m.places] + [x.source for x in m.supply]
             + [x.source for x in m.victory] + [x.source for x in m.boxes])
     out["counters"] = count(c.source for c in game.counters.values())
+    if game.decks:
+        out["decks"] = count(d.source for d in game.decks)
     for sid, s in game.scenarios.items():
         out[f"scenario {sid}: placements"] = count(
             [p.source for p in s.setup] + [r.source for r in s.reinforcements])

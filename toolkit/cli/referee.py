@@ -291,3 +291,7 @@ def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, 
         _draw(pos, png, dpi, paths=[p for r in results.values() for p in r.paths.values() if len(p) > 1], marks=marks,
               legend=f"stacking {'legal' if not found else 'broken on ' + str(len(found)) + ' hex(es)'}; {summary}")
     sys.exit(0 if ok else 1)
+
+
+command.add_command(__import__(f"{__package__}.referee_setup", fromlist=["command"]).command)  # `referee setup`
+from . import referee_combat  # noqa: E402,F401  (registers `combat` and `retreat`; it imports this module)

@@ -82,6 +82,9 @@ def _summary(report: dict) -> str:
                         if grid else f"{len(b['zones'])} zones")
                 lines.append(f"  map {m['name']!r}: board {b['name']!r} {b['width']}x{b['height']}, {kind}")
         lines.append(f"  {len(report['prototypes'])} prototypes, {len(report['pieces'])} palette pieces")
+        for d in report.get("decks", []):
+            lines.append(f"  deck {d['name']!r} on {d['map']!r} at {d.get('location') or '-'}: {len(d['cards'])} "
+                         f"counters, face down {d['face_down']}, shuffle {d['shuffle']}")
         for setup in report["setups"]:
             lines.append(f"  setup {setup['name']!r} ({setup['file']}): {len(setup.get('pieces', []))} pieces"
                          + ("" if setup.get("starts") else " - does not start the game"))

@@ -1,6 +1,8 @@
 """The domain model: plain data, no I/O, no drawing."""
 
+from .areas import AreaError, SetupArea, area_hexes, on_side, place_hexes
 from .counters import Counter, Side
+from .deck import SHUFFLES, Deck
 from .game import CounterStyle, Game
 from .ids import ID_PATTERN, id_problem
 from .map import (Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
@@ -10,8 +12,9 @@ from .scenario import Placement, Reinforcement, Scenario, Turn
 from .terrain import ANY, Cost, CostTable, HexsideType, LineType, TerrainType
 
 __all__ = [
-    "ANY", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Game", "HexsideFeature",
-    "HexsideType", "HexTerrain", "ID_PATTERN", "Line", "LineType", "Map", "MapEdge", "Placement", "Place",
-    "Reinforcement", "Scenario", "Side", "Source", "SupplySource", "TerrainType", "Turn",
-    "UNSOURCED", "VictoryHex", "id_problem",
+    "ANY", "AreaError", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Deck", "Game",
+    "HexsideFeature", "HexsideType", "HexTerrain", "ID_PATTERN", "Line", "LineType", "Map", "MapEdge",
+    "Placement", "Place", "Reinforcement", "Scenario", "SetupArea", "SHUFFLES", "Side", "Source",
+    "SupplySource", "TerrainType", "Turn", "UNSOURCED", "VictoryHex", "area_hexes", "id_problem",
+    "on_side", "place_hexes",
 ]

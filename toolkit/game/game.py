@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .counters import Counter, Side
+from .deck import Deck
 from .map import Map
 from .scenario import Scenario
 
@@ -38,6 +39,8 @@ class Game:
     dice: tuple[str, ...] = ("1d6",)
     charts: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
+    #: Cups and piles of counters drawn at random (command chits...), in file order.
+    decks: list[Deck] = field(default_factory=list)
     #: The folder the game was read from; not part of equality (a copy elsewhere is the same game).
     root: str | None = field(default=None, compare=False)
     #: The files the game was read from (game, maps, counters, scenarios); not part of equality.

@@ -20,11 +20,12 @@ class HexTerrain:
 
 @dataclass(frozen=True)
 class HexsideFeature:
-    """One feature on one hexside."""
+    """One feature on one hexside; ``name`` ties the sides of one river or line together."""
 
     side: Hexside
     code: str
     source: Source = UNSOURCED
+    name: str | None = None
 
 
 @dataclass(frozen=True)

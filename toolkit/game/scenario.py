@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..hexes import Hex
+from .areas import SetupArea
 from .provenance import UNSOURCED, Source
 
 
@@ -14,6 +15,7 @@ class Placement:
 
     ``units`` are counter ids (a counter with ``count > 1`` may be placed that many times).
     ``state`` is a set-up state for every unit listed ("reduced", "cadre", "untried"...).
+    ``area`` is where the rules let them set up; ``hex`` is then the hex chosen in it.
     """
 
     units: tuple[str, ...]
@@ -23,6 +25,7 @@ class Placement:
     state: str | None = None
     hexes: tuple[Hex, ...] = ()
     source: Source = UNSOURCED
+    area: SetupArea | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,16 @@ class Scenario:
     def placed_units(self) -> list[str]:
         """Every counter id the set-up places, with repeats."""
         return [u for p in self.setup for u in p.units]
+
+    def unit_hexes(self, map_id: str | None = None) -> dict[str, Hex]:
+        """The hex each counter sets up on (its first placement) on ``map_id`` (default: the
+        scenario's map); what a set-up area "within N hexes of a unit" measures from."""
+        out: dict[str, Hex] = {}
+        for p in self.setup:
+            if (p.map or self.map) == (map_id or self.map) and p.hex is not None:
+                for unit in p.units:
+                    out.setdefault(unit, p.hex)
+        return out
 
     def arriving_units(self) -> list[str]:
         return [u for r in self.reinforcements for u in r.units]

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..game.counters import Side
+from ..game.deck import SHUFFLES, Deck
 from ..game.game import CounterStyle, Game
 from ._atomic import write_text
-from ._source import Fields, dump_yaml, inside, load_yaml
+from ._source import Fields, dump_yaml, inside, load_yaml, parse_hex, source_dict
 from .counters import dump_counters, load_counters
 from .maps import dump_map, load_map
 from .scenarios import dump_scenario, load_scenario
@@ -127,6 +128,12 @@ def load_game(name: str) -> Game:
         if scenario.id in game.scenarios:
             raise f.error("scenarios", f"two scenario files have the id {scenario.id!r}")
         game.scenarios[scenario.id] = scenario
+    for i, item in enumerate(f.list("decks")):
+        game.decks.append(_load_deck(Fields(item, str(path), f"decks[{i}]", f.line_of("decks")), game))
+        game.locations[("deck", i)] = (str(path), getattr(item, "line", f.line_of("decks")))
+    ids = [d.id for d in game.decks]
+    for deck_id in {d for d in ids if ids.count(d) > 1}:
+        raise f.error("decks", f"two decks have the id {deck_id!r}")
     game.files = {"game": str(path), "counters": _join(base, counters_file),
                   "maps": {k: _join(base, v) for k, v in maps.items()},
                   "scenarios": {sid: _join(base, rel) for sid, rel in zip(game.scenarios, scenario_files)}}
@@ -134,6 +141,50 @@ def load_game(name: str) -> Game:
     return game
 
 
+def _load_deck(d: Fields, game: Game) -> Deck:
+    """One entry of ``decks:``: where it sits (a box, or a hex of a map) and what it holds."""
+    box, map_id = d.str("box"), d.str("map")
+    hex = None
+    if d.has("hex"):
+        map_id = map_id or next(iter(game.maps), None)
+        if map_id not in game.maps:
+            raise d.error("map", f"no map {map_id!r}; expected one of {', '.join(game.maps) or 'none'}")
+        hex = parse_hex(d.raw("hex"), game.maps[map_id].grid, d, "hex")
+    elif map_id is not None:
+        raise d.error("hex", "a deck on a map needs the hex it sits on")
+    if (box is None) == (hex is None):
+        raise d.error("box", "a deck sits in exactly one place: give `box` or `hex`")
+    send_to = d.str("send_to")
+    deck = Deck(id=d.str("id", required=True), name=d.str("name", required=True),
+                counters=tuple(d.words("counters")), box=box, map=map_id if hex is not None else None, hex=hex,
+                face_down=d.bool("face_down", True), draw_face_up=d.bool("draw_face_up", False),
+                shuffle=d.str("shuffle", "always", choices=SHUFFLES),
+                shuffle_command=d.str("shuffle_command", "Reshuffle"), return_command=d.str("return_command"),
+                send_to=send_to, send_command=d.str("send_command", f"Send all to {send_to}" if send_to else None),
+                side=d.str("side"), note=d.str("note"), source=d.source())
+    d.done(["notes"])
+    return deck
+
+
+def _dump_deck(deck: Deck, game: Game) -> dict:
+    out: dict = {"id": deck.id, "name": deck.name}
+    if deck.box is not None:
+        out["box"] = deck.box
+    else:
+        grid = game.maps[deck.map].grid
+        if deck.map != next(iter(game.maps)):
+            out["map"] = deck.map
+        out["hex"] = grid.format(deck.hex)
+    out["counters"] = list(deck.counters)
+    defaults = Deck(id="", name="")
+    for name in ("face_down", "draw_face_up", "shuffle", "shuffle_command", "return_command", "send_to",
+                 "send_command", "side", "note"):
+        if getattr(deck, name) != getattr(defaults, name):
+            out[name] = getattr(deck, name)
+    if deck.send_to and deck.send_command == f"Send all to {deck.send_to}":
+        out.pop("send_command", None)
+    out.update(source_dict(deck.source))
+    return out
 def data_roots(base: Path) -> list[Path]:
     """The folders the files a game.yaml in ``base`` names may be in: its own folder, and the
     ``maps/`` and ``counters/`` of the data root (and of the tree it sits in, when it sits in a
@@ -173,6 +224,7 @@ def dump_game(game: Game, folder: str) -> Path:
                           "values": game.counter_style.values, "options": game.counter_style.options},
         "phases": list(game.turn_phases), "dice": list(game.dice), "charts": game.charts, "options": options,
         "maps": maps, "counters": "counters.csv", "scenarios": scenarios,
+        "decks": [_dump_deck(d, game) for d in game.decks],
     }
     data = {k: v for k, v in data.items() if v not in (None, [], {})}
     out = folder_path / "game.yaml"

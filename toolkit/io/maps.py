@@ -248,6 +248,7 @@ def _load_hexside_block(sub: Fields, m: Map) -> None:
     grid = m.grid
     code = sub.str("feature", required=True)
     source = sub.source()
+    name = sub.str("name")
     tokens = sub.words("sides")
     if not tokens:
         raise sub.error("sides", "expected hexsides such as '0717/0816' or '0717:NE'")
@@ -260,9 +261,9 @@ def _load_hexside_block(sub: Fields, m: Map) -> None:
             first = m.locations.get(("hexside", side, code), (None, None))[1]
             raise sub.error("sides", f"hexside {grid.format_hexside(side)} is given {code!r} twice"
                                      f" (first on line {first})")
-        m.hexsides.setdefault(side, []).append(HexsideFeature(side=side, code=code, source=source))
+        m.hexsides.setdefault(side, []).append(HexsideFeature(side=side, code=code, source=source, name=name))
         m.locations[("hexside", side, code)] = (sub.path, sub.line)
-    sub.done(["notes", "name"])
+    sub.done(["notes"])
 
 
 # -- dumping --------------------------------------------------------------------------------
@@ -299,8 +300,8 @@ def map_to_dict(m: Map) -> dict:
         "line_types": {t.code: {"name": t.name, "move": dump_cost_table(t.move), "bridges": t.bridges,
                                 "rail": t.rail, **source_dict(t.source)} for t in m.line_types.values()},
         "terrain": _dump_terrain(m),
-        "hexsides": [{"feature": code, "sides": " ".join(grid.format_hexside(s) for s in sides),
-                      **source_dict(src)} for (code, src), sides in _group_hexsides(m).items()],
+        "hexsides": [{"feature": code, "name": name, "sides": " ".join(grid.format_hexside(s) for s in sides),
+                      **source_dict(src)} for (code, name, src), sides in _group_hexsides(m).items()],
         "lines": [{"type": ln.code, "name": ln.name, "hexes": " ".join(fmt(h) for h in ln.hexes),
                    **source_dict(ln.source)} for ln in m.lines],
         "places": [{"name": p.name, "hex": fmt(p.hex), "kind": p.kind, **source_dict(p.source)}
@@ -348,11 +349,11 @@ def _dump_terrain(m: Map) -> list[dict]:
     return blocks
 
 
-def _group_hexsides(m: Map) -> dict[tuple[str, Source], list[Hexside]]:
-    groups: dict[tuple[str, Source], list[Hexside]] = {}
+def _group_hexsides(m: Map) -> dict[tuple[str, str | None, Source], list[Hexside]]:
+    groups: dict[tuple[str, str | None, Source], list[Hexside]] = {}
     for side, features in m.hexsides.items():
         for feature in features:
-            groups.setdefault((feature.code, feature.source), []).append(side)
+            groups.setdefault((feature.code, feature.name, feature.source), []).append(side)
     return groups
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import DataError
 from ..game.map import Map
+from ..game.areas import SIDES, SetupArea
 from ..game.scenario import Placement, Reinforcement, Scenario, Turn
 from ._atomic import write_text
 from ._source import Fields, YDict, dump_yaml, load_yaml, parse_hex_list, source_dict
@@ -51,11 +52,13 @@ def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
             raise sub.error("hex", "a placement names one hex; use 'hexes' for a choice of hexes")
         choice = parse_hex_list(sub.raw("hexes"), m.grid, sub, "hexes") if sub.has("hexes") else []
         box = sub.str("box")
+        area = _area(sub.sub("area"), m) if sub.has("area") else None
         if not hexes and not box and not choice:
-            raise sub.error("hex", "a placement needs a hex, hexes (a set-up area) or a box")
+            raise sub.error("hex", "a placement needs a hex, hexes (a set-up area) or a box"
+                            + ("; with an area, give the hex chosen in it" if area else ""))
         s.setup.append(Placement(units=units, hex=hexes[0] if hexes else None, box=box,
                                  map=map_id if map_id != default_map else None, state=sub.str("state"),
-                                 hexes=tuple(choice), source=sub.source()))
+                                 hexes=tuple(choice), source=sub.source(), area=area))
         s.locations[("setup", i)] = (path, sub.line)
         sub.done(["notes", "side"])
     reinforcements = f.list("reinforcements")
@@ -75,6 +78,54 @@ def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
         sub.done(["notes"])
     f.done()
     return s
+
+
+#: Most hexes ``within`` may reach: far beyond any map, small enough to stay quick.
+MAX_WITHIN = 100
+
+
+def _area(a: Fields, m: Map) -> SetupArea:
+    """An ``area:`` mapping: one reference, ``within: N``, ``north_of: LINE`` (or south/east/west)."""
+    grid = m.grid
+    refs = [k for k in ("hexes", "hex", "place", "terrain", "unit") if a.has(k)]
+    sides = [f"{side}_of" for side in SIDES if a.has(f"{side}_of")]
+    if len(refs) > 1:
+        raise a.error(refs[1], f"an area has one reference; found {' and '.join(refs)}")
+    if len(sides) > 1:
+        raise a.error(sides[1], f"an area names one side of one line; found {' and '.join(sides)}")
+    hexes = parse_hex_list(a.raw("hexes"), grid, a, "hexes") if a.has("hexes") else []
+    one = parse_hex_list(a.raw("hex"), grid, a, "hex") if a.has("hex") else []
+    if len(one) > 1:
+        raise a.error("hex", "an area's hex is one hex; use 'hexes' for several")
+    within = a.int("within", 0, minimum=0, maximum=MAX_WITHIN)
+    if within and not refs:
+        raise a.error("within", "within N hexes of what? give hex, hexes, place, terrain or unit")
+    if not refs and not sides:
+        raise a.error("hex", "an area needs one of hexes, hex, place, terrain, unit or north_of/south_of/"
+                             "east_of/west_of")
+    side_of = (sides[0][:-3], a.str(sides[0])) if sides else None
+    area = SetupArea(hexes=tuple(hexes), hex=one[0] if one else None, place=a.str("place"),
+                     terrain=a.str("terrain"), unit=a.str("unit"), within=within, side_of=side_of,
+                     source=a.source())
+    a.done(["notes"])
+    return area
+
+
+def area_to_dict(area: SetupArea, fmt) -> dict[str, Any]:
+    """An area as plain data in the file format (the inverse of reading ``area:``)."""
+    out: dict[str, Any] = {}
+    if area.hexes:
+        out["hexes"] = " ".join(fmt(h) for h in area.hexes)
+    if area.hex is not None:
+        out["hex"] = fmt(area.hex)
+    for key in ("place", "terrain", "unit"):
+        if getattr(area, key):
+            out[key] = getattr(area, key)
+    if area.within:
+        out["within"] = area.within
+    if area.side_of:
+        out[f"{area.side_of[0]}_of"] = area.side_of[1]
+    return {**out, **source_dict(area.source)}
 
 
 def _turns(t: Fields) -> list[Turn]:
@@ -142,6 +193,8 @@ def scenario_to_dict(s: Scenario, maps: dict[str, Map]) -> dict[str, Any]:
         for key in ("box", "map", "state"):
             if getattr(p, key):
                 item[key] = getattr(p, key)
+        if p.area is not None:
+            item["area"] = area_to_dict(p.area, maps[p.map or s.map].grid.format)
         out["setup"].append({**item, **source_dict(p.source)})
     out["reinforcements"] = []
     for r in s.reinforcements:

@@ -19,29 +19,38 @@ Typical use::
 from __future__ import annotations
 
 from .board import Board, board_of, forget_board
+from .combat import CombatAssessment, CombatRoll, assess_combat, roll_combat
+from .combat_retreat import RetreatAnswer, advance_options, next_retreat_hexes, retreat_options, retreat_step_loss
+from .combat_chart import CombatChart, CombatResult, SideResult, chart_of, dice_distribution
+from .combat_strength import Combat, Modifier, Support
 from .movement import Reach, reachable
 from .paths import PathCheck, check_path, destinations, end_stacking
-from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
-                    SupplyRules, ZocRules)
+from .parts import (CombatRules, CommandRules, LosRules, MovementMode, MovementRules, RandomShift,
+                    RetreatRules, StackingRules, SupplyRules, SupportRules, ZocRules)
 from .posfile import dump_position, load_position, position_to_dict
 from .position import Position, Unit, position_from_scenario
 from .reasons import Code, Reason
 from .registry import GROUP, available, get_ruleset, register, ruleset_for
 from .ruleset import Ruleset, Source, Step
+from .setup import SetupEntry, check_setup, legal_setup_hexes, setup_entries
 from .services import Sight, command_range, line_of_sight
 from .stacking import check_stacking, stack_reasons
 from .supply import SupplyResult, SupplyTrace, apply_supply, supply_per_unit, supply_status, supply_trace
 from .zoc import enemy_zoc, enemy_zoc_owners, zoc_counts, zoc_owners
 
 __all__ = [
+    "Combat", "CombatAssessment", "CombatChart", "CombatResult", "CombatRoll", "CombatRules", "Modifier",
+    "RandomShift", "RetreatRules", "SideResult", "Support", "SupportRules", "assess_combat", "chart_of",
+    "dice_distribution", "roll_combat", "RetreatAnswer", "advance_options", "next_retreat_hexes", "retreat_options",
+    "retreat_step_loss",
     "Board", "Code", "CommandRules", "GROUP", "LosRules", "MovementMode", "MovementRules", "PathCheck",
-    "Position", "Reach", "Reason", "Ruleset", "Sight", "Source", "StackingRules", "Step", "SupplyResult",
+    "Position", "Reach", "Reason", "Ruleset", "SetupEntry", "Sight", "Source", "StackingRules", "Step", "SupplyResult",
     "SupplyRules", "SupplyTrace",
-    "Unit", "ZocRules", "apply_supply", "available", "board_of", "build_plugin", "check_path",
+    "Unit", "ZocRules", "apply_supply", "available", "board_of", "build_plugin", "check_path", "check_setup",
     "check_stacking", "command_range", "destinations", "end_stacking", "forget_board", "dump_position", "enemy_zoc",
-    "enemy_zoc_owners", "get_ruleset", "line_of_sight",
+    "enemy_zoc_owners", "get_ruleset", "legal_setup_hexes", "line_of_sight",
     "load_position", "position_from_scenario", "position_to_dict", "reachable", "register",
-    "ruleset_for", "stack_reasons", "supply_per_unit", "supply_status", "supply_trace", "zoc_counts", "zoc_owners",
+    "ruleset_for", "setup_entries", "stack_reasons", "supply_per_unit", "supply_status", "supply_trace", "zoc_counts", "zoc_owners",
 ]
 
 

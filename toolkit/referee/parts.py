@@ -224,3 +224,134 @@ class CommandRules:
     radius: int | None = None
     range_value: str = "command"
     same_formation: bool = False
+
+
+@dataclass(frozen=True)
+class RandomShift:
+    """A die roll each side makes before the CRT roll that shifts the column (VV quality, 6.2.8).
+
+    ``chart`` names a game chart with ``columns`` (best first) and ``rows`` (die -> a signed
+    shift per column). Each side in ``sides`` rolls ``dice`` on the column of the best
+    ``value`` among its units; a side's positive shift is in its own favour, so a defender's
+    -1 is one column right for the attacker.
+    """
+
+    name: str
+    chart: str
+    value: str
+    rule: str | None = None
+    dice: str = "1d6"
+    sides: tuple[str, ...] = ("attacker", "defender")
+
+
+@dataclass(frozen=True)
+class SupportRules:
+    """One kind of combat support: artillery points, air missions, supporting units.
+
+    Each point shifts ``shift`` columns in its side's favour; with ``chart`` (a game chart
+    mapping points to columns, "3+" for "3 or more") the points of every kind sharing the
+    chart are added per side, read on it and netted, attacker minus defender. ``max_points``
+    caps one side's points of this kind in one combat. With ``unit_types`` the support comes
+    from on-map units of those types (the support names the unit), within ``range_value``
+    hexes of a defender hex (counter value; None: any range), not marked ``spent_status``,
+    worth ``points_value`` (counter value) or 1 point. ``sides``: "attacker", "defender".
+    """
+
+    rule: str | None = None
+    shift: int = 1
+    chart: str | None = None
+    max_points: int | None = None
+    unit_types: tuple[str, ...] = ()
+    points_value: str | None = None
+    range_value: str | None = "range"
+    spent_status: str | None = None
+    sides: tuple[str, ...] = ("attacker", "defender")
+
+
+@dataclass(frozen=True)
+class CombatRules:
+    """Combat: who may attack, the strengths, the odds, the shifts and DRMs, and the CRT.
+
+    - CRT: the game chart ``crt`` (``columns``, ``rows`` of die -> results, ``dice``,
+      ``kind`` "odds" or "differential", see docs/referee.md).
+    - Strengths: counter values ``attack_value`` / ``defence_value`` (back side when reduced);
+      ``attack_status`` / ``defence_status`` map a status to a factor (out of supply: 1/2),
+      ``no_attack_status`` forbids attacking. The TEC's combat effects (``attack: half``
+      for units attacking across a hexside or into a hex, ``attack_from`` for the attacker's
+      own hex, ``defence: "+1"`` / ``"x2"`` for the defender's hex) apply too. Units with the
+      same factor are added before it is applied (``halve_together``), each total rounded by
+      ``strength_round`` ("down", "up", "exact").
+    - Odds: the highest column not above attack : defence (difference for a differential
+      CRT), i.e. rounded in the defender's favour. Below the first column ``below_table``
+      "first" (read the first column) or "refuse"; ``minimum_odds`` (a column label) refuses
+      worse initial odds. Above the last column reads the last.
+    - Shifts: TEC ``shift`` of the defender's hex (``hex_terrain`` "best": the best for the
+      defender, types marked ``combine: add`` on top; or "add") plus hexside shifts
+      (``hexside_applies`` "any" attacker crossing, or "all" attackers crossing), status
+      shifts of the defender (``status_shift``), ``weather_shift``, supports (``supports``),
+      the ruleset's ``combat_modifiers`` hook. The fixed net shift is capped at ``max_shift``;
+      then ``random_shifts``; a final column left of the table is the first column, with
+      ``below_drm`` added to the die when given. ``weather_drm`` and TEC ``drm`` add to the die.
+    - ``adjacent``: attackers must be next to the defender; ``across_prohibited``: False
+      refuses an attack across a hexside the attacker may not cross.
+    """
+
+    rule: str | None = None
+    crt: str = "combat_results"
+    attack_value: str = "attack"
+    defence_value: str = "defence"
+    adjacent: bool = True
+    across_prohibited: bool = True
+    odds_rule: str | None = None
+    below_table: str = "first"
+    minimum_odds: str | None = None
+    minimum_rule: str | None = None
+    max_shift: int | None = None
+    shift_rule: str | None = None
+    below_drm: int | None = None
+    terrain_rule: str | None = None
+    hex_terrain: str = "best"
+    hexside_applies: str = "any"
+    halve_together: bool = True
+    strength_round: str = "down"
+    strength_rule: str | None = None
+    attack_status: dict = field(default_factory=dict)
+    defence_status: dict = field(default_factory=dict)
+    no_attack_status: tuple[str, ...] = ()
+    status_shift: dict = field(default_factory=dict)
+    status_rule: str | None = None
+    weather_shift: dict = field(default_factory=dict)
+    weather_drm: dict = field(default_factory=dict)
+    weather_rule: str | None = None
+    random_shifts: tuple[RandomShift, ...] = ()
+    supports: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RetreatRules:
+    """Retreats and advances after combat (:func:`~toolkit.referee.retreat_options`).
+
+    - ``away``: each hex entered must be farther from the defender hex than the one before
+      ("farther"), or not nearer ("not-nearer"), or any hex (None).
+    - ``enemy_zoc``: entering a vacant enemy-ZOC hex (one without a friendly unit if
+      ``friendly_negates``) is "forbidden", costs a step ("loss") or is "allowed".
+    - ``stacking_end``: the last hex may not break the stacking limit.
+    - Terrain: a retreat never enters an enemy-held hex (enemy units of ``ignore_types``, e.g.
+      air units, do not count), nor terrain or a hexside prohibited to the retreating units'
+      movement classes (the movement board's costs).
+    - ``advance``: hexes an advance may cover ("retreat": along the defeated units' path, as
+      far as they retreated; or a number, 1 = the vacated hex only); ``advance_zoc_stop``
+      stops an advance on entering an enemy ZOC (the first; 2 = the second ZOC hex);
+      ``advance_ignore_zoc_classes`` are movement classes that are never stopped.
+    """
+
+    rule: str | None = None
+    ignore_types: tuple[str, ...] = ()
+    away: str | None = "farther"
+    enemy_zoc: str = "forbidden"
+    friendly_negates: bool = True
+    stacking_end: bool = True
+    advance: object = 1
+    advance_rule: str | None = None
+    advance_zoc_stop: int | None = None
+    advance_ignore_zoc_classes: tuple[str, ...] = ()

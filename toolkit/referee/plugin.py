@@ -28,7 +28,8 @@ from .registry import ruleset_for
 from .ruleset import Ruleset
 
 _PARTS = {"movement": _parts.MovementRules, "zoc": _parts.ZocRules, "stacking": _parts.StackingRules,
-          "supply": _parts.SupplyRules, "los": _parts.LosRules, "command": _parts.CommandRules}
+          "supply": _parts.SupplyRules, "los": _parts.LosRules, "command": _parts.CommandRules,
+          "combat": _parts.CombatRules, "retreat": _parts.RetreatRules}
 _FRACTION = re.compile(r"^-?\d+/\d+$")
 
 
@@ -79,6 +80,11 @@ def ruleset_from_config(config: dict) -> Ruleset:
         if key == "movement" and "modes" in data:
             data["modes"] = {name: _parts.MovementMode(**{k: _typed(v) for k, v in mode.items()})
                              for name, mode in config["movement"]["modes"].items()}
+        if key == "combat":
+            data["random_shifts"] = tuple(_parts.RandomShift(**{k: _typed(v) for k, v in r.items()})
+                                          for r in config["combat"].get("random_shifts", ()))
+            data["supports"] = {name: _parts.SupportRules(**{k: _typed(v) for k, v in sup.items()})
+                                for name, sup in config["combat"].get("supports", {}).items()}
         for k in ("compositions",):
             if k in data:
                 data[k] = tuple(dict(c) for c in data[k])

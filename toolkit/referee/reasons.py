@@ -33,6 +33,12 @@ class Code(str, Enum):
     STACKING_ENEMY = "stacking-enemy"          # friendly and enemy units in one hex
     SUPPLY_NONE = "supply-none"                # no supply path
     LOS_BLOCKED = "los-blocked"
+    SETUP_AREA = "setup-area"                  # a unit set up outside its scenario's area
+    NO_DEFENDER = "no-defender"                # no enemy unit in the hex attacked
+    CANNOT_ATTACK = "cannot-attack"            # the unit may not attack (status, no strength, side)
+    ODDS_TOO_LOW = "odds-too-low"              # initial odds below the game's minimum
+    SUPPORT_REFUSED = "support-refused"        # a support may not be given to this combat
+    RETREAT_BLOCKED = "retreat-blocked"        # no retreat path: the units are eliminated
     CUSTOM = "custom"
 
 

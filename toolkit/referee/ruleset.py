@@ -15,8 +15,8 @@ from math import ceil, floor
 from typing import TYPE_CHECKING
 
 from ..hexes import Hex
-from .parts import (CommandRules, LosRules, MovementMode, MovementRules, StackingRules,
-                    SupplyRules, ZocRules)
+from .parts import (CombatRules, CommandRules, LosRules, MovementMode, MovementRules, RetreatRules,
+                    StackingRules, SupplyRules, ZocRules)
 from .reasons import Code, Reason
 
 if TYPE_CHECKING:
@@ -84,6 +84,8 @@ class Ruleset:
     supply: SupplyRules = field(default_factory=SupplyRules)
     los: LosRules = field(default_factory=LosRules)
     command: CommandRules = field(default_factory=CommandRules)
+    combat: CombatRules = field(default_factory=CombatRules)
+    retreat: RetreatRules = field(default_factory=RetreatRules)
     options: dict = field(default_factory=dict)
     needs_python: tuple[str, ...] = ()
 
@@ -245,6 +247,39 @@ class Ruleset:
         if s.source_types:
             out.extend(u.hex for u in pos.on_map(side) if u.type in s.source_types)
         return out
+
+    # -- combat hooks ---------------------------------------------------------------------
+
+    def combat_status(self, pos: "Position", unit: "Unit", role: str, combat) -> set:
+        """The statuses combat judges ``unit`` by ("out_of_supply", "isolated"...; default its
+        markers). ``role`` is "attacker" or "defender"; a game that checks supply at the moment
+        of combat computes it here."""
+        return unit.status
+
+    def attack_refusals(self, pos: "Position", combat) -> list[Reason]:
+        """Game rules that forbid the attack beyond :class:`CombatRules` (default none):
+        activation, required attacks, stacking of attackers..."""
+        return []
+
+    def combat_modifiers(self, pos: "Position", combat) -> list:
+        """Column shifts and DRMs the data cannot say (combined arms, concentric attack...), as
+        :class:`~toolkit.referee.combat_strength.Modifier` entries (default none)."""
+        return []
+
+    def check_support(self, pos: "Position", combat, support) -> Reason | None:
+        """None if ``support`` may be given to ``combat`` beyond :class:`SupportRules` (HQ
+        range and colour, bombers only on some terrain...), else why not."""
+        return None
+
+    def retreat_priority(self, pos: "Position", units: list["Unit"], hex: Hex, path: list[Hex]):
+        """A sort key for the next retreat hex (lower is better); None: no priorities (the
+        owner chooses among every legal hex)."""
+        return None
+
+    def may_retreat_into(self, pos: "Position", units: list["Unit"], a: Hex, b: Hex) -> bool | None:
+        """True/False to decide whether ``units`` may retreat from ``a`` into ``b`` whatever the
+        terrain says; None (default): the movement board decides (prohibited terrain/hexsides)."""
+        return None
 
     def supply_status(self, failures: int) -> str:
         """The status name after ``failures`` consecutive failed checks (0: "supplied")."""

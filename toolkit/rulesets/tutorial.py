@@ -1,12 +1,14 @@
-"""Kessel Crossing, the tutorial game (docs/tutorial-rules.md T.5-T.7), as referee parts.
+"""Kessel Crossing, the tutorial game (docs/tutorial-rules.md T.5-T.11), as referee parts.
 
 Everything is data: no hook is overridden.
 """
 
 from __future__ import annotations
 
-from ..referee import (CommandRules, LosRules, MovementRules, Ruleset, StackingRules, SupplyRules,
-                       ZocRules)
+from fractions import Fraction
+
+from ..referee import (CombatRules, CommandRules, LosRules, MovementRules, RetreatRules, Ruleset, StackingRules,
+                       SupplyRules, SupportRules, ZocRules)
 
 RULESET = Ruleset(
     name="tutorial",
@@ -45,4 +47,19 @@ RULESET = Ruleset(
     ),
     los=LosRules(rule="T.3", along_hexside="both"),
     command=CommandRules(rule="T.1", hq_types=("hq",), radius=None, range_value="command"),
+    combat=CombatRules(
+        rule="T.10", crt="combat_results", attack_value="attack", defence_value="defence",
+        odds_rule="T.10", below_table="refuse", minimum_odds="1-2", minimum_rule="T.10",
+        terrain_rule="T.3", hex_terrain="best",            # T.10: the best defence bonus of the hex
+        hexside_applies="each",                            # T.4: each unit attacking across is affected
+        halve_together=True, strength_round="down", strength_rule="T.10",
+        attack_status={"out_of_supply": Fraction(1, 2)}, no_attack_status=("isolated",),
+        defence_status={"isolated": Fraction(1, 2)}, status_rule="T.10",
+        weather_drm={"mud": -1}, weather_rule="T.10",
+        supports={"artillery": SupportRules(rule="T.10", shift=1, max_points=2,
+                                            unit_types=("artillery", "rocket artillery"), range_value="range",
+                                            spent_status="fired")},
+    ),
+    retreat=RetreatRules(rule="T.11", away="farther", enemy_zoc="forbidden", friendly_negates=True,
+                         stacking_end=True, advance=1, advance_rule="T.11"),
 )

@@ -19,7 +19,8 @@ from ..game import Game
 from ..render.fonts import font
 from .pieces import plain_text, unique_name
 
-__all__ = ["Zone", "BoxBoard", "boxes_board", "turn_zone", "dead_pile_zone", "chart_images", "moved_image"]
+__all__ = ["Zone", "BoxBoard", "boxes_board", "turn_zone", "dead_pile_zone", "chart_images", "moved_image",
+           "deck_back_image"]
 
 _INK = (30, 30, 30)
 _PAPER = (246, 242, 230)
@@ -147,6 +148,32 @@ def moved_image(size: int = 18) -> Image.Image:
     fnt = font(size * 0.6, bold=True)
     draw.text((size / 2, size / 2), "M", font=fnt, fill=(40, 40, 40, 255), anchor="mm")
     return image
+
+
+def deck_back_image(name: str, px: int, colour: str | None = None) -> Image.Image:
+    """The face every counter of a face-down deck shows: a plain counter with the deck's name."""
+    image = Image.new("RGBA", (px, px), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    fill = colour or "#8a8170"
+    draw.rounded_rectangle((0, 0, px - 1, px - 1), radius=max(2, px // 12), fill=fill, outline=_INK, width=2)
+    words, lines = plain_text(name).split(), []
+    fnt = font(max(8, px // 7), bold=True)
+    for word in words:  # greedy wrap inside the counter
+        if lines and draw.textlength(f"{lines[-1]} {word}", font=fnt) <= px - 8:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(_fit(draw, word, fnt, px - 8))
+    step = fnt.size + 2
+    top = px / 2 - step * (len(lines) - 1) / 2
+    ink = _INK if _light(fill) else (250, 250, 250)
+    for i, line in enumerate(lines[:4]):
+        draw.text((px / 2, top + i * step), line, font=fnt, fill=ink, anchor="mm")
+    return image
+
+
+def _light(colour: str) -> bool:
+    r, g, b = (int(colour.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.299 * r + 0.587 * g + 0.114 * b > 140
 
 
 # -- charts ------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from .grid import VassalHexGrid
 from .pieces import MARKERS_LAYER, UNITS_LAYER
 from .savegame import VASSAL_VERSION
 
-__all__ = ["Slot", "Panel", "Tab", "MapSpec", "ModulePlan", "build_xml"]
+__all__ = ["Slot", "Panel", "Tab", "DeckSpec", "MapSpec", "ModulePlan", "build_xml", "SHUFFLE_OPTIONS"]
 
 _B = "VASSAL.build."
 _M = _B + "module."
@@ -50,6 +50,28 @@ class Tab:
     entries: list["Panel | Tab"]
 
 
+#: Deck ``shuffle`` of the game data -> DrawPile ``shuffle`` (``Deck.ALWAYS``, ``USE_MENU``, ``NEVER``).
+SHUFFLE_OPTIONS = {"always": "Always", "menu": "Via right-click Menu", "never": "Never"}
+
+
+@dataclass
+class DeckSpec:
+    """One DrawPile: its name, board, board-local centre and cards (CardSlots)."""
+
+    name: str
+    board: str
+    x: int
+    y: int
+    size: int
+    cards: list[Slot]
+    face_down: bool = True
+    draw_face_up: bool = False
+    shuffle: str = "always"
+    shuffle_command: str = "Reshuffle"
+    send_to: str | None = None          # the DrawPile name of the reshuffle target
+    send_command: str | None = None
+
+
 @dataclass
 class MapSpec:
     """One VASSAL Map with one Board, and its hex grid or its zones."""
@@ -62,6 +84,7 @@ class MapSpec:
     grid: VassalHexGrid | None = None
     zones: list[Zone] = field(default_factory=list)
     button: str = "Map"
+    decks: list[DeckSpec] = field(default_factory=list)
 
 
 @dataclass
@@ -155,6 +178,39 @@ def _map(root, spec: MapSpec, first: bool) -> None:
     _el(m, _M + "properties.GlobalProperties")
     _el(m, _MAP + "LayeredPieceCollection", {"description": "", "layerOrder": f"{UNITS_LAYER},{MARKERS_LAYER}",
                                              "property": "Layer"})
+    for deck in spec.decks:
+        _deck(m, deck)
+
+
+def _deck(parent, deck: DeckSpec) -> None:
+    """A DrawPile with every attribute ``DrawPile.getAttributeNames`` lists, then its CardSlots."""
+    sends = deck.send_to is not None
+    pile = _el(parent, _MAP + "DrawPile", {
+        "name": deck.name, "description": "", "owningBoard": deck.board, "x": deck.x, "y": deck.y,
+        "width": deck.size, "height": deck.size,
+        "allowMultiple": "false", "drawMultipleMessage": "Draw multiple counters",
+        "allowSelect": "false", "drawSpecificMessage": "Draw specific counters",
+        "selectDisplayProperty": "$BasicName$", "selectSortProperty": "",
+        "faceDown": "Always" if deck.face_down else "Never", "faceFlipHotkey": "",
+        "faceUpMessage": "Face up", "faceUpHotkey": "", "faceUpReportFormat": "",
+        "faceDownMessage": "Face down", "faceDownHotkey": "", "faceDownFormat": "",
+        "drawFaceUp": _b(deck.draw_face_up),
+        "shuffle": SHUFFLE_OPTIONS[deck.shuffle], "shuffleCommand": deck.shuffle_command,
+        "shuffleFormat": "* $deckName$: $commandName$ *", "shuffleHotkey": "",
+        "reversible": "false", "reverseCommand": "Reverse", "reverseFormat": "", "reverseHotkey": "",
+        "draw": "true", "color": "0,0,0", "hotkeyOnEmpty": "false", "emptyHotkey": "",
+        "reshufflable": _b(sends), "reshuffleCommand": (deck.send_command or "") if sends else "",
+        "reshuffleMessage": "* $deckName$: $commandName$ *" if sends else "", "reshuffleHotkey": "",
+        "reshuffleTarget": deck.send_to or "",
+        "canSave": "false", "saveMessage": "Save Deck", "saveHotkey": "", "saveReportFormat": "",
+        "loadMessage": "Load Deck", "loadHotkey": "", "loadReportFormat": "",
+        "maxStack": "10", "expressionCounting": "false", "countExpressions": "",
+        "restrictOption": "false", "restrictExpression": "", "deckRestrictAccess": "false", "deckOwners": "",
+    })
+    for card in deck.cards:
+        _el(pile, _B + "widget.CardSlot",
+            {"entryName": card.name, "gpid": str(card.gpid), "height": str(card.size), "width": str(card.size)},
+            _piece_text(card.traits))
 
 
 def _slot(parent, slot: Slot) -> None:

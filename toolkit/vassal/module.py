@@ -22,11 +22,11 @@ from PIL import Image
 from ..errors import BuildError, HexforgeError
 from ..game import Counter, Game, Scenario
 from ..io import atomic_path
-from .boards import boxes_board, chart_images, dead_pile_zone, moved_image, turn_zone
-from .buildfile import MapSpec, ModulePlan, Panel, Slot, Tab, build_xml
+from .boards import boxes_board, chart_images, dead_pile_zone, deck_back_image, moved_image, turn_zone
+from .buildfile import DeckSpec, MapSpec, ModulePlan, Panel, Slot, Tab, build_xml
 from .grid import derive_grid, raw_index
-from .pieces import (MOVED_IMAGE, PieceDesign, cadre_of, counter_piece, expand, image_names, prototypes,
-                     plain_text, step_faces, unique_name, with_position)
+from .pieces import (MOVED_IMAGE, PieceDesign, cadre_of, counter_piece, expand, image_names, obscurable,
+                     plain_text, prototypes, return_to_deck, safe_name, step_faces, unique_name, with_position)
 from .savegame import VASSAL_VERSION, Setup, Stack, metadata_xml, setup_commands, vsav_bytes
 
 __all__ = ["build_module", "BOXES_MAP", "DEFAULT_DPI"]
@@ -138,6 +138,17 @@ class _Planner:
             self.images.add(file, image)
             self.charts.append((name, file))
         self.images.add(MOVED_IMAGE, moved_image())
+        self.deck_names: dict[str, str] = {}
+        used_decks: set[str] = set()
+        for deck in self.game.decks:
+            self.deck_names[deck.id] = unique_name(safe_name(deck.name), used_decks)
+            if deck.face_down:
+                side = self.game.side(deck.side) if deck.side else None
+                self.images.add(self._deck_back(deck), deck_back_image(deck.name, self.px, side.colour if side else None))
+
+    @staticmethod
+    def _deck_back(deck) -> str:
+        return f"deck_{re.sub(r'[^A-Za-z0-9_.-]', '_', deck.id)}.png"
 
     def _face(self, counter: Counter, face: str, cadre: Counter | None) -> Image.Image:
         if face == "front":
@@ -187,6 +198,43 @@ class _Planner:
         if markers:
             tabs.append(Panel("Markers", [slot(c) for c in markers]))
         return Tab("Counters", tabs)
+
+    # -- decks -------------------------------------------------------------------------------
+
+    def decks(self) -> None:
+        """A DrawPile on its map for every deck of the game, holding every copy of its counters."""
+        for deck in self.game.decks:
+            if deck.box is not None:
+                zone = next((z for z in self.zones.values() if z.box == deck.box), None)
+                if zone is None:
+                    raise BuildError(f"{self.game.id}: deck {deck.id!r} sits in unknown box {deck.box!r}")
+                spec, (x, y) = self.boxes, zone.centre
+            else:
+                if deck.map not in self.layouts:
+                    raise BuildError(f"{self.game.id}: deck {deck.id!r} names unknown map {deck.map!r}")
+                spec, layout = self.layouts[deck.map]
+                x, y = spec.grid.centre(*raw_index(layout, deck.hex))
+            name = self.deck_names[deck.id]
+            wrap = []
+            if deck.face_down:
+                wrap.append(obscurable(self._deck_back(deck), f"{name} counter"))
+            if deck.return_command:
+                wrap.append(return_to_deck(deck.return_command, name))
+            cards = []
+            for counter_id in deck.counters:
+                counter = self.game.counters.get(counter_id)
+                if counter is None:
+                    raise BuildError(f"{self.game.id}: deck {deck.id!r} holds unknown counter {counter_id!r}")
+                for _ in range(counter.count):
+                    cards.append(Slot(plain_text(counter.name), self._next_gpid(),
+                                      tuple(wrap) + self.designs[counter_id].traits, self.px))
+            send_to = self.deck_names.get(deck.send_to) if deck.send_to else None
+            if deck.send_to and send_to is None:
+                raise BuildError(f"{self.game.id}: deck {deck.id!r} sends to unknown deck {deck.send_to!r}")
+            spec.decks.append(DeckSpec(name=name, board=spec.board, x=x, y=y, size=self.px, cards=cards,
+                                       face_down=deck.face_down, draw_face_up=deck.draw_face_up,
+                                       shuffle=deck.shuffle, shuffle_command=plain_text(deck.shuffle_command),
+                                       send_to=send_to, send_command=plain_text(deck.send_command or "")))
 
     # -- setups ------------------------------------------------------------------------------
 
@@ -277,6 +325,7 @@ class _Planner:
                          if (z.box == dead_id if dead_id else z.box is None and z.turn is None and z.name == dead_name))
         self.proto_definitions = prototypes(self.game, dead_map=BOXES_MAP, dead_zone=dead_name, px=self.px)
         palette = self.palette()
+        self.decks()
         setups, files = [], {}
         stamp = _stamp_ms()
         for n, scenario in enumerate(self.game.scenarios.values()):

@@ -24,7 +24,8 @@ __all__ = [
     "FLIP", "STEP_LOSS", "STEP_GAIN", "DELETE", "ELIMINATE", "TRAIL", "MOVED", "UNIT_PROTOTYPE",
     "STEP_PROTOTYPE", "MULTI_STEP_PROTOTYPE", "MARKER_PROTOTYPE", "PieceDesign", "basic_piece", "layer",
     "marker", "prototype", "prototypes", "counter_piece", "step_faces", "cadre_of", "expand", "side_prototype",
-    "type_prototype", "safe_name", "plain_text", "unique_name", "image_names", "with_position",
+    "type_prototype", "safe_name", "plain_text", "unique_name", "image_names", "with_position", "MASK",
+    "RETURN", "obscurable", "return_to_deck",
 ]
 
 FLIP = key("F", CTRL)
@@ -34,6 +35,8 @@ DELETE = key("D", CTRL)
 ELIMINATE = key("E", CTRL)
 TRAIL = key("T", CTRL)
 MOVED = key("M", CTRL)
+MASK = key("H", CTRL)
+RETURN = key("R", 195)  # Ctrl+Shift+R
 
 UNIT_PROTOTYPE = "Unit"
 STEP_PROTOTYPE = "Two-sided"
@@ -120,6 +123,25 @@ def delete() -> Trait:
 def send_to_zone(command: str, keystroke: str, map_name: str, zone: str, description: str) -> Trait:
     fields = [command, keystroke, map_name, "", 0, 0, "", "", 0, 0, 1, 1, description, "Z", zone, "", "", ""]
     return Trait("sendto;" + encode(fields, ";"), ";;")
+
+
+def obscurable(back_image: str, mask_name: str) -> Trait:
+    """A Mask (``obs;``): hidden, the piece shows ``back_image`` and is called ``mask_name``.
+
+    A face-down deck hides its pieces through this trait (a piece without it shows its face).
+    Fields as ``Obscurable.myGetType`` writes them: key, image, command, display style
+    (``P``: the owner may peek), mask name, access, peek command, description, auto-peek,
+    deal key, deal expression.
+    """
+    fields = [MASK, back_image, "Hide", "P", plain_text(mask_name), "player:", "Peek", "Face down", True, "", ""]
+    return Trait("obs;" + encode(fields, ";"), "null;")
+
+
+def return_to_deck(command: str, deck_name: str) -> Trait:
+    """A Return to Deck command (``return;``, version 2) that puts the piece back in the named deck."""
+    fields = [plain_text(command), RETURN, safe_name(deck_name), "Select destination", plain_text(command), 2,
+              False, safe_name(deck_name)]
+    return Trait("return;" + encode(fields, ";"), "")
 
 
 def footprint() -> Trait:

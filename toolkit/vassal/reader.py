@@ -110,7 +110,13 @@ class _Module:
                     for grid in child.findall(ns + "HexGrid"):
                         entry["grid"] = self._grid(grid, size)
             boards.append(entry)
-        return {"name": element.get("mapName", ""), "boards": boards}
+        decks = [{"name": pile.get("name", ""), "board": pile.get("owningBoard", ""),
+                  "x": pile.get("x", "0"), "y": pile.get("y", "0"), "face_down": pile.get("faceDown", "Always"),
+                  "shuffle": pile.get("shuffle", "Always"), "draw_face_up": pile.get("drawFaceUp", "false") == "true",
+                  "send_to": pile.get("reshuffleTarget", "") if pile.get("reshufflable") == "true" else "",
+                  "_element": pile}
+                 for pile in element.findall(_B + "module.map.DrawPile")]
+        return {"name": element.get("mapName", ""), "boards": boards, "decks": decks}
 
     def _grid(self, element, size) -> dict:
         numbering = element.find(_B + "module.map.boardPicker.board.mapgrid.HexGridNumbering")
@@ -356,6 +362,67 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
             "begins": "begin_save" in commands, "starts": "end_save" in commands, "problems": problems}
 
 
+_FACE_DOWN = {"Always", "Never", "Via right-click Menu", "MenuDefaultUp"}
+_SHUFFLE = {"Always", "Never", "Via right-click Menu"}
+
+
+def _decks(mod: _Module, problems: list[str]) -> list[dict]:
+    """Every DrawPile: where it sits, how it draws and its cards; problems VASSAL would hit."""
+    out = []
+    names = [d["name"] for m in mod.maps for d in m["decks"]]
+    for m in mod.maps:
+        boards = {b["name"] for b in m["boards"]}
+        for deck in m["decks"]:
+            pile = deck.pop("_element")
+            label = f"deck {deck['name']!r}"
+            if names.count(deck["name"]) > 1:
+                problems.append(f"{label}: two decks have this name (Return to Deck finds decks by name)")
+            if deck["board"] not in boards:
+                problems.append(f"{label}: owning board {deck['board']!r} is not a board of map {m['name']!r}")
+            try:
+                x, y = int(deck["x"]), int(deck["y"])
+            except ValueError:
+                problems.append(f"{label}: position {deck['x']!r},{deck['y']!r} is not a number")
+                x = y = None
+            deck["x"], deck["y"] = x, y
+            if x is not None:
+                where = mod.locate(m["name"], x, y)
+                deck["location"] = where[1] if where else None
+            if deck["face_down"] not in _FACE_DOWN:
+                problems.append(f"{label}: faceDown {deck['face_down']!r} is not one of {sorted(_FACE_DOWN)}")
+            if deck["shuffle"] not in _SHUFFLE:
+                problems.append(f"{label}: shuffle {deck['shuffle']!r} is not one of {sorted(_SHUFFLE)}")
+            if deck["send_to"] and deck["send_to"] not in names:
+                problems.append(f"{label}: sends its cards to deck {deck['send_to']!r}, which does not exist")
+            cards = []
+            for slot in pile.findall(_B + "widget.CardSlot") + pile.findall(_B + "widget.PieceSlot"):
+                try:
+                    _, traits = _decode_piece(_text(slot), mod.budget)
+                except ValueError:
+                    continue  # reported with the other slots
+                full = expand(traits, mod.prototypes)
+                piece = describe_piece(traits, mod.prototypes)
+                cards.append(piece["name"])
+                if deck["face_down"] != "Never" and not any(t.id == "obs;" for t in full):
+                    problems.append(f"{label}: card {piece['name']!r} has no Mask trait, so it shows its face "
+                                    f"in a face-down deck")
+                for t in full:
+                    if t.id == "return;":
+                        fields = decode(t.type[len("return;"):], ";")
+                        fields += [""] * (8 - len(fields))
+                        # version 2 names the deck in an expression and may prompt instead; older ones by id
+                        select, target = ((fields[6] == "true", fields[7]) if fields[5] == "2"
+                                          else (not fields[2], fields[2]))
+                        if not select and target and "$" not in target and target not in names:
+                            problems.append(f"{label}: card {piece['name']!r} returns to deck {target!r}, "
+                                            f"which does not exist")
+            deck["cards"] = cards
+            out.append({"map": m["name"], **deck})
+    for m in mod.maps:  # reported once, in the module's "decks"
+        m.pop("decks", None)
+    return out
+
+
 def _strip(value):
     if isinstance(value, dict):
         return {k: _strip(v) for k, v in value.items() if not k.startswith("_")}
@@ -418,6 +485,7 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
         numeric = [int(g) for g in gpids if g.isdigit()]
         if numeric and next_id <= max(numeric):
             problems.append(f"nextPieceSlotId {next_id} is not above the largest gpid {max(numeric)}")
+        decks = _decks(mod, problems)
         setups = []
         for element in mod.root.iter(_B + "module.PredefinedSetup"):
             entry = {"name": element.get("name", ""), "file": element.get("file", "")}
@@ -434,6 +502,7 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
             setups.append(entry)
         return _strip({
             "kind": "module", "file": where, **{k: v for k, v in mod.info.items()},
-            "maps": mod.maps, "prototypes": sorted(mod.prototypes), "pieces": slots, "setups": setups,
+            "maps": mod.maps, "prototypes": sorted(mod.prototypes), "pieces": slots, "decks": decks,
+            "setups": setups,
             "problems": problems,
         })

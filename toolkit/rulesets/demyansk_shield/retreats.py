@@ -3,84 +3,38 @@ the No Retreat option."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ...hexes import Hex
-from ...referee import Reason, board_of
-from ...referee.board import NO
+from ...referee import Reason, retreat_options
 from ...referee.reasons import Code
 from .features import WET, active_strongpoint_owner, enemy_combat_unit_at, is_heavy, printed_strongpoint_owner, road_hex
 from .zoc import in_enemy_zoc
 
 def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
                          hexes: tuple[int, ...] = (1, 2), source: Hex | None = None) -> dict[Hex, list[Hex]]:
-    """Where a normal retreat of ``unit_ids`` (as a stack) may end: hex -> path (12.3).
+    """Where a normal retreat of ``unit_ids`` (as a stack) may end: hex -> path (12.3), from the
+    referee's shared retreat search (``RetreatRules``: away from the Defender hex, never
+    through a vacant enemy-ZOC hex, a friendly-occupied one allowed (12.35), the end within
+    the stacking limit (12.33)).
 
-    Each hex entered is farther from the Defender hex; no enemy units, no hexside prohibited to
-    the units' movement, no vacant hex in an enemy ZOC on the way or at the end (a friendly
-    occupied one is allowed, 12.35), and the end may not break stacking (12.33). Map-printed
-    units and heavy units stuck in swamp cannot retreat (12.33, 8.35a). With ``source`` (the
-    Supply Source the units traced to for this combat), ends farther from it are dropped unless
-    no other end exists (12.37).
+    Map-printed units and heavy units stuck in swamp cannot retreat (12.33, 8.35a). With
+    ``source`` (the Supply Source the units traced to for this combat), ends farther from it
+    are dropped unless no other end exists (12.37).
     """
     units = pos.units_of(unit_ids)
     start = units[0].hex
-    side = units[0].side
-    origin = defender_hex or start
     if any(u.value("movement", 0) == 0 for u in units):
         return {}
-    weather = pos.current_weather
-    if any(is_heavy(u) for u in units) and weather in WET and pos.map.terrain(start) == "swamp" \
+    if any(is_heavy(u) for u in units) and pos.current_weather in WET and pos.map.terrain(start) == "swamp" \
             and not road_hex(pos, start):
         return {}
-    board = board_of(pos.map)
-    grid = pos.map.grid
-    classes = {rs.unit_class(pos, u) for u in units}
-    movers = {u.id for u in units}
-
-    def friendly(h):
-        return any(o.side == side and o.counter.kind == "unit" and o.id not in movers for o in pos.at(h))
-
-    def enemy(h):
-        return any(o.side not in (None, side) and o.counter.kind == "unit" and o.type != "air" for o in pos.at(h))
-
-    def passable(a, b):
-        k = board.k_of(a, b)
-        for c in classes:
-            if board.enter_costs(c, weather)[board.index[b]] == NO and not (k in board.line_codes):
-                return False
-            if board.side_costs(c, weather).get(k, 0) == NO:
-                return False
-        return True
-
-    out: dict[Hex, list[Hex]] = {}
-    frontier = [[start]]
-    for length in range(1, max(hexes) + 1):
-        nxt = []
-        for path in frontier:
-            here = path[-1]
-            for n in grid.neighbours(here):
-                if n in path or grid.distance(origin, n) <= grid.distance(origin, here):
-                    continue
-                if enemy(n) or not passable(here, n):
-                    continue
-                if in_enemy_zoc(pos, rs, side, n) and not friendly(n):
-                    continue
-                nxt.append(path + [n])
-        for path in nxt:
-            end = path[-1]
-            if length in hexes and end not in out:
-                total = sum((rs.stack_points(pos, o) for o in pos.at(end) if o.side == side and o.id not in movers),
-                            Fraction(0)) + sum((rs.stack_points(pos, u) for u in units), Fraction(0))
-                if total <= (rs.stacking.limit or total):
-                    out[end] = path
-        frontier = nxt
+    out = retreat_options(pos, rs, [u.id for u in units], tuple(hexes), from_hex=defender_hex or start).paths
     if source is not None and out:
+        grid = pos.map.grid
         before = grid.distance(start, source)
         closer = {h: p for h, p in out.items() if grid.distance(h, source) <= before}
         if closer:
             out = closer
-    return out
+    return dict(out)
 
 
 def zoc_retreat_possible(pos, rs, unit_ids, defender_hex: Hex | None = None) -> Reason | None:

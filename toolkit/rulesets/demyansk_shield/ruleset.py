@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...referee import MovementMode, MovementRules, Ruleset, StackingRules, SupplyRules, ZocRules
+from ...referee import MovementMode, MovementRules, RetreatRules, Ruleset, StackingRules, SupplyRules, ZocRules
 from . import movement, supply, zoc
 from .features import is_heavy
 
@@ -109,6 +109,11 @@ def make_ruleset(**options) -> DemyanskShield:
         supply=SupplyRules(rule="6.2", max_length=7, road_lines=("road",),
                            road_breaks=1, enemy_blocks=True, ezoc_blocks=True, friendly_negates=True,
                            hexsides_block=True, trace_class="foot", ladder=("out_of_supply",), ladder_rule="6.4"),
+        retreat=RetreatRules(rule="12.3", ignore_types=("air",),   # air units on the map block nothing
+                             away="farther",                        # 12.31: away from the Defender hex
+                             enemy_zoc="forbidden", friendly_negates=True,   # 12.35
+                             stacking_end=True,                     # 12.33
+                             advance=1, advance_rule="12.5"),      # 12.51: one hex, the Defender hex
         options=opts,
         needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
                       "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",

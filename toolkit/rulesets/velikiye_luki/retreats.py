@@ -1,5 +1,6 @@
 """Retreats (6.5.1): the priorities, the step lost per enemy ZOC entered without a friendly
-unit (4.3), and elimination when no hex is open."""
+unit (4.3), and elimination when no hex is open, on the referee's shared retreat search
+(:mod:`toolkit.referee.combat_retreat`, ``RetreatRules(enemy_zoc="loss")``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ...errors import RulesError
 from ...hexes import Hex
-from ...referee import Position, Reason, Ruleset, Unit
+from ...referee import Position, Reason, Ruleset, Unit, next_retreat_hexes, retreat_step_loss
 from ...referee.reasons import Code
 from .movement import MECH, enemy_zoc_at
 
@@ -31,9 +32,11 @@ class RetreatCheck:
         return self.reason is None
 
 
-def _retreat_key(pos: Position, rs: Ruleset, side: str, movers: set, h: Hex) -> tuple:
+def retreat_priority(pos: Position, rs: Ruleset, units: list[Unit], h: Hex) -> tuple:
     """Lower is better: (in an enemy ZOC not cancelled by a friend, columns from the friendly
-    edge, minus the distance to the nearest enemy unit) — the three priorities of 6.5.1."""
+    edge, minus the distance to the nearest enemy unit): the three priorities of 6.5.1."""
+    side = units[0].side
+    movers = {u.id for u in units}
     friends = [u for u in pos.at(h) if u.side == side and u.id not in movers and u.counter.kind != "marker"]
     in_zoc = bool(enemy_zoc_at(pos, rs, side, h)) and not friends
     towards = -FRIENDLY_EDGE[side] * h.col
@@ -42,38 +45,18 @@ def _retreat_key(pos: Position, rs: Ruleset, side: str, movers: set, h: Hex) -> 
     return (int(in_zoc), towards, -nearest)
 
 
-def _open_hexes(pos: Position, rs: Ruleset, units: list[Unit], at: Hex, visited: set) -> list[Hex]:
-    side = units[0].side
-    out = []
-    for n in pos.map.grid.neighbours(at):
-        if n in visited:
-            continue
-        if any(u.side not in (side, None) and not u.counter.is_marker for u in pos.at(n)):
-            continue                                  # 6.5.1: never into an enemy-occupied hex
-        if not _passable(pos, rs, units, n):
-            continue
-        out.append(n)
-    return out
-
-
-def _passable(pos: Position, rs: Ruleset, units: list[Unit], h: Hex) -> bool:
-    if pos.map.terrain(h) == "lake" and rs.option(pos, "lake_infantry") == "prohibited":
-        return all(rs.unit_class(pos, u) == MECH for u in units)
-    return True
+def may_retreat_into(pos: Position, rs: Ruleset, units: list[Unit], h: Hex) -> bool | None:
+    """The lake of TEC 12 under the ``lake_infantry`` option; None elsewhere (the map decides)."""
+    if pos.map.terrain(h) == "lake":
+        return rs.option(pos, "lake_infantry") != "prohibited" or all(rs.unit_class(pos, u) == MECH for u in units)
+    return None
 
 
 def retreat_options(pos: Position, rs: Ruleset, unit_ids, path: list[Hex] | None = None) -> list[Hex]:
     """The hexes the next retreat step may enter after ``path`` (the start hex first): those
     open to the units that rank best by the priorities of 6.5.1. Empty: eliminated."""
     units = pos.units_of(unit_ids)
-    path = list(path or [units[0].hex])
-    movers = {u.id for u in units}
-    open_ = _open_hexes(pos, rs, units, path[-1], set(path))
-    if not open_:
-        return []
-    keys = {h: _retreat_key(pos, rs, units[0].side, movers, h) for h in open_}
-    best = min(keys.values())
-    return [h for h in open_ if keys[h] == best]
+    return next_retreat_hexes(pos, rs, [u.id for u in units], list(path or [units[0].hex]))
 
 
 def check_retreat(pos: Position, rs: Ruleset, unit_ids, path: list[Hex]) -> RetreatCheck:
@@ -92,29 +75,24 @@ def check_retreat(pos: Position, rs: Ruleset, unit_ids, path: list[Hex]) -> Retr
     if path and path[0] == start:
         path = path[1:]
     result = RetreatCheck(ids, [start, *path])
-    side = units[0].side
-    movers = set(ids)
     fmt = pos.map.format
     walked = [start]
     for n, h in enumerate(path, start=1):
-        choices = retreat_options(pos, rs, ids, walked)
-        if not choices and not _open_hexes(pos, rs, units, walked[-1], set(walked)):
+        choices = next_retreat_hexes(pos, rs, ids, walked)
+        if not choices:
             result.eliminated = True
             result.reason = Reason(Code.CUSTOM, "6.5.1", f"no hex is open to retreat from {fmt(walked[-1])}: "
                                    "the retreating units are eliminated", walked[-1], ids)
         elif h not in choices:
-            why = _why_not(pos, rs, units, walked, h, choices)
-            result.reason = Reason(Code.CUSTOM, "6.5.1", why, h, ids)
+            result.reason = Reason(Code.CUSTOM, "6.5.1", _why_not(pos, rs, units, walked, h, choices), h, ids)
         if result.reason is not None:
             result.failed_step = n
             return result
-        friends = [u for u in pos.at(h) if u.side == side and u.id not in movers and u.counter.kind != "marker"]
-        zoc = bool(enemy_zoc_at(pos, rs, side, h))
-        loss = int(zoc and not friends)
+        loss = retreat_step_loss(pos, rs, units, h)
         result.losses += loss
-        result.steps.append({"hex": h, "zoc": zoc, "loss": loss})
+        result.steps.append({"hex": h, "zoc": bool(enemy_zoc_at(pos, rs, units[0].side, h)), "loss": loss})
         walked.append(h)
-    if not path and not retreat_options(pos, rs, ids, walked):
+    if not path and not next_retreat_hexes(pos, rs, ids, walked):
         result.eliminated = True
         result.reason = Reason(Code.CUSTOM, "6.5.1", f"no hex is open to retreat from {fmt(start)}: the "
                                "retreating units are eliminated", start, ids)
@@ -129,7 +107,7 @@ def _why_not(pos, rs, units, walked, h, choices) -> str:
         return f"the retreat may not go back into {fmt(h)}"
     if any(u.side not in (units[0].side, None) and not u.counter.is_marker for u in pos.at(h)):
         return f"{fmt(h)} holds an enemy unit"
-    if not _passable(pos, rs, units, h):
+    if h not in next_retreat_hexes(pos, rs, [u.id for u in units], walked, ranked=False):
         return f"{fmt(h)} is impassable to the retreating units"
     better = ", ".join(fmt(c) for c in choices)
     return f"the retreat priorities (outside enemy ZOC, towards the friendly edge, away from the enemy) " \

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ...errors import RulesError
-from ...referee import MovementRules, Position, Reason, Ruleset, StackingRules, SupplyRules, ZocRules
+from ...referee import (MovementRules, Position, Reason, RetreatRules, Ruleset, StackingRules, SupplyRules,
+                        ZocRules)
 from ...referee.reasons import Code
-from . import movement
+from . import combat, movement, retreats
 from .cadres import cadre_attached, is_cadre
 from .city import encircled
 from .movement import MECH
@@ -43,7 +44,9 @@ class VelikiyeLuki(Ruleset):
         "3.1 movement allowance by class; 8.3 unsupplied half MA", "3.2 road/rail for mechanised units",
         "4.4 ski infiltration (lifts the same-unit ZOC-to-ZOC refusal)", "4.2.2/7.6 Festung ZOC",
         "TEC 12 lake option (lifts the prohibited step)", "8 Festung needs no supply (estimated)",
-        "5 division equivalent (1.7)", "6.5.1 retreats")
+        "5 division equivalent (1.7)", "6.5.1 retreats (retreat_priority)",
+        "6.2.2-6.2.8, 7.6 column shifts (combat_modifiers)", "1.4 HQ support (check_support)",
+        "13.2.3 2M limit (attack_refusals)")
 
     # -- options --------------------------------------------------------------------------
 
@@ -84,6 +87,25 @@ class VelikiyeLuki(Ruleset):
 
     def step_rule(self, pos, units, step):
         return movement.step_rule(self, pos, units, step)
+
+    # -- combat (6) -----------------------------------------------------------------------
+
+    def combat_modifiers(self, pos, c):
+        return combat.combat_modifiers(self, pos, c)
+
+    def attack_refusals(self, pos, c):
+        return combat.attack_refusals(self, pos, c)
+
+    def check_support(self, pos, c, support):
+        return combat.check_support(self, pos, c, support)
+
+    # -- retreats (6.5.1) -----------------------------------------------------------------
+
+    def retreat_priority(self, pos, units, hex, path):
+        return retreats.retreat_priority(pos, self, units, hex)
+
+    def may_retreat_into(self, pos, units, a, b):
+        return retreats.may_retreat_into(pos, self, units, b)
 
     # -- zones of control and supply ------------------------------------------------------
 
@@ -143,5 +165,13 @@ RULESET = VelikiyeLuki(
         rule="8.1", max_length=None, road_lines=(), enemy_blocks=True, ezoc_blocks=True,
         friendly_negates=True, hexsides_block=False, trace_class=MECH,
         ladder=("isolated", "unsupplied"), ladder_rule="8.3",
+    ),
+    combat=combat.COMBAT,
+    retreat=RetreatRules(
+        rule="6.5.1", away=None,            # 6.5.1: no "away" rule; the priorities (retreat_priority) steer
+        enemy_zoc="loss", friendly_negates=True,   # 4.3: a step per enemy ZOC hex without a friendly unit
+        stacking_end=False,                 # 6.5.1: over-stacking is allowed and punished by elimination (5)
+        advance="retreat", advance_rule="6.5.2",   # along the retreat path, as far as it went
+        advance_zoc_stop=2, advance_ignore_zoc_classes=("mechanised", "ski"),   # 6.5.2
     ),
 )

@@ -1,0 +1,209 @@
+"""``hexforge referee combat`` and ``hexforge referee retreat``: combat questions on a position.
+
+``combat`` assesses an attack (refusals, strengths, every shift and DRM with its rule, the
+exact distribution of results and the expected steps lost) and, with ``--seed`` or ``--roll``,
+rolls it and prints an auditable log line. ``retreat`` lists where retreating units may go.
+Exit codes: 0 legal, 1 illegal (refused attack, no retreat), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import HexforgeError, RulesError
+from ..referee import Support, assess_combat, roll_combat
+from .referee import _common, _draw, _header, _position, _units_arg, command
+
+
+def _hex(pos, text):
+    try:
+        h = pos.map.grid.parse(text)
+    except HexforgeError as exc:
+        raise RulesError(f"bad hex {text!r}: {exc}") from None
+    if h not in pos.map.grid:
+        raise RulesError(f"hex {text} is not on the map")
+    return h
+
+
+def _supports(specs, side):
+    """``KIND``, ``KIND:N`` (points) or ``KIND:UNIT`` (a support unit), each optionally ``@HQ``."""
+    out = []
+    for spec in specs:
+        text, _, via = spec.partition("@")
+        kind, _, arg = text.partition(":")
+        if not kind:
+            raise RulesError(f"bad support {spec!r}: expected KIND, KIND:POINTS or KIND:UNIT, optionally @HQ")
+        if arg.isdigit():
+            out.append(Support(kind, side, points=int(arg), via=via or None))
+        else:
+            out.append(Support(kind, side, unit=arg or None, via=via or None))
+    return out
+
+
+def _rolls(texts):
+    out = {}
+    for text in texts:
+        name, eq, value = text.rpartition("=")
+        if not eq or not value.strip().lstrip("-").isdigit():
+            raise RulesError(f"bad --rolls {text!r}: expected NAME=N, e.g. 'attacker quality=3'")
+        out[name.strip()] = int(value)
+    return out
+
+
+def _pct(p) -> str:
+    return f"{float(p) * 100:5.1f}%"
+
+
+def _text(pos, a) -> str:
+    fmt = pos.map.format
+    lines = [f"{','.join(a.attackers)} attack {fmt(a.defender_hex)} ({','.join(a.defenders) or 'empty'}): "
+             f"{a.ratio} -> {a.odds or '-'}"]
+    for m in a.modifiers:
+        lines.append(f"  {m.kind:8s} {str(m)}")
+    if not a.legal:
+        lines.append("not allowed:")
+        lines += [f"  {r}" for r in a.refusals]
+        return "\n".join(lines)
+    lines.append(f"column {a.column} (net shift {a.shift:+d}), {a.chart.dice}, DRM {a.drm:+d}"
+                 f"{' (CRT estimated: ' + a.chart.estimated + ')' if a.chart.estimated else ''}")
+    if len(a.column_distribution) > 1:
+        lines.append("  columns after the random shifts: " +
+                     ", ".join(f"{c} {p}" for c, p in a.column_distribution.items()))
+    for text, p in sorted(a.distribution.items(), key=lambda kv: -kv[1]):
+        r = a.results[text]
+        lines.append(f"  {text:8s} {str(p):>7s} {_pct(p)}  attacker: {r.attacker.describe()}; "
+                     f"defender: {r.defender.describe()}")
+    e = a.expected_steps
+    lines.append(f"expected steps lost: attacker {e['attacker']} ({float(e['attacker']):.2f}), "
+                 f"defender {e['defender']} ({float(e['defender']):.2f})")
+    return "\n".join(lines)
+
+
+@command.command("combat")
+@click.argument("attackers")
+@click.argument("defender_hex")
+@_common
+@click.option("--support", "support", multiple=True, metavar="KIND[:N|:UNIT][@HQ]",
+              help="attacker's support (artillery points, an artillery unit, an air mission); repeatable")
+@click.option("--defence-support", "defence_support", multiple=True, metavar="KIND[:N|:UNIT][@HQ]",
+              help="defender's support; repeatable")
+@click.option("--shift", "declared_shift", type=int, default=0, help="declared column shift (event chits...)")
+@click.option("--drm", "declared_drm", type=int, default=0, help="declared die-roll modifier (event chits...)")
+@click.option("--seed", type=int, help="roll the combat with this seed (logged)")
+@click.option("--roll", "roll", type=int, help="roll the combat with this CRT roll")
+@click.option("--rolls", "rolls", multiple=True, metavar="NAME=N",
+              help="the roll of a random shift ('attacker quality=3'); repeatable")
+def combat(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
+           support, defence_support, declared_shift, declared_drm, seed, roll, rolls):
+    """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX."""
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    target = _hex(pos, defender_hex)
+    supports = _supports(support, "attacker") + _supports(defence_support, "defender")
+    declared = []
+    if declared_shift:
+        declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
+    if declared_drm:
+        declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
+    a = assess_combat(pos, rs, _units_arg(attackers), target, supports=supports,
+                      context={"modifiers": declared})
+    rolled = None
+    if a.legal and (seed is not None or roll is not None or rolls):
+        rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
+    if as_json:
+        out = {**_header("combat", pos), "combat": a.to_dict(pos.map.format)}
+        if rolled:
+            out["roll"] = rolled.to_dict()
+        click.echo(json.dumps(out, indent=2))
+    else:
+        click.echo(_text(pos, a))
+        if rolled:
+            click.echo(rolled.log)
+    if png:
+        _draw_combat(pos, rs, a, png, dpi)
+    sys.exit(0 if a.legal else 1)
+
+
+def _draw_combat(pos, rs, a, png, dpi):
+    """Attackers, defender, the hexes the shifts come from, and the defenders' retreat hexes."""
+    labels, marks = {}, {}
+    for uid in a.attackers:
+        h = pos.unit(uid).hex
+        if h is not None:
+            marks[h] = "ATT " + ",".join(u for u in a.attackers if pos.unit(u).hex == h)[:18]
+    marks[a.defender_hex] = f"DEF {a.column or a.odds or ''}"
+    for m in a.modifiers:
+        if m.hex is not None and m.kind in ("shift", "drm", "attack", "defence") and m.hex not in marks:
+            labels[m.hex] = f"{int(m.value):+d}"
+        elif m.hex is not None and m.kind in ("shift", "drm") and m.hex != a.defender_hex:
+            labels.setdefault(m.hex, f"{int(m.value):+d}")
+    shade = {}
+    try:
+        from ..referee import retreat_options
+        if a.defenders:
+            answer = retreat_options(pos, rs, list(a.defenders), 1, from_hex=a.defender_hex)
+            shade = {h: (90, 160, 230, 110) for h in answer.hexes()}
+    except (ImportError, HexforgeError):
+        shade = {}
+    best = max(a.distribution.items(), key=lambda kv: kv[1])[0] if a.distribution else None
+    legend = (f"{','.join(a.attackers)} -> {pos.map.format(a.defender_hex)}: {a.ratio} = {a.odds}, column "
+              f"{a.column}" + (f", most likely {best}" if best else "") +
+              ("; blue: defender's retreat hexes" if shade else "") if a.legal else
+              f"attack refused: {a.refusals[0].text}")
+    _draw(pos, png, dpi, shade=shade, labels=labels, marks=marks, legend=legend)
+
+
+@command.command("retreat")
+@click.argument("units")
+@_common
+@click.option("--length", "length", default="1", show_default=True, metavar="N[,M]",
+              help="hexes to retreat (several lengths: the owner's choice)")
+@click.option("--from", "from_hex", metavar="HEX", help="the hex to retreat away from (default: the units' hex)")
+@click.option("--advance", "advance", metavar="UNITS",
+              help="also list where these attacking units may advance into the vacated hex")
+def retreat(units, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi, length,
+            from_hex, advance):
+    """Where UNITS (one id, or ids joined by commas retreating together) may end a retreat."""
+    from ..referee import advance_options, retreat_options
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    try:
+        lengths = tuple(int(x) for x in length.replace(",", " ").split())
+    except ValueError:
+        raise RulesError(f"bad --length {length!r}: expected N or N,M") from None
+    ids = _units_arg(units)
+    origin = _hex(pos, from_hex) if from_hex else None
+    answer = retreat_options(pos, rs, ids, lengths, from_hex=origin)
+    fmt = pos.map.format
+    adv = []
+    if advance:
+        start = pos.unit(ids[0]).hex
+        best = min(answer.paths.values(), key=len) if answer.paths else [start]
+        gone = pos.copy()
+        for uid in ids:
+            gone.place(uid)                  # the retreating units have left the hex
+        adv = advance_options(gone, rs, _units_arg(advance), start, path=[start, *best[1:]], hexes=len(best) - 1 or 1)
+    if as_json:
+        out = {**_header("retreat", pos), "retreat": answer.to_dict(fmt)}
+        if advance:
+            out["advance"] = {"units": _units_arg(advance), "hexes": [fmt(h) for h in adv]}
+        click.echo(json.dumps(out, indent=2))
+    else:
+        if answer.eliminated:
+            click.echo(f"{units} cannot retreat: {answer.reason}")
+        else:
+            click.echo(f"{units} from {fmt(answer.start)}: {len(answer.paths)} hex(es) to end a retreat of "
+                       f"{' or '.join(map(str, answer.lengths))}")
+            for h in answer.hexes():
+                loss = answer.losses[h]
+                click.echo(f"  {fmt(h)}  via {' '.join(fmt(p) for p in answer.paths[h][1:])}"
+                           f"{f'  (loses {loss} step(s) in enemy ZOC)' if loss else ''}")
+        if advance:
+            click.echo(f"{advance} may advance into: {' '.join(fmt(h) for h in adv) or 'nowhere'}")
+    if png:
+        shade = {h: (90, 160, 230, 120) for h in answer.hexes()}
+        labels = {h: str(answer.losses[h]) for h in answer.hexes() if answer.losses[h]}
+        _draw(pos, png, dpi, shade=shade, labels=labels, paths=[answer.paths[h] for h in answer.hexes()],
+              legend=f"{units}: retreat ends in blue" if not answer.eliminated else f"{units}: no retreat")
+    sys.exit(1 if answer.eliminated else 0)

@@ -1,0 +1,210 @@
+"""Retreats and advances after combat, on the movement board.
+
+A retreat is a short walk of simple paths over the compiled board (:mod:`.board`): each hex
+entered must be open to every retreating unit's movement class (terrain and hexsides,
+lines letting units through as they do for movement), free of enemy units, placed as
+:class:`~toolkit.referee.parts.RetreatRules` says relative to the hex the units retreat from,
+and either out of enemy ZOC, friendly-held, or paid for with a step. A ruleset's
+``retreat_priority`` hook narrows each step to the best-ranked hexes (VV 6.5.1), and
+``may_retreat_into`` can lift or add a terrain prohibition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import RulesError
+from ..hexes import Hex
+from .board import NO, board_of
+from .position import Position, Unit
+from .reasons import Code, Reason
+from .zoc import enemy_zoc
+
+__all__ = ["RetreatAnswer", "advance_options", "next_retreat_hexes", "retreat_options", "retreat_step_loss"]
+
+
+@dataclass
+class RetreatAnswer:
+    """Where retreating units may end: ``paths`` (end hex -> the path, start first) and the steps
+    each path costs in enemy ZOC (``losses``). ``eliminated`` with ``reason`` when there is no
+    legal retreat."""
+
+    units: tuple[str, ...]
+    start: Hex | None
+    origin: Hex | None
+    lengths: tuple[int, ...]
+    paths: dict = field(default_factory=dict)
+    losses: dict = field(default_factory=dict)
+    eliminated: bool = False
+    reason: Reason | None = None
+
+    def hexes(self) -> list[Hex]:
+        """The hexes the retreat may end in, in map order."""
+        return sorted(self.paths)
+
+    def to_dict(self, fmt) -> dict:
+        return {"units": list(self.units), "start": fmt(self.start) if self.start else None,
+                "from": fmt(self.origin) if self.origin else None, "lengths": list(self.lengths),
+                "eliminated": self.eliminated, "reason": self.reason.to_dict(fmt) if self.reason else None,
+                "ends": [{"hex": fmt(h), "path": [fmt(p) for p in self.paths[h]], "losses": self.losses[h]}
+                         for h in self.hexes()]}
+
+
+def _units(pos: Position, unit_ids) -> list[Unit]:
+    units = pos.units_of(unit_ids)
+    if not units:
+        raise RulesError("no retreating unit given")
+    if any(u.hex is None for u in units):
+        off = next(u for u in units if u.hex is None)
+        raise RulesError(f"{off.id} is not on the map")
+    if len({u.hex for u in units}) > 1:
+        raise RulesError("retreating units must start in one hex")
+    return units
+
+
+def _enemy_at(pos, rs, side, h) -> bool:
+    ignore = rs.retreat.ignore_types
+    return any(u.side not in (side, None) and not u.counter.is_marker and u.type not in ignore for u in pos.at(h))
+
+
+def _friend_at(pos, side, movers, h) -> bool:
+    return any(u.side == side and u.id not in movers and not u.counter.is_marker for u in pos.at(h))
+
+
+def _open(pos: Position, rs, units: list[Unit], a: Hex, b: Hex) -> bool:
+    """True if every retreating unit may go from ``a`` into ``b`` (terrain and hexside)."""
+    hooked = rs.may_retreat_into(pos, units, a, b)
+    if hooked is not None:
+        return hooked
+    board = board_of(pos.map)
+    weather = pos.current_weather
+    k = board.k_of(a, b)
+    if k is None:
+        return False
+    for cls in {rs.unit_class(pos, u) for u in units}:
+        if board.enter_costs(cls, weather, rs.movement.feature_costs)[board.index[b]] == NO \
+                and k not in board.line_codes:
+            return False
+        if board.side_costs(cls, weather, rs.movement.bridges_ignore_hexsides).get(k, 0) == NO:
+            return False
+    return True
+
+
+def retreat_step_loss(pos: Position, rs, units: list[Unit], h: Hex) -> int | None:
+    """Steps lost entering ``h``: 0, 1 (a vacant enemy-ZOC hex under ``enemy_zoc="loss"``), or
+    None when the hex may not be entered (``"forbidden"``)."""
+    r = rs.retreat
+    side = units[0].side
+    board = board_of(pos.map)
+    if not enemy_zoc(pos, rs, side)[board.index[h]]:
+        return 0
+    if r.friendly_negates and _friend_at(pos, side, {u.id for u in units}, h):
+        return 0
+    return {"forbidden": None, "loss": 1}.get(r.enemy_zoc, 0)
+
+
+def next_retreat_hexes(pos: Position, rs, unit_ids, path: list[Hex], origin: Hex | None = None,
+                       ranked: bool = True) -> list[Hex]:
+    """The hexes the next step of a retreat along ``path`` (start first) may enter: open,
+    placed as ``RetreatRules.away`` says, and (``ranked``) best-ranked by the ruleset's
+    ``retreat_priority``."""
+    units = _units(pos, unit_ids)
+    side = units[0].side
+    origin = origin or path[0]
+    grid = pos.map.grid
+    here = path[-1]
+    away = rs.retreat.away
+    out = []
+    for n in grid.neighbours(here):
+        if n in path or n not in grid or _enemy_at(pos, rs, side, n):
+            continue
+        if away == "farther" and grid.distance(origin, n) <= grid.distance(origin, here):
+            continue
+        if away == "not-nearer" and grid.distance(origin, n) < grid.distance(origin, here):
+            continue
+        if not _open(pos, rs, units, here, n) or retreat_step_loss(pos, rs, units, n) is None:
+            continue
+        out.append(n)
+    keys = {h: rs.retreat_priority(pos, units, h, path) for h in out} if ranked else {}
+    if out and ranked and all(k is not None for k in keys.values()):
+        best = min(keys.values())
+        out = [h for h in out if keys[h] == best]
+    return out
+
+
+def retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex | None = None) -> RetreatAnswer:
+    """Where ``unit_ids`` (one hex) may end a retreat of ``length`` hexes (an int, or the
+    lengths the owner may choose among), retreating away from ``from_hex`` (default their hex).
+    Each end keeps one path (the first found with the fewest ZOC losses)."""
+    units = _units(pos, unit_ids)
+    lengths = tuple(sorted({int(x) for x in ((length,) if isinstance(length, int) else length)}))
+    if not lengths or lengths[0] < 1:
+        raise RulesError(f"a retreat is at least one hex, not {length!r}")
+    start = units[0].hex
+    ids = tuple(u.id for u in units)
+    answer = RetreatAnswer(ids, start, from_hex or start, lengths)
+    r = rs.retreat
+    from .stacking import stack_reasons
+    frontier = [([start], 0)]
+    for step in range(1, lengths[-1] + 1):
+        nxt = []
+        for path, lost in frontier:
+            for n in next_retreat_hexes(pos, rs, ids, path, answer.origin):
+                nxt.append((path + [n], lost + retreat_step_loss(pos, rs, units, n)))
+        if step in lengths:
+            for path, lost in nxt:
+                end = path[-1]
+                if end in answer.paths and answer.losses[end] <= lost:
+                    continue
+                if r.stacking_end:
+                    there = [u for u in pos.at(end) if u.id not in ids] + units
+                    if any(x.code == Code.STACKING_LIMIT and set(ids) & set(x.units)
+                           for x in stack_reasons(pos, rs, end, there)):
+                        continue
+                answer.paths[end] = path
+                answer.losses[end] = lost
+        frontier = nxt
+    if not answer.paths:
+        answer.eliminated = True
+        answer.reason = Reason(Code.RETREAT_BLOCKED, r.rule, f"no legal retreat of {' or '.join(map(str, lengths))} "
+                               f"hex(es) from {pos.map.format(start)}: the retreating units are eliminated",
+                               start, ids)
+    return answer
+
+
+def advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path: list[Hex] | None = None,
+                    hexes: int | None = None) -> list[Hex]:
+    """Hexes ``unit_ids`` may advance into after combat: the ``vacated_hex`` (next to them), then
+    along the defeated units' retreat ``path`` (vacated hex first) up to ``hexes`` hexes when
+    ``RetreatRules.advance`` is "retreat", stopping where the rules stop an advance in enemy ZOC.
+    The hexes must be empty of enemy units and open to the advancing units' movement."""
+    units = _units(pos, unit_ids)
+    r = rs.retreat
+    grid = pos.map.grid
+    side = units[0].side
+    start = units[0].hex
+    if not grid.adjacent(start, vacated_hex) or _enemy_at(pos, rs, side, vacated_hex) \
+            or not _open(pos, rs, units, start, vacated_hex):
+        return []
+    if r.advance == "retreat":
+        limit = max(1, hexes if hexes is not None else len(path or [vacated_hex]))
+    else:
+        limit = max(1, int(r.advance))
+    route = list(path or [vacated_hex])
+    if route[0] != vacated_hex:
+        route = [vacated_hex, *route]
+    board = board_of(pos.map)
+    ez = enemy_zoc(pos, rs, side)
+    free = r.advance_ignore_zoc_classes
+    stops_at = r.advance_zoc_stop
+    out, zocs, here = [], 0, start
+    for h in route[:limit]:
+        if _enemy_at(pos, rs, side, h) or not grid.adjacent(here, h) or not _open(pos, rs, units, here, h):
+            break
+        out.append(h)
+        if stops_at is not None and ez[board.index[h]] and not all(rs.unit_class(pos, u) in free for u in units):
+            zocs += 1
+            if zocs >= stops_at:
+                break
+        here = h
+    return out

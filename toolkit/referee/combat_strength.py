@@ -1,0 +1,381 @@
+"""What a combat adds up to before the CRT: the units' strengths with the Terrain Effects
+Chart's combat effects and status factors, and the column shifts and DRMs of terrain,
+hexsides, statuses and weather, each as a :class:`Modifier` citing its rule.
+
+Used by :mod:`.combat`; the TEC's combat effects are the ``combat`` mappings of the map's
+terrain and hexside types (``shift``, ``drm``, ``attack``, ``attack_from``, ``defence``,
+with ``when``, ``combine`` and ``weathers`` conditions; docs/referee.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import ceil, floor
+
+from ..hexes import Hex
+from .reasons import Reason
+
+#: Modifier kinds: a column shift (+ is the attacker's favour), a die-roll modifier, a change of
+#: a side's strength, a random shift rolled before the CRT, or a note (no value).
+KINDS = ("shift", "drm", "attack", "defence", "random", "note")
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One reason the combat is not the bare odds: ``kind`` (see :data:`KINDS`), ``value``
+    (columns, die pips or strength points), the rule cited, a sentence, where and who."""
+
+    kind: str
+    value: Fraction | int
+    rule: str | None
+    text: str
+    hex: Hex | None = None
+    units: tuple[str, ...] = ()
+    side: str | None = None
+
+    def to_dict(self, fmt=None) -> dict:
+        where = None
+        if self.hex is not None:
+            where = fmt(self.hex) if fmt else f"{self.hex[0]},{self.hex[1]}"
+        value = self.value
+        value = str(value) if isinstance(value, Fraction) and value.denominator != 1 else int(value)
+        return {"code": self.kind, "kind": self.kind, "value": value, "rule": self.rule, "hex": where,
+                "units": list(self.units), "side": self.side, "text": self.text}
+
+    def __str__(self) -> str:
+        rule = f" [rule {self.rule}]" if self.rule else ""
+        return f"{self.text}{rule}"
+
+
+@dataclass(frozen=True)
+class Support:
+    """A support committed to a combat: ``kind`` (a key of ``CombatRules.supports``), the
+    ``side`` giving it ("attacker" or "defender"), ``points``, or an on-map ``unit`` giving it,
+    and the HQ it is allocated ``via`` (games whose HQs allocate support)."""
+
+    kind: str
+    side: str = "attacker"
+    points: int = 1
+    unit: str | None = None
+    via: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "side": self.side, "points": self.points, "unit": self.unit, "via": self.via}
+
+
+@dataclass
+class Combat:
+    """One proposed combat as the hooks see it: the units, hexes, supports and context."""
+
+    pos: object
+    rs: object
+    attackers: list
+    defenders: list
+    defender_hex: Hex
+    supports: tuple = ()
+    context: dict = field(default_factory=dict)
+    #: attacker id -> hexside feature codes crossed into the defender hex (bridge rule applied)
+    crossing: dict = field(default_factory=dict)
+
+    @property
+    def attacker_side(self) -> str | None:
+        return self.attackers[0].side if self.attackers else None
+
+    @property
+    def attacker_hexes(self) -> list[Hex]:
+        return list(dict.fromkeys(u.hex for u in self.attackers if u.hex is not None))
+
+    def statuses(self, unit, role: str) -> set:
+        key = ("status", unit.id, role)
+        cache = self.context.setdefault("_cache", {})
+        if key not in cache:
+            cache[key] = set(self.rs.combat_status(self.pos, unit, role, self))
+        return cache[key]
+
+
+def parse_effect(value) -> tuple[str, Fraction] | None:
+    """A strength effect as written in the TEC: ``("factor", 1/2)`` for "half", "x2", "double";
+    ``("add", n)`` for "+1", "-1", 2. None for anything else."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, Fraction)):
+        return "add", Fraction(value)
+    text = str(value).strip().lower()
+    if text in ("half", "halved", "1/2"):
+        return "factor", Fraction(1, 2)
+    if text in ("double", "doubled"):
+        return "factor", Fraction(2)
+    if text in ("third", "1/3"):
+        return "factor", Fraction(1, 3)
+    m = re.fullmatch(r"[x×*]\s*(\d+(?:/\d+)?)", text)
+    if m:
+        return "factor", Fraction(m[1])
+    m = re.fullmatch(r"([+-]\s*\d+)", text)
+    if m:
+        return "add", Fraction(m[1].replace(" ", ""))
+    return None
+
+
+def round_strength(value: Fraction, how: str) -> Fraction:
+    if how == "down":
+        return Fraction(floor(value))
+    if how == "up":
+        return Fraction(ceil(value))
+    return value
+
+
+def _applies(effects: dict, weather: str) -> bool:
+    weathers = effects.get("weathers")
+    if weathers and weather not in weathers:
+        return False
+    return weather not in (effects.get("not_weathers") or ())
+
+
+def _rule(t) -> str | None:
+    return t.source.rule if t is not None else None
+
+
+def hex_codes(m, hex: Hex) -> list[str]:
+    """Terrain and feature codes of a hex (base terrain first)."""
+    base = m.terrain(hex)
+    return ([base] if base else []) + list(m.features(hex))
+
+
+def crossings(pos, attackers, defender_hex: Hex) -> dict:
+    """Attacker id -> the hexside codes it attacks across; a hexside type with ``bridge`` on the
+    side replaces the other features of that side (its own combat effect applies instead)."""
+    m = pos.map
+    grid = m.grid
+    out = {}
+    for u in attackers:
+        if u.hex is None or not grid.adjacent(u.hex, defender_hex):
+            out[u.id] = ()
+            continue
+        codes = m.hexside_codes(grid.hexside(u.hex, defender_hex))
+        bridges = [c for c in codes if c in m.hexside_types and m.hexside_types[c].bridge]
+        out[u.id] = tuple(bridges or codes)
+    return out
+
+
+def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[Reason]]:
+    """``(attack, defence, modifiers, refusals)`` of a combat (see :class:`CombatRules`)."""
+    pos, rs = combat.pos, combat.rs
+    cr = rs.combat
+    m = pos.map
+    weather = pos.current_weather
+    mods: list[Modifier] = []
+    refusals: list[Reason] = []
+    # -- attack ------------------------------------------------------------------------------
+    groups: dict[Fraction, list] = {}
+    why: dict[Fraction, list[tuple[str, str | None]]] = {}
+    every_crosses = {}
+    if cr.hexside_applies == "all":
+        for u in combat.attackers:
+            for code in combat.crossing.get(u.id, ()):
+                every_crosses[code] = every_crosses.get(code, 0) + 1
+    for u in combat.attackers:
+        value = Fraction(_num(u.value(cr.attack_value, 0)))
+        factor = Fraction(1)
+        reasons: list[tuple[str, str | None]] = []
+        statuses = combat.statuses(u, "attacker")
+        for status, f in cr.attack_status.items():
+            if status in statuses:
+                factor *= Fraction(f)
+                reasons.append((status.replace("_", " "), cr.status_rule))
+        for code in combat.crossing.get(u.id, ()):
+            t = m.hexside_types.get(code)
+            if t is None or "attack" not in t.combat or not _applies(t.combat, weather):
+                continue
+            if cr.hexside_applies == "all" and every_crosses.get(code, 0) < len(combat.attackers):
+                continue
+            eff = parse_effect(t.combat["attack"])
+            if eff and eff[0] == "factor":
+                factor *= eff[1]
+                reasons.append((f"across {t.name.lower()}", _rule(t) or cr.terrain_rule))
+            elif eff:
+                mods.append(Modifier("attack", eff[1], _rule(t) or cr.terrain_rule,
+                                     f"{u.id} attacks across {t.name.lower()}: {_signed(eff[1])} attack",
+                                     u.hex, (u.id,), "attacker"))
+                value = max(Fraction(0), value + eff[1])
+        for code, key, what in ([(c, "attack", "into") for c in hex_codes(m, combat.defender_hex)] +
+                                [(c, "attack_from", "from") for c in hex_codes(m, u.hex)]):
+            t = m.terrain_types.get(code)
+            if t is None or key not in t.combat or not _applies(t.combat, weather):
+                continue
+            eff = parse_effect(t.combat[key])
+            if eff and eff[0] == "factor":
+                factor *= eff[1]
+                reasons.append((f"{what} {t.name.lower()}", _rule(t) or cr.terrain_rule))
+            elif eff:
+                mods.append(Modifier("attack", eff[1], _rule(t) or cr.terrain_rule,
+                                     f"{u.id} attacks {what} {t.name.lower()}: {_signed(eff[1])} attack",
+                                     u.hex, (u.id,), "attacker"))
+                value = max(Fraction(0), value + eff[1])
+        if not cr.halve_together:
+            factor_value = round_strength(value * factor, cr.strength_round)
+            if factor != 1:
+                mods.append(Modifier("attack", factor_value - value, reasons[0][1],
+                                     f"{u.id}: {value} x {factor} ({', '.join(r for r, _ in reasons)}) = {factor_value}",
+                                     u.hex, (u.id,), "attacker"))
+            groups.setdefault(Fraction(1), []).append((u, factor_value))
+            continue
+        groups.setdefault(factor, []).append((u, value))
+        why.setdefault(factor, reasons)
+    attack = Fraction(0)
+    for factor, members in sorted(groups.items(), reverse=True):
+        total = sum((v for _, v in members), Fraction(0))
+        got = round_strength(total * factor, cr.strength_round)
+        attack += got
+        if factor != 1:
+            ids = tuple(u.id for u, _ in members)
+            names = ", ".join(dict.fromkeys(r for r, _ in why[factor]))
+            rule = next((r for _, r in why[factor] if r), cr.strength_rule)
+            mods.append(Modifier("attack", got - total, rule,
+                                 f"attack of {', '.join(ids)} ({names}): {total} x {factor} = {got}"
+                                 f"{' (rounded ' + cr.strength_round + ')' if got != total * factor else ''}",
+                                 members[0][0].hex, ids, "attacker"))
+    # -- defence ----------------------------------------------------------------------------
+    dgroups: dict[Fraction, list] = {}
+    dwhy: dict[Fraction, list[str]] = {}
+    for u in combat.defenders:
+        value = Fraction(_num(u.value(cr.defence_value, 0)))
+        factor = Fraction(1)
+        names = []
+        statuses = combat.statuses(u, "defender")
+        for status, f in cr.defence_status.items():
+            if status in statuses:
+                factor *= Fraction(f)
+                names.append(status.replace("_", " "))
+        dgroups.setdefault(factor, []).append((u, value))
+        dwhy.setdefault(factor, names)
+    defence = Fraction(0)
+    for factor, members in sorted(dgroups.items(), reverse=True):
+        total = sum((v for _, v in members), Fraction(0))
+        got = round_strength(total * factor, cr.strength_round)
+        defence += got
+        if factor != 1:
+            ids = tuple(u.id for u, _ in members)
+            mods.append(Modifier("defence", got - total, cr.status_rule,
+                                 f"defence of {', '.join(ids)} ({', '.join(dwhy[factor])}): {total} x {factor} = {got}",
+                                 combat.defender_hex, ids, "defender"))
+    factors, adds = [], []
+    for code in hex_codes(m, combat.defender_hex):
+        t = m.terrain_types.get(code)
+        if t is None or "defence" not in t.combat or not _applies(t.combat, weather):
+            continue
+        eff = parse_effect(t.combat["defence"])
+        if eff:
+            (factors if eff[0] == "factor" else adds).append((eff[1], t))
+    chosen = [max(factors, key=lambda x: x[0])] if factors and cr.hex_terrain == "best" else factors
+    for f, t in chosen:
+        got = round_strength(defence * f, cr.strength_round)
+        mods.append(Modifier("defence", got - defence, _rule(t) or cr.terrain_rule,
+                             f"defender in {t.name.lower()}: defence {defence} x {f} = {got}",
+                             combat.defender_hex, (), "defender"))
+        defence = got
+    if adds:
+        chosen = [max(adds, key=lambda x: x[0])] if cr.hex_terrain == "best" else adds
+        for a, t in chosen:
+            mods.append(Modifier("defence", a, _rule(t) or cr.terrain_rule,
+                                 f"defender in {t.name.lower()}: {_signed(a)} defence", combat.defender_hex, (),
+                                 "defender"))
+            defence += a
+    return attack, defence, mods, refusals
+
+
+def terrain_modifiers(combat: Combat) -> list[Modifier]:
+    """Column shifts and DRMs of the defender's hex, the attackers' hexes and the hexsides crossed."""
+    pos, cr = combat.pos, combat.rs.combat
+    m = pos.map
+    weather = pos.current_weather
+    out: list[Modifier] = []
+    for key in ("shift", "drm"):
+        best, added = [], []
+        for code in hex_codes(m, combat.defender_hex):
+            t = m.terrain_types.get(code)
+            if t is None or key not in t.combat or not _applies(t.combat, weather):
+                continue
+            when = t.combat.get("when")
+            if when == "attacker_lower" and all(code in hex_codes(m, h) for h in combat.attacker_hexes):
+                continue
+            (added if t.combat.get("combine") == "add" or cr.hex_terrain == "add" else best).append(
+                (int(t.combat[key]), t, combat.defender_hex))
+        for h in combat.attacker_hexes:
+            for code in hex_codes(m, h):
+                t = m.terrain_types.get(code)
+                if (t is not None and key in t.combat and t.combat.get("when") == "attacker_or_defender_in_hex"
+                        and _applies(t.combat, weather) and code not in hex_codes(m, combat.defender_hex)):
+                    best.append((int(t.combat[key]), t, h))
+        chosen = added + ([min(best, key=lambda x: x[0])] if best else [])
+        for value, t, where in chosen:
+            if value:
+                place = "defender in" if where == combat.defender_hex else "attacker in"
+                out.append(Modifier(key, value, _rule(t) or cr.terrain_rule,
+                                    f"{place} {t.name.lower()}: {_shift_text(key, value)}", where, (), "defender"))
+        # hexsides: "any" attacker crossing (the defender's best), or only when "all" cross
+        sides: dict[str, list] = {}
+        for u in combat.attackers:
+            for code in combat.crossing.get(u.id, ()):
+                sides.setdefault(code, []).append(u)
+        found = []
+        for code, units in sides.items():
+            t = m.hexside_types.get(code)
+            if t is None or key not in t.combat or not _applies(t.combat, weather):
+                continue
+            if cr.hexside_applies == "all" and len(units) < len(combat.attackers):
+                continue
+            found.append((int(t.combat[key]), t, units))
+        if found:
+            value, t, units = min(found, key=lambda x: x[0])
+            if value:
+                out.append(Modifier(key, value, _rule(t) or cr.terrain_rule,
+                                    f"attack across {t.name.lower()}: {_shift_text(key, value)}",
+                                    units[0].hex, tuple(u.id for u in units), "defender"))
+    return out
+
+
+def status_weather_modifiers(combat: Combat) -> list[Modifier]:
+    """Shifts for the defenders' statuses and the weather's shifts and DRMs."""
+    cr = combat.rs.combat
+    out = []
+    for status, value in cr.status_shift.items():
+        hit = [u.id for u in combat.defenders if status in combat.statuses(u, "defender")]
+        if hit:
+            out.append(Modifier("shift", int(value), cr.status_rule,
+                                f"defender {', '.join(hit)} {status.replace('_', ' ')}: {_shift_text('shift', value)}",
+                                combat.defender_hex, tuple(hit), "attacker" if value > 0 else "defender"))
+    weather = combat.pos.current_weather
+    for key, table in (("shift", cr.weather_shift), ("drm", cr.weather_drm)):
+        if weather in table and table[weather]:
+            out.append(Modifier(key, int(table[weather]), cr.weather_rule,
+                                f"{weather} weather: {_shift_text(key, table[weather])}"))
+    return out
+
+
+def _num(value) -> Fraction:
+    if isinstance(value, bool) or value is None:
+        return Fraction(0)
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    try:
+        return Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        return Fraction(0)
+
+
+def _signed(value) -> str:
+    return f"+{value}" if value >= 0 else str(value)
+
+
+def shift_text(kind: str, value) -> str:
+    """"1 column right", "2 columns left", "+1 on the die"."""
+    value = int(value)
+    if kind == "drm":
+        return f"{_signed(value)} on the die"
+    n = abs(value)
+    return f"{n} column{'s' if n != 1 else ''} {'right' if value > 0 else 'left'}"
+
+
+_shift_text = shift_text
