@@ -206,7 +206,9 @@ def test_fuzz_positions(place, request):
         pos = place.root / "pos.yaml"
         pos.write_bytes(text.encode("utf-8", "surrogateescape"))
         args = rnd.choice([["referee", "check", "-p", str(pos), "--json"], ["referee", "moves", "b-1", "-p", str(pos)],
-                           ["referee", "supply", "-p", str(pos)]])
+                           ["referee", "supply", "-p", str(pos)], ["referee", "path", "b-1", "0605", "-p", str(pos)],
+                           ["referee", "combat", "r-10", "0905", "-p", str(pos)],
+                           ["referee", "retreat", "b-1", "-p", str(pos)], ["referee", "setup", "-p", str(pos)]])
         tally.add(f"case {case} {what} | {args[1]}", run_cli(args, place))
     print(f"\nfuzz positions: {tally.summary()}")
     assert not tally.failures, "\n".join(tally.failures[:5])
