@@ -25,6 +25,7 @@ from ..io import atomic_path
 from .boards import boxes_board, chart_images, dead_pile_zone, deck_back_image, moved_image, turn_zone
 from .buildfile import DeckSpec, MapSpec, ModulePlan, Panel, Slot, Tab, build_xml
 from .grid import derive_grid, raw_index
+from .helppage import help_html
 from .pieces import (MOVED_IMAGE, PieceDesign, cadre_of, counter_piece, expand, image_names, obscurable,
                      plain_text, prototypes, return_to_deck, safe_name, step_faces, unique_name, with_position)
 from .savegame import VASSAL_VERSION, Setup, Stack, metadata_xml, setup_commands, vsav_bytes
@@ -73,11 +74,29 @@ def _dice(game: Game) -> list[tuple[str, int, int]]:
 
 
 def _captions(game: Game) -> dict[int, str]:
-    """Date and weather of each turn, from the scenario with the most turns."""
+    """Date and weather of each turn, from the scenario with the most turns. Where scenarios
+    date a turn differently ("10th Morning", "1st Morning"), the words they share at the end
+    ("Morning") stand for the date: one turn track serves every scenario."""
     scenarios = sorted(game.scenarios.values(), key=lambda s: -len(s.turns))
     if not scenarios:
         return {}
-    return {t.number: " - ".join(x for x in (t.date, t.weather) if x) for t in scenarios[0].turns}
+    dates: dict[int, set] = {}
+    for scenario in scenarios:
+        for t in scenario.turns:
+            dates.setdefault(t.number, set()).add(t.date)
+    out = {}
+    for t in scenarios[0].turns:
+        date = t.date
+        if date and len(dates[t.number]) > 1:
+            words = [str(d or "").split() for d in dates[t.number]]
+            shared = []
+            for column in zip(*(reversed(w) for w in words)):
+                if len(set(column)) > 1:
+                    break
+                shared.insert(0, column[0])
+            date = " ".join(shared)
+        out[t.number] = " - ".join(x for x in (date, t.weather) if x)
+    return out
 
 
 class _Planner:
@@ -107,12 +126,20 @@ class _Planner:
         for n, (map_id, game_map) in enumerate(self.game.maps.items()):
             progress(f"vassal: map {game_map.name}")
             rendered = self.render_map(game_map, dpi=self.dpi, game=self.game)
-            image = rendered.image
             file = f"map_{re.sub(r'[^A-Za-z0-9_.-]', '_', map_id)}.png"
-            self.images.add(file, image.convert("RGB"), compress=3)
-            grid = derive_grid(rendered.layout, image.width, image.height)
+            if hasattr(rendered, "write_png"):
+                # drawn strip by strip straight into the PNG: a monster map never sits whole in memory
+                buffer = io.BytesIO()
+                rendered.write_png(buffer, progress, level=3)
+                self.images.files[file] = buffer.getvalue()
+                width, height = rendered.size
+            else:
+                image = rendered.image
+                self.images.add(file, image.convert("RGB"), compress=3)
+                width, height = image.size
+            grid = derive_grid(rendered.layout, width, height)
             name = unique_name(plain_text(game_map.name or map_id), used)
-            spec = MapSpec(name=name, board=name, image=file, width=image.width, height=image.height, grid=grid,
+            spec = MapSpec(name=name, board=name, image=file, width=width, height=height, grid=grid,
                            button="Map" if n == 0 else name)
             self.maps.append(spec)
             self.layouts[map_id] = (spec, rendered.layout)
@@ -124,6 +151,7 @@ class _Planner:
             for face, name in zip(step_faces(counter), names):
                 self.images.add(name, self._face(counter, face, cadre))
             self.designs[counter.id] = counter_piece(counter, names, cadre)
+        self._fog_of_war()
         self.turns = max([len(s.turns) for s in self.game.scenarios.values()]
                          + [r.turn for s in self.game.scenarios.values() for r in s.reinforcements] + [0])
         board = boxes_board(self.game, self.turns, self.px, _captions(self.game))
@@ -145,6 +173,21 @@ class _Planner:
             if deck.face_down:
                 side = self.game.side(deck.side) if deck.side else None
                 self.images.add(self._deck_back(deck), deck_back_image(deck.name, self.px, side.colour if side else None))
+
+    def _fog_of_war(self) -> None:
+        """Fog of war by VASSAL's own means: a Mask on every counter of the hidden kinds, which
+        its owner sets and opponents cannot lift (GlobalOptions nonOwnerUnmaskable="Never")."""
+        fog = self.game.fog_of_war
+        if fog is None:
+            return
+        for side in self.game.sides:
+            self.images.add(_fog_back(side.id), deck_back_image(side.name, self.px, side.colour))
+        for counter in self.game.counters.values():
+            side = self.game.side(counter.side) if counter.side else None
+            if counter.kind in fog.kinds and side is not None:
+                design = self.designs[counter.id]
+                mask = obscurable(_fog_back(side.id), f"{side.name} unit", "Hidden from the enemy")
+                self.designs[counter.id] = replace(design, traits=(mask,) + design.traits)
 
     @staticmethod
     def _deck_back(deck) -> str:
@@ -335,14 +378,21 @@ class _Planner:
             files[file] = vsav_bytes(commands, description=scenario.name, module_name=self.game.name,
                                      module_version=MODULE_VERSION, saved_at_ms=stamp)
             setups.append((plain_text(scenario.name), file))
+        help_file = f"help/{re.sub(r'[^A-Za-z0-9_.-]', '_', self.game.id)}.html"
+        files[help_file] = help_html(self.game, self.deck_names).encode("utf-8")
         plan = ModulePlan(
             name=self.game.name, version=MODULE_VERSION,
             description=f"{self.game.name}: generated by hexforge from the game's data",
             sides=[s.name for s in self.game.sides], maps=self.maps, prototypes=self.proto_definitions,
             palette=palette, setups=setups, charts=self.charts, dice=_dice(self.game), turns=self.turns,
             phases=list(self.game.turn_phases), next_gpid=self.gpid + 1,
+            help=[(f"{plain_text(self.game.name)}: scenarios, cups and fog of war", help_file)],
         )
         return plan, files
+
+
+def _fog_back(side_id: str) -> str:
+    return f"fog_{re.sub(r'[^A-Za-z0-9_.-]', '_', side_id)}.png"
 
 
 def _stamp_ms() -> int:

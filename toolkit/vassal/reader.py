@@ -115,7 +115,7 @@ class _Module:
                   "shuffle": pile.get("shuffle", "Always"), "draw_face_up": pile.get("drawFaceUp", "false") == "true",
                   "send_to": pile.get("reshuffleTarget", "") if pile.get("reshufflable") == "true" else "",
                   "_element": pile}
-                 for pile in element.findall(_B + "module.map.DrawPile")]
+                 for pile in element.iter(_B + "module.map.DrawPile")]  # also inside folders
         return {"name": element.get("mapName", ""), "boards": boards, "decks": decks}
 
     def _grid(self, element, size) -> dict:
@@ -395,12 +395,16 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
             if deck["send_to"] and deck["send_to"] not in names:
                 problems.append(f"{label}: sends its cards to deck {deck['send_to']!r}, which does not exist")
             cards = []
-            for slot in pile.findall(_B + "widget.CardSlot") + pile.findall(_B + "widget.PieceSlot"):
+            for slot in pile.iter(_B + "widget.CardSlot", _B + "widget.PieceSlot"):   # deck folders too
                 try:
                     _, traits = _decode_piece(_text(slot), mod.budget)
                 except ValueError:
                     continue  # reported with the other slots
-                full = expand(traits, mod.prototypes)
+                try:
+                    full = expand(traits, mod.prototypes)
+                except ValueError as exc:        # prototypes that nest without end
+                    problems.append(f"{label}: a card does not expand: {exc}")
+                    continue
                 piece = describe_piece(traits, mod.prototypes)
                 cards.append(piece["name"])
                 if deck["face_down"] != "Never" and not any(t.id == "obs;" for t in full):

@@ -4,14 +4,13 @@ stacking categories)."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
-from ...errors import RulesError
-from ...referee import (MovementRules, Position, Reason, RetreatRules, Ruleset, StackingRules, SupplyRules,
-                        ZocRules)
+from ...referee import MovementRules, Reason, RetreatRules, Ruleset, StackingRules, SupplyRules, ZocRules
 from ...referee.reasons import Code
+from .._options import RuleOptions
 from . import combat, movement, retreats
 from .cadres import cadre_attached, is_cadre
 from .city import encircled
@@ -37,8 +36,12 @@ _NO_ZOC_TYPES = ("hq", "rocket artillery")        # 4.1: combat units only (HQs 
 
 
 @dataclass
-class VelikiyeLuki(Ruleset):
+class VelikiyeLuki(RuleOptions, Ruleset):
     """The Velikiye Luki ruleset: shared parts plus the hooks listed in the package docstring."""
+
+    OPTION_DEFAULTS: ClassVar[dict] = DEFAULTS
+    OPTION_CHOICES: ClassVar[dict] = _CHOICES
+    OPTIONS_OF: ClassVar[str] = "Velikiye Luki"
 
     needs_python: tuple[str, ...] = (
         "3.1 movement allowance by class; 8.3 unsupplied half MA", "3.2 road/rail for mechanised units",
@@ -47,27 +50,6 @@ class VelikiyeLuki(Ruleset):
         "5 division equivalent (1.7)", "6.5.1 retreats (retreat_priority)",
         "6.2.2-6.2.8, 7.6 column shifts (combat_modifiers)", "1.4 HQ support (check_support)",
         "13.2.3 2M limit (attack_refusals)")
-
-    # -- options --------------------------------------------------------------------------
-
-    def with_options(self, **options) -> "VelikiyeLuki":
-        """A copy of this ruleset with rule options set (they win over scenario and game)."""
-        for name, value in options.items():
-            if name not in _CHOICES:
-                raise RulesError(f"unknown Velikiye Luki option {name!r}; options: {', '.join(_CHOICES)}")
-            if value not in _CHOICES[name]:
-                raise RulesError(f"option {name} must be one of {', '.join(map(str, _CHOICES[name]))}, not {value!r}")
-        return dataclasses.replace(self, options={**self.options, **options})
-
-    def option(self, pos: Position, name: str):
-        """An option's value: this ruleset's, else the scenario's, else the game's, else the default."""
-        if name in self.options:
-            return self.options[name]
-        scenario = pos.game.scenarios.get(pos.scenario) if pos.scenario else None
-        for source in (scenario.options if scenario else {}, pos.game.options):
-            if name in source:
-                return source[name]
-        return DEFAULTS[name]
 
     # -- movement -------------------------------------------------------------------------
 
