@@ -225,11 +225,13 @@ def test_fuzz_modules_and_saves(place, module_bytes, request):
         data, what = mutate_archive(module_bytes[1] if is_save else module_bytes[0], rnd)
         path = place.root / ("s.vsav" if is_save else "m.vmod")
         path.write_bytes(data)
+        module = place.root / "good.vmod"
+        module.write_bytes(module_bytes[0])
         args = ["vassal", "inspect", str(path), "--json"]
-        if is_save and rnd.random() < 0.5:
-            module = place.root / "good.vmod"
-            module.write_bytes(module_bytes[0])
-            args += ["--module", str(module)]
+        if is_save:
+            args = rnd.choice([args, args + ["--module", str(module)],
+                               ["referee", "turn", str(path), "-g", "tutorial", "-m", str(module), "--json"],
+                               ["vassal", "position", str(path), "-m", str(module)]])
         tally.add(f"case {case} {path.name} {what}", run_cli(args, place))
     print(f"\nfuzz modules and saves: {tally.summary()}")
     assert not tally.failures, "\n".join(tally.failures[:5])
