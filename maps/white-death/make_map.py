@@ -185,6 +185,9 @@ for h in line_hexes | {h for c in towns.values() for h in c}:
     if terrain[h] == "s":
         terrain[h] = "."                 # towns and lines on dry ground
 features: dict[Hex, list[str]] = {h: [] for h in WD_HEXES}
+for _, c in [("Lowatj", lowatj), *creeks]:
+    for h in c:
+        terrain[h] = "."                 # a watercourse hex costs as the watercourse (Rule 7)
 for h in WD_HEXES:
     if terrain[h] == "h":
         terrain[h] = "."

@@ -15,6 +15,7 @@ _BUNDLED = {
     "tutorial": "toolkit.rulesets.tutorial:RULESET",
     "velikiye-luki": "toolkit.rulesets.velikiye_luki:RULESET",
     "a-victory-denied": "toolkit.rulesets.a_victory_denied:RULESET",
+    "white-death": "toolkit.rulesets.white_death:RULESET",
     "demyansk-shield": "toolkit.rulesets.demyansk_shield:RULESET",
 }
 
