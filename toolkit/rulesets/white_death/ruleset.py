@@ -148,12 +148,14 @@ class WhiteDeath(RuleOptions, Ruleset):
             return Reason(Code.NOT_ENOUGH_MP, "6 B.3", f"{unit.id} needs 1 MP to assault and has none left",
                           unit.hex, (unit.id,))
         if unit.side == "soviet" and self.option(pos, "soviet_assault_minimum") == "unit":
+            # the other reading of "3 MPs or all remaining": the unit keeps 3 MP of the impulse
+            # for the assault, or has not moved (all its MP remain)
             cur = budget.current
-            had = cur[1] if cur else 0
-            if had < 3 and had != budget.left["soviet"] + had:
-                return Reason(Code.CUSTOM, "5", f"{unit.id}: a Soviet unit assaults only with 3 MP or all "
-                              "remaining (option soviet_assault_minimum=unit)", unit.hex, (unit.id,))
-            return None
+            whole = Fraction(cur[1]) if cur and cur[0] == "soviet" else Fraction(0)
+            if left >= 3 or (left == whole and left > 0):
+                return None
+            return Reason(Code.CUSTOM, "5", f"{unit.id} has {left} MP left: a Soviet unit assaults with 3 MP or "
+                          "all its remaining MP (option soviet_assault_minimum=unit)", unit.hex, (unit.id,))
         why = budget.may_assault(unit.side)
         return None if why is None else Reason(why.code, why.rule, why.text, unit.hex, (unit.id,))
 
