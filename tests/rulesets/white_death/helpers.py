@@ -42,11 +42,12 @@ def course(m, name):
 def clear_run(m):
     """Three plain hexes in a row: a, b (neighbour of a), c (neighbour of b, not of a)."""
     g = m.grid
+    inner = lambda x: all(n in g for n in g.neighbours(x)) and x.col > 2 and x.row > 2
     for a in m.hexes:
-        if not plain(m, a):
+        if not plain(m, a) or not inner(a):
             continue
         for b in g.neighbours(a):
-            if b in g and plain(m, b):
+            if b in g and plain(m, b) and inner(b):
                 for c in g.neighbours(b):
                     if c in g and c != a and plain(m, c) and not g.adjacent(a, c):
                         return a, b, c
