@@ -133,6 +133,18 @@ class WhiteDeath(RuleOptions, Ruleset):
             return bool(others)
         return True
 
+    # -- supply (Rule 15) -------------------------------------------------------------------
+
+    def supply_sources(self, pos, side, context=None):
+        """The friendly edges; for the artillery trace (15 B) only their road and rail hexes:
+        the seven hexes lead to "a road or railroad which runs back to a friendly board edge"."""
+        hexes = super().supply_sources(pos, side, context)
+        if self.supply.rule != "15 B":
+            return hexes
+        from .terrain import line_hexes
+        lines = line_hexes(pos.map)
+        return [h for h in hexes if h in lines]
+
     # -- stacking (Rule 4) -------------------------------------------------------------------
 
     def stack_rule(self, pos, hex, side, units):

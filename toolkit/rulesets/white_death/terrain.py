@@ -121,6 +121,12 @@ def rail_hexes(m: Map) -> frozenset:
 
 
 @_memo
+def line_hexes(m: Map) -> frozenset:
+    """Hexes on a road or railroad."""
+    return frozenset(h for line in m.lines if line.code in ("road", "rail") for h in line.hexes)
+
+
+@_memo
 def west_of_lowatj(m: Map) -> frozenset:
     """Hexes west of the Lowatj: west of its hex in the same row (or beyond its ends)."""
     course = next((l.hexes for l in m.lines if l.code == COURSE and l.name == LOWATJ), ())
