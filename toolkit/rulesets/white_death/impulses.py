@@ -70,8 +70,9 @@ class Budget:
 
     # -- changes ---------------------------------------------------------------------------
 
-    def declare(self, side: str, mp: int) -> "Budget":
-        """The budget after ``side`` declares an impulse of ``mp`` MP (Decision Phase)."""
+    def declare(self, side: str, mp: int, passing: bool = False) -> "Budget":
+        """The budget after ``side`` declares an impulse of ``mp`` MP (Decision Phase); a pass
+        (``passing``) may cost 0 MP when the rule option says so."""
         if side not in SIDES:
             raise RulesError(f"unknown side {side!r}; the sides are {', '.join(SIDES)}")
         expected = self.next_side()
@@ -79,7 +80,7 @@ class Budget:
             raise RulesError("both sides have spent their MP: the turn is over (Rule 5)")
         if side != expected:
             raise RulesError(f"it is the {expected} side's impulse, not the {side} side's (Rule 5)")
-        if isinstance(mp, bool) or not isinstance(mp, int) or not 1 <= mp <= self.per_turn:
+        if isinstance(mp, bool) or not isinstance(mp, int) or not (0 if passing else 1) <= mp <= self.per_turn:
             raise RulesError(f"an impulse spends 1 to {self.per_turn} MP, not {mp!r} (Rule 5)")
         if mp > self.left[side]:
             raise RulesError(f"the {side} side has only {self.left[side]} MP left this turn, not {mp} (Rule 5)")

@@ -175,6 +175,39 @@ class WhiteDeath(RuleOptions, Ruleset):
         """MP a pass costs (the manual is silent; option pass_cost)."""
         return int(self.option(pos, "pass_cost"))
 
+    # -- referee questions of this game (``hexforge referee impulse`` / ``analysis``) ----------
+
+    def budget(self, pos: Position):
+        """The impulse budget of the position (Rule 5)."""
+        return budget_of(pos)
+
+    def declare(self, pos: Position, mp: int | None, passing: bool = False) -> None:
+        """Declare the next impulse in ``pos`` (``mp`` MP, or a pass at the option's cost);
+        the units' MP spent in the last impulse are forgotten."""
+        from .impulses import set_budget
+        budget = budget_of(pos)
+        side = budget.next_side()
+        if side is None:
+            budget.declare("soviet", 1)          # raises: the turn is over
+        mp = min(self.pass_cost(pos), budget.left[side]) if passing else mp
+        set_budget(pos, budget.declare(side, mp, passing=passing))
+        pos.state.pop("spent", None)
+        pos.side = side
+        pos.touch()
+
+    ANALYSES: ClassVar[tuple] = ("isolation", "artillery")
+
+    def analysis(self, pos: Position, kind: str, side: str):
+        """The 1991 program's analysis screens: "isolation" (15 C, every unit) or "artillery"
+        (15 B, the trace of artillery to roads running to a friendly edge)."""
+        from .supply import artillery_supply, isolation
+        if kind == "isolation":
+            return isolation(pos, self, side)
+        if kind == "artillery":
+            return artillery_supply(pos, self, side)
+        from ...errors import RulesError
+        raise RulesError(f"unknown analysis {kind!r}; White Death has {', '.join(self.ANALYSES)}")
+
 
 def _near_place(pos: Position, hex, name: str) -> bool:
     return any(p.name == name and pos.map.grid.distance(p.hex, hex) <= 1 for p in pos.map.places)

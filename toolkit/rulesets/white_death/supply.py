@@ -26,6 +26,7 @@ def artillery_supply(pos: Position, rs, side: str) -> SupplyResult:
     result = supply_status(pos, dataclasses.replace(rs, supply=ARTILLERY), side)
     keep = {u.id for u in pos.on_map(side) if U.is_artillery(u)}
     result.supplied &= keep
+    result.unsupplied &= keep
     result.status = {k: v for k, v in result.status.items() if k in keep}
     result.paths = {k: v for k, v in result.paths.items() if k in keep}
     return result
