@@ -378,7 +378,9 @@ w(f"  - feature: lake_partial\n    name: lake shores north of the relief corrido
 w("\nlines:\n")
 w(f"  - {{type: river, name: Lowatj, hexes: \"{ids(lowatj)}\", estimated: \"north to south, as the velikiye-luki Lovat\"}}\n")
 for name, c in creeks:
-    w(f"  - {{type: river, name: \"{name}\", hexes: \"{ids(c)}\", estimated: \"a creek (Rule 7), along the velikiye-luki map's stream\"}}\n")
+    note = ("a creek (Rule 7) north-east of the city; no velikiye-luki stream there" if "estimated" in name
+            else "a creek (Rule 7), along the velikiye-luki map's stream")
+    w(f"  - {{type: river, name: \"{name.replace(' (estimated)', '')}\", hexes: \"{ids(c)}\", estimated: \"{note}\"}}\n")
 for name, c in rails:
     w(f"  - {{type: rail, name: \"{name}\", hexes: \"{ids(c)}\", estimated: \"Rule 8, 17 B; the course is estimated\"}}\n")
 for name, c in roads:
@@ -418,14 +420,15 @@ edges:
 
 boxes:
   - {{id: turn-track, name: Turn record, note: "13 turns of five days (Rule 5); dates and weather per turn are missing (notes 11.1)", estimated: "a turn track; the chart is missing"}}
-  - {{id: soviet-mp, name: Soviet MP left this turn, side: soviet, note: "0-10 (Rule 5)", rule: "5"}}
-  - {{id: german-mp, name: German MP left this turn, side: german, note: "0-10 (Rule 5)", rule: "5"}}
-  - {{id: supply-track, name: Supply points, note: "general German, Velikiye Luki and Soviet pools (Rule 15 A, D)", rule: "15"}}
+{{mp_track}}  - {{id: supply-track, name: Supply points, note: "general German, Velikiye Luki and Soviet pools (Rule 15 A, D)", rule: "15"}}
   - {{id: soviet-reinforcements, name: Soviet reinforcements, side: soviet, rule: "17"}}
   - {{id: german-reinforcements, name: German reinforcements, side: german, rule: "17"}}
   - {{id: eliminated, name: Eliminated units, estimated: "a dead pile; the manual prints none"}}
 """)
-sys.stdout.write("".join(out))
+text = "".join(out)
+track = "".join(f"  - {{id: {side}-mp-{n}, name: {side.title()} MP {n}, side: {side}, note: \"the {side} impulse MP track: MP left this turn (Rule 5)\", rule: \"5\"}}\n"
+                for side in ("soviet", "german") for n in range(10, -1, -1))
+sys.stdout.write(text.replace("{mp_track}", track))
 # entry areas for the scenarios (printed to stderr for the scenario files)
 print("NE", ids(north_east), file=sys.stderr)
 print("S", ids(german_south), file=sys.stderr)
