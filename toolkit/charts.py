@@ -57,6 +57,11 @@ def combat_text(effects: dict) -> str:
     parts = []
     for key, value in effects.items():
         name = str(key).replace("_", " ")
+        if key == "when" and value == "ruleset":
+            continue                      # a condition the ruleset checks: nothing to print
+        if key == "weathers" and isinstance(value, (list, tuple)):
+            parts.append("in " + "/".join(str(v) for v in value))
+            continue
         if value is True:
             parts.append(name)
         elif value is False:
@@ -119,6 +124,15 @@ def _columns(maps: list[Map], tables: list[CostTable]) -> tuple[TecColumn, ...]:
     return tuple(out)
 
 
+def _ma_share(t, col) -> str | None:
+    """A chart cell printed as a share of the MA ("H", "ALL"), most specific key first."""
+    shares = getattr(t, "move_ma", None) or {}
+    for key in (f"{col.unit_class}/{col.weather}", col.unit_class, f"*/{col.weather}", "*"):
+        if key in shares:
+            return shares[key]
+    return None
+
+
 def tec(maps: Iterable[Map], *, plain: bool = False) -> Tec:
     """The Terrain Effects Chart of ``maps`` (each type once, in map order).
 
@@ -143,8 +157,9 @@ def tec(maps: Iterable[Map], *, plain: bool = False) -> Tec:
         for col in columns:
             found, cost = t.move.lookup(col.unit_class, col.weather)
             overlay = kind == "terrain" and t.overlay
-            cells.append(OTHER if overlay and not found else
-                         cost_text(found, cost, hexside=kind == "hexside", plain=plain))
+            share = _ma_share(t, col) if kind == "terrain" else None
+            cells.append(share or (OTHER if overlay and not found else
+                                   cost_text(found, cost, hexside=kind == "hexside", plain=plain)))
         if kind == "line":
             combat = "bridges rivers" if t.bridges and crossed else ""
         else:

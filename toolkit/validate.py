@@ -336,7 +336,7 @@ def _check_counters(game: Game, out: _Collector) -> None:
         if c.side is not None and c.side not in sides:
             out.add("unknown-side", f"counter {c.id!r} has side {c.side!r}; expected one of "
                     f"{', '.join(sorted(sides))}", at, f"{c.id}.side")
-        if c.is_marker:
+        if c.is_marker or c.kind == "chit":   # chits (activation, events) never move
             continue
         if c.side is None:
             out.add("missing-side", f"unit {c.id!r} has no side; expected one of {', '.join(sorted(sides))}",

@@ -75,3 +75,26 @@ def test_retreat_command(capsys):
     assert code == 1 and data["retreat"]["eliminated"] and data["retreat"]["reason"]["code"] == "retreat-blocked"
     code, out, err = run(capsys, "retreat", "r-13", "-p", str(ATTACK), "--length", "x")
     assert code == 2 and "--length" in err
+
+
+def test_combat_png_marks_the_attack(capsys, tmp_path):
+    from PIL import Image
+    vv = Path(__file__).resolve().parents[1] / "data" / "combat" / "vv-combat-1.yaml"
+    png = tmp_path / "combat.png"
+    code, out, err = run(capsys, "combat", "df357,rc27,bm18-2m", "1109", "-p", str(vv), "--support", "mrl:mrl38g",
+                         "--defence-support", "artillery:1@hq-83", "--png", str(png), "--dpi", "40")
+    assert code == 0 and f"wrote {png}" in err
+    image = Image.open(png).convert("RGB")
+    assert image.width > 200 and len(set(image.resize((64, 64)).getdata())) > 20
+
+
+@pytest.mark.parametrize("module", ["tutorial", "velikiye_luki", "demyansk_shield"])
+def test_the_emitted_plugin_carries_combat(module):
+    import importlib
+
+    from toolkit.referee.plugin import ruleset_config, ruleset_from_config
+    rs = importlib.import_module(f"toolkit.rulesets.{module}").RULESET
+    config = json.loads(json.dumps(ruleset_config(rs)))
+    assert config["combat"]["crt"] == "combat_results" and "retreat" in config
+    back = ruleset_from_config(config)
+    assert back.combat == rs.combat and back.retreat == rs.retreat and back == rs

@@ -92,3 +92,26 @@ def test_missing_chart_is_a_data_error(tutorial):
 def test_shift_distribution_convolves():
     out = shift_distribution([{0: Fraction(1, 2), 1: Fraction(1, 2)}, {0: Fraction(1, 2), -1: Fraction(1, 2)}])
     assert out == {-1: Fraction(1, 4), 0: Fraction(1, 2), 1: Fraction(1, 4)}
+
+
+def test_unit_results_of_grossdeutschland_10_4():
+    from toolkit.referee.combat import _steps
+    assert parse_result("DC").defender == SideResult(steps=1)          # casualties: one step
+    assert parse_result("DD").defender == SideResult(units=1)          # decimated: one unit
+    assert parse_result("AP").attacker == SideResult(half_units=True)  # pulverized: half the units
+    assert parse_result("AE").attacker.eliminated and parse_result("-").defender.empty
+    steps = {"attacker": [1, 2, 2], "defender": [1, 2]}
+    assert _steps(parse_result("DD"), "defender", steps) == 1          # the owner loses his smallest unit
+    assert _steps(parse_result("AP"), "attacker", steps) == 1          # half of 3 units = 1, the smallest
+    assert _steps(parse_result("DE"), "defender", steps) == 3
+    assert _steps(parse_result("EX"), "attacker", steps) == 3          # as many steps as the defender lost
+
+
+def test_the_grossdeutschland_crt_reads(tmp_path):
+    from toolkit.io import load_game
+    try:
+        g = load_game("grossdeutschland")
+    except Exception:          # the game is another branch's; without it there is nothing to read
+        pytest.skip("grossdeutschland is not bundled here")
+    chart = chart_of(g)
+    assert chart.dice == "2d6" and chart.result(2, 0).defender == SideResult(steps=1)

@@ -28,3 +28,18 @@ def built(tmp_path_factory):
         return cache[game_id]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def bound(built):
+    """game id -> the ModuleBinding of its (stand-in) module."""
+    from toolkit.vassal.binding import ModuleBinding
+    cache = {}
+
+    def get(game_id: str):
+        if game_id not in cache:
+            game, path = built(game_id)
+            cache[game_id] = ModuleBinding(game, path)
+        return cache[game_id]
+
+    return get

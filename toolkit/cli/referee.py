@@ -299,3 +299,4 @@ command.add_command(__import__(f"{__package__}.referee_chits", fromlist=["x"]).o
 command.add_command(__import__(f"{__package__}.referee_impulse", fromlist=["x"]).impulse_command)  # `impulse`
 command.add_command(__import__(f"{__package__}.referee_impulse", fromlist=["x"]).analysis_command)  # `analysis`
 from . import referee_combat  # noqa: E402,F401  (registers `combat` and `retreat`; it imports this module)
+command.add_command(__import__(f"{__package__}.referee_turn", fromlist=["command"]).command)  # `referee turn`

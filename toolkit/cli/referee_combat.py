@@ -59,7 +59,8 @@ def _pct(p) -> str:
 
 def _text(pos, a) -> str:
     fmt = pos.map.format
-    lines = [f"{','.join(a.attackers)} attack {fmt(a.defender_hex)} ({','.join(a.defenders) or 'empty'}): "
+    lines = [f"{','.join(a.attackers)} attack {'+'.join(fmt(h) for h in a.defender_hexes)} "
+             f"({','.join(a.defenders) or 'empty'}): "
              f"{a.ratio} -> {a.odds or '-'}"]
     for m in a.modifiers:
         lines.append(f"  {m.kind:8s} {str(m)}")
@@ -68,7 +69,7 @@ def _text(pos, a) -> str:
         lines += [f"  {r}" for r in a.refusals]
         return "\n".join(lines)
     lines.append(f"column {a.column} (net shift {a.shift:+d}), {a.chart.dice}, DRM {a.drm:+d}"
-                 f"{' (CRT estimated: ' + a.chart.estimated + ')' if a.chart.estimated else ''}")
+                 f"{' (the CRT is estimated: game.yaml charts.' + a.chart.name + ')' if a.chart.estimated else ''}")
     if len(a.column_distribution) > 1:
         lines.append("  columns after the random shifts: " +
                      ", ".join(f"{c} {p}" for c, p in a.column_distribution.items()))
@@ -98,9 +99,11 @@ def _text(pos, a) -> str:
               help="the roll of a random shift ('attacker quality=3'); repeatable")
 def combat(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
            support, defence_support, declared_shift, declared_drm, seed, roll, rolls):
-    """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX."""
+    """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
+    hexes joined by commas where the game allows attacks on more than one hex)."""
     pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
-    target = _hex(pos, defender_hex)
+    target = [_hex(pos, h) for h in defender_hex.replace("+", ",").split(",") if h.strip()]
+    target = target[0] if len(target) == 1 else target
     supports = _supports(support, "attacker") + _supports(defence_support, "defender")
     declared = []
     if declared_shift:
@@ -133,22 +136,29 @@ def _draw_combat(pos, rs, a, png, dpi):
         h = pos.unit(uid).hex
         if h is not None:
             marks[h] = "ATT " + ",".join(u for u in a.attackers if pos.unit(u).hex == h)[:18]
-    marks[a.defender_hex] = f"DEF {a.column or a.odds or ''}"
+    for h in a.defender_hexes:
+        marks[h] = f"DEF {a.column or a.odds or ''}"
     for m in a.modifiers:
-        if m.hex is not None and m.kind in ("shift", "drm", "attack", "defence") and m.hex not in marks:
-            labels[m.hex] = f"{int(m.value):+d}"
-        elif m.hex is not None and m.kind in ("shift", "drm") and m.hex != a.defender_hex:
-            labels.setdefault(m.hex, f"{int(m.value):+d}")
+        if m.hex is None or m.kind not in ("shift", "drm", "attack", "defence") or not m.value:
+            continue
+        text = f"{int(m.value):+d}{'' if m.kind == 'shift' else ' ' + m.kind[:3]}" + (f" ({m.rule})" if m.rule else "")
+        if m.hex in marks:                   # an attacker's or the defender's hex: on its badge
+            marks[m.hex] = f"{marks[m.hex]} {text}"
+        else:
+            labels[m.hex] = f"{labels[m.hex]} {text}" if m.hex in labels else text
     shade = {}
     try:
         from ..referee import retreat_options
-        if a.defenders:
-            answer = retreat_options(pos, rs, list(a.defenders), 1, from_hex=a.defender_hex)
-            shade = {h: (90, 160, 230, 110) for h in answer.hexes()}
+        for d in a.defender_hexes:
+            here = [u for u in a.defenders if pos.unit(u).hex == d]
+            if here:
+                answer = retreat_options(pos, rs, here, 1, from_hex=d)
+                shade.update({h: (90, 160, 230, 110) for h in answer.hexes()})
     except (ImportError, HexforgeError):
         shade = {}
     best = max(a.distribution.items(), key=lambda kv: kv[1])[0] if a.distribution else None
-    legend = (f"{','.join(a.attackers)} -> {pos.map.format(a.defender_hex)}: {a.ratio} = {a.odds}, column "
+    legend = (f"{','.join(a.attackers)} -> {'+'.join(pos.map.format(h) for h in a.defender_hexes)}: {a.ratio} = "
+              f"{a.odds}, column "
               f"{a.column}" + (f", most likely {best}" if best else "") +
               ("; blue: defender's retreat hexes" if shade else "") if a.legal else
               f"attack refused: {a.refusals[0].text}")

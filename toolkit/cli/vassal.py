@@ -97,3 +97,7 @@ def _summary(report: dict) -> str:
     lines.append(f"{len(problems)} problems" + (":" if problems else ""))
     lines += [f"  - {p}" for p in problems]
     return "\n".join(lines)
+
+
+command.add_command(__import__(f"{__package__}.vassal_positions", fromlist=["save"]).save)  # `vassal save`
+command.add_command(__import__(f"{__package__}.vassal_positions", fromlist=["position"]).position)

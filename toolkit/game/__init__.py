@@ -3,7 +3,7 @@
 from .areas import AreaError, SetupArea, area_hexes, on_side, place_hexes
 from .counters import Counter, Side
 from .deck import SHUFFLES, Deck
-from .game import CounterStyle, Game
+from .game import CounterStyle, FogOfWar, Game
 from .ids import ID_PATTERN, id_problem
 from .map import (Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
                   VictoryHex)
@@ -12,7 +12,7 @@ from .scenario import Placement, Reinforcement, Scenario, Turn
 from .terrain import ANY, Cost, CostTable, HexsideType, LineType, TerrainType
 
 __all__ = [
-    "ANY", "AreaError", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Deck", "Game",
+    "ANY", "AreaError", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Deck", "FogOfWar", "Game",
     "HexsideFeature", "HexsideType", "HexTerrain", "ID_PATTERN", "Line", "LineType", "Map", "MapEdge",
     "Placement", "Place", "Reinforcement", "Scenario", "SetupArea", "SHUFFLES", "Side", "Source",
     "SupplySource", "TerrainType", "Turn", "UNSOURCED", "VictoryHex", "area_hexes", "id_problem",

@@ -7,7 +7,23 @@ from dataclasses import dataclass, field
 from .counters import Counter, Side
 from .deck import Deck
 from .map import Map
+from .provenance import UNSOURCED, Source
 from .scenario import Scenario
+
+#: Counter kinds a fog of war may hide.
+FOG_KINDS = ("unit", "hq", "leader")
+
+
+@dataclass(frozen=True)
+class FogOfWar:
+    """What the VASSAL module hides from the other side: each counter of ``kinds`` gets a Mask
+    that its owner sets and the opponent cannot lift; the opponent then sees a blank of the
+    side's colour. ``note`` says when the rules let a player look (shown in the module's help).
+    """
+
+    kinds: tuple[str, ...] = ("unit", "hq")
+    note: str | None = None
+    source: Source = UNSOURCED
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,8 @@ class Game:
     options: dict = field(default_factory=dict)
     #: Cups and piles of counters drawn at random (command chits...), in file order.
     decks: list[Deck] = field(default_factory=list)
+    #: Hidden units in the module (None: every counter shows its face to both sides).
+    fog_of_war: FogOfWar | None = None
     #: The folder the game was read from; not part of equality (a copy elsewhere is the same game).
     root: str | None = field(default=None, compare=False)
     #: The files the game was read from (game, maps, counters, scenarios); not part of equality.

@@ -40,6 +40,7 @@ class CostTable:
 class TerrainType:
     """A kind of hex terrain (or an overlay feature such as a town), one line of the TEC.
 
+    ``move_ma`` keeps the chart's "H"/"ALL" cells (half / all of the printed MA).
     ``overlay`` types sit on top of a hex's base terrain (``features`` of a hex). ``combat``
     holds the chart's combat effects as written (e.g. ``{"defence": "x2", "shift": -1}``).
     """
@@ -52,6 +53,9 @@ class TerrainType:
     blocks_los: bool = False
     colour: str | None = None
     source: Source = UNSOURCED
+    #: TEC cells that are a share of the unit's printed MA, cost key -> "H" (half) or "ALL";
+    #: ``move`` holds 0 for them and the game's ruleset adds the share.
+    move_ma: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..game.counters import Side
 from ..game.deck import SHUFFLES, Deck
-from ..game.game import CounterStyle, Game
+from ..game.game import FOG_KINDS, CounterStyle, FogOfWar, Game
 from ._atomic import write_text
 from ._source import Fields, dump_yaml, inside, load_yaml, parse_hex, source_dict
 from .counters import dump_counters, load_counters
@@ -131,6 +131,14 @@ def load_game(name: str) -> Game:
     for i, item in enumerate(f.list("decks")):
         game.decks.append(_load_deck(Fields(item, str(path), f"decks[{i}]", f.line_of("decks")), game))
         game.locations[("deck", i)] = (str(path), getattr(item, "line", f.line_of("decks")))
+    if f.has("fog_of_war"):
+        fog = f.sub("fog_of_war")
+        kinds = tuple(fog.words("kinds")) or ("unit", "hq")
+        for kind in kinds:
+            if kind not in FOG_KINDS:
+                raise fog.error("kinds", f"expected counter kinds from {', '.join(FOG_KINDS)}; found {kind!r}")
+        game.fog_of_war = FogOfWar(kinds=kinds, note=fog.str("note"), source=fog.source())
+        fog.done(["notes"])
     ids = [d.id for d in game.decks]
     for deck_id in {d for d in ids if ids.count(d) > 1}:
         raise f.error("decks", f"two decks have the id {deck_id!r}")
@@ -225,6 +233,8 @@ def dump_game(game: Game, folder: str) -> Path:
         "phases": list(game.turn_phases), "dice": list(game.dice), "charts": game.charts, "options": options,
         "maps": maps, "counters": "counters.csv", "scenarios": scenarios,
         "decks": [_dump_deck(d, game) for d in game.decks],
+        "fog_of_war": ({"kinds": list(game.fog_of_war.kinds), "note": game.fog_of_war.note,
+                        **source_dict(game.fog_of_war.source)} if game.fog_of_war else None),
     }
     data = {k: v for k, v in data.items() if v not in (None, [], {})}
     out = folder_path / "game.yaml"

@@ -47,11 +47,12 @@ def load_map(path: str) -> Map:
             raise DataError(f"terrain code {code!r} must be one word without '+' or '/', and not '-'",
                             path=sub.path, line=sub.line, field=sub.where)
         m.locations[("terrain_types", code)] = (sub.path, sub.line)
+        move_ma = _ma_shares(sub)
         m.terrain_types[code] = TerrainType(
             code=code, name=sub.str("name", required=True),
             move=parse_cost_table(sub, "move", m.unit_classes, m.weathers),
             combat=dict(sub.mapping("combat")), overlay=sub.bool("overlay"),
-            blocks_los=sub.bool("blocks_los"), colour=sub.str("colour"), source=sub.source())
+            blocks_los=sub.bool("blocks_los"), colour=sub.str("colour"), source=sub.source(), move_ma=move_ma)
         sub.done(["notes"])
     for code, sub in _named(f, "hexside_types"):
         m.locations[("hexside_types", code)] = (sub.path, sub.line)
@@ -229,6 +230,24 @@ def _load_terrain_block(sub: Fields, m: Map) -> None:
     sub.done(["notes", "name"])
 
 
+#: TEC cells that are a share of the printed movement allowance (Grossdeutschland 9.0).
+MA_SHARES = ("H", "ALL")
+
+
+def _ma_shares(sub: Fields) -> dict:
+    """Take the ``H``/``ALL`` cells out of a terrain's ``move`` (they cost 0 in the table;
+    the ruleset adds the share of the unit's allowance) and return them by cost key."""
+    raw = sub.data.get("move")
+    if not isinstance(raw, dict):
+        return {}
+    shares = {}
+    for key, value in raw.items():
+        if isinstance(value, str) and value.strip().upper() in MA_SHARES:
+            shares[str(key)] = value.strip().upper()
+            raw[key] = 0
+    return shares
+
+
 def _line(table: Any, key: Any, sub: Fields) -> int | None:
     return table.line_of(key) if isinstance(table, YDict) else sub.line
 
@@ -284,7 +303,7 @@ def map_to_dict(m: Map) -> dict:
         "hex_ids": m.hex_ids,
         "weathers": list(m.weathers),
         "unit_classes": list(m.unit_classes),
-        "terrain_types": {t.code: {"name": t.name, "move": dump_cost_table(t.move), "combat": t.combat,
+        "terrain_types": {t.code: {"name": t.name, "move": {**dump_cost_table(t.move), **t.move_ma}, "combat": t.combat,
                                    "overlay": t.overlay, "blocks_los": t.blocks_los, "colour": t.colour,
                                    **source_dict(t.source)} for t in m.terrain_types.values()},
         "hexside_types": {t.code: {"name": t.name, "move": dump_cost_table(t.move), "combat": t.combat,

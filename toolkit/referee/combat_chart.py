@@ -6,7 +6,9 @@ Plain logic over a game's ``charts`` mapping; no position, no ruleset. A chart r
     combat_results:
       rule: "6.3"
       kind: odds              # or differential (columns "-2", "0", "+3"...); default: from the labels
-      dice: 1d6               # 1d6, d10, 2d6, 3d6 (default: the game's first dice)
+      dice: 1d6               # 1d6, d10, 2d6, 3d6 (default: the game's first dice); or by the
+                              # attacker's side: {german: 1d6, soviet: d10}
+      reroll: {soviet: [10]}  # rolls that are rolled again (a list: for every side)
       numbers: steps          # "requirements": each number is a step or an extra retreat hex (VV)
       sides: positional       # "attacker/defender" cells; "prefixed": A.../D... parts (default)
       retreat: 1              # hexes of an "R" (a list [1, 2] when the owner chooses)
@@ -63,7 +65,8 @@ class SideResult:
     """What a result does to one side: ``steps`` lost, ``retreat`` hexes (a tuple when the
     owner chooses among lengths), ``requirements`` (each one step or one more retreat hex, the
     owner's choice, VV 6.4), ``eliminated``, ``exchange`` (lose as many steps as the other
-    side), ``special`` (a ``*``)."""
+    side), ``special`` (a ``*``), ``units`` whole units eliminated (the owner's choice) and
+    ``half_units`` (half the units, rounded down, eliminated)."""
 
     steps: int = 0
     retreat: tuple[int, ...] = ()
@@ -71,6 +74,8 @@ class SideResult:
     eliminated: bool = False
     exchange: bool = False
     special: bool = False
+    units: int = 0
+    half_units: bool = False
 
     @property
     def empty(self) -> bool:
@@ -78,7 +83,8 @@ class SideResult:
 
     def to_dict(self) -> dict:
         return {"steps": self.steps, "retreat": list(self.retreat), "requirements": self.requirements,
-                "eliminated": self.eliminated, "exchange": self.exchange, "special": self.special}
+                "eliminated": self.eliminated, "exchange": self.exchange, "special": self.special,
+                "units": self.units, "half_units": self.half_units, "text": self.describe()}
 
     def describe(self) -> str:
         if self.empty:
@@ -88,14 +94,19 @@ class SideResult:
             parts.append("eliminated")
         if self.exchange:
             parts.append("loses as many steps as the other side (exchange)")
+        if self.half_units:
+            parts.append("half its units eliminated (rounded down)")
+        if self.units:
+            parts.append(f"{self.units} unit{'s' if self.units > 1 else ''} eliminated (owner's choice)")
         if self.steps:
             parts.append(f"loses {self.steps} step{'s' if self.steps > 1 else ''}")
         if self.retreat:
             hexes = " or ".join(str(r) for r in self.retreat)
             parts.append(f"retreats {hexes} hex{'es' if self.retreat != (1,) else ''}")
         if self.requirements:
-            parts.append(f"then {self.requirements} more step{'s' if self.requirements > 1 else ''} "
-                         "lost or hex(es) retreated, owner's choice")
+            n = self.requirements
+            parts.append(f"{'then ' if self.retreat else ''}{n} {'more ' if self.retreat else ''}"
+                         f"step{'s' if n > 1 else ''} lost or hex{'es' if n > 1 else ''} retreated (owner's choice)")
         if self.special:
             parts.append("special result")
         return ", ".join(parts)
@@ -116,6 +127,11 @@ class CombatResult:
         return {"text": self.text, "attacker": self.attacker.to_dict(), "defender": self.defender.to_dict()}
 
 
+#: One-letter results after the A/D of a side (Grossdeutschland 10.4): C casualties (one step),
+#: D decimated (one unit eliminated), P pulverized (half the units eliminated).
+_LETTERS = {"C": {"steps": 1}, "D": {"units": 1}, "P": {"half_units": True}}
+
+
 def _side(body: str, numbers: str, retreat: tuple[int, ...]) -> SideResult:
     body = body.strip()
     if body in ("", "-", "–", "—", "0", "NE"):
@@ -124,6 +140,8 @@ def _side(body: str, numbers: str, retreat: tuple[int, ...]) -> SideResult:
     body = body.replace("*", "")
     if body in ("E", "X", "EL", "ELIM"):
         return SideResult(eliminated=True, special=special)
+    if body in _LETTERS:
+        return SideResult(special=special, **_LETTERS[body])
     m = re.fullmatch(r"(\d*)(R)?(\d*)", body)
     if not m:
         raise ValueError(f"cannot read {body!r}")
@@ -196,6 +214,28 @@ class CombatChart:
     bounds: list
     rows: list[tuple[int | None, int | None, list[CombatResult]]]
     estimated: str | None = None
+    dice_by_side: dict = field(default_factory=dict)
+    reroll: dict = field(default_factory=dict)
+
+    def dice_for(self, side: str | None) -> str:
+        """The dice the attacker of ``side`` rolls on this table."""
+        return self.dice_by_side.get(side, self.dice)
+
+    def rerolls_for(self, side: str | None) -> tuple[int, ...]:
+        """Rolls the attacker of ``side`` rolls again (they never read a row)."""
+        return tuple(self.reroll.get(side, self.reroll.get("*", ())))
+
+    def ways(self, side: str | None) -> tuple[dict[int, int], int]:
+        """``(roll -> ways, total ways)`` of the attacker's dice, rolls to reroll left out (a
+        reroll until another value: the others keep their relative odds)."""
+        cache = self.__dict__.setdefault("_ways", {})
+        if side not in cache:
+            text = self.dice_for(side)
+            n, sides = parse_dice(text)
+            skip = set(self.rerolls_for(side))
+            ways = {roll: int(p * sides ** n) for roll, p in dice_distribution(text).items() if roll not in skip}
+            cache[side] = (ways, sum(ways.values()))
+        return cache[side]
 
     @property
     def low_roll(self) -> int:
@@ -285,8 +325,28 @@ def chart_of(game, name: str = "combat_results") -> CombatChart:
         if kind not in ("odds", "differential"):
             raise ValueError(f"kind must be odds or differential, not {kind!r}")
         bounds = _bounds(columns, kind)
-        dice = str(data.get("dice") or (game.dice[0] if game.dice else "1d6"))
-        parse_dice(dice)
+        raw_dice = data.get("dice") or (game.dice[0] if game.dice else "1d6")
+        by_side = {}
+        if isinstance(raw_dice, dict):
+            by_side = {str(k): str(v) for k, v in raw_dice.items()}
+            for text in by_side.values():
+                parse_dice(text)
+            dice = next(iter(by_side.values()))
+        else:
+            dice = str(raw_dice)
+            parse_dice(dice)
+        raw_reroll = data.get("reroll") or {}
+        if isinstance(raw_reroll, (list, tuple)):
+            raw_reroll = {"*": raw_reroll}
+        if not isinstance(raw_reroll, dict):
+            raise ValueError("reroll must be a list of rolls or a mapping of side to rolls")
+        reroll = {str(k): tuple(int(r) for r in (v if isinstance(v, (list, tuple)) else [v]))
+                  for k, v in raw_reroll.items()}
+        for side, rolls in reroll.items():
+            text = by_side.get(side, dice)
+            n, faces = parse_dice(text)
+            if set(range(n, n * faces + 1)) <= set(rolls):
+                raise ValueError(f"reroll for {side} leaves no roll of {text}")
         numbers = str(data.get("numbers", "steps"))
         if numbers not in ("steps", "requirements"):
             raise ValueError(f"numbers must be steps or requirements, not {numbers!r}")
@@ -310,7 +370,8 @@ def chart_of(game, name: str = "combat_results") -> CombatChart:
             rows.append((lo, hi, results))
     except (ValueError, TypeError) as exc:
         raise DataError(str(exc), path=where, field=field_) from None
-    chart = CombatChart(name, data.get("rule"), kind, dice, columns, bounds, rows, data.get("estimated"))
+    chart = CombatChart(name, data.get("rule"), kind, dice, columns, bounds, rows, data.get("estimated"),
+                        by_side, reroll)
     cache[name] = chart
     return chart
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import ceil, floor
 
 from ..hexes import Hex
 from .reasons import Reason
+from .ruleset import _round
 
 #: Modifier kinds: a column shift (+ is the attacker's favour), a die-roll modifier, a change of
 #: a side's strength, a random shift rolled before the CRT, or a note (no value).
@@ -76,8 +76,28 @@ class Combat:
     defender_hex: Hex
     supports: tuple = ()
     context: dict = field(default_factory=dict)
-    #: attacker id -> hexside feature codes crossed into the defender hex (bridge rule applied)
+    #: attacker id -> hexside feature codes crossed into the defender hex(es) (bridge rule applied)
     crossing: dict = field(default_factory=dict)
+    #: every defender hex (several in a multi-hex attack); ``defender_hex`` is the first
+    defender_hexes: tuple = ()
+    #: (attacker id, defender hex) -> the codes crossed into that hex
+    crossing_by_hex: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.defender_hexes:
+            self.defender_hexes = (self.defender_hex,)
+
+    def all_cross(self, code: str) -> set:
+        """Attackers to which a hexside feature applies when it counts only if every attacker
+        crosses it (11.22b): those attacking a defender hex whose every adjacent attacker
+        crosses ``code`` into it."""
+        grid = self.pos.map.grid
+        out = set()
+        for d in self.defender_hexes:
+            facing = [u for u in self.attackers if u.hex is not None and grid.adjacent(u.hex, d)]
+            if facing and all(code in self.crossing_by_hex.get((u.id, d), ()) for u in facing):
+                out |= {u.id for u in facing}
+        return out
 
     @property
     def attacker_side(self) -> str | None:
@@ -119,11 +139,8 @@ def parse_effect(value) -> tuple[str, Fraction] | None:
 
 
 def round_strength(value: Fraction, how: str) -> Fraction:
-    if how == "down":
-        return Fraction(floor(value))
-    if how == "up":
-        return Fraction(ceil(value))
-    return value
+    """``value`` rounded "down", "up" or kept ("exact")."""
+    return _round(value, how)
 
 
 def _applies(effects: dict, weather: str) -> bool:
@@ -143,20 +160,23 @@ def hex_codes(m, hex: Hex) -> list[str]:
     return ([base] if base else []) + list(m.features(hex))
 
 
-def crossings(pos, attackers, defender_hex: Hex) -> dict:
-    """Attacker id -> the hexside codes it attacks across; a hexside type with ``bridge`` on the
+def crossings(pos, attackers, defender_hexes) -> tuple[dict, dict]:
+    """``(attacker id -> codes, (attacker id, hex) -> codes)``: the hexside features each
+    attacker attacks across into the defender hex(es); a hexside type with ``bridge`` on the
     side replaces the other features of that side (its own combat effect applies instead)."""
     m = pos.map
     grid = m.grid
-    out = {}
+    union, by_hex = {}, {}
     for u in attackers:
-        if u.hex is None or not grid.adjacent(u.hex, defender_hex):
-            out[u.id] = ()
-            continue
-        codes = m.hexside_codes(grid.hexside(u.hex, defender_hex))
-        bridges = [c for c in codes if c in m.hexside_types and m.hexside_types[c].bridge]
-        out[u.id] = tuple(bridges or codes)
-    return out
+        union[u.id] = ()
+        for d in defender_hexes:
+            if u.hex is None or not grid.adjacent(u.hex, d):
+                continue
+            codes = m.hexside_codes(grid.hexside(u.hex, d))
+            bridges = [c for c in codes if c in m.hexside_types and m.hexside_types[c].bridge]
+            by_hex[(u.id, d)] = tuple(bridges or codes)
+            union[u.id] = tuple(dict.fromkeys(union[u.id] + by_hex[(u.id, d)]))
+    return union, by_hex
 
 
 def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[Reason]]:
@@ -168,13 +188,8 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     mods: list[Modifier] = []
     refusals: list[Reason] = []
     # -- attack ------------------------------------------------------------------------------
-    groups: dict[Fraction, list] = {}
-    why: dict[Fraction, list[tuple[str, str | None]]] = {}
-    every_crosses = {}
-    if cr.hexside_applies == "all":
-        for u in combat.attackers:
-            for code in combat.crossing.get(u.id, ()):
-                every_crosses[code] = every_crosses.get(code, 0) + 1
+    items = []
+    all_cross = {}
     for u in combat.attackers:
         value = Fraction(_num(u.value(cr.attack_value, 0)))
         factor = Fraction(1)
@@ -188,8 +203,11 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
             t = m.hexside_types.get(code)
             if t is None or "attack" not in t.combat or not _applies(t.combat, weather):
                 continue
-            if cr.hexside_applies == "all" and every_crosses.get(code, 0) < len(combat.attackers):
-                continue
+            if cr.hexside_applies == "all":
+                if code not in all_cross:
+                    all_cross[code] = combat.all_cross(code)
+                if u.id not in all_cross[code]:
+                    continue
             eff = parse_effect(t.combat["attack"])
             if eff and eff[0] == "factor":
                 factor *= eff[1]
@@ -199,7 +217,10 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
                                      f"{u.id} attacks across {t.name.lower()}: {_signed(eff[1])} attack",
                                      u.hex, (u.id,), "attacker"))
                 value = max(Fraction(0), value + eff[1])
-        for code, key, what in ([(c, "attack", "into") for c in hex_codes(m, combat.defender_hex)] +
+        into = [d for d in combat.defender_hexes if u.hex is not None and m.grid.adjacent(u.hex, d)] \
+            or list(combat.defender_hexes[:1])
+        into_codes = list(dict.fromkeys(c for d in into for c in hex_codes(m, d)))
+        for code, key, what in ([(c, "attack", "into") for c in into_codes] +
                                 [(c, "attack_from", "from") for c in hex_codes(m, u.hex)]):
             t = m.terrain_types.get(code)
             if t is None or key not in t.combat or not _applies(t.combat, weather):
@@ -213,55 +234,25 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
                                      f"{u.id} attacks {what} {t.name.lower()}: {_signed(eff[1])} attack",
                                      u.hex, (u.id,), "attacker"))
                 value = max(Fraction(0), value + eff[1])
-        if not cr.halve_together:
-            factor_value = round_strength(value * factor, cr.strength_round)
-            if factor != 1:
-                mods.append(Modifier("attack", factor_value - value, reasons[0][1],
-                                     f"{u.id}: {value} x {factor} ({', '.join(r for r, _ in reasons)}) = {factor_value}",
-                                     u.hex, (u.id,), "attacker"))
-            groups.setdefault(Fraction(1), []).append((u, factor_value))
-            continue
-        groups.setdefault(factor, []).append((u, value))
-        why.setdefault(factor, reasons)
-    attack = Fraction(0)
-    for factor, members in sorted(groups.items(), reverse=True):
-        total = sum((v for _, v in members), Fraction(0))
-        got = round_strength(total * factor, cr.strength_round)
-        attack += got
-        if factor != 1:
-            ids = tuple(u.id for u, _ in members)
-            names = ", ".join(dict.fromkeys(r for r, _ in why[factor]))
-            rule = next((r for _, r in why[factor] if r), cr.strength_rule)
-            mods.append(Modifier("attack", got - total, rule,
-                                 f"attack of {', '.join(ids)} ({names}): {total} x {factor} = {got}"
-                                 f"{' (rounded ' + cr.strength_round + ')' if got != total * factor else ''}",
-                                 members[0][0].hex, ids, "attacker"))
+        items.append((u, value, factor, reasons))
+    attack, more = _sum_groups("attack", "attacker", items, cr, cr.strength_rule)
+    mods += more
     # -- defence ----------------------------------------------------------------------------
-    dgroups: dict[Fraction, list] = {}
-    dwhy: dict[Fraction, list[str]] = {}
+    items = []
     for u in combat.defenders:
         value = Fraction(_num(u.value(cr.defence_value, 0)))
         factor = Fraction(1)
-        names = []
+        reasons = []
         statuses = combat.statuses(u, "defender")
         for status, f in cr.defence_status.items():
             if status in statuses:
                 factor *= Fraction(f)
-                names.append(status.replace("_", " "))
-        dgroups.setdefault(factor, []).append((u, value))
-        dwhy.setdefault(factor, names)
-    defence = Fraction(0)
-    for factor, members in sorted(dgroups.items(), reverse=True):
-        total = sum((v for _, v in members), Fraction(0))
-        got = round_strength(total * factor, cr.strength_round)
-        defence += got
-        if factor != 1:
-            ids = tuple(u.id for u, _ in members)
-            mods.append(Modifier("defence", got - total, cr.status_rule,
-                                 f"defence of {', '.join(ids)} ({', '.join(dwhy[factor])}): {total} x {factor} = {got}",
-                                 combat.defender_hex, ids, "defender"))
+                reasons.append((status.replace("_", " "), cr.status_rule))
+        items.append((u, value, factor, reasons))
+    defence, more = _sum_groups("defence", "defender", items, cr, cr.status_rule)
+    mods += more
     factors, adds = [], []
-    for code in hex_codes(m, combat.defender_hex):
+    for code in dict.fromkeys(c for d in combat.defender_hexes for c in hex_codes(m, d)):
         t = m.terrain_types.get(code)
         if t is None or "defence" not in t.combat or not _applies(t.combat, weather):
             continue
@@ -285,6 +276,30 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     return attack, defence, mods, refusals
 
 
+def _sum_groups(kind: str, side: str, items: list, cr, rule: str | None) -> tuple[Fraction, list[Modifier]]:
+    """The total of ``items`` (unit, value, factor, reasons): units with the same factor are
+    added before it applies (``halve_together``; else each unit alone), each total rounded by
+    ``strength_round``; a :class:`Modifier` for every factor other than 1."""
+    groups: dict[tuple, list] = {}
+    for u, value, factor, reasons in items:
+        key = (factor,) if cr.halve_together else (factor, u.id)
+        groups.setdefault(key, []).append((u, value, reasons))
+    total, mods = Fraction(0), []
+    for key, members in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1:])):
+        factor = key[0]
+        subtotal = sum((v for _, v, _ in members), Fraction(0))
+        got = round_strength(subtotal * factor, cr.strength_round)
+        total += got
+        if factor != 1:
+            ids = tuple(u.id for u, _, _ in members)
+            names = ", ".join(dict.fromkeys(r for _, _, rs in members for r, _ in rs))
+            cited = next((r for _, _, rs in members for _, r in rs if r), rule)
+            rounded = f" (rounded {cr.strength_round})" if got != subtotal * factor else ""
+            mods.append(Modifier(kind, got - subtotal, cited, f"{kind} of {', '.join(ids)} ({names}): "
+                                 f"{subtotal} x {factor} = {got}{rounded}", members[0][0].hex, ids, side))
+    return total, mods
+
+
 def terrain_modifiers(combat: Combat) -> list[Modifier]:
     """Column shifts and DRMs of the defender's hex, the attackers' hexes and the hexsides crossed."""
     pos, cr = combat.pos, combat.rs.combat
@@ -293,25 +308,28 @@ def terrain_modifiers(combat: Combat) -> list[Modifier]:
     out: list[Modifier] = []
     for key in ("shift", "drm"):
         best, added = [], []
-        for code in hex_codes(m, combat.defender_hex):
+        for dh, code in [(d, c) for d in combat.defender_hexes for c in hex_codes(m, d)]:
             t = m.terrain_types.get(code)
             if t is None or key not in t.combat or not _applies(t.combat, weather):
                 continue
             when = t.combat.get("when")
+            if when == "ruleset":
+                continue
             if when == "attacker_lower" and all(code in hex_codes(m, h) for h in combat.attacker_hexes):
                 continue
             (added if t.combat.get("combine") == "add" or cr.hex_terrain == "add" else best).append(
-                (int(t.combat[key]), t, combat.defender_hex))
+                (int(t.combat[key]), t, dh))
         for h in combat.attacker_hexes:
             for code in hex_codes(m, h):
                 t = m.terrain_types.get(code)
                 if (t is not None and key in t.combat and t.combat.get("when") == "attacker_or_defender_in_hex"
-                        and _applies(t.combat, weather) and code not in hex_codes(m, combat.defender_hex)):
+                        and _applies(t.combat, weather)
+                        and not any(code in hex_codes(m, d) for d in combat.defender_hexes)):
                     best.append((int(t.combat[key]), t, h))
         chosen = added + ([min(best, key=lambda x: x[0])] if best else [])
         for value, t, where in chosen:
             if value:
-                place = "defender in" if where == combat.defender_hex else "attacker in"
+                place = "defender in" if where in combat.defender_hexes else "attacker in"
                 out.append(Modifier(key, value, _rule(t) or cr.terrain_rule,
                                     f"{place} {t.name.lower()}: {_shift_text(key, value)}", where, (), "defender"))
         # hexsides: "any" attacker crossing (the defender's best), or only when "all" cross
@@ -324,8 +342,10 @@ def terrain_modifiers(combat: Combat) -> list[Modifier]:
             t = m.hexside_types.get(code)
             if t is None or key not in t.combat or not _applies(t.combat, weather):
                 continue
-            if cr.hexside_applies == "all" and len(units) < len(combat.attackers):
-                continue
+            if cr.hexside_applies == "all":
+                units = [u for u in units if u.id in combat.all_cross(code)]
+                if not units:
+                    continue
             found.append((int(t.combat[key]), t, units))
         if found:
             value, t, units = min(found, key=lambda x: x[0])

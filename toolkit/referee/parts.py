@@ -283,16 +283,20 @@ class CombatRules:
       ``strength_round`` ("down", "up", "exact").
     - Odds: the highest column not above attack : defence (difference for a differential
       CRT), i.e. rounded in the defender's favour. Below the first column ``below_table``
-      "first" (read the first column) or "refuse"; ``minimum_odds`` (a column label) refuses
-      worse initial odds. Above the last column reads the last.
+      "first" (read the first column), "below" (shifts count from one column left of the
+      first) or "refuse"; ``minimum_odds`` (odds like "1-3") refuses worse initial odds. Above the last column reads the last.
     - Shifts: TEC ``shift`` of the defender's hex (``hex_terrain`` "best": the best for the
-      defender, types marked ``combine: add`` on top; or "add") plus hexside shifts
+      defender, types marked ``combine: add`` on top; or "add"; types marked
+      ``when: ruleset`` are left to the ruleset's hook) plus hexside shifts
       (``hexside_applies`` "any" attacker crossing, or "all" attackers crossing), status
       shifts of the defender (``status_shift``), ``weather_shift``, supports (``supports``),
       the ruleset's ``combat_modifiers`` hook. The fixed net shift is capped at ``max_shift``;
       then ``random_shifts``; a final column left of the table is the first column, with
       ``below_drm`` added to the die when given. ``weather_drm`` and TEC ``drm`` add to the die.
-    - ``adjacent``: attackers must be next to the defender; ``across_prohibited``: False
+    - ``multi_hex``: None (one defender hex per attack), "all-adjacent" (several, every attacker
+      next to every one of them) or "any-adjacent"; not in ``multi_hex_not_weathers``.
+    - ``adjacent``: attackers must be next to the defender (units of ``ranged_types`` within
+      their ``range_value`` instead); ``across_prohibited``: False
       refuses an attack across a hexside the attacker may not cross.
     """
 
@@ -301,6 +305,11 @@ class CombatRules:
     attack_value: str = "attack"
     defence_value: str = "defence"
     adjacent: bool = True
+    multi_hex: str | None = None
+    multi_hex_rule: str | None = None
+    multi_hex_not_weathers: tuple[str, ...] = ()
+    ranged_types: tuple[str, ...] = ()
+    range_value: str = "range"
     across_prohibited: bool = True
     odds_rule: str | None = None
     below_table: str = "first"

@@ -14,6 +14,7 @@ _REGISTERED: dict[str, Ruleset] = {}
 _BUNDLED = {
     "tutorial": "toolkit.rulesets.tutorial:RULESET",
     "velikiye-luki": "toolkit.rulesets.velikiye_luki:RULESET",
+    "grossdeutschland": "toolkit.rulesets.grossdeutschland:RULESET",
     "a-victory-denied": "toolkit.rulesets.a_victory_denied:RULESET",
     "white-death": "toolkit.rulesets.white_death:RULESET",
     "demyansk-shield": "toolkit.rulesets.demyansk_shield:RULESET",

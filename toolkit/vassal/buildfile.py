@@ -104,6 +104,7 @@ class ModulePlan:
     turns: int
     phases: list[str]
     next_gpid: int
+    help: list[tuple[str, str]] = field(default_factory=list)   # (title, html file in the module)
 
 
 def _el(parent, tag: str, attrs: dict | None = None, text: str | None = None):
@@ -244,6 +245,8 @@ def build_xml(plan: ModulePlan) -> bytes:
     doc = _el(root, _M + "Documentation")
     _el(doc, _M + "documentation.HelpFile", {"fileName": "/help/Intro.html", "fileType": "resource",
                                               "title": "Vassal Quick Start", "vassalDoc": "vassal"})
+    for title, file in plan.help:
+        _el(doc, _M + "documentation.HelpFile", {"fileName": file, "fileType": "archive", "title": title})
     roster = _el(root, _M + "PlayerRoster", {"buttonText": "Retire", "buttonToolTip": "Switch sides"})
     for side in plan.sides:
         _el(roster, "entry", text=side)

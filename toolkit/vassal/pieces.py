@@ -125,7 +125,7 @@ def send_to_zone(command: str, keystroke: str, map_name: str, zone: str, descrip
     return Trait("sendto;" + encode(fields, ";"), ";;")
 
 
-def obscurable(back_image: str, mask_name: str) -> Trait:
+def obscurable(back_image: str, mask_name: str, description: str = "Face down") -> Trait:
     """A Mask (``obs;``): hidden, the piece shows ``back_image`` and is called ``mask_name``.
 
     A face-down deck hides its pieces through this trait (a piece without it shows its face).
@@ -133,7 +133,8 @@ def obscurable(back_image: str, mask_name: str) -> Trait:
     (``P``: the owner may peek), mask name, access, peek command, description, auto-peek,
     deal key, deal expression.
     """
-    fields = [MASK, back_image, "Hide", "P", plain_text(mask_name), "player:", "Peek", "Face down", True, "", ""]
+    fields = [MASK, back_image, "Hide", "P", plain_text(mask_name), "player:", "Peek", plain_text(description), True,
+              "", ""]
     return Trait("obs;" + encode(fields, ";"), "null;")
 
 

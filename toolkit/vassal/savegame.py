@@ -98,8 +98,12 @@ def metadata_xml(*, root_children: Sequence[tuple[str, str]], module: Sequence[t
 
 
 def vsav_bytes(commands: Sequence[str], *, description: str, module_name: str, module_version: str,
-               saved_at_ms: int | None = None) -> bytes:
-    """A .vsav zip: ``savedGame`` (obfuscated stream) and ``savedata``."""
+               saved_at_ms: int | None = None, moduledata: bytes | None = None) -> bytes:
+    """A .vsav zip: ``savedGame`` (obfuscated stream) and ``savedata``.
+
+    ``moduledata`` (the module's own entry) is copied in as VASSAL 3.7 does
+    (``AbstractMetaData.copyModuleMetadata``): File > Open reads the module's name from it.
+    """
     stamp = str(saved_at_ms if saved_at_ms is not None else int(time.time() * 1000))
     savedata = metadata_xml(
         root_children=[("version", module_version), ("VassalVersion", VASSAL_VERSION), ("dateSaved", stamp),
@@ -111,4 +115,6 @@ def vsav_bytes(commands: Sequence[str], *, description: str, module_name: str, m
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("savedGame", obfuscate(encode(commands, ESC)))
         zf.writestr("savedata", savedata)
+        if moduledata is not None:
+            zf.writestr("moduledata", moduledata)
     return buffer.getvalue()

@@ -214,3 +214,19 @@ def test_expected_steps_count_requirements(game):
         r = a.results[text]
         total += p * min(2, r.defender.requirements)           # S 343 has 2 steps
     assert a.expected_steps["defender"] == total
+
+
+# -- 6.5.2 advance after combat ---------------------------------------------------------------------
+
+
+def test_advance_after_combat_1_6_5_2(game):
+    # S 343 retreated 1008 909 808; "357 ... could have continued to 1008" (infantry stop in the
+    # second ZoC: the Festung's in 1109 and 1008), the armoured and mechanised units go 3 hexes
+    from toolkit.referee import advance_options
+    pos = load_position(DATA / "retreat-combat-1.yaml")
+    pos.place("s343", H(pos, "808"))
+    path = [H(pos, h) for h in ("1109", "1008", "909", "808")]
+    infantry = advance_options(pos, RULESET, "df357", H(pos, "1109"), path=path, hexes=3)
+    assert [pos.map.format(h) for h in infantry] == ["1109", "1008"]
+    mech = advance_options(pos, RULESET, "bm18-2m", H(pos, "1109"), path=path, hexes=3)
+    assert [pos.map.format(h) for h in mech] == ["1109", "1008", "909"]

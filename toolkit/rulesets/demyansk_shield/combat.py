@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...hexes import Hex
-from ...referee import Reason
+from ...referee import CombatRules, Modifier, Reason, SupportRules
 from ...referee.reasons import Code
 from .features import active_strongpoint_owner
 from .supply import supply
@@ -118,3 +118,87 @@ def defender_must_retreat(result_has_retreat: bool, attackers_left: int) -> bool
     """12.38: no defender retreat when no attacking unit is left that could occupy the hex."""
     return result_has_retreat and attackers_left > 0
 
+
+
+def combat_rules(minimum_odds: str = "1-3") -> CombatRules:
+    """The CombatRules of 11-13 (CRT and Combat Support Chart in game.yaml, estimated)."""
+    return CombatRules(
+        rule="11", crt="combat_results", attack_value="attack", defence_value="defence",
+        ranged_types=("rocket artillery",), range_value="range",   # 10.17b: adds attack strength from range
+        across_prohibited=False,                                     # 11.24
+        odds_rule="11.52", below_table="below", minimum_odds=minimum_odds,
+        minimum_rule="11.31" if minimum_odds == "1-3" else "12.12",
+        max_shift=3, shift_rule="11.52", below_drm=1,                # 11.52: net 3 columns; 12.12: 1-3 and +1
+        terrain_rule="11.22", hex_terrain="best", hexside_applies="all",   # 11.22a, 11.22b
+        multi_hex="all-adjacent", multi_hex_rule="11.15", multi_hex_not_weathers=("mud",),   # 11.13, 11.15b, 11.26a
+        halve_together=True, strength_round="down", strength_rule="3.51",  # 3.51c: total, halve, drop the fraction
+        attack_status={"out_of_supply": Fraction(1, 2)}, status_shift={"out_of_supply": 1}, status_rule="6.4",
+        supports={
+            "artillery": SupportRules(rule="10.15", chart="combat_support", unit_types=("artillery",),
+                                      range_value="range", points_value="support", spent_status="fired"),
+            "air": SupportRules(rule="13.23", chart="combat_support", unit_types=("air",), range_value=None,
+                                points_value="support", spent_status="flown"),
+        },
+    )
+
+
+def combat_status(rs, pos, unit, role, combat) -> set:
+    """Supply is judged at the moment of combat (6.13, 6.41): ``out_of_supply`` when the unit
+    traces no Supply Route now (defenders may use the constructed airfield, 6.35)."""
+    defending = frozenset(u.id for u in combat.defenders) if role == "defender" else frozenset()
+    supplied = pos.cached("ds-combat-supply", rs, (unit.side, defending),
+                          lambda: supply(pos, unit.side, rs, defending).supplied)
+    status = set(unit.status)
+    if unit.id not in supplied and unit.type != "air":
+        status.add("out_of_supply")
+    return status
+
+
+def combat_modifiers(rs, pos, combat) -> list:
+    """14.21: an active Strongpoint in the Defender hex held by the defender shifts 1 left, on top
+    of the other terrain."""
+    for d in combat.defender_hexes:
+        owner = active_strongpoint_owner(pos, d)
+        if owner and any(u.side == owner and u.hex == d for u in combat.defenders):
+            return [Modifier("shift", -1, "14.21", "defender in an active Strongpoint: 1 column left", d, (),
+                             "defender")]
+    return []
+
+
+def check_support(rs, pos, combat, support) -> Reason | None:
+    """Artillery Fire Support (10.13: range, not Fired, supplied, enemy ZOC) and Close Air Support
+    (13.15: none in Storm; 13.25: Bombers only against terrain shifting left, towns, villages,
+    airfields and Strongpoints)."""
+    unit = pos.unit(support.unit) if support.unit else None
+    if unit is None:
+        return None
+    if support.kind == "artillery":
+        return artillery_may_fire(pos, rs, unit.id, list(combat.defender_hexes), attacking=support.side == "attacker")
+    if support.kind == "air":
+        if "storm" in pos.current_weather:
+            return Reason(Code.SUPPORT_REFUSED, "13.15", "no air missions in a Storm", None, (unit.id,))
+        if "B" in unit.counter.marks and not bomber_may_support(pos, list(combat.defender_hexes)):
+            return Reason(Code.SUPPORT_REFUSED, "13.25", f"{unit.id} is a Bomber: it supports only against a "
+                          "hex with a terrain left shift, an airfield, town, village or Strongpoint", None, (unit.id,))
+    return None
+
+
+def attack_refusals(rs, pos, combat) -> list:
+    """11.41: only one Soviet armor unit per hex attacks, unless every attacking armor unit
+    attacks from a clear hex into a clear Defender hex (village or road allowed) and not
+    across a river or major river."""
+    out = []
+    by_hex: dict = {}
+    for u in combat.attackers:
+        if u.side == "soviet" and u.type == "armor":
+            by_hex.setdefault(u.hex, []).append(u.id)
+    m = pos.map
+
+    def clear(h):
+        return m.terrain(h) == "clear" and not (set(m.features(h)) - {"village"})
+    for h, ids in by_hex.items():
+        crossing = set(combat.crossing.get(ids[0], ())) & {"river", "major_river"}
+        if len(ids) > 1 and (crossing or not (clear(h) and all(clear(d) for d in combat.defender_hexes))):
+            out.append(Reason(Code.CANNOT_ATTACK, "11.41", f"only one Soviet armor unit per hex may attack "
+                              f"({', '.join(ids)} in {m.format(h)})", h, tuple(ids)))
+    return out

@@ -7,7 +7,6 @@ from ...hexes import Hex
 from ...referee import Reason, retreat_options
 from ...referee.reasons import Code
 from .features import WET, active_strongpoint_owner, enemy_combat_unit_at, is_heavy, printed_strongpoint_owner, road_hex
-from .zoc import in_enemy_zoc
 
 def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
                          hexes: tuple[int, ...] = (1, 2), source: Hex | None = None) -> dict[Hex, list[Hex]]:

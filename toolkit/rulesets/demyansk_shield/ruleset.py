@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...referee import MovementMode, MovementRules, RetreatRules, Ruleset, StackingRules, SupplyRules, ZocRules
-from . import movement, supply, zoc
+from . import combat, movement, supply, zoc
 from .features import is_heavy
 
 #: Options and their defaults (the notes' suggested rulings; docs/games/demyansk-shield.md).
@@ -71,6 +71,18 @@ class DemyanskShield(Ruleset):
     def supply_sources(self, pos, side, context=None):
         return supply.sources(self, pos, side, context or {})
 
+    def combat_status(self, pos, unit, role, c):
+        return combat.combat_status(self, pos, unit, role, c)
+
+    def combat_modifiers(self, pos, c):
+        return combat.combat_modifiers(self, pos, c)
+
+    def check_support(self, pos, c, support):
+        return combat.check_support(self, pos, c, support)
+
+    def attack_refusals(self, pos, c):
+        return combat.attack_refusals(self, pos, c)
+
 
 def make_ruleset(**options) -> DemyanskShield:
     """The Demyansk Shield ruleset with ``options`` (see :data:`DEFAULT_OPTIONS`) changed."""
@@ -109,6 +121,7 @@ def make_ruleset(**options) -> DemyanskShield:
         supply=SupplyRules(rule="6.2", max_length=7, road_lines=("road",),
                            road_breaks=1, enemy_blocks=True, ezoc_blocks=True, friendly_negates=True,
                            hexsides_block=True, trace_class="foot", ladder=("out_of_supply",), ladder_rule="6.4"),
+        combat=combat.combat_rules(opts["minimum_odds"]),
         retreat=RetreatRules(rule="12.3", ignore_types=("air",),   # air units on the map block nothing
                              away="farther",                        # 12.31: away from the Defender hex
                              enemy_zoc="forbidden", friendly_negates=True,   # 12.35
@@ -118,7 +131,9 @@ def make_ruleset(**options) -> DemyanskShield:
         needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
                       "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",
                       "9.23 no infiltration into a Strongpoint", "9.35 map boxes",
-                      "6.3 airfields and Strongpoints as sources (Source groups)"),
+                      "6.3 airfields and Strongpoints as sources (Source groups)",
+                      "6.41 supply at the moment of combat (combat_status)", "14.21 Strongpoint shift (combat_modifiers)",
+                      "10.13, 13.15, 13.25 support eligibility (check_support)", "11.41 Soviet armor (attack_refusals)"),
     )
 
 

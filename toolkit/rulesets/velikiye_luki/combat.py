@@ -64,7 +64,7 @@ def combat_modifiers(rs, pos, combat) -> list[Modifier]:
     for role, sign in (("attacker", 1), ("defender", -1)):
         mine, theirs = _side_units(combat, role), _side_units(combat, "defender" if role == "attacker" else "attacker")
         if _infantry_with_armour(pos, mine):
-            out.append(Modifier("shift", sign, "6.2.3", f"{role}: infantry with armour", None,
+            out.append(Modifier("shift", sign, "6.2.3", f"{role}: infantry with armour", mine[0].hex,
                                 tuple(u.id for u in mine if u.type in INFANTRY + ARMOUR + (MECH_BRIGADE,)), role))
         if role == "defender" and _armoured(theirs):
             at = [u for u in mine if (u.type in INFANTRY and ("at-dot" in u.counter.marks or any(

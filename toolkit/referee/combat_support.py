@@ -1,0 +1,163 @@
+"""Combat supports and random shifts: artillery points, air missions and supporting units
+(:class:`~toolkit.referee.parts.SupportRules`, each checked and turned into column shifts,
+directly or netted on a points chart), and the die rolls that shift the column before the CRT
+(:class:`~toolkit.referee.parts.RandomShift`, VV quality) as exact distributions."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from ..errors import RulesError
+from .combat_chart import dice_distribution
+from .combat_strength import Combat, Modifier, shift_text
+from .reasons import Code, Reason
+
+ROLES = ("attacker", "defender")
+
+
+def _points_table(game, name: str) -> dict:
+    data = game.charts.get(name)
+    points = data.get("points") if isinstance(data, dict) else None
+    if not isinstance(points, dict):
+        raise RulesError(f"game {game.id} has no support chart charts.{name} with points -> columns")
+    return points
+
+
+def _chart_columns(table: dict, points: int) -> int:
+    if points <= 0:
+        return 0
+    best = 0
+    for label, cols in table.items():
+        m = re.fullmatch(r"\s*(\d+)\s*(\+)?\s*", str(label))
+        if m and (points == int(m[1]) or (m[2] and points >= int(m[1]))):
+            best = int(cols)
+    return best
+
+
+def support_modifiers(combat: Combat) -> tuple[list[Modifier], list[Reason]]:
+    pos, rs = combat.pos, combat.rs
+    cr = rs.combat
+    grid = pos.map.grid
+    mods: list[Modifier] = []
+    refusals: list[Reason] = []
+    totals: dict[tuple[str, str], int] = {}
+    by_chart: dict[str, dict[str, int]] = {}
+    where: dict[tuple[str, str], list] = {}
+    for s in combat.supports:
+        rules = cr.supports.get(s.kind)
+        if rules is None:
+            known = ", ".join(cr.supports) or "none"
+            raise RulesError(f"unknown support {s.kind!r}; this game's supports: {known}")
+        if s.side not in ROLES:
+            raise RulesError(f"support side must be attacker or defender, not {s.side!r}")
+        if s.side not in rules.sides:
+            refusals.append(Reason(Code.SUPPORT_REFUSED, rules.rule, f"{s.kind} may not support the {s.side}"))
+            continue
+        points, hex = s.points, None
+        if rules.unit_types:
+            if not s.unit:
+                raise RulesError(f"{s.kind} support comes from a unit: name it ({s.kind}:UNIT)")
+            unit = pos.unit(s.unit)
+            hex = unit.hex
+            own = combat.attacker_side if s.side == "attacker" else next(
+                (d.side for d in combat.defenders), None)
+            why = None
+            if unit.type not in rules.unit_types:
+                why = f"{unit.id} ({unit.type}) is not a {s.kind} unit"
+            elif unit.side != own:
+                why = f"{unit.id} is not on the {s.side}'s side"
+            elif unit.hex is None and rules.range_value:
+                why = f"{unit.id} is not on the map"
+            elif rules.spent_status and rules.spent_status in unit.status:
+                why = f"{unit.id} is {rules.spent_status.replace('_', ' ')}"
+            elif rules.range_value and unit.hex is not None:
+                rng = unit.value(rules.range_value)
+                if isinstance(rng, int) and min(grid.distance(unit.hex, d) for d in combat.defender_hexes) > rng:
+                    why = f"{unit.id} (range {rng}) is out of range of {pos.map.format(combat.defender_hex)}"
+            if why:
+                refusals.append(Reason(Code.SUPPORT_REFUSED, rules.rule, why, unit.hex, (unit.id,)))
+                continue
+            if rules.points_value:
+                value = unit.value(rules.points_value)
+                points = int(value) if isinstance(value, int) else 1
+        elif points < 1:
+            raise RulesError(f"{s.kind} support needs at least 1 point, not {points}")
+        why = rs.check_support(pos, combat, s)
+        if why is not None:
+            refusals.append(why)
+            continue
+        if hex is None and s.via:
+            hex = pos.unit(s.via).hex         # the HQ allocating it
+        key = (s.kind, s.side)
+        totals[key] = totals.get(key, 0) + points
+        where.setdefault(key, []).append((s, hex))
+    for (kind, side), points in totals.items():
+        rules = cr.supports[kind]
+        if rules.max_points is not None and points > rules.max_points:
+            refusals.append(Reason(Code.SUPPORT_REFUSED, rules.rule,
+                                   f"the {side} commits {points} {kind} point(s); at most {rules.max_points} per combat"))
+            continue
+        units = tuple(s.unit for s, _ in where[(kind, side)] if s.unit)
+        hex = next((h for _, h in where[(kind, side)] if h is not None), None)
+        if rules.chart:
+            by_chart.setdefault(rules.chart, {}).setdefault(side, 0)
+            by_chart[rules.chart][side] += points
+            title = (combat.pos.game.charts.get(rules.chart) or {}).get("title") or rules.chart.replace("_", " ")
+            mods.append(Modifier("note", 0, rules.rule, f"{side} {kind}: {points} point(s) on the {title}",
+                                 hex, units, side))
+            continue
+        value = points * rules.shift * (1 if side == "attacker" else -1)
+        mods.append(Modifier("shift", value, rules.rule,
+                             f"{side} {kind} ({points} point{'s' if points > 1 else ''}"
+                             f"{': ' + ', '.join(units) if units else ''}): {shift_text('shift', value)}",
+                             hex, units, side))
+    for chart, sides in by_chart.items():
+        table = _points_table(combat.pos.game, chart)
+        a = _chart_columns(table, sides.get("attacker", 0))
+        d = _chart_columns(table, sides.get("defender", 0))
+        rule = (combat.pos.game.charts.get(chart) or {}).get("rule")
+        if a - d:
+            mods.append(Modifier("shift", a - d, rule,
+                                 f"support: attacker {sides.get('attacker', 0)} point(s) = {a} column(s), defender "
+                                 f"{sides.get('defender', 0)} = {d}: {shift_text('shift', a - d)}",
+                                 None, (), "attacker" if a > d else "defender"))
+    return mods, refusals
+
+
+def _signed_int(value) -> int:
+    text = str(value).strip().replace("−", "-").replace("–", "-")
+    if text in ("", "-", "0", "none"):
+        return 0
+    return int(text)
+
+
+def random_parts(combat: Combat) -> tuple[list, list[dict]]:
+    """Per random shift and side: ``{shift (attacker's favour): probability}`` and a JSON note."""
+    pos, cr = combat.pos, combat.rs.combat
+    parts, notes = [], []
+    for rsh in cr.random_shifts:
+        data = pos.game.charts.get(rsh.chart)
+        if not isinstance(data, dict) or "columns" not in data or "rows" not in data:
+            raise RulesError(f"game {pos.game.id} has no chart charts.{rsh.chart} for {rsh.name}")
+        columns = [str(c) for c in data["columns"]]
+        for role in rsh.sides:
+            units = combat.attackers if role == "attacker" else combat.defenders
+            values = [str(u.value(rsh.value)) for u in units if str(u.value(rsh.value)) in columns]
+            if not values:
+                continue
+            col = min(columns.index(v) for v in values)
+            sign = 1 if role == "attacker" else -1
+            by_roll = {}
+            dist: dict[int, Fraction] = {}
+            for roll, p in dice_distribution(rsh.dice).items():
+                row = data["rows"].get(roll, data["rows"].get(str(roll)))
+                if row is None:
+                    raise RulesError(f"charts.{rsh.chart} has no row {roll}")
+                shift = _signed_int(row[col])
+                by_roll[roll] = shift
+                dist[sign * shift] = dist.get(sign * shift, Fraction(0)) + p
+            parts.append(dist)
+            notes.append({"name": rsh.name, "side": role, "rule": rsh.rule, "column": columns[col], "dice": rsh.dice,
+                          "shifts": {str(r): s for r, s in by_roll.items()}})
+    return parts, notes
