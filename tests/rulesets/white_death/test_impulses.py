@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from toolkit.errors import RulesError
 from toolkit.referee import reachable
@@ -115,3 +116,30 @@ def test_soviet_assault_minimum_option(game, rs):
     pos.touch()
     assert rs.assault_refusal(pos, pos.unit("s-18g")) is None              # a 5-MP impulse may assault
     assert unit_reading.assault_refusal(pos, pos.unit("s-18g")) is not None   # the unit kept only 2
+
+
+def _literal_next(history, left):
+    """Rule 5 read literally: Soviet first; then the other side, unless it has no MP left, in which
+    case the side with MP goes again; nobody when both are out."""
+    if left["soviet"] == 0 and left["german"] == 0:
+        return None
+    if not history:
+        return "soviet" if left["soviet"] else "german"
+    other = "german" if history[-1] == "soviet" else "soviet"
+    return other if left[other] else history[-1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=10), max_size=25))
+def test_the_budget_against_a_literal_reading_of_rule_5(sizes):
+    b, left, history = Budget(), {"soviet": 10, "german": 10}, []
+    for mp in sizes:
+        side = _literal_next(history, left)
+        assert b.next_side() == side
+        if side is None:
+            break
+        mp = min(mp, left[side])
+        b = b.declare(side, mp)
+        left[side] -= mp
+        history.append(side)
+        assert b.left == left and sum(m for s, m in b.impulses if s == side) == 10 - left[side]

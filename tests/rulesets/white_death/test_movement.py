@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from toolkit.referee import check_path, reachable
-from toolkit.rulesets.white_death.terrain import bridges, water
+from toolkit.rulesets.white_death.terrain import bank, bridges, water
 
 from .helpers import clear_run, course, plain, plain_river_hexes, position
 
@@ -243,3 +243,31 @@ def test_vl_garrison_release_chance(game, rs, option, chances):
     pos = position(game, {})
     r = rs.with_options(vl_release=option)
     assert [r.vl_release_chance(pos, t) for t in range(2, 8)] == [Fraction(c, 6) for c in chances]
+
+
+def _literal_reach(pos, rs, uid, start):
+    """Every hex a legal path reaches, by walking every path step by step (slow, literal)."""
+    m = pos.map
+    out, todo = set(), [[start]]
+    while todo:
+        path = todo.pop()
+        for n in m.grid.neighbours(path[-1]):
+            if n not in m.grid or n in path:
+                continue
+            check = check_path(pos, rs, uid, [*path, n])
+            if check.ok:
+                out.add(n)
+                todo.append([*path, n])
+    return out
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+@pytest.mark.parametrize("weather", ["thaw", "clear_frost"])
+def test_the_search_against_every_path_by_a_river(game, rs, k, weather):
+    m = game.maps["main"]
+    r, left, _ = plain_river_hexes(m)[k]
+    pos = position(game, {"s-art-9g": m.format(left)}, weather=weather, impulse=("soviet", 7))
+    got = set(reachable(pos, rs, "s-art-9g").hexes())
+    assert got == _literal_reach(pos, rs, "s-art-9g", left)
+    across = {x for x in got if x not in (r,) and m.grid.adjacent(x, r) and bank(m, r, x) == "right"}
+    assert bool(across) is (weather != "thaw")           # 7 MP cross only when the river is frozen
