@@ -143,3 +143,13 @@ def test_the_budget_against_a_literal_reading_of_rule_5(sizes):
         left[side] -= mp
         history.append(side)
         assert b.left == left and sum(m for s, m in b.impulses if s == side) == 10 - left[side]
+
+
+def test_17c_a_reinforcement_pays_for_its_map_edge_hex(game, rs):
+    m = game.maps["main"]
+    edge = next(x for x in m.grid.edge_hexes("east") if m.terrain(x) == "forest" and not m.features(x))
+    pos = position(game, {"s-18g": m.format(edge)}, impulse=("soviet", 4))
+    assert reachable(pos, rs, "s-18g").ma == 4
+    pos.units["s-18g"].status.add("entering")
+    pos.touch()
+    assert reachable(pos, rs, "s-18g").ma == 4 - 2                          # forest costs leg units 2

@@ -49,6 +49,16 @@ def hex_cost(rs, pos: Position, units: list[Unit], hex: Hex) -> Fraction:
     return worst
 
 
+def entry_cost(rs, pos: Position, unit: Unit) -> Fraction:
+    """17 C: what a reinforcement pays to appear in its map-edge hex (the hex's terrain, or its
+    river or creek's first number)."""
+    kind = water(pos.map, unit.hex)
+    if kind:
+        cost = water_cost(rs, pos, [unit], kind)
+        return Fraction(0) if cost is None else cost
+    return hex_cost(rs, pos, [unit], unit.hex)
+
+
 def _enemy_ski_next_to(pos: Position, side: str, hex: Hex) -> bool:
     for n in pos.map.grid.neighbours(hex):
         if n in pos.map.grid and any(u.side not in (side, None) and u.counter.unit_class == "ski" for u in pos.at(n)):

@@ -59,6 +59,9 @@ class WhiteDeath(RuleOptions, Ruleset):
         cur = budget.current
         mp = cur[1] if cur is not None and cur[0] == unit.side else budget.left.get(unit.side, 0)
         spent = Fraction(str((pos.state.get("spent") or {}).get(unit.id, 0)))
+        if "entering" in unit.status and unit.hex is not None:
+            # 17 C: a reinforcement pays the MP cost to enter the map-edge hex it appears in
+            spent += movement.entry_cost(self, pos, unit)
         return max(Fraction(0), Fraction(mp) - spent)
 
     def can_move(self, pos: Position, unit: Unit, mode) -> Reason | None:
