@@ -153,3 +153,9 @@ def test_17c_a_reinforcement_pays_for_its_map_edge_hex(game, rs):
     pos.units["s-18g"].status.add("entering")
     pos.touch()
     assert reachable(pos, rs, "s-18g").ma == 4 - 2                          # forest costs leg units 2
+
+
+def test_a_bad_impulse_in_a_position_names_it(game):
+    pos = position(game, {}, impulses={"impulses": [["soviet", 4], ["finn", 2]]})
+    with pytest.raises(RulesError, match=r"impulses\[1\]"):
+        budget_of(pos)

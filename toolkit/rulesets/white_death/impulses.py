@@ -107,6 +107,10 @@ class Budget:
         for s, n in left.items():
             if not 0 <= n <= per_turn:
                 raise RulesError(f"state.impulses.left.{s}: {n} is not 0 to {per_turn}")
+        for n, (s, mp) in enumerate(impulses):
+            if s not in SIDES or not 0 <= mp <= per_turn:
+                raise RulesError(f"state.impulses.impulses[{n}]: expected [soviet|german, 0-{per_turn}], "
+                                 f"not [{s}, {mp}]")
         return cls(left, impulses, per_turn)
 
 

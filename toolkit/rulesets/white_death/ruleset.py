@@ -70,8 +70,6 @@ class WhiteDeath(RuleOptions, Ruleset):
         if pos.turn == 1 and self.garrison(pos, unit):
             return Reason(Code.CANNOT_MOVE, "22", f"{unit.id} is a garrison unit and may not move on turn 1",
                           unit.hex, (unit.id,))
-        if (pos.turn or 1) >= 2 and self.garrison(pos, unit) in ("Isotcha", "Nowossokoljniki"):
-            pass                                                  # released at the start of turn 2
         return super().can_move(pos, unit, mode)
 
     def garrison(self, pos: Position, unit: Unit) -> str | None:
@@ -93,12 +91,14 @@ class WhiteDeath(RuleOptions, Ruleset):
         return "other" if self.option(pos, "garrison_units") == "all" else None
 
     def _initial(self, pos: Position) -> dict:
-        scen = pos.game.scenarios[pos.scenario]
-        out = {}
-        for p in scen.setup:
-            for cid in p.units:
-                out.setdefault(cid, p.hex)
-        return out
+        """Counter id -> set-up hex of the position's scenario (cached with the position)."""
+        def build():
+            out: dict = {}
+            for p in pos.game.scenarios[pos.scenario].setup:
+                for cid in p.units:
+                    out.setdefault(cid, p.hex)
+            return out
+        return pos.cached("white-death-initial", self, None, build)
 
     def vl_confined(self, pos: Position, unit: Unit) -> bool:
         """True while the Velikiye Luki garrison is not released (22; ``state.vl_released``)."""
