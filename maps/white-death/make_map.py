@@ -419,7 +419,6 @@ edges:
   - {{edge: south, side: german, hexes: "{ids(german_edges_south)}", rule: "15 B"}}
 
 boxes:
-  - {{id: turn-track, name: Turn record, note: "13 turns of five days (Rule 5); dates and weather per turn are missing (notes 11.1)", estimated: "a turn track; the chart is missing"}}
 {{mp_track}}  - {{id: supply-track, name: Supply points, note: "general German, Velikiye Luki and Soviet pools (Rule 15 A, D)", rule: "15"}}
   - {{id: soviet-reinforcements, name: Soviet reinforcements, side: soviet, rule: "17"}}
   - {{id: german-reinforcements, name: German reinforcements, side: german, rule: "17"}}
