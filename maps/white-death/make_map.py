@@ -425,7 +425,8 @@ boxes:
   - {{id: eliminated, name: Eliminated units, estimated: "a dead pile; the manual prints none"}}
 """)
 text = "".join(out)
-track = "".join(f"  - {{id: {side}-mp-{n}, name: {side.title()} MP {n}, side: {side}, note: \"the {side} impulse MP track: MP left this turn (Rule 5)\", rule: \"5\"}}\n"
+track = "".join(f"  - {{id: {side}-mp-{n}, name: {side.title()} MP {n}, side: {side}, rule: \"5\""
+                + (f", note: \"the {side} impulse MP track: MP left this turn\"" if n == 10 else "") + "}\n"
                 for side in ("soviet", "german") for n in range(10, -1, -1))
 sys.stdout.write(text.replace("{mp_track}", track))
 # entry areas for the scenarios (printed to stderr for the scenario files)
