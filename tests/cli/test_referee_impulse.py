@@ -61,3 +61,13 @@ def test_isolation_and_artillery_overlays(capsys, tmp_path):
     assert data["kind"] == "artillery" and data["supply"]
     code, out, err = run(capsys, "analysis", "weather", "-g", "white-death")
     assert code == 2 and "isolation, artillery" in err
+
+
+def test_rail_answers_and_refusals(capsys, tmp_path):
+    code, out, _ = run(capsys, "rail", "s-m18-1", "-g", "white-death", "-s", "purkayev", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["refused"]["rule"] == "8"                   # not on a railroad
+    pos = tmp_path / "p.yaml"
+    pos.write_text("game: white-death\nscenario: purkayev\nturn: 2\nunits:\n  s-m18-1: {hex: '2816'}\n")
+    code, out, _ = run(capsys, "rail", "s-m18-1", "-p", str(pos), "--png", str(tmp_path / "r.png"), "--dpi", "20")
+    assert code == 0 and "25 rail SP left" in out and (tmp_path / "r.png").exists()

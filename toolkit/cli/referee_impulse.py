@@ -85,3 +85,29 @@ def analysis_command(kind, game_name, scenario, turn, position, side, weather, r
         marks = {pos.units[u].hex: f"{u} {'ISO' if kind == 'isolation' else 'OOS'}" for u in result.unsupplied}
         _draw(pos, png, dpi, shade=shade, marks=marks, legend=legend)
     sys.exit(0)
+
+
+@click.command("rail")
+@click.argument("unit")
+@_common
+def rail_command(unit, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
+    """Hexes UNIT may reach by rail this impulse (games whose ruleset has rail movement)."""
+    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    rail = getattr(rs, "rail_moves", None)
+    if rail is None:
+        raise RulesError(f"ruleset {rs.name} has no rail movement question")
+    ans = rail(pos, unit)
+    fmt = pos.map.format
+    if as_json:
+        click.echo(json.dumps({**_header("rail", pos), "unit": unit, "hexes": [fmt(h) for h in ans.hexes],
+                               "capacity_left": ans.capacity_left,
+                               "refused": ans.refused.to_dict(fmt) if ans.refused else None}, indent=2))
+    elif ans.refused:
+        click.echo(f"{unit} cannot move by rail: {ans.refused}")
+    else:
+        click.echo(f"{unit} by rail ({ans.capacity_left} rail SP left this turn): {len(ans.hexes)} hexes")
+        click.echo("  " + " ".join(fmt(h) for h in ans.hexes))
+    if png:
+        _draw(pos, png, dpi, shade={h: (60, 60, 200, 110) for h in ans.hexes},
+              legend=f"{unit}: {len(ans.hexes)} hexes by rail" if not ans.refused else f"{unit}: {ans.refused.text}")
+    sys.exit(1 if ans.refused else 0)

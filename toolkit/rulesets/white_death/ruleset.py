@@ -198,6 +198,11 @@ class WhiteDeath(RuleOptions, Ruleset):
         pos.side = side
         pos.touch()
 
+    def rail_moves(self, pos: Position, unit_id: str):
+        """Where a unit may go by rail this impulse (Rule 8): :func:`.rail.rail_moves`."""
+        from .rail import rail_moves
+        return rail_moves(pos, self, unit_id)
+
     ANALYSES: ClassVar[tuple] = ("isolation", "artillery")
 
     def analysis(self, pos: Position, kind: str, side: str):
