@@ -71,10 +71,18 @@ def _short(terrain) -> str:
 def mismatch_overlay(image: Image.Image, layout, game_map: Map, found: list[Mismatch], caption: str) -> Image.Image:
     """The picture with each mismatched hex tinted (red when the picture is sure, amber when not)
     and labelled with what the picture shows."""
-    from ..render import MapImage, overlay
+    from ..render import overlay
 
     shade = {m.hex: ("#d0102e" if m.confidence >= LOW_CONFIDENCE else "#f0a000") for m in found}
     labels = {m.hex: _short(m.image) for m in found}
-    picture = MapImage(image=image.convert("RGB"), layout=layout, dpi=0, game_map=game_map,
-                       hex_area=(0, 0, image.width, image.height))
+    picture = _Picture(image.convert("RGB"), layout, game_map)
     return overlay(picture, shade=shade, labels=labels, legend=caption, opacity=0.5)
+
+
+@dataclass
+class _Picture:
+    """What :func:`~toolkit.render.overlay` reads of a map image, for a picture hexforge did not draw."""
+
+    image: Image.Image
+    layout: object
+    game_map: Map

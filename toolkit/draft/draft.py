@@ -261,6 +261,19 @@ def _hexside(sampler, side, sides, matchers, size, fill_a, fill_b):
 
 def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
     a, b = sampler.layout.center(hex), sampler.layout.center(other)
+    best = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
+    if abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
+        # a step along a row of a flat-topped grid: the renderer draws a line running on along
+        # the row level at the two centres' middle height (render._mapgeom.straighten)
+        mid = (a[1] + b[1]) / 2
+        level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b, textured)
+        if level is not None and (best is None or level[1] > best[1]):
+            best = level
+    return best
+
+
+def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured):
+    """The line code (and the share of samples that saw it) drawn on the segment ``a``-``b``."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy) or 1.0
     nx, ny = -dy / length * 0.2 * size, dx / length * 0.2 * size
