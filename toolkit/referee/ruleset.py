@@ -203,6 +203,12 @@ class Ruleset:
             pts = Fraction(s.default_points)
         return pts * Fraction(s.reduced_factor) if unit.reduced else pts
 
+    def stack_rule(self, pos: "Position", hex: Hex, side: str | None, units: list["Unit"]) -> Reason | None:
+        """Stacking rules data cannot say (a whole brigade, battalion equivalents of one
+        formation...): why ``side``'s ``units`` may not stand together on ``hex``, or None
+        (the default)."""
+        return None
+
     def stack_category(self, pos: "Position", unit: "Unit") -> str:
         """The category a unit counts as in :attr:`StackingRules.compositions`."""
         if self.stacking.category_by == "type":
