@@ -172,6 +172,9 @@ class _Applier:
                 if isinstance(end, (list, tuple)) and not isinstance(end, Hex):
                     path = [start, *[h for h in end if h != start]]
                     end = path[-1]
+                    if len(path) - 1 != length:
+                        fits = False
+                        break
                 if end is None:
                     if len(answer.paths) == 1:
                         end = next(iter(answer.paths))
@@ -182,7 +185,7 @@ class _Applier:
                     fits = False
                     break
                 if path is not None:
-                    zoc = self._walk(role, ids, path, length)
+                    zoc = self._walk(role, ids, path)
                 else:
                     path, zoc = answer.paths[end], answer.losses[end]
                 plan.ends[start] = end
@@ -192,12 +195,8 @@ class _Applier:
                 plans.append(plan)
         return plans
 
-    def _walk(self, role: str, ids, path, length: int) -> int:
+    def _walk(self, role: str, ids, path) -> int:
         """Check a retreat ``path`` the owner gave step by step; its enemy-ZOC steps."""
-        if len(path) - 1 != length:
-            raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.rule, f"the retreat path "
-                          f"{' '.join(self.fmt(h) for h in path)} is {len(path) - 1} hex(es), not {length}",
-                          path[-1], ids)
         units = self.pos.units_of(ids)
         zoc = 0
         for i in range(1, len(path)):
@@ -228,6 +227,15 @@ class _Applier:
         if side.eliminated:
             self._eliminate(ids, f"{role} eliminated ({self.roll.result.text})")
             return sum(self.out.losses.get(u, 0) for u in ids)
+        units_out = side.units + (len(ids) // 2 if side.half_units else 0)
+        fixed = side.steps + (other_lost if side.exchange else 0)
+        if units_out >= len(ids) or fixed >= sum(self.pos.unit(u).steps for u in ids):
+            unused = [u for u in self.losses.get(role, {}) if self.losses[role][u] != self.pos.unit(u).steps]
+            if unused:
+                raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{', '.join(unused)}: every step of the {role} is "
+                              f"lost ({self.roll.result.text}: {side.describe()})", None, unused)
+            self._eliminate(ids, f"every step lost ({self.roll.result.text}: {side.describe()})")
+            return sum(self.out.losses.get(u, 0) for u in ids)
         stacks = self._stacks(ids)
         plans = self._plans(role, side, stacks)
         retreat_rule = self.rs.retreat.rule
@@ -235,16 +243,15 @@ class _Applier:
             where = self.retreats.get(role)
             lengths = sorted({(side.retreat[0] if side.retreat else 0) + side.requirements - k
                               for k in range(side.requirements + 1)} if side.requirements else set(side.retreat))
-            shown = where if not isinstance(where, Hex) else self.fmt(where)
-            if isinstance(where, dict):
-                shown = ", ".join(f"{self.fmt(a)}->{self.fmt(b)}" for a, b in where.items())
+            def show(w):
+                return self.fmt(w) if isinstance(w, Hex) else "path " + " ".join(self.fmt(h) for h in w)
+            shown = ", ".join(f"{self.fmt(a)} -> {show(b)}" for a, b in where.items()) \
+                if isinstance(where, dict) else show(where)
             raise _refuse(Code.RETREAT_ILLEGAL, retreat_rule,
                           f"the {role} may not end a retreat in {shown}: not a legal end of a retreat of "
                           f"{' or '.join(map(str, [x for x in lengths if x])) or 'no'} hex(es) "
                           f"({self.roll.result.text}: {side.describe()})", where if isinstance(where, Hex) else None,
                           ids)
-        units_out = side.units + (len(ids) // 2 if side.half_units else 0)
-        fixed = side.steps + (other_lost if side.exchange else 0)
         given = self.losses.get(role)
         if given is not None:
             total = sum(given.values())
@@ -263,7 +270,9 @@ class _Applier:
         if len(plans) > 1 or plans[0].open_choice:
             raise _refuse(Code.COMBAT_CHOICE, retreat_rule if plans[0].length else self.rule,
                           f"the {role} must choose ({self.roll.result.text}: {side.describe()}): "
-                          f"{self._describe(role, side, plans)}; give the losses (unit=steps) and the retreat end hex",
+                          f"{self._describe(role, side, plans)}; "
+                          + ("give the steps each unit loses and " if side.requirements and len(plans) > 1 else "")
+                          + "name the end hex of the retreat",
                           None, ids)
         plan = plans[0]
         lost_before = sum(self.out.losses.values())
