@@ -119,6 +119,32 @@ def test_vv_every_requirement_as_a_step_eliminates_a_two_step_unit(vv_combat_1):
     assert o.position.unit("s343").hex is None and o.losses == {"s343": 2, "df357": 1}
 
 
+def test_vv_combat_2_retreat_through_a_zoc_costs_a_step():
+    # 1/1: "The German player could take a loss on the infantry unit [...] and remain in place, but
+    # he prefers to retreat [...] thereby losing a combat step because he enters an enemy ZoC.
+    # The Soviet loses an armoured step and advances into 1010."
+    pos = load_position(DATA / "velikiye-luki" / "retreat-combat-2.yaml")
+    for uid in ("dfg46", "rc34", "df257"):
+        del pos.units[uid]
+    for uid, h in (("df357", "1110"), ("rc34", "1110"), ("hq-5g", "1211"), ("hq-3c", "1312")):
+        c = pos.game.counters[uid]
+        pos.units[uid] = Unit(uid, c, c.side, hex=H(pos, h))
+    pos.touch()
+    a = assess_combat(pos, VV, ["df357", "rc34"], H(pos, "1010"),
+                      supports=[Support("artillery", "attacker", 1, via="hq-5g"), Support("air", "attacker", 1, via="hq-3c")])
+    r = roll_combat(pos, VV, a, roll=4, rolls={"attacker quality": 6, "defender quality": 3})
+    assert r.result.text == "1/1"
+    stay = apply_combat(pos, VV, a, r, losses={"meyer": 1, "rc34": 1})      # the loss, staying in 1010
+    assert stay.position.unit("meyer").hex == H(pos, "1010") and stay.retreats == {}
+    with pytest.raises(IllegalMoveError, match="must choose which units lose 1 step"):
+        apply_combat(pos, VV, a, r, retreats={"defender": H(pos, "910")}, losses={"rc34": 1})
+    o = apply_combat(pos, VV, a, r, retreats={"defender": H(pos, "910")}, losses={"g3-185": 1, "rc34": 1},
+                     advance=["rc34"])
+    assert {o.position.unit(u).hex for u in ("meyer", "g3-185")} == {H(pos, "910")}
+    assert o.position.unit("g3-185").steps == 1 and "meyer,g3-185 retreat 1010 910 (1 step(s) in enemy ZOC)" in o.log
+    assert o.position.unit("rc34").hex == H(pos, "1010") and o.position.unit("rc34").steps == 1
+
+
 # -- Demyansk 17.0 ---------------------------------------------------------------------------------
 
 
@@ -270,6 +296,26 @@ def test_unknown_and_foreign_units_in_losses(tutorial):
         apply_combat(pos, TUT, a, r, losses={"zz": 1})
     with pytest.raises(IllegalMoveError, match="has 2 step"):
         apply_combat(pos, TUT, a, r, losses={"b-1": 3})
+
+
+@pytest.mark.parametrize("cell,units,gone", [
+    ("DD", ["b-1", "b-2"], 1),             # one whole unit, the owner's choice (Grossdeutschland 10.4)
+    ("DP", ["b-1", "b-2", "b-3"], 1),      # half the units, rounded down
+    ("DP", ["b-1", "b-2", "b-3", "b-4"], 2),
+])
+def test_whole_units_and_half_the_units(tutorial, cell, units, gone):
+    game = _with_cells(tutorial, {n: cell for n in range(1, 7)})
+    pos = tpos(game, **{"r-10": "0605", "r-11": "0604", "r-14": "0604"}, **{u: "0505" for u in units})
+    a = assess_combat(pos, TUT, ["r-10", "r-11", "r-14"], H(pos, "0505"))
+    r = roll_combat(pos, TUT, a, roll=2)
+    with pytest.raises(IllegalMoveError, match=f"must choose which units lose {gone} whole unit"):
+        apply_combat(pos, TUT, a, r)
+    with pytest.raises(IllegalMoveError, match="do not fit"):       # a step is not a whole unit
+        apply_combat(pos, TUT, a, r, losses={units[0]: 1})
+    chosen = {u: 2 for u in units[-gone:]}
+    o = apply_combat(pos, TUT, a, r, losses=chosen)
+    assert sorted(o.eliminated) == sorted(chosen) and o.steps_lost() == 2 * gone
+    assert all(o.position.unit(u).hex == H(pos, "0505") for u in units[:-gone])
 
 
 # -- property ---------------------------------------------------------------------------------------

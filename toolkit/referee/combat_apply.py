@@ -252,6 +252,11 @@ class _Applier:
                           f"{' or '.join(map(str, [x for x in lengths if x])) or 'no'} hex(es) "
                           f"({self.roll.result.text}: {side.describe()})", where if isinstance(where, Hex) else None,
                           ids)
+        every = plans
+        if role not in self.retreats:
+            # hexes beyond the mandatory retreat are the owner's to name (VV 6.4): none named, none taken
+            base = (side.retreat[0] if side.retreat else 0) if side.requirements else max(side.retreat or (0,))
+            plans = [p for p in plans if p.length <= base] or plans
         given = self.losses.get(role)
         if given is not None:
             total = sum(given.values())
@@ -264,14 +269,15 @@ class _Applier:
                               f"{self.roll.result.text} ({side.describe()}): it loses "
                               f"{' or '.join(map(str, needs))} step(s)"
                               + (f" and {units_out} whole unit(s)" if units_out else "")
-                              + (" counting the enemy-ZOC steps of the retreat" if any(p.zoc for p in plans) else ""),
+                              + (" counting the enemy-ZOC steps of the retreat" if any(p.zoc for p in plans) else "")
+                              + ("; name a longer retreat to lose fewer" if len(every) > len(plans) else ""),
                               None, ids)
             plans = fitting
         if len(plans) > 1 or plans[0].open_choice:
             raise _refuse(Code.COMBAT_CHOICE, retreat_rule if plans[0].length else self.rule,
                           f"the {role} must choose ({self.roll.result.text}: {side.describe()}): "
-                          f"{self._describe(role, side, plans)}; "
-                          + ("give the steps each unit loses and " if side.requirements and len(plans) > 1 else "")
+                          f"{self._describe(role, side, every)}; "
+                          + ("give the steps each unit loses and " if side.requirements and len(every) > 1 else "")
                           + "name the end hex of the retreat",
                           None, ids)
         plan = plans[0]
