@@ -1,28 +1,40 @@
-"""Map rendering benchmark: time, ms per hex and peak memory against a plain-fill baseline.
+"""Map rendering benchmark: speed against a plain polygon fill, and peak memory by map size.
 
-    python bench/bench_map.py            # both cases, each in its own process
-    python bench/bench_map.py --quick    # the 1,000-hex case only
+    python bench/bench_map.py            # every case, each in its own process
+    python bench/bench_map.py --quick    # the 1,000-hex speed case only
 
-Each case renders a synthetic map with every kind of feature (terrain symbols, lakes,
-rivers, roads, rail, places, victory hexes, edges) and, in the same process, a baseline that
-only fills the same hex polygons with pillow. Peak memory is the process's maximum resident
-set size (pillow's buffers are invisible to tracemalloc), measured in a fresh process per case.
+Speed cases render a synthetic map with every kind of feature (terrain symbols, lakes,
+rivers, roads, rail, places, victory hexes, edges), every pixel of it (planned, then drawn
+strip by strip and thrown away), and in the same process a baseline that only fills the same
+hex polygons with pillow into one image; best of interleaved repeats for both.
+
+Memory cases plan a map and write its PNG (strip by strip) and its A4 print PDF (page by
+page) in a fresh process; peak memory is that process's maximum resident set size (pillow's
+buffers are invisible to tracemalloc). Targets: within 1 GB at 20,000 hexes and 300 dpi, and
+the 5,000- and 20,000-hex peaks within 20% of each other (memory follows the strip, not the map).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 
-CASES = {
-    "1k@150": dict(cols=40, rows=25, dpi=150, target_s=3.0, target_mb=None, repeats=5),
-    "5k@300": dict(cols=100, rows=50, dpi=300, target_s=30.0, target_mb=1536, repeats=3),
+SPEED = {
+    "1k@150": dict(cols=40, rows=25, dpi=150, ratio=5.0, repeats=5),
+    "5k@300": dict(cols=100, rows=50, dpi=300, ratio=3.0, repeats=2),
 }
-RATIO_TARGET = 5.0
+MEMORY = {
+    "5k@300": dict(cols=100, rows=50, dpi=300),
+    "20k@300": dict(cols=200, rows=100, dpi=300),
+}
+MEMORY_TARGET_MB = 1024
+SAME_PEAK = 0.20
 
 
 def synthetic_map(cols: int, rows: int):
@@ -30,7 +42,8 @@ def synthetic_map(cols: int, rows: int):
                               Place, TerrainType, VictoryHex, CostTable)
     from toolkit.hexes import Grid, Hex, Hexside, Numbering
 
-    grid = Grid(1, cols, 1, rows, numbering=Numbering(col_digits=3 if cols > 99 else 2, row_digits=2))
+    grid = Grid(1, cols, 1, rows, numbering=Numbering(col_digits=3 if cols > 99 else 2,
+                                                               row_digits=3 if rows > 99 else 2))
     cost = CostTable({("*", "*"): 1})
     types = {c: TerrainType(c, n, move=cost) for c, n in
              [("c", "Clear"), ("w", "Woods"), ("s", "Swamp"), ("r", "Rough"), ("h", "Hills"),
@@ -81,10 +94,10 @@ def baseline(game_map, dpi: int) -> float:
     return elapsed
 
 
-def run_case(name: str) -> dict:
+def run_speed(name: str) -> dict:
     from toolkit.render.mapimage import render_map
 
-    case = CASES[name]
+    case = SPEED[name]
     game_map = synthetic_map(case["cols"], case["rows"])
     n = len(game_map.grid)
     # interleaved repeats, best of each: the machine may be busy with other work
@@ -93,36 +106,79 @@ def run_case(name: str) -> dict:
         base = min(base, baseline(game_map, case["dpi"]))
         start = time.perf_counter()
         image = render_map(game_map, dpi=case["dpi"])
+        for strip in image.strips():
+            del strip
         elapsed = min(elapsed, time.perf_counter() - start)
-        size = image.image.size
+        size = image.size
         del image
+    return dict(case=name, hexes=n, dpi=case["dpi"], size=size, seconds=elapsed, ms_per_hex=elapsed * 1000 / n,
+                baseline=base, ratio=elapsed / base, target=case["ratio"])
+
+
+def run_memory(name: str) -> dict:
+    from toolkit.render.mapimage import render_map
+    from toolkit.render.tiles import print_pdf
+
+    case = MEMORY[name]
+    game_map = synthetic_map(case["cols"], case["rows"])
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        image = render_map(game_map, dpi=case["dpi"])
+        planned = time.perf_counter()
+        image.save(os.path.join(tmp, "map.png"))
+        png = time.perf_counter()
+        png_mb = os.path.getsize(os.path.join(tmp, "map.png")) / 2**20
+        pages = []
+        print_pdf(image, os.path.join(tmp, "map.pdf"), progress=pages.append)
+        pdf = time.perf_counter()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return dict(case=name, hexes=n, dpi=case["dpi"], size=size, seconds=elapsed,
-                ms_per_hex=elapsed * 1000 / n, baseline=base, ratio=elapsed / base, peak_mb=peak_mb,
-                target_s=case["target_s"], target_mb=case["target_mb"])
+    return dict(case=name, hexes=len(game_map.grid), size=image.size, plan=planned - start, png=png - planned,
+                png_mb=png_mb, pdf=pdf - png, pages=len(pages) or 1, peak_mb=peak_mb)
+
+
+def _child(kind: str, name: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--" + kind, name], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main(argv: list[str]) -> None:
-    if argv[:1] == ["--case"]:
-        print(json.dumps(run_case(argv[1])))
+    if argv[:1] == ["--speed"]:
+        print(json.dumps(run_speed(argv[1])))
         return
-    names = ["1k@150"] if "--quick" in argv else list(CASES)
-    rows = []
-    for name in names:
-        out = subprocess.run([sys.executable, __file__, "--case", name], capture_output=True, text=True, check=True)
-        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    head = (f"{'case':8} {'hexes':>6} {'image px':>13} {'render s':>9} {'target s':>9} {'ms/hex':>7} "
-            f"{'baseline s':>10} {'ratio':>6} {'target':>6} {'peak MB':>8} {'target MB':>9}")
+    if argv[:1] == ["--memory"]:
+        print(json.dumps(run_memory(argv[1])))
+        return
+    quick = "--quick" in argv
+    rows = [_child("speed", name) for name in (["1k@150"] if quick else SPEED)]
+    head = (f"{'case':8} {'hexes':>6} {'image px':>13} {'render s':>9} {'ms/hex':>7} "
+            f"{'baseline s':>10} {'ratio':>6} {'target':>6} {'ok':>3}")
     print(head)
     print("-" * len(head))
     for r in rows:
         w, h = r["size"]
-        tmb = f"{r['target_mb']:.0f}" if r["target_mb"] else "-"
-        print(f"{r['case']:8} {r['hexes']:>6} {w:>6}x{h:<6} {r['seconds']:>9.2f} {r['target_s']:>9.1f} "
-              f"{r['ms_per_hex']:>7.3f} {r['baseline']:>10.3f} {r['ratio']:>5.1f}x {RATIO_TARGET:>5.0f}x "
-              f"{r['peak_mb']:>8.0f} {tmb:>9}")
-    print("\nbaseline: the same hex polygons filled with pillow (no symbols, text or lines), same process;"
-          "\nbest of interleaved repeats for both; peak MB is the process's maximum RSS.")
+        ok = "yes" if r["ratio"] <= r["target"] else "NO"
+        print(f"{r['case']:8} {r['hexes']:>6} {w:>6}x{h:<6} {r['seconds']:>9.2f} {r['ms_per_hex']:>7.3f} "
+              f"{r['baseline']:>10.3f} {r['ratio']:>5.1f}x {r['target']:>5.0f}x {ok:>3}")
+    print("\nrender: plan + every pixel drawn strip by strip; baseline: the same hex polygons filled with"
+          "\npillow into one image (no symbols, text or lines), same process; best of interleaved repeats.")
+    if quick:
+        return
+    mem = [_child("memory", name) for name in MEMORY]
+    print()
+    head = (f"{'case':8} {'hexes':>6} {'image px':>13} {'plan s':>7} {'PNG s':>7} {'PNG MB':>7} {'PDF s':>7} "
+            f"{'pages':>5} {'peak MB':>8} {'target':>7} {'ok':>3}")
+    print(head)
+    print("-" * len(head))
+    for r in mem:
+        w, h = r["size"]
+        ok = "yes" if r["peak_mb"] <= MEMORY_TARGET_MB else "NO"
+        print(f"{r['case']:8} {r['hexes']:>6} {w:>6}x{h:<6} {r['plan']:>7.1f} {r['png']:>7.1f} {r['png_mb']:>7.1f} "
+              f"{r['pdf']:>7.1f} {r['pages']:>5} {r['peak_mb']:>8.0f} {MEMORY_TARGET_MB:>7} {ok:>3}")
+    small, big = mem[0]["peak_mb"], mem[-1]["peak_mb"]
+    growth = big / small - 1
+    print(f"\npeak at {mem[-1]['hexes']:,} hexes vs {mem[0]['hexes']:,}: {growth:+.0%} (target within "
+          f"{SAME_PEAK:.0%}: {'yes' if abs(growth) <= SAME_PEAK else 'NO'}); peak MB is each process's maximum RSS"
+          "\n(plan, PNG in strips, then the A4 PDF page by page, in one fresh process per size).")
 
 
 if __name__ == "__main__":

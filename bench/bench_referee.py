@@ -5,6 +5,11 @@ every unit's reachable set for a side in under 20 ms; supply for every unit of a
 2 ms. Baselines measured in the same run: networkx Dijkstra on the same weighted graph for
 movement, one search per unit for supply.
 
+Issue 19 (the play surface): the enemy ZOC after one unit moves, updated in place, against
+rebuilding it (target: faster than the rebuild); supply of a whole side, with warm caches and
+right after a move, against a plain multi-source breadth-first search over the same map from
+the same sources (target: within 2x).
+
     python bench/bench_referee.py
 """
 
@@ -14,14 +19,18 @@ import os
 import random
 import statistics
 import time
+from collections import deque
 
 import networkx as nx
 
 from toolkit.game import Game, HexTerrain, HexsideFeature, Line, Map
 from toolkit.hexes import Grid, Hexside
 from toolkit.io import load_game
-from toolkit.referee import Position, Unit, board_of, get_ruleset, reachable, supply_per_unit, supply_status
+from toolkit.referee import (Position, Unit, board_of, enemy_zoc, get_ruleset, reachable, supply_per_unit,
+                             supply_status)
 from toolkit.referee.steps import StepPricer
+from toolkit.referee.supply import _plain_sources, _trace_grid
+from toolkit.referee.zoc import rebuilt_enemy_zoc
 
 W, H, UNITS = 60, 40, 80
 
@@ -137,6 +146,38 @@ def main() -> None:
     slow = supply_per_unit(pos, rs, "blue")
     assert fast == slow, "multi-source and per-unit supply disagree"
 
+    # the play surface: one unit steps to a free neighbour and back, again and again
+    red = pos.on_map("red")[0]
+    home = red.hex
+    spot = next(h for h in pos.map.grid.neighbours(home) if not pos.at(h))
+    where = [home, spot]
+
+    def step():
+        where.reverse()
+        pos.place(red.id, where[0])
+
+    def step_zoc():
+        step()
+        return enemy_zoc(pos, rs, "blue")
+
+    def step_rebuild():
+        pos.touch()     # nothing cached: the move cannot update, the ZOC is built anew
+        step()
+        return rebuilt_enemy_zoc(pos, rs, "blue")
+
+    def step_supply():
+        step()
+        return supply_status(pos, rs, "blue")
+
+    move_t = min(_time(lambda: (pos.touch(), step()), 50))
+    reb_t = min(_time(step_rebuild, 50))
+    enemy_zoc(pos, rs, "blue")
+    inc_t = min(_time(step_zoc, 50))
+    assert enemy_zoc(pos, rs, "blue") == rebuilt_enemy_zoc(pos, rs, "blue")
+    sup_warm = min(_time(lambda: supply_status(pos, rs, "blue"), 30))
+    sup_move = min(_time(step_supply, 30)) - min(_time(step, 30))
+    bfs_t = min(_time(_plain_bfs(pos, rs, "blue"), 30))
+
     ms = 1000.0
     rows = [
         ("reachable set, one 8-MP unit (median)", one_med * ms, 0.2, nx_med * ms, "networkx Dijkstra, same graph"),
@@ -152,6 +193,41 @@ def main() -> None:
     for name, value, target, base, what in rows:
         ok = "yes" if value < target else "NO"
         print(f"{name:46s} {value:8.3f} {target:8.1f} {ok:>4s} {base:12.3f} {base / value:9.1f}  {what}")
+    print()
+    print(f"play surface (issue 19): one red unit moves (ZOC rows include the move, {move_t * ms:.3f} ms alone; "
+          "the supply row after a move does not)")
+    print(f"{'measure':46s} {'ms':>8s} {'baseline ms':>12s} {'ratio':>7s} {'target':>7s} {'ok':>4s}  baseline")
+    for name, value, base, target, what in [
+            ("move + enemy ZOC, updated in place", inc_t * ms, reb_t * ms, 1.0, "move + ZOC rebuilt"),
+            (f"supply, all {len(side_units)} units, warm caches", sup_warm * ms, bfs_t * ms, 2.0,
+             "plain multi-source BFS"),
+            (f"supply, all {len(side_units)} units, after a move", sup_move * ms, bfs_t * ms, 2.0,
+             "plain multi-source BFS")]:
+        ratio = value / base
+        ok = "yes" if ratio <= target else "NO"
+        print(f"{name:46s} {value:8.3f} {base:12.3f} {ratio:6.2f}x {target:6.1f}x {ok:>4s}  {what}")
+
+
+def _plain_bfs(pos, rs, side):
+    """A breadth-first search from the side's supply sources over the same hexes and
+    hexsides, no rules at all: the floor a supply check cannot beat."""
+    board, _, _, steps = _trace_grid(pos, rs, side)
+    sources = [board.index[h] for h in _plain_sources(pos, rs, side) if h in board.index]
+
+    def run():
+        seen = bytearray(board.n)
+        queue = deque()
+        for i in sources:
+            seen[i] = 1
+            queue.append(i)
+        while queue:
+            i = queue.popleft()
+            for j in steps[i]:
+                if not seen[j]:
+                    seen[j] = 1
+                    queue.append(j)
+        return seen
+    return run
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from ..io import default_game, load_game
 def command(game: str | None, dpi: int, out: str | None, paper: str | None, pdf: bool,
             map_id: str | None, theme_path: str | None) -> None:
     """Draw the map(s) of GAME as PNG (and a tiled print PDF with --pdf/--paper)."""
-    from ..render.mapimage import render_map
+    from ..render.mapimage import STRIP_PIXELS, render_map
     from ..render.theme import Theme
     from ..render.tiles import print_pdf
 
@@ -52,10 +52,12 @@ def command(game: str | None, dpi: int, out: str | None, paper: str | None, pdf:
         else:
             png = target / f"{game_map.id}.png"
             pdf_path = target / f"{game_map.id}-{paper}.pdf"
+        w, h = image.size
+        # long renders (many strips or pages) report each one
+        progress = (lambda text: click.echo(text, err=True)) if w * h > 4 * STRIP_PIXELS else None
         if png is not None:
-            image.save(png)
-            w, h = image.image.size
+            image.save(png, progress)
             click.echo(f"wrote {png} ({w} x {h} px at {dpi} dpi)")
         if paper:
-            print_pdf(image, pdf_path, paper=paper)
+            print_pdf(image, pdf_path, paper=paper, progress=progress)
             click.echo(f"wrote {pdf_path} (tiled on {paper.upper()})")

@@ -116,8 +116,15 @@ class Position:
         unit = self.unit(unit_id)
         if hex is not None and hex not in self.map.grid:
             raise RulesError(f"hex {self.map.format(hex)} is not on map {self.map_id}")
+        old = unit.hex
         unit.hex, unit.box = hex, (None if hex is not None else box)
+        # derived data that can follow one move (ZOC arrays) is updated, not rebuilt
+        keep = [(key, entry) for key, entry in self._cache.items()
+                if isinstance(entry, tuple) and len(entry) == 2 and hasattr(entry[1], "follow")]
         self.touch()
+        for key, (rs, value) in keep:
+            if value.follow(self, unit, old):
+                self._cache[key] = (rs, value)
 
     def on_map(self, side: str | None = None) -> list[Unit]:
         """Units on hexes (of ``side`` if given), in id order."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil, floor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ..hexes import Hex
 from .parts import (CombatRules, CommandRules, LosRules, MovementMode, MovementRules, RetreatRules,
@@ -166,6 +166,11 @@ class Ruleset:
         return step
 
     # -- ZOC hooks ------------------------------------------------------------------------
+
+    #: How far (in hexes) from a unit other units can change its ZOC through the hooks
+    #: below; the ZOC arrays then follow a move by looking only that far. A subclass that
+    #: overrides a hook says how far it looks (None: anywhere, arrays are rebuilt).
+    zoc_radius: ClassVar[int | None] = 0
 
     def exerts_zoc(self, pos: "Position", unit: "Unit") -> bool:
         """True if the unit projects a zone of control."""

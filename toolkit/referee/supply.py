@@ -76,6 +76,11 @@ def _base_blocks():
     return Ruleset.supply_blocks
 
 
+def _bits(flags) -> int:
+    """0/1 bytes as one integer (byte i = flag i), for whole-array and/or/not."""
+    return int.from_bytes(bytes(flags), "little")
+
+
 def _trace_grid(pos: Position, rs: Ruleset, side: str):
     """The board, the hexes a supply line of ``side`` may not pass (cached per position), and
     each hex's neighbours across hexsides a supply line may cross (cached per map)."""
@@ -84,20 +89,25 @@ def _trace_grid(pos: Position, rs: Ruleset, side: str):
     weather = pos.current_weather
 
     def build():
-        blocked = bytearray(board.n)
+        # whole arrays combined as big integers holding one 0/1 byte per hex: a position
+        # changes with every move, so this runs often (a loop over the hexes took longer
+        # than the search itself)
+        n = board.n
+        blocked = 0
         if s.enemy_blocks:
-            blocked = bytearray(occupied(pos, side, enemy=True))
+            blocked = _bits(occupied(pos, side, enemy=True))
         if s.ezoc_blocks:
-            ez = enemy_zoc(pos, rs, side)
-            friend = occupied(pos, side, enemy=False) if s.friendly_negates else bytearray(board.n)
-            blocked = bytearray(1 if (b or (e and not f)) else 0 for b, e, f in zip(blocked, ez, friend))
+            ez = _bits(bytes(map(bool, enemy_zoc(pos, rs, side))))
+            if s.friendly_negates:
+                ez &= ~_bits(occupied(pos, side, enemy=False))
+            blocked |= ez
         if s.trace_class:
             # terrain the trace class may not enter blocks like an enemy unit (a path may end
             # there, at the unit's own hex, but not pass through) unless a road or railway runs
             # through the hex
             enter = board.enter_costs(s.trace_class, weather)
-            on_line = board.on_line()
-            blocked = bytearray(1 if (b or (e == NO and not o)) else 0 for b, e, o in zip(blocked, enter, on_line))
+            blocked |= _bits(bytes(1 if e == NO else 0 for e in enter)) & ~_bits(board.on_line())
+        blocked = bytearray(blocked.to_bytes(n, "little"))
         if type(rs).supply_blocks is not _base_blocks():
             for i, h in enumerate(board.hexes):
                 if not blocked[i] and rs.supply_blocks(pos, side, h):

@@ -1,9 +1,11 @@
-"""The layers of a map image, drawn in order onto one pillow image.
+"""The layers of a map image: planned once in map pixels, painted into any window.
 
 terrain fills -> water bodies -> terrain symbols -> grid -> hexside features -> bridges, roads
 and rail -> map edges -> victory and supply markers -> hex ids -> place names.
 Shapely does the geometry (merged water bodies, hexside chains, edge bands, label
-placement); pillow does the pixels, vector parts anti-aliased through :class:`Canvas`.
+placement) once, in :class:`MapScene`; pillow paints the pixels of one window at a time
+(:meth:`MapScene.paint`), vector parts anti-aliased through :class:`Canvas`, text pasted
+from the glyph cache. Memory follows the window, not the map.
 """
 
 from __future__ import annotations
@@ -14,17 +16,19 @@ from collections import defaultdict
 import numpy as np
 
 from PIL import Image, ImageDraw
-from shapely.geometry import LineString, MultiLineString, Point
+from shapely.geometry import LineString
 from shapely.ops import linemerge, unary_union
 
 from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
+from ._mapgeom import Bins, chains, crossing, join_ends, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
-from ._raster import Canvas, catmull_rom, chaikin, dashes, walk
+from ._glyphs import label_box, paste_label, paste_text, text_box
+from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, snap, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
 
-__all__ = ["draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
+__all__ = ["MapScene", "draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
 
 #: The hexside directions that face each page edge, per orientation.
 EDGE_SIDES = {
@@ -58,11 +62,15 @@ def _darker(colour, k: float = 0.55):
     return tuple(int(c * k) for c in colour)
 
 
-class _MapPainter:
-    def __init__(self, image: Image.Image, game_map: Map, layout: Layout, theme: Theme,
-                 game: Game | None) -> None:
-        self.image = image
+class MapScene:
+    """Everything a map image shows, planned once in map pixels; :meth:`paint` draws any
+    window of it. Two windows that overlap draw the same pixels where they overlap, so a map
+    drawn in strips or pages is pixel for pixel the map drawn whole."""
+
+    def __init__(self, game_map: Map, layout: Layout, theme: Theme, game: Game | None,
+                 extent: tuple[int, int]) -> None:
         self.m = game_map
+        self.extent = extent
         self.layout = layout
         self.theme = theme
         self.game = game
@@ -70,11 +78,34 @@ class _MapPainter:
         self.grid = game_map.grid
         self.hexes = self.grid.hexes()
         self.centres = {h: layout.center(h) for h in self.hexes}
-        self.draw = ImageDraw.Draw(image)
         self.factor = 3 if layout.size < 64 else 2
         self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
         self.id_boxes: dict[Hex, tuple] = {}
         self.place_boxes: dict[str, tuple] = {}
+        self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+        # hexes by where they are drawn (fill, symbol sprite, grid line)
+        reach = max(layout.radius, 0.62 * self.size) + 4
+        self.hex_bins = Bins(1024)
+        for n, h in enumerate(self.hexes):
+            x, y = self.centres[h]
+            self.hex_bins.add(n, (x - reach, y - reach, x + reach, y + reach))
+        self.terrain()
+        self.water()
+        self.symbols_plan()
+        self._grid_plan()
+        rec = Recorder(self.factor)
+        self.shorelines(rec)
+        self.hexsides(rec)
+        self.lines(rec)
+        edge_labels = self.edges(rec)
+        self.marker_list = self.markers(rec)
+        self.ops = rec.items
+        self.op_bins = Bins()
+        for n, (_, box, pad) in enumerate(self.ops):
+            self.op_bins.add(n, (box[0] - pad - 4, box[1] - pad - 4, box[2] + pad + 4, box[3] + pad + 4))
+        self.edge_tiles = self.edge_labels(edge_labels)
+        self.hex_ids()
+        self.places()
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -94,7 +125,7 @@ class _MapPainter:
             return TerrainStyle(key="clear", fill=rgb(self.theme.get("terrain", "clear", {}).get("fill", "#eef0d3")))
         return self.theme.terrain_style(self.terrain_type(code))
 
-    # -- layers ----------------------------------------------------------------------------
+    # -- planning: layers in map pixels ----------------------------------------------------
 
     def terrain(self) -> None:
         """Base terrain fills; water hexes get their shore colour, the water body comes next."""
@@ -110,13 +141,14 @@ class _MapPainter:
                     if over.key in DOMINANT:
                         fill = over.fill
             self.fills[h] = fill
-            self.draw.polygon(self.layout.corners(h), fill=fill)
             if style.water is not None:
                 self.water_hexes.append(h)
 
     def water(self) -> None:
         """Adjacent water hexes merged into one body with a rounded shore (shore line comes later)."""
         self.shores = []
+        self.bodies: list[tuple] = []   # (colour, [rings of whole pixels], box)
+        self.water_colour: dict[Hex, tuple] = {}
         if not self.water_hexes:
             return
         by_style: dict[TerrainStyle, list[Hex]] = defaultdict(list)
@@ -125,33 +157,27 @@ class _MapPainter:
         water_set = set(self.water_hexes)
         bodies = [(style, body) for style, hexes in by_style.items() for body in self._components(hexes)]
         for style, hexes in bodies:
+            for h in hexes:
+                self.water_colour[h] = style.water
             water = unary_union([self.layout.polygon(h) for h in hexes])
             # the shore keeps a rim of land in the water hexes next to land, with rounded
             # corners; where the water meets the map edge it runs to the hex edge
             shore_hexes = {n for h in hexes for n in self.grid.neighbours(h) if n not in water_set}
             if shore_hexes:
                 land = unary_union([self.layout.polygon(h) for h in shore_hexes])
-                body = water.difference(land.buffer(self.px(0.075), join_style=1))
+                q = 6   # segments a quarter circle: round enough for corners this small
+                body = water.difference(land.buffer(self.px(0.075), quad_segs=q, join_style=1))
                 r = self.px(0.06)
-                body = body.buffer(-r, join_style=1).buffer(r, join_style=1)      # round the capes
-                body = body.buffer(r, join_style=1).buffer(-r, join_style=1).intersection(water)  # and the bays
-                coast = land.buffer(self.px(0.11), join_style=1)
+                body = body.buffer(-r, q, join_style=1).buffer(r, q, join_style=1)      # round the capes
+                body = body.buffer(r, q, join_style=1).buffer(-r, q, join_style=1).intersection(water)  # and the bays
+                coast = land.buffer(self.px(0.11), quad_segs=q, join_style=1)
             else:
                 body, coast = water, None
             for poly in getattr(body, "geoms", [body]):
-                if poly.is_empty:
+                if poly.is_empty or poly.geom_type != "Polygon":
                     continue
-                if poly.interiors:
-                    # islands: fill through a mask so the land drawn inside stays
-                    x0, y0, x1, y1 = (int(v) for v in poly.bounds)
-                    mask = Image.new("L", (x1 - x0 + 2, y1 - y0 + 2), 0)
-                    md = ImageDraw.Draw(mask)
-                    md.polygon([(x - x0, y - y0) for x, y in poly.exterior.coords], fill=255)
-                    for ring in poly.interiors:
-                        md.polygon([(x - x0, y - y0) for x, y in ring.coords], fill=0)
-                    self.image.paste(style.water, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
-                else:
-                    self.draw.polygon(list(poly.exterior.coords), fill=style.water)
+                rings = [[(snap(x), snap(y)) for x, y in ring.coords] for ring in (poly.exterior, *poly.interiors)]
+                self.bodies.append((style.water, rings, poly.bounds))
                 # the anti-aliased shore line hides the jagged edge of the fill
                 if coast is not None:
                     line = poly.boundary.intersection(coast)
@@ -173,7 +199,7 @@ class _MapPainter:
             out.append(sorted(group))
         return out
 
-    def shorelines(self, canvas: Canvas) -> None:
+    def shorelines(self, canvas) -> None:
         w = max(1.0, self.px(0.018))
         for line, colour in self.shores:
             merged = linemerge(line) if line.geom_type == "MultiLineString" else line
@@ -181,89 +207,86 @@ class _MapPainter:
                 if part.geom_type == "LineString" and len(part.coords) > 1:
                     canvas.line(list(part.coords), colour, w)
 
-    def symbols(self) -> None:
-        """Terrain symbols of the base terrain, then of overlay features (villages...)."""
+    def symbols_plan(self) -> None:
         flat = self.grid.flat
         # symbols keep clear of the hex id: top ids push them down, bottom ids up
         self.symbol_shift = {("top", True): 0.0, ("top", False): 0.1, ("bottom", True): -0.12,
                              ("bottom", False): -0.17}.get((self.m.hex_ids, flat), 0.0)
-        for h in self.hexes:
-            cell = self.m.hexes.get(h)
-            if cell is None:
-                continue
-            codes = [cell.terrain, *cell.features]
-            for code in codes:
-                style = self.style_of(code)
-                variant = (h.col * 7 + h.row * 13) % VARIANTS
-                spr = sprite(style, self.size, flat, variant, self.symbol_shift)
-                if spr is None:
-                    continue
-                cx, cy = self.centres[h]
-                half = spr.width / 2
-                self.image.paste(spr, (round(cx - half), round(cy - half)), spr)
 
-    def grid_lines(self) -> None:
-        colour = rgb(self.theme.get("grid", "colour", "#4a4a44"))
-        width = max(1, round(self.px(self.theme.get("grid", "width", 0.012))))
-        line = self.draw.line
-        grid = self.grid
-        # each hexside once: four sides per hex as one polyline, the other two only on the
-        # map's edge (inside, the neighbour draws them)
-        if grid.flat:
-            chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
-        else:
-            chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
-        for h in self.hexes:
-            pts = self.layout.corners(h)
-            line([pts[i] for i in chain], fill=colour, width=width, joint="curve" if width > 2 else None)
-            for i, direction in extra:
-                if grid.neighbour(h, direction) not in grid:
-                    line([pts[i], pts[(i + 1) % 6]], fill=colour, width=width)
-
-    def hexsides(self, canvas: Canvas) -> None:
+    def hexsides(self, canvas) -> None:
         """Rivers, lake sides, slopes and walls along chains of hexsides."""
+        self.water_lines: list[LineString] = []   # as drawn (smoothed): where bridges go
         by_code: dict[str, list[Hexside]] = defaultdict(list)
         for side, feats in self.m.hexsides.items():
             for f in feats:
                 by_code[f.code].append(side)
         # draw the widest (lake sides, major rivers) first so minor ones join on top
-        kinds = sorted(by_code, key=lambda c: -self._hexside_style(c).width)
+        kinds = sorted(by_code, key=lambda c: (-self._hexside_style(c).width, c))
         for code in kinds:
             style = self._hexside_style(code)
             kind = self.m.hexside_types.get(code)
-            segments = [self.layout.hexside_segment(s) for s in by_code[code]]
+            segments = [self.layout.hexside_segment(s) for s in sorted(by_code[code])]
             if kind is not None and kind.bridge and style.key == "bridge":
-                for side in by_code[code]:
+                for side in sorted(by_code[code]):
+                    if side in self._line_steps():
+                        continue   # drawn where the road crosses (see lines)
                     water = [self._hexside_style(c) for c in self.m.hexside_codes(side)]
                     gap = max([w.width for w in water if w.water] or [0.06])
-                    self._bridge(canvas, side, self.px(gap), style.colour)
+                    (ax, ay), (bx, by) = self.centres[side.a], self.centres[side.b]
+                    self._bridge(canvas, ((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay), self.px(gap),
+                                 style.colour)
                 continue
-            for chain in _chains(segments):
+            for chain in chains(segments):
                 w = max(1.0, self.px(style.width))
+                if style.key == "lake":
+                    self._lake_side(canvas, chain, w)
+                    self.water_lines.append(LineString(chain))
+                    continue
                 pts = chaikin(chain, 2) if style.water else chain
+                if style.water:
+                    self.water_lines.append(LineString(pts))
                 if style.edge is not None:
                     canvas.line(pts, style.edge, w + max(1.5, self.px(0.016)) * 2 if style.key == "river" else w + 2)
                 canvas.line(pts, style.colour, w)
                 if style.ticks:
                     self._ticks(canvas, chain, style.colour, w)
 
-    def _hexside_style(self, code: str):
-        kind = self.m.hexside_types.get(code)
-        if kind is None:
-            kind = HexsideType(code=code, name=code)
-        return self.theme.hexside_style(kind)
+    def _line_steps(self) -> set:
+        """The hexsides some road, track or railway crosses."""
+        steps = self.__dict__.get("_steps")
+        if steps is None:
+            steps = self._steps = {Hexside.of(a, b) for line in self.m.lines for a, b in zip(line.hexes, line.hexes[1:])}
+        return steps
 
-    def _ticks(self, canvas: Canvas, chain, colour, w: float) -> None:
+    def _lake_side(self, canvas, chain, w: float) -> None:
+        """A lake along hexsides: a narrow water body with the lakes' own water and thin shore
+        line, like the lakes drawn in hexes (a river is a darker line with a dark edge)."""
+        lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
+        water = lake.water or rgb("#9fc7e3")
+        shore = lake.shore or lake.ink
+        body = LineString(chain).buffer(w / 2, quad_segs=6, cap_style=1, join_style=1)
+        canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
+
+    def _hexside_style(self, code: str):
+        cache = self.__dict__.setdefault("_side_styles", {})
+        if code not in cache:
+            kind = self.m.hexside_types.get(code)
+            if kind is None:
+                kind = HexsideType(code=code, name=code)
+            cache[code] = self.theme.hexside_style(kind)
+        return cache[code]
+
+    def _ticks(self, canvas, chain, colour, w: float) -> None:
         length = self.px(0.07)
         for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035)):
             nx, ny = -uy, ux
             canvas.line([(x, y), (x + nx * length, y + ny * length)], colour, max(1.0, w * 0.6), round_ends=False)
 
-    def _bridge(self, canvas: Canvas, side: Hexside, gap: float, colour, deck=None) -> None:
-        (ax, ay), (bx, by) = self.layout.center(side.a), self.layout.center(side.b)
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        d = math.hypot(bx - ax, by - ay)
-        ux, uy = (bx - ax) / d, (by - ay) / d
+    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None) -> None:
+        """A bridge centred on ``at``, its deck along ``direction`` (where the road runs)."""
+        mx, my = at
+        d = math.hypot(*direction) or 1.0
+        ux, uy = direction[0] / d, direction[1] / d
         nx, ny = -uy, ux
         half_len = gap / 2 + self.px(0.07)
         half_w = self.px(0.055)
@@ -272,6 +295,7 @@ class _MapPainter:
                     (mx + ux * half_len - nx * half_w, my + uy * half_len - ny * half_w),
                     (mx - ux * half_len - nx * half_w, my - uy * half_len - ny * half_w)]
         canvas.polygon(deck_pts, fill=deck or self.theme.paper)
+        self.__dict__.setdefault("bridge_decks", []).append(deck_pts)
         w = max(1.0, self.px(0.016))
         flare = self.px(0.04)
         for sgn in (1, -1):
@@ -282,7 +306,7 @@ class _MapPainter:
                          (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)],
                         colour, w)
 
-    def lines(self, canvas: Canvas) -> None:
+    def lines(self, canvas) -> None:
         """Bridges, then tracks, roads and railways as smooth curves through hex centres."""
         water_width: dict[Hexside, float] = {}
         for side, feats in self.m.hexsides.items():
@@ -297,21 +321,26 @@ class _MapPainter:
             styled.append((self.theme.line_style(kind), kind, line))
         order = {"track": 0, "secondary": 1, "road": 2, "rail": 3}
         styled.sort(key=lambda item: order.get(item[0].key, 1))
-        # bridges under the lines that cross the water
-        for style, kind, line in styled:
-            if not kind.bridges:
-                continue
-            for a, b in zip(line.hexes, line.hexes[1:]):
-                side = Hexside.of(a, b)
-                if side in water_width:
-                    deck = rgb("#3a3a3a") if style.key == "rail" else None
-                    self._bridge(canvas, Hexside(a, b), self.px(water_width[side]), self.theme.ink, deck)
         # a railway that runs along a road is drawn beside it, not on top of it
         road_steps = {frozenset(pair) for style, _, line in styled if style.key != "rail"
                       for pair in zip(line.hexes, line.hexes[1:])}
         paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set())), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
-        paths = [(style, pts) for style, pts in _join_ends(paths)]
+        # bridges under the lines that cross the water, where the drawn line crosses the
+        # drawn river (a bridge given as a hexside feature is drawn here too)
+        bridged = {side for side, feats in self.m.hexsides.items()
+                   for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
+        for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
+            for a, b in zip(line.hexes, line.hexes[1:]):
+                side = Hexside.of(a, b)
+                if side in water_width and (kind.bridges or side in bridged):
+                    segment = self.layout.hexside_segment(side)
+                    at, direction = crossing(pts, segment, self.centres[a], self.centres[b],
+                                              self._water_near(segment))
+                    deck = rgb("#3a3a3a") if style.key == "rail" else None
+                    self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
+        paths = [(style, pts) for style, pts in join_ends(paths)]
+        self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for style, pts in paths:   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
                 canvas.line(pts, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
@@ -329,9 +358,19 @@ class _MapPainter:
                     canvas.line([(x - nx * half, y - ny * half), (x + nx * half, y + ny * half)],
                                 style.colour, max(1.0, w * 0.75), round_ends=False)
 
+    def _water_near(self, segment) -> list:
+        """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
+        zone = LineString(segment).buffer(self.size * 0.2)
+        out = []
+        for line in self.water_lines:
+            if line.intersects(zone):
+                out.append(line.intersection(zone))
+        return out
+
     def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
-        """Hex centres of a line, moved sideways where its steps are also steps of ``shared``."""
-        pts = [self.layout.center(h) for h in line.hexes]
+        """Hex centres of a line, straightened along rows of a flat-topped grid, and moved
+        sideways where its steps are also steps of ``shared``."""
+        pts = straighten(self.grid.flat, [self.centres[h] for h in line.hexes], self.layout.radius)
         if not shared:
             return pts
         steps = [frozenset(pair) in shared for pair in zip(line.hexes, line.hexes[1:])]
@@ -387,7 +426,7 @@ class _MapPainter:
             cache[name] = self.grid.edge_hexes(name)
         return cache[name]
 
-    def edges(self, canvas: Canvas) -> list[tuple]:
+    def edges(self, canvas) -> list[tuple]:
         """Coloured bands outside friendly and supply edges; returns label data for each."""
         groups = self.edge_groups()
         if not groups:
@@ -410,8 +449,8 @@ class _MapPainter:
             if not segments:
                 continue
             # merged into chains first so the band's corners are mitred, not notched
-            chains = [LineString(c) for c in _chains([list(seg.coords) for seg in segments])]
-            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in chains])
+            lines = [LineString(c) for c in chains([list(seg.coords) for seg in segments])]
+            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
             band = band.difference(grid_poly)
             colour = side_colour(side_id, self.game)
             canvas.shape(band, fill=colour, outline=_darker(colour), width=max(1.0, self.px(0.01)))
@@ -422,11 +461,13 @@ class _MapPainter:
             out.append((edge_name, text, colour, band.bounds))
         return out
 
-    def edge_labels(self, labels) -> None:
+    def edge_labels(self, labels) -> list[tuple]:
+        """The edge labels as sprites with the map pixel of their top-left corner."""
         size = self.px(self.theme.get("edge", "label_size", 0.17))
         f = font(size, bold=True, family="condensed")
+        out = []
         for edge_name, text, colour, (x0, y0, x1, y1) in labels:
-            tw = int(self.draw.textlength(text, font=f)) + 4
+            tw = int(self._probe.textlength(text, font=f)) + 4
             th = int(size * 1.4)
             tile = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
             ImageDraw.Draw(tile).text((tw / 2, th / 2), text, font=f, fill=_darker(colour, 0.5) + (255,),
@@ -439,15 +480,16 @@ class _MapPainter:
             else:
                 cx = (x0 + x1) / 2
                 cy = y0 - gap - tile.height / 2 if edge_name == "north" else y1 + gap + tile.height / 2
-            pos = (round(cx - tile.width / 2), round(cy - tile.height / 2))
-            self.image.paste(tile, pos, tile)
+            out.append((tile, (round(cx - tile.width / 2), round(cy - tile.height / 2))))
+        return out
 
-    def markers(self, canvas: Canvas) -> list:
-        """Victory stars and supply-source discs; returns (hex, kind, text, centre, radius)."""
+    def markers(self, canvas) -> list:
+        """Victory stars and supply-source discs; returns (text, x, y, size, colour) to print."""
         texts = []
         vic = self.theme.data.get("victory", {})
         r = self.px(vic.get("size", 0.22)) / 2
         fill = rgb(vic.get("fill", "#c8102e"))
+        vp_ink = rgb(vic.get("text", "#ffffff"))
         for v in self.m.victory:
             if v.hex not in self.centres:
                 continue
@@ -458,7 +500,7 @@ class _MapPainter:
             canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
             self.reserved.append((x - r, y - r, x + r, y + r))
             if v.points is not None:
-                texts.append((v.hex, "vp", str(v.points), (x, y + r * 0.08), r))
+                texts.append((str(v.points), x, y + r * 0.08, r * 0.95, vp_ink))
         sup = self.theme.data.get("supply", {})
         rs = self.px(sup.get("size", 0.17)) / 2
         for src in self.m.supply:
@@ -473,62 +515,59 @@ class _MapPainter:
                 canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
                                width=max(1.0, self.px(0.014)))
                 self.reserved.append((x - rs, y - rs, x + rs, y + rs))
-                texts.append((h, "supply", "S", (x, y), rs))
+                texts.append(("S", x, y, rs * 1.25, self.theme.ink))
         return texts
-
-    def marker_texts(self, texts) -> None:
-        vic = self.theme.data.get("victory", {})
-        for _, kind, text, (x, y), r in texts:
-            size = r * (0.95 if kind == "vp" else 1.25)
-            colour = rgb(vic.get("text", "#ffffff")) if kind == "vp" else self.theme.ink
-            self.draw.text((x, y), text, font=font(size, bold=True, family="condensed"), fill=colour, anchor="mm")
 
     # -- text ------------------------------------------------------------------------------
 
     def hex_ids(self) -> None:
+        """Where each hex id goes, its knock-out box (hex colour, painted over whatever line
+        crosses there, as printed maps do) and its ink."""
+        self.ids: list[tuple] = []   # per hex: (x, y, knock-out box, (ink, knock-out colour or None))
         where = self.m.hex_ids
         if where == "none":
             return
         style = self.theme.data.get("hex_id", {})
-        f = font(self.px(style.get("size", 0.125)), bold=style.get("bold", False),
-                 family=style.get("family", "condensed"))
+        self.id_font = (self.px(style.get("size", 0.125)), style.get("bold", False), style.get("family", "condensed"))
         colour = rgb(style.get("colour", "#333333"))
         inset = self.px(style.get("inset", 0.045))
         if self.grid.flat:
             half = self.size / 2 - inset
         else:  # below the top corner, where the hex is wide enough for the id
             half = self.layout.radius * 0.66
-        anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
-        text = self.draw.text
+        self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
+        pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
-        halo = max(1, round(self.px(0.012)))
-        # a halo (in the hex's own colour, so invisible on the terrain) only where a line or
-        # hexside feature may cross the id: stroked text costs twice as much
-        busy = {h for line in self.m.lines for h in line.hexes}
-        busy.update(h for side in self.m.hexsides for h in side)
-        x0, y0, x1, y1 = f.getbbox(fmt(self.hexes[0]), anchor=anchor)
+        styles: dict = {}
         for h in self.hexes:
             cx, cy = self.centres[h]
             label = fmt(h)
-            fill = self.fills.get(h) or self.style_of(self.m.terrain(h)).fill
-            ink = colour if _luma(fill) > 0.55 else self.theme.paper
-            at = (cx, cy + dy)
-            if h in busy:
-                text(at, label, font=f, fill=ink, anchor=anchor, stroke_width=halo, stroke_fill=fill)
-            else:
-                text(at, label, font=f, fill=ink, anchor=anchor)
-            # ids of one map have one width in practice; the box only steers place names
-            self.reserved.append((at[0] + x0 - 1, at[1] + y0 - 1, at[0] + x1 + 1, at[1] + y1 + 1))
-            self.id_boxes[h] = self.reserved[-1]
+            water = self.water_colour.get(h)
+            ground = water or self.fills[h]
+            ink = colour if _luma(ground) > 0.55 else self.theme.paper
+            x0, y0, x1, y1 = label_box(cx, cy + dy, label, *self.id_font, anchor=self.id_anchor)
+            box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+            # nothing but the id shows in its box: a road, rail, river or shore line passing
+            # there is interrupted by it (on water the box is water)
+            knock = ground
+            self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock))))
+            self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
+            self.id_boxes[h] = box
 
     def places(self) -> None:
         """Place names with a halo, placed where they cover no hex id and no other name."""
         style = self.theme.data.get("place", {})
         kinds = self.theme.data.get("place_sizes", {})
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
+        family = style.get("family", "condensed")
+        near = Bins(cell=max(64, round(self.size * 2)))
+        for n, box in enumerate(self.reserved):
+            near.add(n, box)
         reserved = np.asarray(self.reserved, dtype=float).reshape(-1, 4)
         placed: list = []
-        W, H = self.image.size
+        placed_bins = Bins(cell=max(64, round(self.size * 2)))
+        self.place_list: list[tuple] = []
+        W, H = self.extent
         # largest places first: they get the best spots
         order = sorted(self.m.places, key=lambda p: -kinds.get(p.kind, 1.0))
         for place in order:
@@ -537,72 +576,159 @@ class _MapPainter:
             cx, cy = self.centres[place.hex]
             base = self.px(style.get("size", 0.165)) * kinds.get(place.kind, 1.0)
             bold = place.kind in ("city", "town")
+            span = self.size * 1.5
+            local = reserved[near.query((cx - span, cy - span, cx + span, cy + span))]
+            others = np.asarray([placed[k] for k in placed_bins.query((cx - 4 * span, cy - span, cx + 4 * span,
+                                                                        cy + span))], dtype=float).reshape(-1, 4)
             best = None
             for shrink in (1.0, 0.88, 0.76):
-                f = font(base * shrink, bold=bold, family=style.get("family", "condensed"))
+                f = font(base * shrink, bold=bold, family=family)
                 hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
                 for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
                     at = (cx + self.px(dx), cy + self.px(dy))
-                    x0, y0, x1, y1 = self.draw.textbbox(at, place.name, font=f, anchor="mm", stroke_width=hw)
-                    rect = (x0, y0, x1, y1)
-                    clash = _overlap(rect, reserved) + sum(_overlap(rect, np.asarray([o])) for o in placed)
+                    rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
+                    x0, y0, x1, y1 = rect
+                    clash = overlap(rect, local) + overlap(rect, others)
                     if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
                         clash += (x1 - x0) * (y1 - y0)
                     if best is None or clash < best[0]:
-                        best = (clash, at, f, hw, rect)
+                        best = (clash, at, base * shrink, hw, rect)
                     if clash == 0:
                         break
                 if best[0] == 0:
                     break
-            _, at, f, hw, rect = best
+            _, at, size, hw, rect = best
+            placed_bins.add(len(placed), rect)
             placed.append(rect)
             self.place_boxes[place.name] = rect
-            self.draw.text(at, place.name, font=f, fill=colour, anchor="mm", stroke_width=hw, stroke_fill=halo)
+            self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
+        self.reserved = []   # only the placing needs them
 
+    # -- painting a window -----------------------------------------------------------------
 
-def _overlap(rect, boxes: np.ndarray) -> float:
-    """Total area of ``rect`` covered by each of ``boxes`` (an N x 4 array)."""
-    if not len(boxes):
-        return 0.0
-    w = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
-    h = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
-    return float((np.clip(w, 0, None) * np.clip(h, 0, None)).sum())
+    def paint(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        """Draw the part of the map that falls in ``image``, whose top-left pixel is map
+        pixel ``origin`` (whole pixels)."""
+        ox, oy = origin
+        box = (ox, oy, ox + image.width, oy + image.height)
+        draw = ImageDraw.Draw(image)
+        order = self.hex_bins.query(box)
 
+        local = self.corner_px[order] - np.asarray(origin, dtype=np.int32) if order else None
+        polygon = draw.polygon
+        fills = self.fill_list
+        if order:
+            for n, flat in zip(order, local.reshape(len(order), -1).tolist()):   # terrain fills
+                polygon(flat, fill=fills[n])
+        # water bodies
+        for colour, rings, bounds in self.bodies:
+            if not meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
+                continue
+            if len(rings) == 1:
+                draw.polygon([(x - ox, y - oy) for x, y in rings[0]], fill=colour)
+                continue
+            # islands: fill through a mask so the land drawn inside stays
+            mx0, my0 = max(0, math.floor(bounds[0]) - ox - 2), max(0, math.floor(bounds[1]) - oy - 2)
+            mx1, my1 = min(image.width, math.ceil(bounds[2]) - ox + 3), min(image.height, math.ceil(bounds[3]) - oy + 3)
+            if mx1 <= mx0 or my1 <= my0:
+                continue
+            mask = Image.new("L", (mx1 - mx0, my1 - my0), 0)
+            md = ImageDraw.Draw(mask)
+            for k, ring in enumerate(rings):
+                md.polygon([(x - ox - mx0, y - oy - my0) for x, y in ring], fill=255 if k == 0 else 0)
+            image.paste(colour, (mx0, my0, mx1, my1), mask)
+        # terrain symbols
+        core = image.im
+        for n in order:
+            for spr, (x, y) in self.sprites.get(n, ()):
+                core.paste(spr.im, (x - ox, y - oy, x - ox + spr.width, y - oy + spr.height), spr.im)
+        if order:
+            self._grid_lines(draw, local, order)
+        # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
+        canvas = Canvas(image, self.factor, origin=origin)
+        for n in self.op_bins.query(box):
+            op, obox, pad = self.ops[n]
+            canvas.add(op, obox, pad)
+        canvas.flush()
+        for tile, (x, y) in self.edge_tiles:
+            image.paste(tile, (x - ox, y - oy), tile)
+        for text, x, y, size, colour in self.marker_list:
+            if abs(x - (box[0] + box[2]) / 2) < image.width / 2 + size * 4 and \
+                    abs(y - (box[1] + box[3]) / 2) < image.height / 2 + size * 4:
+                paste_text(image, origin, x, y, text, size, True, "condensed", colour)
+        # hex ids over a knock-out box of the hex's colour
+        if self.ids:
+            size, bold, family = self.id_font
+            fmt = self.grid.format
+            for n in order:
+                x, y, (x0, y0, x1, y1), (ink, knock) = self.ids[n]
+                if knock is not None:
+                    core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                paste_label(image, origin, x, y, fmt(self.hexes[n]), size, bold, family, ink, anchor=self.id_anchor)
+        for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
+            if meets(rect, box):
+                paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
 
-def _join_ends(paths):
-    """Snap a line that ends in a hex another line passes through onto that line's curve.
+    def _grid_plan(self) -> None:
+        """Whole-pixel corners of each hex, its grid polylines and its symbol sprites."""
+        colour = rgb(self.theme.get("grid", "colour", "#4a4a44"))
+        width = max(1, round(self.px(self.theme.get("grid", "width", 0.012))))
+        self.grid_style = (colour, width)
+        grid = self.grid
+        # each hexside once: four sides per hex as one polyline, the other two only on the
+        # map's edge (inside, the neighbour draws them)
+        if grid.flat:
+            chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
+        else:
+            chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
+        # corners as offsets from the centre, computed once (Layout.corners per hex is slow);
+        # one compact array for every hex (a monster map has tens of thousands)
+        cx, cy = self.layout.center(self.hexes[0])
+        unit = np.asarray([(x - cx, y - cy) for x, y in self.layout.corners(self.hexes[0])])
+        centres = np.asarray([self.centres[h] for h in self.hexes], dtype=float).reshape(-1, 1, 2)
+        self.corner_px = np.floor(centres + unit[None] + 0.5).astype(np.int32)
+        self.grid_chain = list(chain)
+        self.grid_extra: dict[int, list[tuple[int, int]]] = {}
+        cols = [h.col for h in self.hexes]
+        rows = [h.row for h in self.hexes]
+        c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
+        for n, h in enumerate(self.hexes):
+            # only a hex near the grid's border can miss a neighbour (short columns included)
+            if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
+                missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in grid]
+                if missing:
+                    self.grid_extra[n] = missing
+        self.fill_list = [self.fills[h] for h in self.hexes]
+        flat = grid.flat
+        self.sprites: dict[int, list] = {}
+        for n, h in enumerate(self.hexes):
+            out = []
+            cell = self.m.hexes.get(h)
+            if cell is not None:
+                for code in (cell.terrain, *cell.features):
+                    variant = (h.col * 7 + h.row * 13) % VARIANTS
+                    spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
+                    if spr is not None:
+                        cx, cy = self.centres[h]
+                        half = spr.width / 2
+                        out.append((spr, (round(cx - half), round(cy - half))))
+            if out:
+                self.sprites[n] = out
 
-    Smoothing cuts corners, so a curve passes near, not through, the centres of the hexes
-    where it bends; a road ending at such a hex would otherwise stop short of the other.
-    """
-    curves = [LineString(pts) for _, pts, _ in paths]
-    inner = [set(line.hexes[1:-1]) for _, _, line in paths]
-    out = []
-    for i, (style, pts, line) in enumerate(paths):
-        pts = list(pts)
-        for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
-            for j, hexes in enumerate(inner):
-                if j != i and end in hexes:
-                    other = curves[j]
-                    snapped = other.interpolate(other.project(Point(pts[at])))
-                    if at == 0:
-                        pts.insert(0, (snapped.x, snapped.y))
-                    else:
-                        pts.append((snapped.x, snapped.y))
-                    break
-        out.append((style, pts))
-    return out
-
-
-def _chains(segments) -> list[list[tuple[float, float]]]:
-    """Hexside segments merged into continuous polylines (rivers follow chains of sides)."""
-    if not segments:
-        return []
-    # round to merge end points that differ by float noise
-    lines = [LineString([(round(x, 3), round(y, 3)) for x, y in seg]) for seg in segments]
-    merged = linemerge(MultiLineString(lines))
-    geoms = getattr(merged, "geoms", [merged])
-    return [list(g.coords) for g in geoms]
+    def _grid_lines(self, draw, local, order) -> None:
+        colour, width = self.grid_style
+        line = draw.line
+        lo = width // 2
+        outlines = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
+        for k, n in enumerate(order):
+            pieces = [outlines[k]]
+            for i, j in self.grid_extra.get(n, ()):
+                pieces.append([*local[k, i].tolist(), *local[k, j].tolist()])
+            for flat in pieces:
+                line(flat, fill=colour, width=width)
+                if width > 2:   # round joints (whole-pixel discs, the same in every window)
+                    for x, y in zip(flat[::2], flat[1::2]):
+                        draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=colour)
 
 
 def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:
@@ -610,20 +736,6 @@ def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, ga
 
     Returns where the text went: ``{"hex_ids": {hex: box}, "places": {name: box}}``.
     """
-    p = _MapPainter(image, game_map, layout, theme, game)
-    p.terrain()
-    p.water()
-    p.symbols()
-    p.grid_lines()
-    canvas = Canvas(image, p.factor)
-    p.shorelines(canvas)
-    p.hexsides(canvas)
-    p.lines(canvas)
-    edge_labels = p.edges(canvas)
-    texts = p.markers(canvas)
-    canvas.flush()
-    p.edge_labels(edge_labels)
-    p.marker_texts(texts)
-    p.hex_ids()
-    p.places()
-    return {"hex_ids": p.id_boxes, "places": p.place_boxes}
+    scene = MapScene(game_map, layout, theme, game, image.size)
+    scene.paint(image, (0, 0))
+    return {"hex_ids": scene.id_boxes, "places": scene.place_boxes}

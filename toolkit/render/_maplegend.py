@@ -21,7 +21,7 @@ from ._raster import Canvas, dashes, walk
 from .fonts import font
 from .theme import Theme, rgb
 
-__all__ = ["LegendPlan", "plan_legend", "draw_legend"]
+__all__ = ["LegendPlan", "plan_legend", "legend_text_extents"]
 
 @dataclass
 class _Block:
@@ -186,11 +186,12 @@ class _Legend:
                 draw.text((x0, cy + self.text_f.size * (0.4 + 1.3 * i)), line, font=self.text_f, fill=self.ink)
         return _Block(height, paint)
 
-    def _wrap(self, text: str, width: int) -> list[str]:
-        """Greedy word wrap of ``text`` in the legend's text font."""
+    def _wrap(self, text: str, width: int, f=None) -> list[str]:
+        """Greedy word wrap of ``text`` in the legend's text font (or ``f``)."""
+        f = f or self.text_f
         lines: list[str] = []
         for word in text.split(" "):
-            if lines and self.tw(lines[-1] + " " + word, self.text_f) <= width:
+            if lines and self.tw(lines[-1] + " " + word, f) <= width:
                 lines[-1] += " " + word
             else:
                 lines.append(word)
@@ -334,34 +335,54 @@ class _Legend:
     def boxes_block(self) -> _Block:
         bx = self.lg.get("box", {})
         bw = min(self.width - 2 * self.pad, round(bx.get("width", 2.0) * self.dpi))
-        bh = round(bx.get("height", 0.9) * self.dpi)
         head_h = round(self.head_f.size * 1.6)
         gap = self.pad // 2
-        height = self.pad + head_h + len(self.m.boxes) * (bh + gap) + self.pad // 2
+        line_h = round(self.text_f.size * 1.3)
+        name_h = round(self.bold_f.size * 1.25)
+        boxes = []
+        for b in self.m.boxes:
+            # the box's name and notes fit inside it: both wrap, and a box grows to hold them
+            names = self._wrap(b.name.upper(), bw - self.pad, self.bold_f)
+            band_h = round(self.bold_f.size * 0.35) + name_h * len(names)
+            notes = []
+            if b.entry:
+                notes.append("Enters at " + ", ".join(self.m.grid.format(h) for h in b.entry))
+            if b.note:
+                notes.append(b.note)
+            lines = [line for n in notes for line in self._wrap(n, bw - self.pad)]
+            bh = max(round(bx.get("height", 0.9) * self.dpi),
+                     band_h + round(self.text_f.size * 0.4) + line_h * len(lines) + self.pad // 2)
+            boxes.append((b, names, band_h, lines, bh))
+        height = self.pad + head_h + sum(bh + gap for *_, bh in boxes) + self.pad // 2
 
         def paint(image, draw, canvas, x, y):
             x0 = x + self.pad
             draw.text((x0, y + self.pad), "OFF-MAP BOXES", font=self.head_f, fill=self.ink)
             cy = y + self.pad + head_h
-            for b in self.m.boxes:
+            for b, names, band_h, lines, bh in boxes:
                 colour = side_colour(b.side, self.game) if b.side else rgb("#dddddd")
-                draw.rectangle((x0, cy, x0 + bw, cy + bh), fill=rgb(bx.get("fill", "#ffffff")),
+                frame = (x0, cy, x0 + bw, cy + bh)
+                draw.rectangle(frame, fill=rgb(bx.get("fill", "#ffffff")),
                                outline=rgb(bx.get("outline", "#222222")), width=max(2, round(self.pt)))
-                band_h = round(self.bold_f.size * 1.6)
                 draw.rectangle((x0, cy, x0 + bw, cy + band_h), fill=colour, outline=rgb(bx.get("outline", "#222222")),
                                width=max(2, round(self.pt)))
-                draw.text((x0 + self.pad // 2, cy + band_h / 2), b.name.upper(), font=self.bold_f, fill=self.ink, anchor="lm")
-                notes = []
-                if b.entry:
-                    notes.append("Enters at " + ", ".join(self.m.grid.format(h) for h in b.entry))
-                if b.note:
-                    notes.append(b.note)
+                for k, name in enumerate(names):
+                    _framed(draw, frame, (x0 + self.pad // 2, cy + band_h / 2 + (k - (len(names) - 1) / 2) * name_h),
+                            name, font=self.bold_f, fill=self.ink, anchor="lm")
                 ty = cy + band_h + self.text_f.size * 0.4
-                for n in notes:
-                    draw.text((x0 + self.pad // 2, ty), n, font=self.text_f, fill=self.ink)
-                    ty += self.text_f.size * 1.3
+                for line in lines:
+                    _framed(draw, frame, (x0 + self.pad // 2, ty), line, font=self.text_f, fill=self.ink)
+                    ty += line_h
                 cy += bh + gap
         return _Block(height, paint)
+
+
+def _framed(draw, frame, xy, text, **kwargs) -> None:
+    """Text that belongs inside ``frame`` (a box drawn in the panel): a measuring draw notes it."""
+    if isinstance(draw, _Measuring):
+        draw.text(xy, text, frame=frame, **kwargs)
+    else:
+        draw.text(xy, text, **kwargs)
 
 
 def _tint(colour, k: float = 0.955):
@@ -400,15 +421,31 @@ def plan_legend(game_map: Map, game: Game | None, theme: Theme, dpi: int,
     return (right if area_right <= area_below else below), legend
 
 
-def draw_legend(image: Image.Image, origin: tuple[int, int], plan: LegendPlan) -> None:
-    """Paint the planned legend with its top-left corner at ``origin``."""
-    draw = ImageDraw.Draw(image)
-    canvas = Canvas(image, 3)
-    x, y0 = origin
+class _Measuring:
+    """An ImageDraw that also notes the box of every text it draws."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw) -> None:
+        self._draw = draw
+        self.boxes: list[tuple[str, tuple]] = []
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, frame=None, **kwargs):
+        box = self._draw.textbbox(xy, text, font=font, anchor=anchor, stroke_width=kwargs.get("stroke_width", 0))
+        self.boxes.append((text, box, frame))
+        return self._draw.text(xy, text, fill=fill, font=font, anchor=anchor, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._draw, name)
+
+
+def legend_text_extents(plan: LegendPlan, theme: Theme) -> list[tuple[str, tuple, tuple]]:
+    """``(text, box, frame)`` for every text of the legend, each block painted on its own
+    panel; ``frame`` is the box the text belongs in (an off-map box, a chart column, else the
+    whole panel): what a test measures to prove nothing overflows."""
+    out = []
     for column in plan.columns:
-        y = y0
         for block in column:
-            block.paint(image, draw, canvas, x, y)
-            y += block.height
-        x += plan.col_width
-    canvas.flush()
+            image = Image.new("RGB", (plan.col_width, block.height), theme.paper)
+            draw = _Measuring(ImageDraw.Draw(image))
+            block.paint(image, draw, Canvas(image, 1), 0, 0)
+            out.extend((text, box, frame or (0, 0, *image.size)) for text, box, frame in draw.boxes)
+    return out

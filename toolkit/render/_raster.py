@@ -4,13 +4,22 @@ Pillow draws lines and polygons without anti-aliasing. :class:`Canvas` collects 
 operations and draws them tile by tile: only tiles that some operation touches are cut out,
 enlarged, drawn at ``factor`` times the resolution and reduced back (box filter), so memory
 stays at one tile and untouched pixels come back unchanged.
+
+Coordinates are map pixels; the image may be any window of the map (``origin`` is the map
+pixel of its top-left corner). Every coordinate is rounded to whole (supersampled) pixels
+in map space before it is shifted into the window, and each tile is drawn with a margin that
+is thrown away, so a window draws exactly the pixels the whole map would: pillow truncates
+towards zero and rounds half away from zero, which is not the same on both sides of a
+window's edge.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Iterable, Sequence
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 Point = tuple[float, float]
@@ -18,26 +27,47 @@ Point = tuple[float, float]
 #: Points per piece of a long polyline.
 _CHUNK = 12
 
-__all__ = ["Canvas", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
+#: Pixels drawn around each tile and thrown away (see the module docstring).
+PAD = 2
+
+
+def snap(v: float) -> int:
+    """Round to a whole pixel the same way wherever the window is (half up)."""
+    return math.floor(v + 0.5)
+
+__all__ = ["Canvas", "Recorder", "PAD", "snap", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
 
 
 class Canvas:
-    """Vector operations queued for anti-aliased drawing onto ``image`` (RGB) by tiles."""
+    """Vector operations queued for anti-aliased drawing onto ``image`` (RGB) by tiles.
 
-    def __init__(self, image: Image.Image, factor: int = 3, tile: int = 256) -> None:
+    Operations are kept in supersampled whole pixels of the map (``factor`` times the map's
+    pixels), snapped when they are queued."""
+
+    def __init__(self, image: Image.Image | None, factor: int = 3, tile: int = 256,
+                 origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.factor = max(1, int(factor))
         self.tile = tile
+        self.origin = origin
         self._ops: list[tuple] = []
         self._bins: dict[tuple[int, int], list[int]] = {}
 
     # -- queueing --------------------------------------------------------------------------
 
+    def _snap(self, points) -> np.ndarray:
+        """Points as an (n, 2) array of whole supersampled pixels (compact: a monster map
+        holds hundreds of thousands of them)."""
+        return np.floor(np.asarray(points, dtype=float).reshape(-1, 2) * self.factor + 0.5).astype(np.int32)
+
     def _bin(self, boxes: Iterable[tuple[float, float, float, float]], pad: float) -> None:
         index = len(self._ops) - 1
         t = self.tile
+        ox, oy = self.origin
+        pad += PAD + 1
         seen: set[tuple[int, int]] = set()
         for x0, y0, x1, y1 in boxes:
+            x0, x1, y0, y1 = x0 - ox, x1 - ox, y0 - oy, y1 - oy
             for tx in range(max(0, int((x0 - pad) // t)), int((x1 + pad) // t) + 1):
                 for ty in range(max(0, int((y0 - pad) // t)), int((y1 + pad) // t) + 1):
                     if (tx, ty) not in seen:
@@ -50,6 +80,7 @@ class Canvas:
             return
         points = list(points)
         n = len(points)
+        w = max(1, round(width * self.factor))
         # long polylines become short overlapping pieces, so a tile only draws what crosses
         # it; two shared points make every vertex an inner vertex of some piece (joints)
         step = _CHUNK
@@ -59,12 +90,14 @@ class Canvas:
             if len(piece) < 2:
                 continue
             first, last = k == 0, k + step + 2 >= n
-            self._ops.append(("line", piece, fill, width, (round_ends and first, round_ends and last)))
+            spts = self._snap(piece)
+            joints = _sharp_vertices(spts, w) if w > 2 else ()
+            self._ops.append(("line", spts, fill, w, (round_ends and first, round_ends and last), joints))
             self._bin([_box(piece)], width)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
-        self._ops.append(("polygon", list(points), fill, outline, width))
+        self._ops.append(("polygon", self._snap(points), fill, outline, max(1, round(width * self.factor))))
         self._bin([_box(points)], width)
 
     def shape(self, geom, fill=None, outline=None, width: float = 1) -> None:
@@ -72,16 +105,25 @@ class Canvas:
         if geom.is_empty:
             return
         polys = list(getattr(geom, "geoms", [geom]))
+        w = max(1, round(width * self.factor))
         for poly in polys:
             if poly.geom_type != "Polygon" or poly.is_empty:
                 continue
-            rings = [list(poly.exterior.coords)] + [list(r.coords) for r in poly.interiors]
-            self._ops.append(("shape", rings, fill, outline, width))
+            rings = [self._snap(poly.exterior.coords)] + [self._snap(r.coords) for r in poly.interiors]
+            joints = [_sharp_vertices(r, w) if w > 2 else () for r in rings]
+            self._ops.append(("shape", rings, fill, outline, w, joints))
             self._bin([poly.bounds], width)
 
     def ellipse(self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 1) -> None:
-        self._ops.append(("ellipse", (cx, cy, r), fill, outline, width))
+        f = self.factor
+        x0, y0, x1, y1 = (math.floor(v * f + 0.5) for v in (cx - r, cy - r, cx + r, cy + r))
+        self._ops.append(("ellipse", (x0, y0, x1, y1), fill, outline, max(1, round(width * self.factor))))
         self._bin([(cx - r, cy - r, cx + r, cy + r)], width)
+
+    def add(self, op: tuple, box: tuple[float, float, float, float], pad: float) -> None:
+        """Queue an operation recorded elsewhere (see :class:`Recorder`), with its box."""
+        self._ops.append(op)
+        self._bin([box], pad)
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -89,105 +131,123 @@ class Canvas:
         """Draw every queued operation onto the image, then forget them."""
         f, t = self.factor, self.tile
         W, H = self.image.size
+        ox, oy = self.origin
         for (tx, ty), indices in sorted(self._bins.items()):
             x0, y0 = tx * t, ty * t
             if x0 >= W or y0 >= H:
                 continue
-            box = (x0, y0, min(W, x0 + t), min(H, y0 + t))
-            crop = self.image.crop(box)
+            x1, y1 = min(W, x0 + t), min(H, y0 + t)
+            # a margin around the tile, drawn and thrown away: pixels at a crop's edge are
+            # where pillow's rounding differs from one window to another
+            bx0, by0 = max(0, x0 - PAD), max(0, y0 - PAD)
+            crop = self.image.crop((bx0, by0, min(W, x1 + PAD), min(H, y1 + PAD)))
             if f > 1:
                 crop = crop.resize((crop.width * f, crop.height * f), Image.NEAREST)
             draw = ImageDraw.Draw(crop)
             for i in indices:
-                _draw_op(draw, crop, self._ops[i], x0, y0, f)
+                _draw_op(draw, crop, self._ops[i], (ox + bx0) * f, (oy + by0) * f)
             if f > 1:
                 crop = crop.reduce(f)
-            self.image.paste(crop, box[:2])
+            self.image.paste(crop.crop((x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)), (x0, y0))
         self._ops.clear()
         self._bins.clear()
 
 
-def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, x0: float, y0: float, f: int) -> None:
-    kind = op[0]
+class Recorder(Canvas):
+    """Collects canvas operations with their boxes, to be replayed into any window later
+    (:meth:`Canvas.add` on a canvas of the same ``factor``)."""
 
-    def tr(points):
-        return [((x - x0) * f, (y - y0) * f) for x, y in points]
+    def __init__(self, factor: int) -> None:
+        super().__init__(None, factor)
+        self.items: list[tuple[tuple, tuple, float]] = []   # (op, box, pad)
+
+    def _bin(self, boxes, pad: float) -> None:
+        op = self._ops.pop()
+        for box in boxes:
+            self.items.append((op, tuple(box), pad))
+
+
+def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y0: int) -> None:
+    """Draw one operation; ``X0, Y0``: the crop's top-left corner in supersampled map pixels."""
+    kind = op[0]
+    off = np.array((X0, Y0), dtype=np.int32)
+
+    def tr(points) -> list:
+        return (points - off).ravel().tolist()
 
     if kind == "line":
-        _, points, fill, width, round_ends = op
-        pts = tr(points)
-        w = max(1, round(width * f))
-        draw.line(pts, fill=fill, width=w)
+        _, points, fill, w, round_ends, joints = op
+        flat = tr(points)
+        draw.line(flat, fill=fill, width=w)
         if w > 2:
-            _round_joints(draw, pts, w, fill)
-            r = w / 2
-            for flag, (x, y) in zip(round_ends, (pts[0], pts[-1])):
+            for i in joints:
+                _dot(draw, flat[2 * i], flat[2 * i + 1], w, fill)
+            for flag, (x, y) in zip(round_ends, ((flat[0], flat[1]), (flat[-2], flat[-1]))):
                 if flag:
-                    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+                    _dot(draw, x, y, w, fill)
     elif kind == "polygon":
-        _, points, fill, outline, width = op
-        pts = tr(points)
+        _, points, fill, outline, w = op
+        flat = tr(points)
         if fill is not None:
-            draw.polygon(pts, fill=fill)
+            draw.polygon(flat, fill=fill)
         if outline is not None:
-            w = max(1, round(width * f))
-            draw.line(pts + [pts[0]], fill=outline, width=w, joint="curve")
+            draw.line(flat + flat[:2], fill=outline, width=w)
+            if w > 2:
+                for i in range(0, len(flat), 2):
+                    _dot(draw, flat[i], flat[i + 1], w, outline)
     elif kind == "shape":
-        _, rings, fill, outline, width = op
+        _, rings, fill, outline, w, joints = op
         if fill is not None and len(rings) == 1:
             draw.polygon(tr(rings[0]), fill=fill)
         elif fill is not None:
             # holes: a mask over the shape's own box only
-            outer = tr(rings[0])
-            bx0 = max(0, int(min(p[0] for p in outer)))
-            by0 = max(0, int(min(p[1] for p in outer)))
-            bx1 = min(crop.width, int(max(p[0] for p in outer)) + 2)
-            by1 = min(crop.height, int(max(p[1] for p in outer)) + 2)
+            outer = rings[0] - off
+            bx0 = max(0, int(outer[:, 0].min()))
+            by0 = max(0, int(outer[:, 1].min()))
+            bx1 = min(crop.width, int(outer[:, 0].max()) + 2)
+            by1 = min(crop.height, int(outer[:, 1].max()) + 2)
             if bx1 > bx0 and by1 > by0:
                 mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
                 mdraw = ImageDraw.Draw(mask)
-                mdraw.polygon([(x - bx0, y - by0) for x, y in outer], fill=255)
+                corner = np.array((bx0, by0), dtype=np.int32)
+                mdraw.polygon((outer - corner).ravel().tolist(), fill=255)
                 for hole in rings[1:]:
-                    mdraw.polygon([(x - bx0, y - by0) for x, y in tr(hole)], fill=0)
+                    mdraw.polygon((hole - off - corner).ravel().tolist(), fill=0)
                 crop.paste(fill, (bx0, by0, bx1, by1), mask)
         if outline is not None:
-            w = max(1, round(width * f))
-            for ring in rings:
-                pts = tr(ring)
-                draw.line(pts, fill=outline, width=w)
-                if w > 2:
-                    _round_joints(draw, pts, w, outline)
+            for ring, ring_joints in zip(rings, joints):
+                flat = tr(ring)
+                draw.line(flat, fill=outline, width=w)
+                for i in ring_joints:
+                    _dot(draw, flat[2 * i], flat[2 * i + 1], w, outline)
     elif kind == "ellipse":
-        _, (cx, cy, r), fill, outline, width = op
-        r *= f
-        x, y = (cx - x0) * f, (cy - y0) * f
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
-                     width=max(1, round(width * f)) if outline is not None else 0)
+        _, (x0, y0, x1, y1), fill, outline, w = op
+        draw.ellipse((x0 - X0, y0 - Y0, x1 - X0, y1 - Y0), fill=fill, outline=outline,
+                     width=w if outline is not None else 0)
 
 
-def _round_joints(draw, pts, width: int, fill) -> None:
-    """Round joints only where the line turns enough to show a notch (pillow's own
-    joint="curve" draws a pie slice at every vertex, far slower on smoothed curves)."""
-    r = width / 2
-    for i in _sharp_vertices(pts, width):
-        x, y = pts[i]
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+def _dot(draw, x: int, y: int, width: int, fill) -> None:
+    """A disc of diameter ``width`` centred on the whole pixel ``(x, y)`` (integer box)."""
+    lo = width // 2
+    draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=fill)
 
 
-def _sharp_vertices(pts, width: float):
-    """Indices of inner vertices where a wide line turns enough to leave a visible notch."""
-    out = []
+@lru_cache(maxsize=256)
+def _notch_limit(width: float) -> float:
     # the notch at a turn of angle a is about width/2 * sin(a/2): keep it under half a pixel
-    limit = math.cos(min(math.pi / 2, 2 * math.asin(min(1.0, 1.0 / max(1.0, width)))))
-    for i in range(1, len(pts) - 1):
-        (x0, y0), (x1, y1), (x2, y2) = pts[i - 1], pts[i], pts[i + 1]
-        ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
-        na, nb = math.hypot(ax, ay), math.hypot(bx, by)
-        if na == 0 or nb == 0:
-            continue
-        if (ax * bx + ay * by) / (na * nb) < limit:
-            out.append(i)
-    return out
+    return math.cos(min(math.pi / 2, 2 * math.asin(min(1.0, 1.0 / max(1.0, width)))))
+
+
+def _sharp_vertices(pts, width: float) -> tuple[int, ...]:
+    """Indices of inner vertices where a wide line turns enough to leave a visible notch."""
+    p = np.asarray(pts, dtype=float)
+    if len(p) < 3:
+        return ()
+    a, b = p[1:-1] - p[:-2], p[2:] - p[1:-1]
+    na, nb = np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1])
+    ok = (na > 0) & (nb > 0)
+    cos = np.where(ok, (a * b).sum(axis=1) / np.where(ok, na * nb, 1.0), 1.0)
+    return tuple((np.nonzero(cos < _notch_limit(width))[0] + 1).tolist())
 
 
 def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:

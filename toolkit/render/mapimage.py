@@ -1,61 +1,202 @@
-"""Map images: ``render_map`` draws a game map at a DPI, ``build_map`` writes a game's maps.
+"""Map images: ``render_map`` plans a game map at a DPI, ``build_map`` writes a game's maps.
 
 The hexes sit in a playing area with a margin (map-edge labels live there); the legend (the
 Terrain Effects Chart) and title block sit in a band to the right of it, or below a wide
 map, never over a hex. Hex centres in image pixels are exactly ``MapImage.layout.center``.
+
+A :class:`MapImage` is a plan, not pixels: :meth:`MapImage.region` draws any rectangle on
+its own, :meth:`MapImage.save` writes a PNG strip by strip and the print PDF is drawn page by
+page, so memory follows the strip or page, not the map. ``MapImage.image`` draws the whole
+map in memory, for maps small enough to hold.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections import OrderedDict
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from ..errors import BuildError
 from ..game import Game, Map
 from ..hexes import Layout
 from ..io import atomic_path
-from ._mapdraw import draw_map
-from ._maplegend import draw_legend, plan_legend
+from ._mapdraw import MapScene
+from ._maplegend import LegendPlan, plan_legend
+from ._pngstream import write_png
+from ._raster import PAD, Canvas
 from .theme import Theme
 
-__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS"]
+__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE"]
 
-#: Refuse images larger than this many pixels (about 1.5 GB of RGB).
+#: The largest map drawn whole in memory (``MapImage.image``; about 1.5 GB of RGB).
 MAX_PIXELS = 500_000_000
+#: The largest map written at all (strips and pages keep memory small; this keeps a typo in
+#: the DPI from writing for hours).
+MAX_STREAM_PIXELS = 12_000_000_000
+#: Pixels of one strip (one row of tiles: the tiles' height is chosen per map so that a strip of
+#: any width holds about this many; about 48 MB of RGB).
+STRIP_PIXELS = 16_000_000
+#: Width of the tiles every window of a map is drawn from; their height is the map's
+#: ``MapImage.tile_h`` (from TILE_H_MIN to TILE_H, a multiple of 64).
+TILE = 1024
+TILE_H = 1024
+TILE_H_MIN = 128
+#: Tiles cut by a window's edge kept for the next window (at most 3 MB each).
+KEPT_TILES = 32
+
+Progress = Callable[[str], None]
 
 
-@dataclass
 class MapImage:
-    """A rendered map: the RGB image, the layout that placed its hexes, and its DPI.
+    """A planned map: its layout, DPI and size, drawn on demand (whole, or any rectangle).
 
     ``hex_area`` is the (left, top, right, bottom) pixel box of the playing area (hexes plus
-    margin); the legend band lies outside it.
+    margin); the legend band lies outside it. ``text_boxes`` says where hex ids and place
+    names go.
     """
 
-    image: Image.Image
-    layout: Layout
-    dpi: int
-    game_map: Map
-    hex_area: tuple[int, int, int, int]
-    text_boxes: dict = field(default_factory=dict, repr=False)
+    def __init__(self, scene: MapScene, legend: LegendPlan, legend_origin: tuple[int, int],
+                 size: tuple[int, int], dpi: int, hex_area: tuple[int, int, int, int]) -> None:
+        self.scene = scene
+        self.layout: Layout = scene.layout
+        self.game_map: Map = scene.m
+        self.dpi = dpi
+        self.size = size
+        self.hex_area = hex_area
+        self.text_boxes = {"hex_ids": scene.id_boxes, "places": scene.place_boxes}
+        self._legend = legend
+        self._blocks: list[tuple[tuple[int, int, int, int], object]] = []
+        x, y0 = legend_origin
+        for column in legend.columns:
+            y = y0
+            for block in column:
+                self._blocks.append(((x, y, x + legend.col_width, y + block.height), block))
+                y += block.height
+            x += legend.col_width
+        self._block_images: OrderedDict = OrderedDict()
+        self._tiles: OrderedDict = OrderedDict()
+        self._image: Image.Image | None = None
+        # tiles low enough that one row of them (a strip) holds about STRIP_PIXELS: memory
+        # then follows that budget, not the map's width; fixed per map, so every window of
+        # this map is drawn from the same tiles
+        self.tile_h = max(TILE_H_MIN, min(TILE_H, STRIP_PIXELS // max(1, size[0]) // 64 * 64))
 
-    def save(self, path: str | os.PathLike) -> Path:
-        """Write the image (PNG unless the suffix says otherwise) with its DPI, atomically."""
+    @property
+    def width(self) -> int:
+        return self.size[0]
+
+    @property
+    def height(self) -> int:
+        return self.size[1]
+
+    @property
+    def image(self) -> Image.Image:
+        """The whole map as one RGB image (drawn once; refused above :data:`MAX_PIXELS`)."""
+        if self._image is None:
+            w, h = self.size
+            if w * h > MAX_PIXELS:
+                raise BuildError(f"map {self.game_map.id} at {self.dpi} dpi is {w} x {h} pixels, too many to hold "
+                                 f"in memory at once (more than {MAX_PIXELS:,}); write it with save() or as a "
+                                 "print PDF, which draw it in strips and pages")
+            self._image = self.region((0, 0, w, h))
+        return self._image
+
+    def region(self, box: tuple[int, int, int, int]) -> Image.Image:
+        """The pixels of ``box`` (left, top, right, bottom), drawn on their own: exactly the
+        same pixels as that part of the whole map.
+
+        The map is drawn in fixed tiles (:data:`TILE` x ``tile_h`` pixels), each always with the same
+        origin: pillow computes edges in single precision from the drawing's own origin, so
+        only a drawing made from the same origin gives the same pixels."""
+        x0, y0, x1, y1 = (int(v) for v in box)
+        if self._image is not None:
+            return self._image.crop((x0, y0, x1, y1))
+        out = Image.new("RGB", (x1 - x0, y1 - y0), self.scene.theme.paper)
+        for ty in range(y0 // self.tile_h, (y1 - 1) // self.tile_h + 1):
+            for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
+                th = self.tile_h
+                whole = x0 <= tx * TILE and (tx + 1) * TILE <= x1 and y0 <= ty * th and (ty + 1) * th <= y1
+                tile = self._tiles.get((tx, ty))
+                if tile is None:
+                    tile = self._tile(tx, ty)
+                    if not whole:
+                        # a tile cut by the window's edge is kept a while: the next page
+                        # (pages overlap) or window likely needs the rest of it
+                        self._tiles[(tx, ty)] = tile
+                        while len(self._tiles) > KEPT_TILES:
+                            self._tiles.popitem(last=False)
+                else:
+                    self._tiles.move_to_end((tx, ty))
+                out.paste(tile, (tx * TILE - x0, ty * self.tile_h - y0))
+        return out
+
+    def _tile(self, tx: int, ty: int) -> Image.Image:
+        x0, y0 = tx * TILE, ty * self.tile_h
+        x1, y1 = x0 + TILE, y0 + self.tile_h
+        scene = self.scene
+        # a margin drawn and thrown away: at a window's edge pillow's rounding differs
+        buf = Image.new("RGB", (TILE + 2 * PAD, self.tile_h + 2 * PAD), scene.theme.paper)
+        origin = (x0 - PAD, y0 - PAD)
+        hx0, hy0, hx1, hy1 = self.hex_area
+        if x0 - PAD < hx1 and y0 - PAD < hy1:
+            scene.paint(buf, origin)
+        for (bx0, by0, bx1, by1), block in self._blocks:
+            if bx0 < x1 + PAD and x0 - PAD < bx1 and by0 < y1 + PAD and y0 - PAD < by1:
+                buf.paste(self._block_image(block), (bx0 - origin[0], by0 - origin[1]))
+        return buf.crop((PAD, PAD, PAD + TILE, PAD + self.tile_h))
+
+    def _block_image(self, block) -> Image.Image:
+        """One legend block drawn on its own (a few kept: strips cross them in turn)."""
+        key = id(block)
+        image = self._block_images.get(key)
+        if image is None:
+            image = Image.new("RGB", (self._legend.col_width, block.height), self.scene.theme.paper)
+            canvas = Canvas(image, 3)
+            block.paint(image, ImageDraw.Draw(image), canvas, 0, 0)
+            canvas.flush()
+            self._block_images[key] = image
+            while len(self._block_images) > 4:
+                self._block_images.popitem(last=False)
+        else:
+            self._block_images.move_to_end(key)
+        return image
+
+    def strips(self, progress: Progress | None = None, pixels: int = STRIP_PIXELS) -> Iterator[Image.Image]:
+        """The whole map as horizontal strips of about ``pixels`` pixels, top to bottom."""
+        w, h = self.size
+        rows = max(1, pixels // max(1, w) // self.tile_h) * self.tile_h
+        count = -(-h // rows)
+        for n, y in enumerate(range(0, h, rows)):
+            if progress is not None and count > 1:
+                progress(f"map {self.game_map.id}: strip {n + 1} of {count} ({w} x {h} px)")
+            yield self.region((0, y, w, min(h, y + rows)))
+
+    def write_png(self, fh, progress: Progress | None = None, level: int = 6) -> None:
+        """Write the map as a PNG to the binary file ``fh``, strip by strip."""
+        if self._image is not None:
+            write_png(fh, self.size, [self._image], dpi=self.dpi, level=level)
+        else:
+            write_png(fh, self.size, self.strips(progress), dpi=self.dpi, level=level)
+
+    def save(self, path: str | os.PathLike, progress: Progress | None = None) -> Path:
+        """Write the image (PNG, in strips, unless the suffix says otherwise) with its DPI, atomically."""
         path = Path(path)
         with atomic_path(str(path)) as tmp:
-            fmt = "PNG" if path.suffix.lower() in ("", ".png") else None
-            self.image.save(tmp, format=fmt or Image.registered_extensions().get(path.suffix.lower()),
-                            dpi=(self.dpi, self.dpi))
+            if path.suffix.lower() in ("", ".png"):
+                with open(tmp, "wb") as fh:
+                    self.write_png(fh, progress)
+            else:
+                self.image.save(tmp, format=Image.registered_extensions().get(path.suffix.lower()),
+                                dpi=(self.dpi, self.dpi))
         return path
 
 
 def render_map(game_map: Map, *, dpi: int = 150, theme: Theme | None = None,
                game: Game | None = None) -> MapImage:
-    """Draw ``game_map`` at ``dpi``: hexes ``game_map.hex_size_inches * dpi`` pixels across."""
+    """Plan ``game_map`` at ``dpi``: hexes ``game_map.hex_size_inches * dpi`` pixels across."""
     if not isinstance(dpi, int) or isinstance(dpi, bool) or not 20 <= dpi <= 1200:
         raise BuildError(f"map {game_map.id}: dpi must be a whole number from 20 to 1200, not {dpi!r}")
     theme = theme or Theme.default()
@@ -70,14 +211,11 @@ def render_map(game_map: Map, *, dpi: int = 150, theme: Theme | None = None,
     else:
         width, height = max(area_w, plan.width), area_h + plan.height
         origin = (0, area_h)
-    if width * height > MAX_PIXELS:
+    if width * height > MAX_STREAM_PIXELS:
         raise BuildError(f"map {game_map.id} at {dpi} dpi would be {width} x {height} pixels, "
-                         f"more than {MAX_PIXELS:,}; use a lower --dpi")
-    image = Image.new("RGB", (width, height), theme.paper)
-    text_boxes = draw_map(image, game_map, layout, theme, game)
-    draw_legend(image, origin, plan)
-    return MapImage(image=image, layout=layout, dpi=dpi, game_map=game_map, hex_area=(0, 0, area_w, area_h),
-                    text_boxes=text_boxes)
+                         f"more than {MAX_STREAM_PIXELS:,}; use a lower --dpi")
+    scene = MapScene(game_map, layout, theme, game, (width, height))
+    return MapImage(scene, plan, origin, (width, height), dpi, (0, 0, area_w, area_h))
 
 
 def build_map(game: Game, out_dir: Path, progress: Callable[[str], None]) -> list[Path]:
@@ -90,8 +228,8 @@ def build_map(game: Game, out_dir: Path, progress: Callable[[str], None]) -> lis
     for game_map in game.maps.values():
         progress(f"map {game_map.id}: rendering at 150 dpi")
         image = render_map(game_map, dpi=150, game=game)
-        written.append(image.save(folder / f"{game_map.id}.png"))
+        written.append(image.save(folder / f"{game_map.id}.png", progress))
         progress(f"map {game_map.id}: print PDF on A4 at 300 dpi")
         printable = render_map(game_map, dpi=300, game=game)
-        written.append(print_pdf(printable, folder / f"{game_map.id}-a4.pdf", paper="a4"))
+        written.append(print_pdf(printable, folder / f"{game_map.id}-a4.pdf", paper="a4", progress=progress))
     return written

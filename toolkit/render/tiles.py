@@ -3,7 +3,8 @@
 A map larger than a page is cut into sheets that overlap by a strip; registration marks in
 each strip sit at the same map position on both sheets, and a dashed line marks where to
 trim one sheet before laying it over its neighbour. The margin names each sheet and its
-neighbours. Pages are written one at a time (lossless, Flate) so memory stays at one page.
+neighbours. Pages are drawn and written one at a time (lossless, Flate) so memory stays at one
+page, whatever the size of the map.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from PIL import Image, ImageDraw
 
@@ -75,10 +77,14 @@ def plan_sheets(image_size: tuple[int, int], dpi: int, paper: str = "a4", *, mar
 
 
 def print_pdf(map_image: MapImage, path: str | os.PathLike, paper: str = "a4", *,
-              overlap: float = 0.5, margin: float = 0.45, title: str | None = None) -> Path:
-    """Write ``map_image`` as a print PDF tiled on ``paper`` (``a4`` or ``letter``) at its DPI."""
-    image, dpi = map_image.image, map_image.dpi
-    landscape, sheets, (pw, ph) = plan_sheets(image.size, dpi, paper, margin=margin, overlap=overlap)
+              overlap: float = 0.5, margin: float = 0.45, title: str | None = None,
+              progress: Callable[[str], None] | None = None) -> Path:
+    """Write ``map_image`` as a print PDF tiled on ``paper`` (``a4`` or ``letter``) at its DPI.
+
+    Each page draws only its own part of the map (:meth:`MapImage.region`), so memory stays
+    at one page whatever the size of the map; ``progress`` hears of each page."""
+    dpi = map_image.dpi
+    landscape, sheets, (pw, ph) = plan_sheets(map_image.size, dpi, paper, margin=margin, overlap=overlap)
     title = title or map_image.game_map.name
     nx = max(s.col for s in sheets) + 1
     ny = max(s.row for s in sheets) + 1
@@ -86,22 +92,25 @@ def print_pdf(map_image: MapImage, path: str | os.PathLike, paper: str = "a4", *
     with atomic_path(str(path)) as tmp:
         with open(tmp, "wb") as fh:
             writer = _PdfWriter(fh, len(sheets))
-            for sheet in sheets:
-                page = _page(image, sheet, (pw, ph), dpi, margin, overlap, nx, ny, title)
+            for n, sheet in enumerate(sheets):
+                if progress is not None and len(sheets) > 1:
+                    progress(f"map {map_image.game_map.id}: page {n + 1} of {len(sheets)} ({sheet.name})")
+                page = _page(map_image, sheet, (pw, ph), dpi, margin, overlap, nx, ny, title)
                 writer.add_page(page, pw * 72 / dpi, ph * 72 / dpi)
                 del page
             writer.close()
     return path
 
 
-def _page(image: Image.Image, sheet: Sheet, page_size, dpi: int, margin: float, overlap: float,
+def _page(map_image: MapImage, sheet: Sheet, page_size, dpi: int, margin: float, overlap: float,
           nx: int, ny: int, title: str) -> Image.Image:
     pw, ph = page_size
     page = Image.new("RGB", (pw, ph), "white")
     m = round(margin * dpi)
     x0, y0, x1, y1 = sheet.box
-    crop = image.crop(sheet.box)
+    crop = map_image.region(sheet.box)
     page.paste(crop, (m, m))
+    del crop
     draw = ImageDraw.Draw(page)
     thin = max(1, round(dpi / 150))
     ink = (0, 0, 0)

@@ -126,12 +126,20 @@ class _Planner:
         for n, (map_id, game_map) in enumerate(self.game.maps.items()):
             progress(f"vassal: map {game_map.name}")
             rendered = self.render_map(game_map, dpi=self.dpi, game=self.game)
-            image = rendered.image
             file = f"map_{re.sub(r'[^A-Za-z0-9_.-]', '_', map_id)}.png"
-            self.images.add(file, image.convert("RGB"), compress=3)
-            grid = derive_grid(rendered.layout, image.width, image.height)
+            if hasattr(rendered, "write_png"):
+                # drawn strip by strip straight into the PNG: a monster map never sits whole in memory
+                buffer = io.BytesIO()
+                rendered.write_png(buffer, progress, level=3)
+                self.images.files[file] = buffer.getvalue()
+                width, height = rendered.size
+            else:
+                image = rendered.image
+                self.images.add(file, image.convert("RGB"), compress=3)
+                width, height = image.size
+            grid = derive_grid(rendered.layout, width, height)
             name = unique_name(plain_text(game_map.name or map_id), used)
-            spec = MapSpec(name=name, board=name, image=file, width=image.width, height=image.height, grid=grid,
+            spec = MapSpec(name=name, board=name, image=file, width=width, height=height, grid=grid,
                            button="Map" if n == 0 else name)
             self.maps.append(spec)
             self.layouts[map_id] = (spec, rendered.layout)

@@ -32,6 +32,9 @@ DEFAULT_OPTIONS = {
 class DemyanskShield(Ruleset):
     """The shared parts plus the Demyansk Shield hooks (see the package docstring)."""
 
+    #: the ZOC hooks look at the unit's own stack (3.24) and at the hex the ZOC enters (3.25)
+    zoc_radius = 1
+
     def unit_class(self, pos, unit) -> str:
         return "heavy" if is_heavy(unit) else "foot"
 

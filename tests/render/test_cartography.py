@@ -1,0 +1,179 @@
+"""Cartography, measured: ids nobody crosses, straight rows, lake shores, bridges where the
+road crosses, legends that fit their panel, and windows that draw exactly the whole map."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+from shapely.geometry import LineString, Polygon
+
+from toolkit.game import HexsideFeature, HexsideType, HexTerrain, Line, LineType, Map, TerrainType
+from toolkit.hexes import Grid, Hex, Hexside
+from toolkit.io import load_game
+from toolkit.render import Theme, render_map
+from toolkit.render._maplegend import legend_text_extents, plan_legend
+
+BUNDLED = ["tutorial", "velikiye-luki", "demyansk-shield"]
+
+
+def _map(lines=(), sides=None, terrain=None, cols=12, rows=7, hexside_types=None) -> Map:
+    grid = Grid(1, cols, 1, rows, orientation="flat")
+    types = {"o": TerrainType("o", "Open"), "w": TerrainType("w", "Woods"), "l": TerrainType("l", "Lake")}
+    hexes = {h: HexTerrain((terrain or {}).get(h, "o")) for h in grid}
+    return Map(id="c", name="Cartography", grid=grid, terrain_types=types,
+               hexside_types=hexside_types or {"river": HexsideType("river", "River", width="major"),
+                                                "lake": HexsideType("lake", "Lake side")},
+               line_types={"road": LineType("road", "Road"), "rail": LineType("rail", "Railway", rail=True)},
+               hexes=hexes, hexsides=sides or {}, lines=list(lines), hex_size_inches=0.6)
+
+
+def _id_box_offenders(map_image) -> list:
+    """Hexes whose id box holds a pixel that is neither the hex's colour, the id's ink, nor
+    a blend of the two (anti-aliased edges of the figures)."""
+    image = np.asarray(map_image.image, dtype=float)
+    bad = []
+    fmt = map_image.game_map.grid.format
+    for h, (x, y, (x0, y0, x1, y1), (ink, ground)) in zip(map_image.scene.hexes, map_image.scene.ids):
+        label = fmt(h)
+        if ground is None:
+            continue   # a water hex with nothing crossing: the shore rim may show there
+        box = image[y0:y1, x0:x1].reshape(-1, 3)
+        a, b = np.asarray(ground, dtype=float), np.asarray(ink, dtype=float)
+        d = b - a
+        t = np.clip(((box - a) @ d) / max(1.0, d @ d), 0, 1)
+        off = np.linalg.norm(box - (a + t[:, None] * d), axis=1)
+        if off.max() > 12:
+            bad.append((label, float(off.max())))
+    return bad
+
+
+def test_no_line_river_or_symbol_crosses_a_hex_id():
+    # roads and rail in every direction through ids printed at the top, a river along the
+    # sides under them, woods symbols
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    col = [Hex(4, r) for r in range(1, 8)]
+    diag = list(grid.line(Hex(1, 7), Hex(12, 1)))
+    sides = {}
+    for r in range(1, 8):
+        side = Hexside.of(Hex(7, r), Hex(7, r + 1)) if r < 7 else None
+        if side is not None and Hex(7, r + 1) in grid:
+            sides[side] = [HexsideFeature(side, "river")]
+    m = _map([Line("road", tuple(col)), Line("rail", tuple(diag)),
+              Line("road", tuple(Hex(c, 3) for c in range(1, 13)))], sides,
+             terrain={h: "w" for h in grid if (h.col + h.row) % 3 == 0})
+    for dpi in (100, 150, 300):
+        assert _id_box_offenders(render_map(m, dpi=dpi)) == []
+
+
+@pytest.mark.parametrize("game_id", BUNDLED)
+def test_bundled_maps_ids_are_never_crossed(game_id):
+    game = load_game(game_id)
+    for game_map in game.maps.values():
+        assert _id_box_offenders(render_map(game_map, dpi=150, game=game)) == []
+
+
+def test_a_road_along_a_row_of_a_flat_grid_runs_straight_through_every_hex():
+    row = [Hex(c, 4) for c in range(1, 13)]
+    m = _map([Line("road", tuple(row))])
+    image = render_map(m, dpi=150)
+    (style, pts), = image.scene.line_paths
+    layout = image.layout
+    # between the second and the second-last hex the drawn line is level (no wave)
+    x_lo, x_hi = layout.center(row[1])[0], layout.center(row[-2])[0]
+    ys = [y for x, y in pts if x_lo <= x <= x_hi]
+    assert max(ys) - min(ys) < 0.5
+    # and it still runs through the inside of every hex it serves
+    curve = LineString(pts)
+    for h in row:
+        inside = curve.intersection(Polygon(layout.corners(h)).buffer(-layout.size * 0.05))
+        # through the inner hexes, and from the middle of the end hexes
+        least = 0.3 if h in (row[0], row[-1]) else 0.6
+        assert inside.length > layout.size * least, f"the road misses {h}"
+
+
+def test_lake_hexsides_are_drawn_as_lake_shore_not_as_river():
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    chain = [Hexside.of(Hex(5, r), Hex(6, r)) for r in (3, 4) if Hex(6, r) in grid.neighbours(Hex(5, r))]
+    chain += [Hexside.of(Hex(5, 3), Hex(5, 4))]
+    sides = {s: [HexsideFeature(s, "lake")] for s in chain}
+    m = _map(sides=sides, terrain={Hex(10, 5): "l"})
+    image = render_map(m, dpi=150)
+    theme = Theme.default()
+    lake = theme.terrain_style(TerrainType("l", "Lake"))
+    river = theme.hexside_style(HexsideType("river", "River"))
+    pixels = np.asarray(image.image)
+    for side in chain:
+        (x0, y0), (x1, y1) = image.layout.hexside_segment(side)
+        x, y = round((x0 + x1) / 2), round((y0 + y1) / 2)
+        assert tuple(pixels[y, x]) == lake.water, "a lake side is filled with the lakes' water"
+    hexes = np.asarray(image.image.crop(image.hex_area)).reshape(-1, 3)
+    assert not (hexes == np.asarray(river.colour)).all(axis=1).any(), "no river colour on a lake side"
+    assert not (hexes == np.asarray(river.edge)).all(axis=1).any(), "nor a river's dark edge"
+
+
+def test_bridges_sit_where_the_drawn_road_and_rail_cross_the_river():
+    # a road and a railway share their steps (the railway is drawn beside the road) and
+    # cross a river together
+    steps = tuple(Hex(c, 4) for c in range(2, 11))
+    side = Hexside.of(Hex(6, 4), Hex(7, 4))
+    m = _map([Line("road", steps), Line("rail", steps)], {side: [HexsideFeature(side, "river")]})
+    image = render_map(m, dpi=150)
+    decks = [Polygon(p) for p in image.scene.bridge_decks]
+    assert len(decks) == 2
+    segment = LineString(image.layout.hexside_segment(side))
+    for style, pts in image.scene.line_paths:
+        crossing = LineString(pts).intersection(segment)
+        assert not crossing.is_empty
+        assert any(d.buffer(0.5).contains(crossing) for d in decks), f"the {style.key} crosses off its bridge"
+
+
+@pytest.mark.parametrize("game_id", BUNDLED)
+@pytest.mark.parametrize("dpi", [150, 300])
+def test_legend_and_tec_text_stays_inside_its_panel(game_id, dpi):
+    game = load_game(game_id)
+    theme = Theme.default()
+    for game_map in game.maps.values():
+        plan, _ = plan_legend(game_map, game, theme, dpi, 4000, 3000)
+        for text, (x0, y0, x1, y1), (fx0, fy0, fx1, fy1) in legend_text_extents(plan, theme):
+            assert fx0 <= x0 and x1 <= fx1 and fy0 <= y0 and y1 <= fy1, f"{text!r} overflows its panel"
+
+
+def test_long_names_and_notes_stay_inside_the_legend_and_its_boxes():
+    from dataclasses import replace
+    game = load_game("demyansk-shield")
+    m = game.main_map
+    game = replace(game, name="The Very Long Official Title Of A Monster Game About The Eastern Front 1941-1945")
+    m = replace(m, name="Map sheet A of the northern sector, with the Valdai hills and the Lake Ilmen shore",
+                boxes=[replace(b, name=b.name + " and a long extra name", note="A very long note about this box "
+                               "that goes on and on and would never fit on one line of the box") for b in m.boxes])
+    for dpi in (100, 150, 300):
+        plan, _ = plan_legend(m, game, Theme.default(), dpi, 4000, 3000)
+        for text, (x0, y0, x1, y1), (fx0, fy0, fx1, fy1) in legend_text_extents(plan, Theme.default()):
+            assert fx0 <= x0 and x1 <= fx1 and fy0 <= y0 and y1 <= fy1, f"{text!r} overflows at {dpi} dpi"
+
+
+def test_any_window_draws_the_same_pixels_as_the_whole_map():
+    game = load_game("tutorial")
+    image = render_map(game.main_map, dpi=150, game=game)
+    whole = image.region((0, 0, *image.size))
+    W, H = image.size
+    for tw, th in ((97, 131), (400, 260)):
+        stitched = Image.new("RGB", (W, H))
+        for y in range(0, H, th):
+            for x in range(0, W, tw):
+                box = (x, y, min(W, x + tw), min(H, y + th))
+                stitched.paste(image.region(box), box[:2])
+        assert stitched.tobytes() == whole.tobytes()
+
+
+def test_png_written_in_strips_is_the_whole_map(tmp_path):
+    from toolkit.render._pngstream import write_png
+    game = load_game("tutorial")
+    image = render_map(game.main_map, dpi=150, game=game)
+    path = tmp_path / "strips.png"
+    with open(path, "wb") as fh:
+        write_png(fh, image.size, image.strips(pixels=1), dpi=150)   # one tile row a strip
+    with Image.open(path) as read:
+        assert read.size == image.size and round(read.info["dpi"][0]) == 150
+        assert read.convert("RGB").tobytes() == image.region((0, 0, *image.size)).tobytes()

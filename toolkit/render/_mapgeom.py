@@ -1,0 +1,144 @@
+"""Geometry helpers of the map planner: a coarse spatial index, boxes, and the shapes of
+lines (row runs, crossings, joined ends, hexside chains)."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+from shapely.geometry import LineString, MultiLineString, Point
+from shapely.ops import linemerge
+
+__all__ = ["Bins", "chains", "crossing", "join_ends", "meets", "overlap", "straighten"]
+
+
+class Bins:
+    """A coarse spatial index: item numbers by the cells of ``cell`` pixels their boxes touch."""
+
+    def __init__(self, cell: int = 512) -> None:
+        self.cell = cell
+        self.bins: dict[tuple[int, int], list[int]] = defaultdict(list)
+
+    def add(self, index: int, box) -> None:
+        c = self.cell
+        x0, y0, x1, y1 = box
+        for bx in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
+            for by in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
+                self.bins[(bx, by)].append(index)
+
+    def query(self, box) -> list[int]:
+        """Item numbers whose cells meet ``box``, in the order they were added."""
+        c = self.cell
+        x0, y0, x1, y1 = box
+        out: set[int] = set()
+        for bx in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
+            for by in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
+                out.update(self.bins.get((bx, by), ()))
+        return sorted(out)
+
+
+def meets(a, b) -> bool:
+    """True if the boxes ``a`` and ``b`` (left, top, right, bottom) overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def overlap(rect, boxes: np.ndarray) -> float:
+    """Total area of ``rect`` covered by each of ``boxes`` (an N x 4 array)."""
+    if not len(boxes):
+        return 0.0
+    w = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
+    h = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
+    return float((np.clip(w, 0, None) * np.clip(h, 0, None)).sum())
+
+
+def straighten(flat: bool, pts: list, radius: float) -> list:
+    """Along a row of a flat-topped grid the hex centres zigzag by half a hex; a line through
+    them would wave. Each point of such a run moves onto the run's middle level (a quarter
+    hex from its centre, well inside the hex), where a straight line crosses every shared
+    hexside at its middle."""
+    if not flat or len(pts) < 3:
+        return list(pts)
+    dx, dy = 1.5 * radius, math.sqrt(3) / 2 * radius
+    tol = radius * 1e-6 + 1e-9
+
+    def row(step) -> bool:
+        return abs(abs(step[0]) - dx) < tol and abs(abs(step[1]) - dy) < tol
+
+    steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
+    out = list(pts)
+    i = 0
+    while i < len(steps):
+        j = i
+        while (j + 1 < len(steps) and row(steps[j]) and row(steps[j + 1])
+               and (steps[j + 1][0] > 0) == (steps[j][0] > 0) and (steps[j + 1][1] > 0) != (steps[j][1] > 0)):
+            j += 1
+        if j > i:   # steps i..j alternate: hexes i..j+1 run along a row
+            mean = (pts[i][1] + pts[i + 1][1]) / 2
+            for k in range(i, j + 2):
+                out[k] = (pts[k][0], mean)
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def crossing(pts, segment, a, b, water=()):
+    """Where the drawn line ``pts`` crosses the drawn ``water`` of a hexside (else the straight
+    hexside ``segment``), and its direction there; the middle of the side and the line between
+    the centres ``a``, ``b`` if it crosses neither."""
+    line = LineString(pts)
+    (sx0, sy0), (sx1, sy1) = segment
+    mid = Point((sx0 + sx1) / 2, (sy0 + sy1) / 2)
+    points = []
+    for target in (*water, LineString(segment)):
+        hit = line.intersection(target)
+        points = [g for g in getattr(hit, "geoms", [hit]) if g.geom_type == "Point"] if not hit.is_empty else []
+        if points:
+            break
+    if not points:
+        return (mid.x, mid.y), (b[0] - a[0], b[1] - a[1])
+    p = min(points, key=lambda g: g.distance(mid))
+    d = line.project(p)
+    step = max(1e-3, min(line.length, 1.0) * 0.5)
+    p0, p1 = line.interpolate(max(0.0, d - step)), line.interpolate(min(line.length, d + step))
+    direction = (p1.x - p0.x, p1.y - p0.y)
+    if direction == (0.0, 0.0):
+        direction = (b[0] - a[0], b[1] - a[1])
+    return (p.x, p.y), direction
+
+
+def join_ends(paths):
+    """Snap a line that ends in a hex another line passes through onto that line's curve.
+
+    Smoothing cuts corners, so a curve passes near, not through, the centres of the hexes
+    where it bends; a road ending at such a hex would otherwise stop short of the other.
+    """
+    curves = [LineString(pts) for _, pts, _ in paths]
+    inner = [set(line.hexes[1:-1]) for _, _, line in paths]
+    out = []
+    for i, (style, pts, line) in enumerate(paths):
+        pts = list(pts)
+        for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
+            for j, hexes in enumerate(inner):
+                if j != i and end in hexes:
+                    other = curves[j]
+                    snapped = other.interpolate(other.project(Point(pts[at])))
+                    if at == 0:
+                        pts.insert(0, (snapped.x, snapped.y))
+                    else:
+                        pts.append((snapped.x, snapped.y))
+                    break
+        out.append((style, pts))
+    return out
+
+
+def chains(segments) -> list[list[tuple[float, float]]]:
+    """Hexside segments merged into continuous polylines (rivers follow chains of sides)."""
+    if not segments:
+        return []
+    # round to merge end points that differ by float noise
+    lines = [LineString([(round(x, 3), round(y, 3)) for x, y in seg]) for seg in segments]
+    merged = linemerge(MultiLineString(lines))
+    geoms = getattr(merged, "geoms", [merged])
+    return [list(g.coords) for g in geoms]
