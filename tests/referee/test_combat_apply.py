@@ -296,6 +296,11 @@ def test_unknown_and_foreign_units_in_losses(tutorial):
         apply_combat(pos, TUT, a, r, losses={"zz": 1})
     with pytest.raises(IllegalMoveError, match="has 2 step"):
         apply_combat(pos, TUT, a, r, losses={"b-1": 3})
+    with pytest.raises(IllegalMoveError, match="no retreating units in 0803"):
+        apply_combat(pos, TUT, a, r, retreats={"defender": {H(pos, "0803"): H(pos, "0404")}})
+    other = assess_combat(pos, TUT, ["r-10"], H(pos, "0505"))      # 1-2: a roll of 5 reads AR there
+    with pytest.raises(RulesError, match="not one of this attack's results"):
+        apply_combat(pos, TUT, other, r)
 
 
 @pytest.mark.parametrize("cell,units,gone", [

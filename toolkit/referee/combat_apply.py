@@ -237,6 +237,11 @@ class _Applier:
             self._eliminate(ids, f"every step lost ({self.roll.result.text}: {side.describe()})")
             return sum(self.out.losses.get(u, 0) for u in ids)
         stacks = self._stacks(ids)
+        where = self.retreats.get(role)
+        if isinstance(where, dict) and set(where) - set(stacks):
+            raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.rule, f"the {role} has no retreating units in "
+                          f"{' '.join(self.fmt(h) for h in set(where) - set(stacks))}; its units stand in "
+                          f"{' '.join(self.fmt(h) for h in stacks)}", None, ids)
         plans = self._plans(role, side, stacks)
         retreat_rule = self.rs.retreat.rule
         if not plans:
@@ -429,13 +434,14 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     """
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
+    if roll.result.text not in assessment.results:
+        raise RulesError(f"the roll ({roll.result.text}) is not one of this attack's results "
+                         f"({', '.join(assessment.results)}): roll the same assessment")
     work = _Applier(pos, rs, assessment, roll, losses, retreats)
     result = roll.result
     lost = work.side("defender", result.defender, 0)
-    unused = [u for role, given in work.losses.items() for u in given
-              if work.out.losses.get(u) is None and role == "defender"]
     work.side("attacker", result.attacker, lost)
-    unused += [u for u in work.losses.get("attacker", {}) if u not in work.out.losses]
+    unused = [u for given in work.losses.values() for u in given if u not in work.out.losses]
     if unused:
         raise _refuse(Code.COMBAT_CHOICE, work.rule, f"{', '.join(unused)}: the result {result.text} takes no step "
                       "from them", None, unused)
