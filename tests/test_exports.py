@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ["toolkit", "toolkit.game", "toolkit.io", "toolkit.render", "toolkit.vassal", "toolkit.referee"]
+PACKAGES = ["toolkit", "toolkit.game", "toolkit.io", "toolkit.render", "toolkit.vassal", "toolkit.referee",
+            "toolkit.play", "toolkit.importer", "toolkit.draft"]
 TOOLKIT = Path(__file__).resolve().parents[1] / "toolkit"
 
 
@@ -45,6 +46,7 @@ FORBIDDEN = {
     "io": {"render", "vassal", "referee", "rulesets", "cli", "validate", "build"},
     "referee": {"render", "vassal", "cli", "build"},
     "render": {"vassal", "referee", "rulesets", "cli", "build"},
+    "play": {"cli", "build", "validate"},
 }
 
 

@@ -23,7 +23,7 @@ from typing import Iterable, Iterator, NamedTuple
 from .errors import HexError
 
 __all__ = [
-    "Hex", "Hexside", "Grid", "Numbering", "Layout",
+    "Hex", "Hexside", "Grid", "Numbering", "Layout", "ImageLayout",
     "FLAT_DIRECTIONS", "POINTY_DIRECTIONS",
 ]
 
@@ -620,3 +620,19 @@ class Layout:
         """Pixel width and height that hold the whole grid plus ``margin`` on every side."""
         x0, y0, x1, y1 = self.bounds()
         return math.ceil(x1 - min(x0, 0) + margin), math.ceil(y1 - min(y0, 0) + margin)
+
+
+@dataclass(frozen=True)
+class ImageLayout(Layout):
+    """A layout on someone else's picture (a scan, a VASSAL board): lines ``spacing`` apart.
+
+    Printed hexes are not always regular: VASSAL's ``dx`` (between lines) and ``dy`` (along
+    a line) are independent. ``size`` is the distance along a line; ``spacing`` 0 means regular.
+    """
+
+    spacing: float = 0.0
+
+    @property
+    def line_spacing(self) -> float:
+        return self.spacing or 1.5 * self.radius
+

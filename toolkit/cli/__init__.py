@@ -22,6 +22,9 @@ COMMANDS = {
     "counters": "counters",
     "vassal": "vassal",
     "referee": "referee",
+    "play": "play",
+    "import": "importer",
+    "terrain": "terrain",
 }
 
 

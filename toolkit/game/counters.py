@@ -47,6 +47,10 @@ class Counter:
     marks: tuple[str, ...] = ()
     note: str | None = None
     source: Source = UNSOURCED
+    #: Art for the front and back faces (image files relative to the game folder), used
+    #: instead of drawing the counter; imported modules keep their piece images this way.
+    image: str | None = None
+    back_image: str | None = None
 
     @property
     def is_marker(self) -> bool:

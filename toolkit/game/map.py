@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..hexes import Grid, Hex, Hexside
+from ..hexes import Grid, Hex, Hexside, ImageLayout
 from .provenance import UNSOURCED, Source
 from .terrain import HexsideType, LineType, TerrainType
 
@@ -104,6 +104,25 @@ class Box:
     source: Source = UNSOURCED
 
 
+@dataclass(frozen=True)
+class BoardImage:
+    """A picture of the map (a scan, a VASSAL board) and where the grid lies on it.
+
+    ``file`` is relative to the map file. ``origin`` is the pixel centre of the hex at line
+    coordinates (0, 0); ``size`` the pixel distance between neighbours along a line and
+    ``spacing`` between lines (``size * sqrt(3) / 2`` for regular hexes; VASSAL's dy and dx).
+    """
+
+    file: str
+    origin: tuple[float, float]
+    size: float
+    spacing: float
+
+    def layout(self, grid: Grid) -> ImageLayout:
+        """Where ``grid``'s hexes lie on the picture."""
+        return ImageLayout(grid, self.size, self.origin, self.spacing)
+
+
 @dataclass
 class Map:
     """A game map: pure data, no drawing, no files.
@@ -133,6 +152,7 @@ class Map:
     scale: str | None = None
     north: str = "up"
     hex_ids: str = "top"
+    image: BoardImage | None = None
     #: Where each datum was read from, ``key -> (file, line)``, for messages; not part of equality.
     locations: dict = field(default_factory=dict, compare=False, repr=False)
 

@@ -20,7 +20,8 @@ from ._atomic import write_text
 from ._source import MAX_NUMBER, read_text
 
 COLUMNS = ("id", "side", "name", "kind", "type", "size", "formation", "class", "steps", "count",
-           "back_kind", "colour", "text_colour", "band", "marks", "note", "rule", "estimated")
+           "back_kind", "colour", "text_colour", "band", "marks", "note", "rule", "estimated",
+           "image", "back_image")
 REQUIRED = ("id", "name")
 BACK_KINDS = ("none", "reduced", "untried", "fired", "cadre", "used", "blank", "marker")
 KINDS = ("unit", "marker", "hq", "leader", "chit")
@@ -148,6 +149,7 @@ def _counter(cells: dict[str, str], path: str, line: int) -> Counter:
         colour=get("colour"), text_colour=get("text_colour"), band=get("band"),
         marks=tuple(get("marks", "").split()), note=get("note"),
         source=Source(rule=get("rule"), estimated=get("estimated")),
+        image=get("image"), back_image=get("back_image"),
     )
 
 
@@ -162,7 +164,7 @@ def dump_counters(counters: dict[str, Counter], path: str) -> None:
     for c in counters.values():
         fixed = [c.id, c.side, c.name, c.kind, c.type, c.size, c.formation, c.unit_class, c.steps, c.count,
                  c.back_kind, c.colour, c.text_colour, c.band, " ".join(c.marks), c.note,
-                 c.source.rule, c.source.estimated]
+                 c.source.rule, c.source.estimated, c.image, c.back_image]
         values = [c.front.get(k) for k in fronts] + [c.back.get(k) for k in backs]
         writer.writerow(["" if v is None else v for v in fixed + values])
     write_text(path, out.getvalue())

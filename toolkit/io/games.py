@@ -204,8 +204,16 @@ def data_roots(base: Path) -> list[Path]:
 
 
 def _join(base: Path, rel) -> str:
-    """A file named relative to game.yaml, without ``..`` so messages show a plain path."""
-    return os.path.normpath(str(base / str(rel)))
+    """A file named relative to game.yaml, without ``..`` so messages show a plain path.
+
+    ``rel`` may already be joined to ``base`` (what ``inside`` returns): it is not joined twice
+    (a relative game folder such as ``mygame`` would otherwise read ``mygame/mygame/...``).
+    """
+    rel = os.path.normpath(str(rel))
+    prefix = os.path.normpath(str(base))
+    if prefix != "." and (rel == prefix or rel.startswith(prefix + os.sep)):
+        return rel
+    return os.path.normpath(str(base / rel))
 
 
 def dump_game(game: Game, folder: str) -> Path:

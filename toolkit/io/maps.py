@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from ..errors import DataError, HexError
-from ..game.map import (Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
+from ..game.map import (BoardImage, Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
                         VictoryHex)
 from ..game.provenance import Source
 from ..game.terrain import HexsideType, LineType, TerrainType
@@ -40,6 +40,8 @@ def load_map(path: str) -> Map:
     m.scale = f.str("scale")
     m.north = f.str("north", "up", choices=("up", "down", "left", "right"))
     m.hex_ids = f.str("hex_ids", "top", choices=("top", "centre", "bottom", "none"))
+    if f.has("image"):
+        m.image = _load_image(f.sub("image"))
     f.raw("notes")
 
     for code, sub in _named(f, "terrain_types"):
@@ -172,6 +174,25 @@ def _load_grid(g: Fields) -> Grid:
     return grid
 
 
+def _load_image(g: Fields) -> BoardImage:
+    file = g.str("file", required=True)
+    if file.startswith(("/", "\\")) or ".." in file.replace("\\", "/").split("/"):
+        raise g.error("file", f"image {file!r} must be a path inside the map's folder")
+    origin = g.require("origin")
+    if (not isinstance(origin, list) or len(origin) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e6 for v in origin)):
+        raise g.error("origin", "expected [x, y]: the pixel centre of the first hex")
+    image = BoardImage(file=file, origin=(float(origin[0]), float(origin[1])),
+                       size=_positive(g, "size"), spacing=_positive(g, "spacing"))
+    g.done(["notes"])
+    return image
+
+
+def _positive(g: Fields, key: str) -> float:
+    g.require(key)
+    return g.float(key, minimum=2.0, maximum=10000.0)
+
+
 def _pair(g: Fields, key: str) -> tuple[int, int]:
     value = g.require(key)
     if (not isinstance(value, list) or len(value) != 2
@@ -301,6 +322,8 @@ def map_to_dict(m: Map) -> dict:
         "scale": m.scale,
         "north": m.north,
         "hex_ids": m.hex_ids,
+        "image": ({"file": m.image.file, "origin": list(m.image.origin), "size": m.image.size,
+                   "spacing": m.image.spacing} if m.image else None),
         "weathers": list(m.weathers),
         "unit_classes": list(m.unit_classes),
         "terrain_types": {t.code: {"name": t.name, "move": {**dump_cost_table(t.move), **t.move_ma}, "combat": t.combat,

@@ -28,7 +28,7 @@ from .movement import Reach, reachable
 from .paths import PathCheck, check_path, destinations, end_stacking
 from .parts import (CombatRules, CommandRules, LosRules, MovementMode, MovementRules, RandomShift,
                     RetreatRules, StackingRules, SupplyRules, SupportRules, ZocRules)
-from .posfile import dump_position, load_position, position_to_dict
+from .posfile import dump_position, load_position, position_from_dict, position_to_dict
 from .position import Position, Unit, position_from_scenario
 from .reasons import Code, Reason
 from .registry import GROUP, available, get_ruleset, register, ruleset_for
@@ -50,7 +50,7 @@ __all__ = [
     "Unit", "ZocRules", "apply_supply", "available", "board_of", "build_plugin", "check_path", "check_setup",
     "check_stacking", "command_range", "destinations", "end_stacking", "forget_board", "dump_position", "enemy_zoc",
     "enemy_zoc_owners", "get_ruleset", "legal_setup_hexes", "line_of_sight",
-    "load_position", "position_from_scenario", "position_to_dict", "reachable", "register",
+    "load_position", "position_from_dict", "position_from_scenario", "position_to_dict", "reachable", "register",
     "ruleset_for", "setup_entries", "stack_reasons", "supply_per_unit", "supply_status", "supply_trace", "zoc_counts", "zoc_owners",
 ]
 

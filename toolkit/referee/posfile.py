@@ -18,7 +18,13 @@ _UNIT_KEYS = ["hex", "box", "counter", "steps", "status", "moved", "supply", "mo
 def load_position(path: str | os.PathLike, game: Game | None = None) -> Position:
     """Read a position file; ``game`` is loaded from the file's ``game:`` when not given."""
     path = os.fspath(path)
-    f = Fields(load_yaml(path), path, "")
+    return position_from_dict(load_yaml(path), game, path)
+
+
+def position_from_dict(data, game: Game | None = None, path: str = "<position>") -> Position:
+    """A position from its file form (a mapping, as :func:`position_to_dict` gives); errors
+    name ``path`` and the field. ``game`` is loaded from ``game:`` when not given."""
+    f = Fields(data, path, "")
     if game is None:
         name = f.str("game", required=True)
         candidate = Path(path).parent / name

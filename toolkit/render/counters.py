@@ -80,6 +80,9 @@ def render_face(game: Game, counter: Counter, px: int, *, back: bool = False, st
     if px < 8:
         raise DataError(f"counter image size {px} px is too small to draw (at least 8)", field="px")
     face = _face(counter, back, state)
+    art = _art(game, counter, face)
+    if art is not None:
+        return art.resize((px + 2 * bleed, px + 2 * bleed), Image.LANCZOS)
     for name in ("colour", "text_colour", "band"):
         value = getattr(counter, name)
         if value:
@@ -137,6 +140,24 @@ def _face(counter: Counter, back: bool, state: str | None) -> str:
     if not back:
         return "front"
     return counter.back_kind
+
+
+def _art(game: Game, counter: Counter, face: str) -> Image.Image | None:
+    """The counter's own image for this face (imported piece art), or None to draw it."""
+    name = counter.image if face == "front" else counter.back_image
+    if not name:
+        return None
+    from pathlib import Path
+
+    path = Path(game.root or ".") / name
+    try:
+        with Image.open(path) as image:
+            if image.width * image.height > 16_000_000:
+                raise DataError(f"counter {counter.id!r}: image {name} is {image.width}x{image.height} pixels, "
+                                "too large for a counter")
+            return image.convert("RGB")
+    except (OSError, Image.DecompressionBombError) as exc:
+        raise DataError(f"counter {counter.id!r}: cannot read its image {name}: {exc}") from None
 
 
 def _face_values(counter: Counter, face: str) -> dict:

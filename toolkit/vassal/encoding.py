@@ -8,6 +8,8 @@ in single quotes. Nesting re-escapes, so a TAB at depth *n* carries *n-1* backsl
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -105,16 +107,16 @@ def chain_state(traits: Sequence[Trait]) -> str:
 
 
 def _split_once(text: str) -> tuple[str, str | None]:
-    """Split at the first unescaped TAB: the decorator's own part and the inner chain."""
-    i, n = 0, len(text)
-    while i < n:
-        if text[i] == "\\" and i + 1 < n and text[i + 1] == TAB:
-            i += 2
-            continue
-        if text[i] == TAB:
-            return _unescape(text[:i], TAB), _unescape(text[i + 1:], TAB)
-        i += 1
-    return _unescape(text, TAB), None
+    """Split at the first unescaped TAB: the decorator's own part and the inner chain.
+
+    VASSAL never escapes a backslash, so a TAB is escaped exactly when a backslash precedes it.
+    """
+    i = text.find(TAB)
+    while i > 0 and text[i - 1] == "\\":
+        i = text.find(TAB, i + 1)
+    if i < 0:
+        return _unescape(text, TAB), None
+    return _unescape(text[:i], TAB), _unescape(text[i + 1:], TAB)
 
 
 def _unescape(text: str, delim: str) -> str:
@@ -128,21 +130,29 @@ def split_chain(type_text: str, state_text: str) -> list[Trait]:
     """The traits of a piece, outermost first, from its type and state strings.
 
     The reverse of :func:`chain_type`/:func:`chain_state`; a state shorter than the type
-    (an old or hand-written piece) leaves the missing states empty.
+    (an old or hand-written piece) leaves the missing states empty. Types repeat across the
+    pieces of a save (every copy of a counter), so they are split once.
     """
-    traits = []
-    type_rest: str | None = type_text
+    types = _split_types(type_text)
+    states: list[str] = []
     state_rest: str | None = state_text
+    while state_rest is not None and len(states) < len(types):
+        own_state, state_rest = _split_once(state_rest)
+        states.append(own_state)
+    states += [""] * (len(types) - len(states))
+    return [Trait(t, st) for t, st in zip(types, states)]
+
+
+@lru_cache(maxsize=4096)
+def _split_types(type_text: str) -> tuple[str, ...]:
+    types = []
+    type_rest: str | None = type_text
     while type_rest is not None:
         own_type, type_rest = _split_once(type_rest)
-        if state_rest is None:
-            own_state = ""
-        else:
-            own_state, state_rest = _split_once(state_rest)
-        traits.append(Trait(own_type, own_state))
-        if len(traits) > MAX_TRAITS:
+        types.append(own_type)
+        if len(types) > MAX_TRAITS:
             raise ValueError(f"piece has more than {MAX_TRAITS} traits")
-    return traits
+    return tuple(types)
 
 
 def add_piece(piece_id: str | None, traits: Sequence[Trait]) -> str:

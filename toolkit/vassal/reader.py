@@ -20,7 +20,7 @@ from .pieces import expand
 from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
 from .savegame import deobfuscate
 
-__all__ = ["inspect", "KNOWN_TRAITS"]
+__all__ = ["inspect", "read_module", "describe_piece", "read_save", "KNOWN_TRAITS"]
 
 KNOWN_TRAITS = frozenset(
     "piece; emb2; emb; mark; PROP; prototype; label; obs; hide; delete; clone; report; macro; immob; sendto; "
@@ -28,6 +28,19 @@ KNOWN_TRAITS = frozenset(
     "placemark; replace; hideCmd; restrict; submenu; menuSeparator; table; translate; AreaOfEffect; nonRect2; "
     "nonRect; pivot; button; playSound; deselect; locCommand; border; propertysheet; mat; matPiece; basicName; "
     "cmt; locmsg; attach; deck;".split())
+
+#: What can be a piece's innermost member (BasicCommandEncoder.createBasic): a BasicPiece, a
+#: Stack or a Deck; cards are BasicPieces (with a Mask) since VASSAL 3.2.
+INNERMOST = ("piece;", "deck;", "stack")
+
+#: Images VASSAL ships in its own jar (vassal-app/src/main/resources/images of 3.7.26): a
+#: module may name them without holding them (a Mark When Moved trait's default moved.gif).
+BUILT_IN_IMAGES = frozenset(
+    "Edit16.gif Help16.gif Save16.gif SaveAs16.gif Splash.gif Splash.png StepForward16.gif Undo16.gif "
+    "VASSAL-256x256.png black.jpg camera.gif chart.gif chess_clock.png connect.gif counter.gif die.gif "
+    "disconnect.gif getMessages.gif globe_selected.gif globe_unselected.gif inventory.gif keyCommand.gif "
+    "lockedRoom.gif map.gif moved.gif notes.gif overview.gif playerAway.gif playerLooking.gif postMessage.gif "
+    "recenter.gif status.gif thread.gif unmoved.gif zoom.png zoomIn.gif zoomIn.png zoomOut.gif zoomOut.png".split())
 
 _B = "VASSAL.build."
 _MAX_COMMANDS = 1_000_000
@@ -67,7 +80,8 @@ class _Module:
         self.root = root
         self.info = {k: root.get(k, "") for k in ("name", "version", "VassalVersion", "description",
                                                    "nextPieceSlotId")}
-        self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")}
+        self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
+        self.sides = [_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
         self.prototypes: dict[str, list[Trait]] = {}
         for element in root.iter(_B + "module.PrototypeDefinition"):
             text = _text(element)
@@ -116,7 +130,8 @@ class _Module:
                   "send_to": pile.get("reshuffleTarget", "") if pile.get("reshufflable") == "true" else "",
                   "_element": pile}
                  for pile in element.iter(_B + "module.map.DrawPile")]  # also inside folders
-        return {"name": element.get("mapName", ""), "boards": boards, "decks": decks}
+        return {"name": element.get("mapName", ""), "boards": boards, "decks": decks,
+                "edge": (_int_attr(element, "edgeWidth"), _int_attr(element, "edgeHeight"))}
 
     def _grid(self, element, size) -> dict:
         numbering = element.find(_B + "module.map.boardPicker.board.mapgrid.HexGridNumbering")
@@ -141,6 +156,13 @@ class _Module:
                 return "hex", board["grid"]["_grid"].label(x, y)
             return "", ""
         return None
+
+
+def _int_attr(element, name: str) -> int:
+    try:
+        return max(0, int(element.get(name, "0") or 0))
+    except ValueError:
+        return 0
 
 
 def _path(text: str) -> list[tuple[int, int]]:
@@ -240,6 +262,7 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
     unknown = [t.id for t in full if t.id not in KNOWN_TRAITS]
     problems += [f"unknown trait {u!r}" for u in unknown]
     if not full or full[-1].id != "piece;":
+        # VASSAL builds a piece only on a BasicPiece (a Stack or a Deck is never wrapped in traits)
         problems.append("the innermost trait is not a BasicPiece")
         return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": used,
                 "traits": [t.id for t in full], "layer": None, "problems": problems}
@@ -263,7 +286,7 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
             images += [i for i in level_images if i]
             if len(level_images) != len(names):
                 problems.append(f"a Layer has {len(level_images)} images but {len(names)} level names")
-            elif level is not None and not 0 < abs(level) <= len(names):
+            elif level is not None and names and not 0 < abs(level) <= len(names):
                 problems.append(f"a Layer is at level {level} of {len(names)}")
             if level is not None and 0 < level <= len(names) and names[level - 1]:
                 label = names[level - 1]
@@ -315,13 +338,17 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
     commands = _commands(text)
     budget = module.budget if module is not None else _Budget(where)
     pieces: dict[str, dict] = {}
-    stacks, boards, problems = [], [], []
+    stacks, boards, decks, problems = [], [], [], []
     for command in commands:
         if command.startswith("+/"):
             try:
                 piece_id, type_text, state = parse_add_piece(command)
             except ValueError as exc:
                 problems.append(f"command does not decode: {exc}")
+                continue
+            if type_text.startswith("deck;"):  # a Deck holds cards added before it, like a stack
+                fields = decode(state, ";")
+                decks.append({"id": piece_id, "map": fields[0] if fields else None})
                 continue
             if type_text == "stack":
                 fields = decode(state, ";")
@@ -353,8 +380,10 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
             pieces[piece_id] = piece
         elif "BoardPicker\t" in command:
             parts = decode(command, "\t")
-            boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3]})
-    return {"pieces": list(pieces.values()), "stacks": stacks, "boards": boards,
+            boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3],
+                           "positions": [[name, _num(col), _num(row)]
+                                         for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
+    return {"pieces": list(pieces.values()), "stacks": stacks, "decks": decks, "boards": boards,
             "begins": "begin_save" in commands, "starts": "end_save" in commands, "problems": problems}
 
 
@@ -421,6 +450,24 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
     for m in mod.maps:  # reported once, in the module's "decks"
         m.pop("decks", None)
     return out
+
+
+def _num(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+def read_module(path: str | Path) -> "_Module":
+    """The parsed module: ``root`` (the buildFile), ``prototypes``, ``maps`` (boards with their
+    ``_grid`` port), ``images``, ``sides`` and the open ``archive`` (the caller closes it)."""
+    archive = SafeZip(Path(path), where=str(path))
+    try:
+        return _Module(archive, str(path))
+    except Exception:
+        archive.close()
+        raise
 
 
 def _strip(value):

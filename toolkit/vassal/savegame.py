@@ -81,7 +81,7 @@ def deobfuscate(data: bytes) -> str:
         body = bytes.fromhex(data[7:].decode("ascii").strip())
     except (ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f"obfuscated save is corrupt: {exc}") from None
-    return bytes(b ^ key for b in body).decode("utf-8")
+    return body.translate(bytes(i ^ key for i in range(256))).decode("utf-8")  # XOR at C speed
 
 
 def metadata_xml(*, root_children: Sequence[tuple[str, str]], module: Sequence[tuple[str, str]] | None = None) -> bytes:

@@ -30,7 +30,9 @@ def enemy_controlled_victory(pos: Position, side: str, hex: Hex) -> bool:
 
 def bridged(pos: Position, side: Hexside) -> bool:
     """A river hexside crossed by a road is bridged (2.1.3)."""
-    return side in pos.map.line_links()
+    # the compiled board's line links: Map.line_links() rebuilds them on every call
+    board = board_of(pos.map)
+    return board.k_of(side.a, side.b) in board.line_codes
 
 
 def unbridged_major(pos: Position, a: Hex, b: Hex) -> bool:

@@ -1,0 +1,136 @@
+"""Modules hexforge did not write import too: sideways grids, other numbering, several boards."""
+
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+from handmade import B, basic, board, hexgrid, module, png, slot, vmap, zones
+
+from toolkit.errors import DataError, UnsafeInputError
+from toolkit.importer import import_vmod
+from toolkit.io import load_game
+from toolkit.validate import validate_game
+from toolkit.vassal.encoding import ESC, Trait, add_piece, encode
+from toolkit.vassal.grid import VassalHexGrid
+from toolkit.vassal.pieces import basic_piece, layer, marker, prototype
+
+NORTH = dict(dx=40.0, dy=46.0, x0=23, y0=20, sideways=True, hOff="0", vOff="0")
+SOUTH = dict(dx=45.0, dy=52.0, x0=30, y0=26, sep=".", stagger="false", hOff="0", vOff="0")
+
+
+def _grid(spec, width, height):
+    spec = dict(spec)
+    grid = {k: str(spec.pop(k)).lower() if k == "sideways" else str(spec.pop(k))
+            for k in ("dx", "dy", "x0", "y0", "sideways") if k in spec}
+    return VassalHexGrid.from_attributes(grid, spec, width, height)
+
+
+def _hexgrid(spec):
+    spec = dict(spec)
+    return hexgrid(spec.pop("dx"), spec.pop("dy"), spec.pop("x0"), spec.pop("y0"),
+                   sideways=spec.pop("sideways", False), **spec)
+
+
+def _piece(pid: str, traits, map_name: str, x: int, y: int, gpid: int) -> str:
+    basic = traits[-1]
+    placed = Trait(basic.type, encode([map_name, x, y, gpid, 0], ";"))
+    return add_piece(pid, list(traits[:-1]) + [placed])
+
+
+@pytest.fixture
+def handmade(tmp_path):
+    tanks = [prototype("Blue unit"), layer(["tank.png", "tank_b.png"], ["", ""]), marker({"attack": 5}),
+             basic_piece("", "Tanks")]
+    rifles = [basic_piece("rifles.png", "Rifles")]  # no prototype, no Layer, no properties
+    maps = (vmap("Front", board("North", "north.png", _hexgrid(NORTH)) + board("South", "south.png", _hexgrid(SOUTH)))
+            + vmap("Boxes", board("Holding", "boxes.png", zones(("Reserve", "0,0;150,0;150,100;0,100"),
+                                                              ("Dead", "150,0;300,0;300,100;150,100")))))
+    from toolkit.vassal.buildfile import _piece_text
+    palette = (f'<{B}widget.PanelWidget entryName="Red" nColumns="4">{slot("Rifles", 1, _piece_text(rifles))}'
+               f'</{B}widget.PanelWidget><{B}widget.ListWidget entryName="Blue">'
+               f'{slot("Tanks", 2, _piece_text(tanks))}</{B}widget.ListWidget>')
+    protos = (f'<{B}module.PrototypeDefinition description="" name="Blue unit">'
+              f'{_piece_text([marker({"Side": "Blue"}), basic_piece("", "")])}</{B}module.PrototypeDefinition>')
+    north, south = _grid(NORTH, 420, 300), _grid(SOUTH, 400, 260)
+    n_centre = north.centre(3, 2)
+    s_centre = south.centre(4, 3)
+    commands = ["begin_save",
+                _piece("p1", rifles, "Front", n_centre[0], n_centre[1], 1),
+                _piece("p2", tanks, "Front", s_centre[0], s_centre[1] + 300, 2),  # South is below North
+                _piece("p3", [Trait(t.type, "2") if t.id == "emb2;" else t for t in tanks], "Boxes", 40, 50, 2),
+                "FrontBoardPicker\tNorth\t0\t0\tSouth\t0\t1", "end_save"]
+    images = {"north.png": png(420, 300), "south.png": png(400, 260), "boxes.png": png(300, 100),
+              "rifles.png": png(60, 60), "tank.png": png(48, 64), "tank_b.png": png(48, 64)}
+    path = module(tmp_path / "hand.vmod", maps, palette, prototypes=protos, images=images,
+                  setups={"Opening": encode(commands, ESC)})
+    return path, north, south, n_centre, s_centre
+
+
+def test_a_module_from_the_editor_imports(handmade, tmp_path):
+    path, north, south, n_centre, s_centre = handmade
+    result = import_vmod(path, tmp_path / "game")
+    game = load_game(str(tmp_path / "game"))
+    assert set(game.maps) == {"north", "south"}
+    n, s = game.maps["north"], game.maps["south"]
+    assert n.grid.orientation == "pointy" and s.grid.orientation == "flat"
+    assert s.grid.numbering.separator == "."
+    # every hex is named as VASSAL names it, on both boards
+    layout = n.image.layout(n.grid)
+    for hex in n.grid:
+        x, y = layout.center(hex)
+        if 0 <= x < 420 and 0 <= y < 300:
+            assert north.label(*north.snap(x, y)) == n.grid.format(hex)
+    assert (tmp_path / "game" / "maps" / n.image.file).is_file()
+    # counters: no prototype (its side from its palette folder), and a two-faced one with a side and a value from its prototype
+    rifles, tanks = game.counters["rifles"], game.counters["tanks"]
+    assert rifles.side == "red" and rifles.image == "art/rifles.png" and rifles.back_image is None
+    assert tanks.side == "blue" and tanks.front == {"attack": 5} and tanks.back_image == "art/tank_b.png"
+    assert {side.id for side in game.sides} == {"red", "blue"}
+    # the setup: one piece per board (the second board lies below the first) and one in a zone
+    [scenario] = game.scenarios.values()
+    where = {(u, p.map or scenario.map, p.hex and game.maps[p.map or scenario.map].format(p.hex), p.box, p.state)
+             for p in scenario.setup for u in p.units}
+    assert where == {("rifles", "north", north.label(*n_centre), None, None),
+                     ("tanks", "south", south.label(*s_centre), None, None),
+                     ("tanks", "north", None, "reserve", "reduced")}
+    assert game.counters["tanks"].count == 2
+    assert any("DiceButton" in line for line in result.report)
+    report = validate_game(game)  # the imported game is read by the validator (terrain is still empty)
+    assert any(f.code == "hex-without-terrain" for f in report.findings)
+
+
+def test_a_numbering_hexforge_cannot_write_is_reported_not_renamed(tmp_path):
+    maps = vmap("Front", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23, vType="A")))
+    path = module(tmp_path / "m.vmod", maps, "", images={"a.png": png(300, 200)})
+    with pytest.raises(DataError, match="no board with a hex grid"):
+        import_vmod(path, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("content, error", [
+    (b"not a zip", "not a zip archive"),
+    ({"moduledata": "<data/>"}, "no buildFile"),
+    ({"buildFile.xml": "<VASSAL.build.GameModule"}, "malformed XML"),
+    ({"buildFile.xml": '<!DOCTYPE x [<!ENTITY a "b">]><x/>'}, "DOCTYPE"),
+    ({"../evil.xml": "x", "buildFile.xml": "<x/>"}, "outside the archive"),
+])
+def test_malformed_modules_fail_clearly(tmp_path, content, error):
+    path = tmp_path / "bad.vmod"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        with zipfile.ZipFile(path, "w") as zf:
+            for name, text in content.items():
+                zf.writestr(name, text)
+    with pytest.raises((DataError, UnsafeInputError), match=error):
+        import_vmod(path, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_existing_folder_is_not_overwritten(handmade, tmp_path):
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "keep.txt").write_text("mine")
+    with pytest.raises(DataError, match="not empty"):
+        import_vmod(handmade[0], tmp_path / "game")
+    assert (tmp_path / "game" / "keep.txt").read_text() == "mine"

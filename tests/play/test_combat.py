@@ -1,0 +1,156 @@
+"""Combat through the page's API on the tutorial (T.10-T.11): the referee's assessment reaches
+the page whole, the sequence of play is enforced, the seeded roll is an event that replays
+the same, and the retreat and advance the result calls for are refereed."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from toolkit.io import load_game
+from toolkit.play import Session, Table, create_app, session_from_dict, session_to_dict
+from toolkit.referee import position_from_dict, position_to_dict, ruleset_for
+
+try:
+    from toolkit.referee import advance_options, assess_combat, retreat_options, roll_combat
+    COMBAT = True
+except ImportError:
+    COMBAT = False
+
+pytestmark = pytest.mark.skipif(not COMBAT, reason="the referee has no combat part (assess_combat) yet")
+
+#: T.10's example: Blue's 4th armour and 2nd infantry attack Red's 13th cavalry in the open.
+ATTACK = {"game": "tutorial", "turn": 2, "side": "blue", "phase": "Combat",
+          "units": {"b-4": {"hex": "0705"}, "b-2": {"hex": "0804"}, "b-5": {"hex": "0504"},
+                    "r-13": {"hex": "0805"}, "r-12": {"hex": "1006"}, "r-15": {"hex": "1104"}}}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("tutorial")
+
+
+def _session(game, seed=1, **changes):
+    return Session.from_position(position_from_dict({**ATTACK, **changes}, game), ruleset_for(game), seed=seed)
+
+
+#: The same attack with the 2nd from 0706: the 13th has a way back, to 0905 (T.11).
+OPEN = {**ATTACK["units"], "b-2": {"hex": "0706"}}
+
+
+def _seed_with(game, want, **changes):
+    """A game seed whose first roll of the example gives a result with ``want`` (deterministic)."""
+    rs = ruleset_for(game)
+    for seed in range(200):
+        s = _session(game, seed, **changes)
+        a = assess_combat(s.pos, rs, ["b-4", "b-2"], s.pos.map.grid.parse("0805"))
+        result = roll_combat(s.pos, rs, a, seed=s.roll_seed()).result
+        if want(result):
+            return seed
+    raise AssertionError("no seed gives the wanted result")
+
+
+def test_the_assessment_reaches_the_page_whole(game):
+    s = _session(game)
+    client = TestClient(create_app(Table(s)))
+    answer = client.get("/api/combat/assess", params={"attackers": "b-4,b-2", "defender": "0805"}).json()
+    expected = assess_combat(s.pos, s.rs, ["b-4", "b-2"], s.pos.map.grid.parse("0805")).to_dict(s.fmt)
+    assert answer == expected
+    assert answer["odds"] == "3-1" and answer["legal"]
+    assert client.get("/api/board").json()["combat"] is True
+
+
+@pytest.mark.parametrize("changes, body, code", [
+    ({"phase": "Movement"}, {"attackers": "b-4", "defender": "0805"}, "not-combat-phase"),
+    ({}, {"attackers": "r-12", "defender": "0705"}, "not-phasing-side"),
+])
+def test_the_sequence_of_play_refuses_attacks(game, changes, body, code):
+    client = TestClient(create_app(Table(_session(game, **changes))))
+    answer = client.get("/api/combat/assess", params=body)
+    assert answer.status_code == 409 and answer.json()["refused"][0]["code"] == code
+
+
+def test_a_roll_is_an_event_that_replays_and_undoes_to_the_same_dice(game):
+    s = _session(game, seed=5)
+    client = TestClient(create_app(Table(s)))
+    seed = s.roll_seed()
+    event = client.post("/api/combat/roll", json={"attackers": ["b-4", "b-2"], "defender": "0805"}).json()["event"]
+    a = assess_combat(s.states[0], s.rs, ["b-4", "b-2"], s.pos.map.grid.parse("0805"))
+    expected = roll_combat(s.states[0], s.rs, a, seed=seed)
+    assert (event["seed"], event["dice"], event["result"]) == (seed, expected.dice, expected.result.text)
+    again = client.post("/api/combat/roll", json={"attackers": ["b-4"], "defender": "0805"}).json()["refused"][0]
+    assert again["code"] == "already-attacked"
+    client.post("/api/undo")
+    redo = client.post("/api/combat/roll", json={"attackers": ["b-4", "b-2"], "defender": "0805"}).json()["event"]
+    assert redo["dice"] == event["dice"] and redo["result"] == event["result"]
+    assert session_from_dict(session_to_dict(s)).events == s.events
+
+
+def test_retreat_and_advance_follow_the_referee(game):
+    seed = _seed_with(game, lambda r: r.defender.retreat and not r.defender.steps and not r.attacker.retreat,
+                      units=OPEN)
+    s = _session(game, seed, units=OPEN)
+    client = TestClient(create_app(Table(s)))
+    client.post("/api/combat/roll", json={"attackers": ["b-4", "b-2"], "defender": "0805"})
+    after = client.get("/api/position").json()["position"]["after_combat"]
+    [due] = after["retreats"]
+    assert due["units"] == ["r-13"] and due["role"] == "defender" and list(due["ends"]) == ["0905"]
+    options = retreat_options(s.pos, s.rs, ["r-13"], tuple(due["lengths"]), from_hex=s.pos.map.grid.parse("0805"))
+    assert set(due["ends"]) == {s.fmt(h) for h in options.paths}
+    bad = client.post("/api/combat/retreat", json={"units": ["r-13"], "to": "0705"}).json()["refused"][0]
+    assert bad["code"] == "retreat-not-allowed"
+    assert client.post("/api/combat/advance", json={"units": ["b-4"], "to": "0805"}).json()["refused"][0]["code"] \
+        == "no-advance"                                   # not before the defender has gone
+    end = sorted(due["ends"])[0]
+    assert client.post("/api/combat/retreat", json={"units": ["r-13"], "to": end}).status_code == 200
+    assert s.fmt(s.pos.units["r-13"].hex) == end
+    offered = client.get("/api/position").json()["position"]["after_combat"]["advance"]
+    group = next(g for g in offered["groups"] if "b-4" in g["units"])
+    assert group["to"] == [s.fmt(h) for h in advance_options(s.pos, s.rs, group["units"], s.pos.map.grid.parse("0805"),
+                                                             path=[s.pos.map.grid.parse(h) for h in
+                                                                   s.events[-1]["path"]])]
+    assert client.post("/api/combat/advance", json={"units": ["b-4"], "to": "0805"}).status_code == 200
+    assert s.fmt(s.pos.units["b-4"].hex) == "0805"
+    replayed = session_from_dict(session_to_dict(s))
+    assert position_to_dict(replayed.pos) == position_to_dict(s.pos)
+
+
+def test_no_way_back_eliminates_with_the_rule(game):
+    seed = _seed_with(game, lambda r: r.defender.retreat and not r.defender.steps and not r.attacker.retreat)
+    s = _session(game, seed)                              # the 2nd at 0804 closes the 13th's way back
+    client = TestClient(create_app(Table(s)))
+    client.post("/api/combat/roll", json={"attackers": ["b-4", "b-2"], "defender": "0805"})
+    [due] = client.get("/api/position").json()["position"]["after_combat"]["retreats"]
+    assert due["eliminated"] and due["reason"]["code"] == "retreat-blocked" and due["reason"]["rule"] == "T.11"
+    refused = client.post("/api/combat/retreat", json={"units": ["r-13"], "to": "0905"}).json()["refused"][0]
+    assert refused["code"] == "retreat-not-allowed" and refused["rule"] == "T.11"
+    event = client.post("/api/combat/retreat", json={"units": ["r-13"]}).json()["event"]
+    assert event["eliminated"] and s.pos.units["r-13"].hex is None
+
+
+def test_supports_shift_the_column_and_fire_until_the_next_turn(game):
+    s = _session(game, seed=3)
+    client = TestClient(create_app(Table(s)))
+    support = [{"kind": "artillery", "side": "attacker", "unit": "b-5"}]
+    params = {"attackers": "b-4,b-2", "defender": "0805"}
+    plain = client.get("/api/combat/assess", params=params).json()
+    backed = client.get("/api/combat/assess", params={**params, "supports": __import__("json").dumps(support)}).json()
+    expected = assess_combat(s.pos, s.rs, ["b-4", "b-2"], s.pos.map.grid.parse("0805"),
+                             supports=[("artillery", "attacker", 1, "b-5")]).to_dict(s.fmt)
+    assert backed == expected and backed["column"] != plain["column"]
+    assert any(m["rule"] == "T.10" for m in backed["modifiers"])
+    event = client.post("/api/combat/roll", json={**{"attackers": ["b-4", "b-2"], "defender": "0805"},
+                                                  "supports": support}).json()["event"]
+    assert event["supports"] == [["artillery", "attacker", 1, "b-5", None]]
+    assert "fired" in s.pos.units["b-5"].status                     # T.10: it turns to its fired side
+    assert session_from_dict(session_to_dict(s)).pos == s.pos
+    while s.stage.turn == 2:
+        s.next_phase()
+    assert "fired" not in s.pos.units["b-5"].status
+
+
+def test_malformed_supports_are_400(game):
+    client = TestClient(create_app(Table(_session(game))))
+    for bad in ("{", '[{"kind": 3}]', '[["artillery", "sideways"]]'):
+        answer = client.get("/api/combat/assess", params={"attackers": "b-4", "defender": "0805", "supports": bad})
+        assert answer.status_code == 400 and "supports" in answer.json()["error"]

@@ -1,0 +1,77 @@
+"""The reader on what published modules hold: decks of cards, every trait kind of VASSAL 3.7,
+VASSAL's own images, long setups. Only real problems are reported."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "importer"))
+from handmade import B, board, hexgrid, module, png, slot, vmap  # noqa: E402
+
+from toolkit.vassal import inspect  # noqa: E402
+from toolkit.vassal.encoding import ESC, Trait, add_piece, encode  # noqa: E402
+from toolkit.vassal.reader import KNOWN_TRAITS  # noqa: E402
+
+#: One minimal trait of every decorator kind BasicCommandEncoder builds in VASSAL 3.7.26.
+EVERY_TRAIT = sorted(KNOWN_TRAITS - {"piece;", "deck;", "prototype;"})
+
+
+def _chain(image: str, name: str, traits=(), state: str = "null;0;0;;0") -> list[Trait]:
+    return [Trait(t, "") for t in traits] + [Trait(f"piece;;;{image};{name}", state)]
+
+
+def test_cards_decks_and_every_trait_kind_are_no_problem(tmp_path):
+    card = _chain("card.png", "Card 1", ["obs;77,130;back.png;Mask;P;?;player:;Peek", "return;Discard;68,130;"])
+    moved = _chain("unit.png", "Unit", ["markmoved;moved.gif;0;0;Mark Moved;77,130"])
+    every = _chain("unit.png", "Everything", EVERY_TRAIT)
+    deck_pile = (f'<{B}module.map.DrawPile name="Deck" owningBoard="A" x="50" y="50" width="60" height="80">'
+                 f'<{B}widget.CardSlot entryName="Card 1" gpid="3" height="80" width="60">'
+                 f'{_escape(add_piece(None, card))}</{B}widget.CardSlot></{B}module.map.DrawPile>')
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)), extra=deck_pile)
+    palette = (f'<{B}widget.PanelWidget entryName="All">{slot("Unit", 1, add_piece(None, moved))}'
+               f'{slot("Everything", 2, add_piece(None, every))}</{B}widget.PanelWidget>')
+    placed = [Trait(t.type, "Main;100;100;3;0" if t.id == "piece;" else t.state) for t in card]
+    commands = ["begin_save", add_piece("c1", placed), "+/d1/deck;Main;100;100;Deck/Main;100;100;c1",
+                "MainBoardPicker\tA\t0\t0", "end_save"]
+    images = {"a.png": png(300, 200), "card.png": png(60, 80), "back.png": png(60, 80), "unit.png": png(48, 48)}
+    path = module(tmp_path / "cards.vmod", maps, palette, images=images, setups={"Start": encode(commands, ESC)})
+    report = inspect(path)
+    assert report["problems"] == []
+    [setup] = report["setups"]
+    assert [p["name"] for p in setup["pieces"]] == ["Card 1"] and setup["decks"][0]["id"] == "d1"
+    slots = {p["entry"]: p for p in report["pieces"]}
+    assert slots["Everything"]["traits"][:-1] == EVERY_TRAIT
+
+
+def test_an_unknown_trait_and_a_missing_prototype_are_real_problems(tmp_path):
+    odd = _chain("unit.png", "Odd", ["myCustomTrait;x", "prototype;Nowhere"])
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)))
+    path = module(tmp_path / "odd.vmod", maps, slot("Odd", 1, add_piece(None, odd)),
+                  images={"a.png": png(300, 200), "unit.png": png(48, 48)})
+    problems = inspect(path)["problems"]
+    assert "piece slot 'Odd': unknown trait 'myCustomTrait;'" in problems
+    assert "piece slot 'Odd': prototype 'Nowhere' does not exist" in problems
+
+
+def test_a_long_setup_reads_in_seconds(tmp_path):
+    # 3,000 pieces of 40 traits each, all copies of a few designs (as in a card-driven game)
+    designs = [_chain("unit.png", f"U{i}", EVERY_TRAIT[:40]) for i in range(5)]
+    commands = ["begin_save"]
+    for n in range(3000):
+        traits = designs[n % 5]
+        commands.append(add_piece(f"p{n}", traits[:-1] + [Trait(traits[-1].type, f"Main;{n % 300};{n % 200};;0")]))
+    commands.append("end_save")
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)))
+    path = module(tmp_path / "long.vmod", maps, "", images={"a.png": png(300, 200), "unit.png": png(48, 48)},
+                  setups={"Long": encode(commands, ESC)})
+    start = time.perf_counter()
+    report = inspect(path)
+    assert len(report["setups"][0]["pieces"]) == 3000 and report["problems"] == []
+    assert time.perf_counter() - start < 30  # a guard against quadratic decoding, not a benchmark
+
+
+def _escape(text: str) -> str:
+    from xml.sax.saxutils import escape
+    return escape(text)

@@ -1,0 +1,349 @@
+"""Drafting a map's terrain from a picture, and applying the draft to the map data.
+
+Each hex is read (:class:`~toolkit.draft.sample.HexSampler`) and given the terrain of the
+nearest palette example, with a confidence from how much nearer that example is than the
+best example of any other terrain. A scan's colour cast is taken out by fitting, per
+channel, a gain and offset from the hexes the first pass was sure of to their terrains'
+palette looks, then reading again. Hexsides are found by their feature's colour running
+along them; roads and railways by their colour crossing from centre to centre.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from PIL import Image
+
+from ..game import HexsideFeature, HexTerrain, Line, Map, Source
+from ..hexes import Hex, Hexside
+from .palette import Palette, Terrain
+from .sample import HexSampler, Look, colour_distance
+
+__all__ = ["Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
+
+#: Hexes drafted with less confidence than this are listed for a person to decide.
+LOW_CONFIDENCE = 0.5
+#: A hexside or line feature needs this share of its samples to show the colour.
+SIDE_SHARE = 0.6
+LINE_SHARE = 0.75
+#: A hex whose look spreads more than this (trees, marsh symbols) is "textured".
+TEXTURED = 12.0
+
+
+@dataclass(frozen=True)
+class HexDraft:
+    terrain: Terrain
+    confidence: float
+    runner_up: Terrain | None = None
+
+
+@dataclass
+class Draft:
+    """What a picture shows, hex by hex; ``missing`` hexes were not wholly on the picture."""
+
+    hexes: dict[Hex, HexDraft] = field(default_factory=dict)
+    hexsides: dict[Hexside, tuple[str, float]] = field(default_factory=dict)
+    links: dict[Hexside, tuple[str, float]] = field(default_factory=dict)
+    missing: list[Hex] = field(default_factory=list)
+    correction: tuple = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    skipped: list[str] = field(default_factory=list)
+
+    def low(self, threshold: float = LOW_CONFIDENCE) -> list[Hex]:
+        return sorted(h for h, d in self.hexes.items() if d.confidence < threshold)
+
+
+def _correction(looks: dict[Hex, Look], bases: dict[Hex, tuple], palette: Palette) -> tuple:
+    """Per-channel gains taking the picture's fills to the palette's: the median ratio over the
+    hexes the last pass was sure of (a cast scales channels; the median ignores the misread)."""
+    sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
+    targets = {code: palette.vector_of(code) for code in {bases[h][0] for h in sure}}
+    gains = []
+    for c in range(3):
+        ratios = sorted(targets[bases[h][0]][c] / 2.0 / max(1.0, looks[h].mode[c]) for h in sure)
+        gain = ratios[len(ratios) // 2] if ratios else 1.0
+        gains.append(min(1.4, max(0.7, gain)))
+    return tuple(gains), (0.0, 0.0, 0.0)
+
+
+def _first_correction(raw: dict[Hex, Look], palette: Palette) -> tuple:
+    """The starting correction: none, or the cast that makes the picture's commonest fill one of
+    the palette's fills, whichever leaves the hexes nearest their palette examples."""
+    identity = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    candidates = [identity]
+    if raw and not palette.native:  # a palette read on this picture has its colours already
+        bins: dict = {}
+        for look in raw.values():
+            bins.setdefault(tuple(int(v) >> 4 for v in look.mode), []).append(look.mode)
+        common = max(bins.values(), key=len)
+        seen = tuple(sum(c) / len(common) for c in zip(*common))
+        for code in dict.fromkeys(t[0] for t in palette.terrains):
+            fill = [v / 2.0 for v in palette.vector_of(code)[:3]]  # Look.vector weighs the fill twice
+            gains = tuple(min(1.4, max(0.7, f / max(1.0, s))) for f, s in zip(fill, seen))
+            candidates.append((gains, (0.0, 0.0, 0.0)))
+    best = None
+    for correction in candidates:
+        bases = {h: palette.classify_base(look.corrected(*correction), h) for h, look in raw.items()}
+        cost = _cost(bases)
+        if best is None or cost < best[2] * (0.98 if correction is not identity else 1.0):
+            best = (correction, bases, cost)
+    return best
+
+
+def _cost(bases: dict[Hex, tuple]) -> float:
+    """How unsure the reading is: one less the mean confidence (a wrong cast leaves hexes
+    between palette examples; the right one puts them on examples)."""
+    return 1.0 - sum(b[1] for b in bases.values()) / max(1, len(bases))
+
+
+def _compose(first: tuple, second: tuple) -> tuple:
+    (g1, o1), (g2, o2) = first, second
+    return tuple(a * b for a, b in zip(g1, g2)), tuple(b * o + p for b, o, p in zip(g2, o1, o2))
+
+
+def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *, theme=None,
+                  rounds: int = 2) -> Draft:
+    """Read every hex of ``game_map`` on ``image`` placed by ``layout`` (see :mod:`.geometry`)."""
+    from ..render import Theme
+
+    theme = theme or Theme.default()
+    sampler = HexSampler(image, layout, game_map.hex_ids)
+    draft = Draft()
+    raw: dict[Hex, Look] = {}
+    for hex in game_map.grid:
+        look = sampler.look(hex)
+        if look is None:
+            draft.missing.append(hex)
+        else:
+            raw[hex] = look
+    correction, bases, cost = _first_correction(raw, palette)
+    for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 and not palette.native else 0):
+        looks = {h: look.corrected(*correction) for h, look in raw.items()}
+        trial = _compose(correction, _correction(looks, bases, palette))
+        trial_bases = {h: palette.classify_base(look.corrected(*trial), h) for h, look in raw.items()}
+        trial_cost = _cost(trial_bases)
+        if trial_cost >= cost * 0.98:  # a clean picture needs no correction; keep only what helps
+            break
+        correction, bases, cost = trial, trial_bases, trial_cost
+    draft.correction = correction
+    draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
+    _features(game_map, sampler, draft, raw, theme, palette)
+    towards: dict[Hex, list[Hex]] = {}
+    for side in draft.links:
+        towards.setdefault(side.a, []).append(side.b)
+        towards.setdefault(side.b, []).append(side.a)
+    patterns = {}
+    for hex, base in bases.items():
+        away = tuple(towards.get(hex, ()))
+        if away:  # read again without the road or railway crossing the ring
+            ring = sampler.look(hex, "ring", away)
+            if ring is not None:
+                base = palette.classify_base(ring.corrected(*correction), hex)
+                bases[hex] = base
+        links = tuple(sorted((draft.links[Hexside.of(hex, o)][0], game_map.grid.direction(hex, o)) for o in away))
+        patterns[hex] = (base[0], links)
+    if palette.drawn:  # only hexes a road or railway crosses need their overlays drawn in context
+        palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.layout.size,
+                               theme)
+    for hex, base in bases.items():
+        centre = sampler.look(hex, "centre")
+        ring = sampler.look(hex, "ring", tuple(towards.get(hex, ())))
+        features, f_conf, runner = (), 1.0, None
+        if centre is not None and ring is not None:
+            centre, ring = centre.corrected(*correction), ring.corrected(*correction)
+            if patterns[hex] in palette.context:
+                features, f_conf, _, runner = palette.classify_in_context(patterns[hex], ring, centre)
+            else:
+                features, f_conf, _, runner = palette.classify_features(base[0], ring, centre, hex)
+        if patterns[hex][1] and (features or runner):
+            # an overlay read where a road or railway crosses the centre: the drawing in context
+            # matches the roads' course only roughly, so a person should look
+            f_conf *= 0.5
+        confidence = min(base[1], f_conf)
+        runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
+                     else (base[0], runner) if runner is not None else None)
+        draft.hexes[hex] = HexDraft((base[0], tuple(features)), round(confidence, 3), runner_up)
+    return draft
+
+
+def _fix(colour, correction) -> tuple[float, float, float]:
+    gain, offset = correction
+    return tuple(colour[i] * gain[i] + offset[i] for i in range(3))
+
+
+def _blend_matcher(target, correction):
+    """A pixel on a drawn line is the line's colour blended with the fill around it (antialiasing,
+    blur, JPEG): accept it when it lies on the segment fill -> line, at least 40% of the way,
+    and close to that segment. ``match(colour, fill)`` takes the fill of the hex it lies in."""
+    seen: dict = {}
+
+    def match(colour, fill) -> bool:
+        key = (colour, fill)
+        known = seen.get(key)
+        if known is None:
+            p = _fix(colour, correction)
+            v = [target[i] - fill[i] for i in range(3)]
+            w = [p[i] - fill[i] for i in range(3)]
+            vv = sum(x * x for x in v)
+            if vv < 40 * 40:  # the line's colour is too near this fill to be seen on it
+                known = False
+            else:
+                alpha = sum(a * b for a, b in zip(v, w)) / vv
+                residual = colour_distance(p, [fill[i] + alpha * v[i] for i in range(3)])
+                known = alpha >= 0.4 and residual <= 20 + 0.12 * math.sqrt(vv)
+            seen[key] = known
+        return known
+    return match
+
+
+def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme,
+              palette: Palette) -> None:
+    grid = game_map.grid
+    size = sampler.layout.size  # picture pixels (runs answer in picture pixels too)
+    water = {code for code, t in game_map.terrain_types.items() if theme.terrain_style(t).water is not None}
+    grid_colour = theme.get("grid", "colour", "#4a4a44")
+    from ..render.theme import rgb
+    grid_rgb = rgb(grid_colour)
+    sides = []
+    for code, kind in game_map.hexside_types.items():
+        style = theme.hexside_style(kind)
+        if kind.bridge:
+            draft.skipped.append(f"hexside type {code!r}: bridges are not drafted")
+        elif colour_distance(style.colour, grid_rgb) < 60:
+            draft.skipped.append(f"hexside type {code!r}: drawn too like the grid lines to tell apart")
+        else:  # a colour learned on the picture wins over the theme's
+            sides.append((code, palette.strokes.get(("side", code), style.colour), style.width))
+    lines = [(code, palette.strokes.get(("line", code), theme.line_style(kind).colour))
+             for code, kind in game_map.line_types.items()]
+    matchers = {code: _blend_matcher(colour, draft.correction)
+                for code, colour in [(c, col) for c, col, _ in sides] + lines}
+    fill = {h: tuple(int(round(v)) for v in _fix(look.mode, draft.correction)) for h, look in raw.items()}
+    # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
+    texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
+    seen: set[Hexside] = set()
+    for hex in draft.hexes:
+        for other in grid.neighbours(hex):
+            if other not in draft.hexes:
+                continue
+            side = Hexside.of(hex, other)
+            if side in seen:
+                continue
+            seen.add(side)
+            if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
+                found = _hexside(sampler, side, sides, matchers, size, fill[hex], fill[other])
+                if found:
+                    draft.hexsides[side] = found
+            if lines:
+                textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
+                found = _link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other], textured)
+                if found:
+                    draft.links[side] = found
+
+
+def _hexside(sampler, side, sides, matchers, size, fill_a, fill_b):
+    a, b = sampler.layout.hexside_segment(side)
+    ts = (0.3, 0.4, 0.5, 0.6, 0.7)
+    best = None
+    for code, colour, width in sides:
+        match = matchers[code]
+        runs = sampler.runs(a, b, ts, 0.1 * size, lambda c: match(c, fill_a) or match(c, fill_b))
+        # a river drawn along the hexside covers it; a hex id or a symbol beside it does not
+        hits = [n for n, near in runs if n and near <= max(1.0, 0.035 * size)]
+        share = len(hits) / len(ts)
+        if share >= SIDE_SHARE:
+            # the narrowest crossing is the drawn width (a wavy stream cuts the normal at a slant)
+            drawn = min(hits) / size
+            score = share - abs(drawn - width) * 2  # the drawn width picks stream from river
+            if best is None or score > best[2]:
+                best = (code, round(share, 3), score)
+    return best[:2] if best else None
+
+
+def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
+    a, b = sampler.layout.center(hex), sampler.layout.center(other)
+    best = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
+    if abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
+        # a step along a row of a flat-topped grid: the renderer draws a line running on along
+        # the row level at the two centres' middle height (render._mapgeom.straighten)
+        mid = (a[1] + b[1]) / 2
+        level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b, textured)
+        if level is not None and (best is None or level[1] > best[1]):
+            best = level
+    return best
+
+
+def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured):
+    """The line code (and the share of samples that saw it) drawn on the segment ``a``-``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * 0.2 * size, dx / length * 0.2 * size
+    best = None
+    for code, colour in lines:
+        match = matchers[code]
+        hits = 0
+        for t, fill in ((0.2, fill_a), (0.3, fill_a), (0.7, fill_b), (0.8, fill_b)):
+            def test(c, fill=fill):
+                return match(c, fill)
+            [(n, near)] = sampler.runs(a, b, (t,), 0.1 * size, test)
+            if not n or near > 0.07 * size:
+                continue
+            # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
+            beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
+                                   0.04 * size, test)[0][0] for k in (-1.4, -0.8, 0.8, 1.4)]
+            if sum(1 for n in beside if n) <= (0 if textured else 1):
+                hits += 1
+        share = hits / 4
+        # symbols (trees, marsh) hold strokes of every colour: there the line must show everywhere
+        if share >= (1.0 if textured else LINE_SHARE) and (best is None or share > best[1]):
+            best = (code, round(share, 3))
+    return best
+
+
+def _paths(links: set[Hexside]) -> list[list[Hex]]:
+    """Links joined into paths: each path stops where the network forks or ends."""
+    adjacent: dict[Hex, set[Hex]] = {}
+    for side in links:
+        adjacent.setdefault(side.a, set()).add(side.b)
+        adjacent.setdefault(side.b, set()).add(side.a)
+    used: set[Hexside] = set()
+    paths = []
+    starts = sorted(h for h, n in adjacent.items() if len(n) != 2) + sorted(adjacent)
+    for start in starts:
+        for nxt in sorted(adjacent[start]):
+            if Hexside.of(start, nxt) in used:
+                continue
+            path = [start, nxt]
+            used.add(Hexside.of(start, nxt))
+            while len(adjacent[path[-1]]) == 2:
+                step = next((n for n in sorted(adjacent[path[-1]]) if Hexside.of(path[-1], n) not in used), None)
+                if step is None:
+                    break
+                used.add(Hexside.of(path[-1], step))
+                path.append(step)
+            paths.append(path)
+    return paths
+
+
+def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False) -> Map:
+    """A copy of the map whose terrain, hexsides and lines are the draft, each marked estimated.
+
+    ``keep`` keeps hexes the draft could not read (off the picture) as they were.
+    """
+    m = replace(game_map, hexes=dict(game_map.hexes) if keep else {}, hexsides={}, lines=[],
+                locations={})
+    for hex, d in sorted(draft.hexes.items()):
+        # confidences in tenths, so the terrain file keeps a few blocks, not one per hex
+        note = f"drafted from {picture}, confidence {int(d.confidence * 10) / 10:.1f}"
+        m.hexes[hex] = HexTerrain(d.terrain[0], d.terrain[1], Source(estimated=note))
+    for side, (code, share) in sorted(draft.hexsides.items()):
+        source = Source(estimated=f"drafted from {picture}, confidence {int(share * 10) / 10:.1f}")
+        m.hexsides[side] = [HexsideFeature(side, code, source)]
+    by_code: dict[str, set[Hexside]] = {}
+    for side, (code, _) in draft.links.items():
+        by_code.setdefault(code, set()).add(side)
+    for code, links in sorted(by_code.items()):
+        share = min(s for side, (c, s) in draft.links.items() if c == code)
+        for path in _paths(links):
+            m.lines.append(Line(code, tuple(path), source=Source(
+                estimated=f"drafted from {picture}, confidence at least {share:.2f}")))
+    return m

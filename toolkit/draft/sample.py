@@ -1,0 +1,179 @@
+"""Reading a picture hex by hex: what a hex's inside looks like, and whether a colour runs along
+a segment (a river along a hexside, a road from centre to centre).
+
+A hex is read in a disc around its centre that stays clear of the hex edges (grid lines,
+rivers) and of the band where the hex id is printed; its look is the mean, median and
+spread of each channel there (pillow's ImageStat on a mask: no per-pixel Python). The
+median shrugs off a road, a name or a unit symbol crossing the disc; the spread tells a
+textured terrain (trees, marsh) from a flat one of the same mean.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
+
+from ..hexes import Hex
+
+__all__ = ["Look", "HexSampler", "colour_distance"]
+
+#: Ring radii, the centre disc and the id band, as fractions of the hex size (flat-to-flat).
+DISC = 0.36
+CENTRE = 0.19
+ID_BAND = 0.27
+#: Width of the strip masked out along a road or railway, as a fraction of the hex size.
+STRIP = 0.12
+#: Blur applied before looks are taken, as a fraction of the hex size.
+SOFTEN = 0.03
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a hex looks (0..255 per channel): its commonest colour (the printed fill, whatever
+    names, markers or roads cover), that colour's share of the area, and the median and
+    standard deviation of each channel."""
+
+    mode: tuple[float, float, float]
+    share: float
+    median: tuple[float, float, float]
+    spread: tuple[float, float, float]
+
+    def vector(self) -> tuple[float, ...]:
+        # the printed fill leads; the rest tells textures and symbols apart
+        return (tuple(2.0 * m for m in self.mode) + tuple(0.25 * m for m in self.median)
+                + tuple(0.15 * s for s in self.spread) + (15.0 * self.share,))
+
+    def corrected(self, gain: tuple[float, ...], offset: tuple[float, ...]) -> "Look":
+        """The look after a per-channel colour correction ``v * gain + offset``."""
+        def fix(v):
+            return tuple(v[i] * gain[i] + offset[i] for i in range(3))
+        return Look(fix(self.mode), self.share, fix(self.median),
+                    tuple(self.spread[i] * abs(gain[i]) for i in range(3)))
+
+
+_SHIFT = 4          # colours are binned by their top 4 bits per channel to find the commonest
+_BIN = 1 << _SHIFT
+_BIN_LUT = [v >> _SHIFT for v in range(256)] * 3
+_ONE_BIN = [[255 if v == b else 0 for v in range(256)] for b in range(256)]
+#: Pictures are read at a working scale where a hex is about this many pixels across.
+WORK_SIZE = 45
+
+
+def _look(crop: Image.Image, mask: Image.Image) -> Look:
+    stat = ImageStat.Stat(crop, mask)
+    # bin every pixel's colour (outside the mask: a colour no bin of the inside uses)
+    binned = crop.point(_BIN_LUT)
+    outside = Image.new("RGB", crop.size, (255, 255, 255))
+    binned = Image.composite(binned, outside, mask)
+    counts = binned.getcolors(crop.size[0] * crop.size[1]) or []
+    inside = [(n, c) for n, c in counts if c != (255, 255, 255)]
+    total = sum(n for n, _ in inside) or 1
+    n, colour = max(inside, default=(0, (0, 0, 0)))
+    # the mean of the pixels in the commonest bin
+    bands = binned.split()
+    hit = None
+    for band, value in zip(bands, colour):
+        m = band.point(_ONE_BIN[value])
+        hit = m if hit is None else ImageChops.multiply(hit, m)
+    mode = tuple(ImageStat.Stat(crop, hit).mean) if n else tuple(stat.median)
+    return Look(mode, n / total, tuple(float(m) for m in stat.median), tuple(stat.stddev))
+
+
+def colour_distance(a, b) -> float:
+    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
+
+
+class HexSampler:
+    """Samples one RGB picture with a layout (anything with ``center``, ``size``, ``grid``)."""
+
+    def __init__(self, image: Image.Image, layout, hex_ids: str = "top") -> None:
+        image = image.convert("RGB") if image.mode != "RGB" else image
+        self.layout = layout
+        # big hexes are read on a reduced copy (a box filter: what a coarser scan would give)
+        self.k = max(1, int(layout.size // WORK_SIZE))
+        self.image = image.reduce(self.k) if self.k > 1 else image
+        self.size = layout.size / self.k
+        self.r = max(3, int(DISC * self.size))
+        self.hex_ids = hex_ids
+        self.masks = {region: self._mask(region, ()) for region in ("ring", "centre")}
+        self.pixels = self.image.load()
+        # every picture (and every palette drawing) is softened the same way before its looks are
+        # taken: a scan's own blur then changes little
+        self.soft = self.image.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * self.size)))
+
+    def _mask(self, region: str, towards: tuple[tuple[float, float], ...]) -> Image.Image:
+        r = self.r
+        mask = Image.new("L", (2 * r + 1, 2 * r + 1), 0)
+        draw = ImageDraw.Draw(mask)
+        inner = max(1, int(CENTRE * self.size))
+        if region == "ring":
+            draw.ellipse((0, 0, 2 * r, 2 * r), fill=255)
+            draw.ellipse((r - inner, r - inner, r + inner, r + inner), fill=0)
+            band = int(ID_BAND * self.size)
+            if self.hex_ids == "top":
+                draw.rectangle((0, 0, 2 * r, r - band), fill=0)
+            elif self.hex_ids == "bottom":
+                draw.rectangle((0, r + band, 2 * r, 2 * r), fill=0)
+        else:
+            draw.ellipse((r - inner, r - inner, r + inner, r + inner), fill=255)
+        for dx, dy in towards:  # a road or railway leaving the hex: not terrain
+            draw.line((r, r, r + dx, r + dy), fill=0, width=max(1, int(STRIP * self.size)))
+        return mask
+
+    def look(self, hex: Hex, region: str = "ring", towards: tuple[Hex, ...] = ()) -> Look | None:
+        """The look of the hex's ring (or ``centre``), or None when it is not wholly on the picture.
+
+        ``towards`` are neighbours a road or railway runs to: a strip towards each is left out.
+        """
+        cx, cy = self._at(*self.layout.center(hex))
+        x0, y0 = int(round(cx)) - self.r, int(round(cy)) - self.r
+        w, h = self.image.size
+        if x0 < 0 or y0 < 0 or x0 + 2 * self.r + 1 > w or y0 + 2 * self.r + 1 > h:
+            return None
+        if towards:
+            vectors = []
+            for other in towards:
+                ox, oy = self._at(*self.layout.center(other))
+                vectors.append((ox - cx, oy - cy))
+            mask = self._mask(region, tuple(vectors))
+        else:
+            mask = self.masks[region]
+        crop = self.soft.crop((x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1))
+        return _look(crop, mask)
+
+    def _at(self, x: float, y: float) -> tuple[float, float]:
+        """A picture point at the working scale."""
+        return x / self.k, y / self.k
+
+    def pixel(self, x: float, y: float):
+        xi, yi = int(round(x)), int(round(y))
+        w, h = self.image.size
+        if 0 <= xi < w and 0 <= yi < h:
+            return self.pixels[xi, yi]
+        return None
+
+    def runs(self, a: tuple[float, float], b: tuple[float, float], ts, reach: float,
+             match) -> list[tuple[int, float]]:
+        """For each fraction ``t`` of the segment a-b: how many pixels across it (within ``reach``
+        pixels on either side) ``match`` accepts, and how far the nearest of them is from the segment.
+        A curve that wanders off the straight segment is still found; the count is the drawn
+        width where it crosses."""
+        a, b = self._at(*a), self._at(*b)
+        reach = reach / self.k
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / length, dx / length
+        steps = max(1, int(reach))
+        out = []
+        for t in ts:
+            px, py = a[0] + dx * t, a[1] + dy * t
+            hits = []
+            for k in range(-steps, steps + 1):
+                colour = self.pixel(px + nx * k, py + ny * k)
+                if colour is not None and match(colour):
+                    hits.append(k)
+            # in picture pixels, whatever the working scale
+            out.append((len(hits) * self.k, min((abs(k) for k in hits), default=steps + 1) * self.k))
+        return out

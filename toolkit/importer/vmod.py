@@ -1,0 +1,492 @@
+"""``import_vmod``: a hexforge game folder from a VASSAL 3.x module.
+
+What maps: every board with a HexGrid becomes a map (its image kept, the grid converted so
+every hex keeps VASSAL's name), zones become off-map boxes, the piece palette becomes
+counters (names, sides, Layer faces, static properties with values, the piece images as the
+counters' art), and every predefined setup (and the at-start stacks) a scenario with each
+piece on its hex or in its box. Everything else is listed in the report, never dropped
+silently. The module is untrusted: it is read with the guards of ``vassal inspect``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from collections import Counter as Tally
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import DataError
+from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
+from ..io import dump_game
+from ..io.counters import BACK_KINDS, KINDS
+from ..vassal.encoding import decode
+from ..vassal.reader import BUILT_IN_IMAGES, _decode_piece, _inside, _text, describe_piece, read_module, read_save
+from ..vassal.safety import MAX_NESTED_BYTES
+from .grid import BoardGrid, convert_grid
+
+__all__ = ["import_vmod", "ImportResult"]
+
+_B = "VASSAL.build."
+_MAPPED = {  # buildFile elements whose content the import carries over
+    "GameModule", "module.Map", "module.map.BoardPicker", "module.map.boardPicker.Board",
+    "module.map.boardPicker.board.HexGrid", "module.map.boardPicker.board.mapgrid.HexGridNumbering",
+    "module.map.boardPicker.board.ZonedGrid", "module.map.boardPicker.board.mapgrid.Zone",
+    "module.PrototypesContainer", "module.PrototypeDefinition", "module.PieceWindow", "widget.TabWidget",
+    "widget.PanelWidget", "widget.ListWidget", "widget.BoxWidget", "widget.PieceSlot", "module.PredefinedSetup",
+    "module.PlayerRoster", "module.map.SetupStack",
+}
+#: Properties hexforge's own modules carry, read back into counter fields rather than values.
+_FIELDS = {"UnitId", "Side", "SideName", "Kind", "Type", "Size", "Formation", "UnitClass", "Steps", "BackKind",
+           "Layer", "CadreId"}
+_SIDE_KEYS = ("Side", "side", "Nationality", "Faction", "Army", "Player", "Country")
+
+
+@dataclass
+class ImportResult:
+    """The written game folder, the game, and the report of what did not map."""
+
+    folder: Path
+    game: Game
+    report: list[str] = field(default_factory=list)
+    counts: dict = field(default_factory=dict)
+
+
+def _slug(text: str, fallback: str = "x") -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    return slug[:60] or fallback
+
+
+def _unique(name: str, used: set[str]) -> str:
+    candidate, n = name, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{name}-{n}"
+    used.add(candidate)
+    return candidate
+
+
+@dataclass
+class _Board:
+    map_name: str
+    board: dict
+    converted: BoardGrid | None
+    map_id: str | None
+    zones: list[tuple[str, list, str]]  # (zone name, path, box id)
+
+
+class _Importer:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.where = str(path)
+        self.module = read_module(path)
+        self.report: list[str] = []
+        self.game: Game | None = None
+        self.images: dict[str, str] = {}  # images/ name -> file in the game folder
+
+    # -- maps ------------------------------------------------------------------------------
+
+    def maps(self, game: Game) -> list[_Board]:
+        boards: list[_Board] = []
+        used_maps: set[str] = set()
+        used_boxes: set[str] = set()
+        hex_maps: list[Map] = []
+        for vmap in self.module.maps:
+            for board in vmap["boards"]:
+                where = f"{self.where}: map {vmap['name']!r}, board {board['name']!r}"
+                grid = board.get("grid")
+                converted = None
+                if grid is not None:
+                    try:
+                        converted = convert_grid(grid["_grid"], where)
+                    except DataError as exc:
+                        self.report.append(f"board {board['name']!r} not imported: {exc.problem}")
+                map_id = None
+                if converted is not None:
+                    map_id = _unique(_slug(board["name"] or vmap["name"], "map"), used_maps)
+                    m = Map(id=map_id, name=board["name"] or vmap["name"], grid=converted.grid,
+                            hex_size_inches=min(5.0, max(0.1, round(converted.size / 150, 4))))
+                    if board["image"] and board["image"] in self.module.images - BUILT_IN_IMAGES:
+                        m.image = _image_ref(converted, f"{map_id}-{_file_name(board['image'])}")
+                        self.images["board:" + map_id] = board["image"]
+                    elif board["image"]:
+                        self.report.append(f"board {board['name']!r}: image {board['image']!r} is not in the "
+                                           "module: the map has no picture (its size came from the buildFile)")
+                    game.maps[map_id] = m
+                    hex_maps.append(m)
+                    if converted.dropped:
+                        self.report.append(f"board {board['name']!r}: {len(converted.dropped)} partial hexes "
+                                           f"with negative numbers left out ({', '.join(converted.dropped[:5])}"
+                                           + (", ..." if len(converted.dropped) > 5 else "") + ")")
+                    if converted.off_board:
+                        self.report.append(f"board {board['name']!r}: {converted.off_board} hexes of the "
+                                           "rectangular grid have their centre off the board image")
+                elif not board["zones"]:
+                    self.report.append(f"board {board['name']!r} of map {vmap['name']!r} has no hex grid and "
+                                       "no zones: not imported (its image is not kept)")
+                zones = []
+                for zone in board["zones"]:
+                    box_id = _unique(_slug(zone["name"], "box"), used_boxes)
+                    zones.append((zone["name"], zone["path"], box_id))
+                boards.append(_Board(vmap["name"], board, converted, map_id, zones))
+        if not hex_maps:
+            raise DataError("the module has no board with a hex grid hexforge can use", path=self.where)
+        for b in boards:  # zones become boxes of the first hex map (hexforge keeps boxes on a map)
+            target = game.maps[b.map_id] if b.map_id else hex_maps[0]
+            for name, _, box_id in b.zones:
+                target.boxes.append(Box(id=box_id, name=name or box_id,
+                                        source=Source(estimated=f"zone {name!r} of board {b.board['name']!r}")))
+        return boards
+
+    # -- counters --------------------------------------------------------------------------
+
+    def counters(self, game: Game) -> dict[str, str]:
+        """Counters from the palette; returns gpid -> counter id."""
+        root = self.module.root
+        sides: dict[str, Side] = {}
+        for name in self.module.sides:
+            sides.setdefault(_slug(name, "side"), Side(id=_slug(name, "side"), name=name))
+        by_gpid: dict[str, str] = {}
+        used: set[str] = set()
+        palette, at_start = [], []
+        for element in root.iter(_B + "widget.PieceSlot"):
+            in_stack = any(a.tag in (_B + "module.map.SetupStack", _B + "module.map.DrawPile")
+                           for a in element.iterancestors())
+            (at_start if in_stack else palette).append(element)
+        names = set()
+        for in_stack, element in [(False, e) for e in palette] + [(True, e) for e in at_start]:
+            entry = element.get("entryName", "")
+            if in_stack and entry in names:
+                continue  # an at-start copy of a palette piece
+            names.add(entry)
+            try:
+                _, traits = _decode_piece(_text(element), self.module.budget)
+            except ValueError as exc:
+                self.report.append(f"piece slot {entry!r} not imported: it does not decode ({exc})")
+                continue
+            piece = describe_piece(traits, self.module.prototypes)
+            if not piece.get("name") and not piece.get("image") and "piece;" not in piece["traits"]:
+                self.report.append(f"piece slot {entry!r} not imported: no BasicPiece")
+                continue
+            props = piece["properties"]
+            name = piece.get("name") or entry or "piece"
+            counter_id = props.get("UnitId") or _slug(entry or name, "piece")
+            if props.get("UnitId") and counter_id in game.counters:  # the same unit in another palette tab
+                by_gpid[element.get("gpid", "")] = counter_id
+                continue
+            if counter_id in used:
+                counter_id = _unique(counter_id, used)
+                self.report.append(f"piece slot {entry!r}: id taken, imported as {counter_id!r}")
+            used.add(counter_id)
+            side = self._side(props, element, sides)
+            faces = _layer_images(traits, self.module.prototypes)
+            front = faces[0] if faces else piece.get("image")
+            back = faces[1] if len(faces) > 1 else None
+            if len(faces) > 2:
+                self.report.append(f"piece slot {entry!r}: {len(faces)} Layer images; the counter keeps the "
+                                   "first two as front and back")
+            kind = props.get("Kind") if props.get("Kind") in KINDS else "unit"
+            back_kind = props.get("BackKind") if props.get("BackKind") in BACK_KINDS else (
+                "reduced" if back else "none")
+            try:
+                steps = max(1, min(20, int(props.get("Steps", ""))))
+            except ValueError:
+                steps = 2 if back else 1
+            front_values, back_values = {}, {}
+            for key, value in props.items():
+                if key in _FIELDS or value == "" or not re.fullmatch(r"[A-Za-z0-9_]+", key):
+                    continue
+                if key.startswith("cadre_") and props.get("CadreId"):
+                    continue  # hexforge's copy of the cadre counter's values; the cadre is its own counter
+                if key.startswith("back_"):
+                    back_values[key[5:]] = _value(value)
+                else:
+                    front_values[key] = _value(value)
+            counter = Counter(
+                id=counter_id, side=side, name=name, kind=kind, type=props.get("Type") or "infantry",
+                size=props.get("Size") or None, formation=props.get("Formation") or None,
+                unit_class=props.get("UnitClass") or None, front=front_values, back=back_values,
+                back_kind=back_kind, steps=steps, count=1,
+                source=Source(estimated=f"imported from {self.path.name}, piece slot {entry!r}"),
+                image=self._art(front), back_image=self._art(back))
+            game.counters[counter_id] = counter
+            by_gpid[element.get("gpid", "")] = counter_id
+        for card in root.iter(_B + "widget.CardSlot"):
+            self.report.append(f"card {card.get('entryName', '')!r} (deck) not imported: hexforge has no decks")
+        game.sides = list(sides.values())
+        return by_gpid
+
+    def _side(self, props: dict, element, sides: dict[str, Side]) -> str | None:
+        for key in _SIDE_KEYS:
+            if props.get(key):
+                sid = _slug(props[key], "side")
+                sides.setdefault(sid, Side(id=sid, name=props.get("SideName") or props[key]))
+                return sid
+        for ancestor in element.iterancestors():  # a palette folder named after a side
+            sid = _slug(ancestor.get("entryName", ""), "")
+            if sid and sid in sides:
+                return sid
+        return None
+
+    def _art(self, image: str | None) -> str | None:
+        if not image:
+            return None
+        if image not in self.module.images - BUILT_IN_IMAGES:
+            self.report.append(f"image {image!r} is not in the module's images/: the counter is drawn instead")
+            return None
+        target = f"art/{_file_name(image)}"
+        self.images[target] = image
+        return target
+
+    # -- scenarios -------------------------------------------------------------------------
+
+    def scenarios(self, game: Game, boards: list[_Board], by_gpid: dict[str, str]) -> None:
+        used: set[str] = set()
+        root = self.module.root
+        archive = self.module.archive
+        for element in root.iter(_B + "module.PredefinedSetup"):
+            name = element.get("name", "") or element.get("file", "")
+            if element.get("isMenu", "false") == "true":
+                continue
+            if element.get("useFile", "true") != "true" or not element.get("file"):
+                self.report.append(f"setup {name!r} opens a new game with no file: nothing to import")
+                continue
+            file = element.get("file", "")
+            if file not in archive:
+                self.report.append(f"setup {name!r}: file {file!r} is not in the module")
+                continue
+            save = read_save(archive.read(file, limit=MAX_NESTED_BYTES), f"{self.where}!{file}", self.module)
+            scenario = Scenario(id=_unique(_slug(name, "setup"), used), name=name, map=next(iter(game.maps)),
+                                source=Source(estimated=f"predefined setup {name!r} of {self.path.name}"))
+            layout = {b["map"]: b.get("positions", []) for b in save["boards"]}
+            for piece in save["pieces"]:
+                self._place(scenario, piece, boards, layout, by_gpid, game, f"setup {name!r}")
+            game.scenarios[scenario.id] = scenario
+        stacks = list(root.iter(_B + "module.map.SetupStack"))
+        if stacks:
+            self._setup_stacks(game, stacks, boards, by_gpid, used)
+
+    def _setup_stacks(self, game, stacks, boards, by_gpid, used) -> None:
+        scenario = Scenario(id=_unique("at-start", used), name="At-start stacks", map=next(iter(game.maps)),
+                            source=Source(estimated=f"at-start stacks of {self.path.name}"))
+        for stack in stacks:
+            map_name = stack.getparent().get("mapName", "")
+            board_name = stack.get("owningBoard", "")
+            target = next((b for b in boards if b.map_name == map_name
+                           and (b.board["name"] == board_name or not board_name)), None)
+            for slot in stack.iter(_B + "widget.PieceSlot"):
+                counter_id = by_gpid.get(slot.get("gpid", ""))
+                if counter_id is None:
+                    try:
+                        traits = _decode_piece(_text(slot), self.module.budget)[1]
+                        piece = describe_piece(traits, self.module.prototypes)
+                    except ValueError:
+                        piece = {}
+                    counter_id = self._counter_by_name(game, piece, slot.get("entryName", ""))
+                where = f"at-start stack {stack.get('name', '')!r}"
+                if counter_id is None or target is None:
+                    self.report.append(f"{where}: piece {slot.get('entryName', '')!r} not placed")
+                    continue
+                if stack.get("useGridLocation", "false") == "true" and target.converted is not None:
+                    try:
+                        hex = target.converted.grid.parse(stack.get("location", ""))
+                    except Exception:
+                        self.report.append(f"{where}: location {stack.get('location')!r} is not a hex")
+                        continue
+                    _add(scenario, counter_id, hex=hex, map_id=target.map_id, game=game)
+                else:
+                    try:
+                        x, y = int(stack.get("x", "0")), int(stack.get("y", "0"))
+                    except ValueError:
+                        self.report.append(f"{where}: position is not a number")
+                        continue
+                    self._locate(scenario, counter_id, target, x, y, game, where)
+        if scenario.setup:
+            game.scenarios[scenario.id] = scenario
+
+    def _place(self, scenario, piece, boards, layout, by_gpid, game, where) -> None:
+        counter_id = by_gpid.get(str(piece.get("gpid", ""))) or self._counter_by_name(game, piece, "")
+        label = f"{where}: piece {piece.get('name', '')!r}"
+        if counter_id is None:
+            self.report.append(f"{label} matches no palette piece: not placed")
+            return
+        if piece.get("map") is None or "x" not in piece:
+            self.report.append(f"{label} is not on a map: not placed")
+            return
+        found = self._board_at(piece["map"], piece["x"], piece["y"], boards, layout)
+        if found is None:
+            self.report.append(f"{label} lies on no board of map {piece['map']!r}: not placed")
+            return
+        board, lx, ly = found
+        level = piece.get("layer")
+        state = None
+        if level and level > 1:  # a Layer past its first level: the counter's back (or later) face
+            counter = game.counters[counter_id]
+            state = counter.back_kind if counter.back_kind != "none" else "back"
+            if level > 2 and counter.steps >= 3:
+                state = "cadre"
+        self._locate(scenario, counter_id, board, lx, ly, game, label, state)
+
+    def _locate(self, scenario, counter_id, board: _Board, x: int, y: int, game, label, state=None) -> None:
+        for name, path, box_id in board.zones:
+            if _inside(path, x, y):
+                _add(scenario, counter_id, box=box_id, game=game, state=state)
+                return
+        if board.converted is not None:
+            v = board.converted.vassal
+            name = v.label(*v.snap(x, y))
+            try:
+                hex = board.converted.grid.parse(name)
+            except Exception:
+                hex = None
+            if hex is not None and hex in board.converted.grid:
+                _add(scenario, counter_id, hex=hex, map_id=board.map_id, game=game, state=state)
+                return
+            self.report.append(f"{label} at {name!r} is off the imported grid: not placed")
+            return
+        self.report.append(f"{label} lies on board {board.board['name']!r} outside every zone: not placed")
+
+    def _board_at(self, map_name, x, y, boards, layout):
+        on_map = [b for b in boards if b.map_name == map_name]
+        if not on_map:
+            return None
+        edge = next((m["edge"] for m in self.module.maps if m["name"] == map_name), (0, 0))
+        positions = layout.get(map_name) or [[on_map[0].board["name"], 0, 0]]
+        by_name = {b.board["name"]: b for b in on_map}
+        placed = [(by_name[n], c, r) for n, c, r in positions if n in by_name]
+        for board, col, row in placed:
+            left = edge[0] + sum(b.board["width"] for b, c, r in placed if r == row and c < col)
+            top = edge[1] + sum(max((b.board["height"] for b, c2, r2 in placed if r2 == rr), default=0)
+                                for rr in {r for _, _, r in placed} if rr < row)
+            if left <= x < left + board.board["width"] and top <= y < top + board.board["height"]:
+                return board, x - left, y - top
+        return None
+
+    def _counter_by_name(self, game, piece, entry) -> str | None:
+        unit = (piece or {}).get("properties", {}).get("UnitId")
+        if unit in game.counters:
+            return unit
+        name = (piece or {}).get("name") or entry
+        for counter in game.counters.values():
+            if counter.name == name:
+                return counter.id
+        return None
+
+    # -- the rest ---------------------------------------------------------------------------
+
+    def unmapped(self) -> None:
+        tally = Tally()
+        for element in self.module.root.iter():
+            if not isinstance(element.tag, str) or not element.tag.startswith(_B):
+                continue
+            short = element.tag[len(_B):]
+            if short not in _MAPPED:
+                tally[short] += 1
+        for short, n in sorted(tally.items()):
+            self.report.append(f"not imported: {n} x {short}")
+        unknown = Tally()
+        for traits in self.module.prototypes.values():
+            for trait in traits:
+                unknown[trait.id] += 1
+        behaviour = sorted(t for t in unknown if t not in ("mark;", "piece;", "prototype;", "emb2;"))
+        if behaviour:
+            self.report.append("piece behaviour not imported (traits of the prototypes): " + " ".join(behaviour))
+
+
+def _add(scenario: Scenario, counter_id: str, *, hex=None, box=None, map_id=None, game, state=None) -> None:
+    counts = Tally(u for p in scenario.setup for u in p.units)
+    counter = game.counters[counter_id]
+    if counts[counter_id] + 1 > counter.count:
+        game.counters[counter_id] = _with_count(counter, counts[counter_id] + 1)
+    first_map = next(iter(game.maps))
+    map_ref = map_id if map_id and map_id != first_map else None
+    for i, p in enumerate(scenario.setup):
+        if p.hex == hex and p.box == box and p.map == map_ref and p.state == state:
+            scenario.setup[i] = Placement(units=p.units + (counter_id,), hex=hex, box=box, map=map_ref,
+                                          state=state, source=p.source)
+            return
+    scenario.setup.append(Placement(units=(counter_id,), hex=hex, box=box, map=map_ref, state=state,
+                                    source=scenario.source))
+
+
+def _with_count(counter: Counter, count: int) -> Counter:
+    from dataclasses import replace
+    return replace(counter, count=count)
+
+
+def _value(text: str):
+    return int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text
+
+
+def _file_name(image: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", image.replace("/", "_")) or "image"
+
+
+def _image_ref(converted: BoardGrid, file: str):
+    from ..game.map import BoardImage
+    return BoardImage(file=file, origin=converted.origin, size=converted.size, spacing=converted.spacing)
+
+
+def _layer_images(traits, prototypes) -> list[str]:
+    """The images of the first Layer (emb2) of the expanded piece, in level order."""
+    from ..vassal.pieces import expand
+    for trait in expand(traits, prototypes):
+        if trait.id == "emb2;":
+            fields = decode(trait.type[len("emb2;"):], ";")
+            return [i for i in (decode(fields[15], ",") if len(fields) > 15 else []) if i]
+    return []
+
+
+def import_vmod(module: str | Path, out_dir: str | Path | None = None) -> ImportResult:
+    """Import ``module`` into a new game folder ``out_dir`` (default: ./<game id>); all or nothing."""
+    path = Path(module)
+    importer = _Importer(path)
+    try:
+        info = importer.module.info
+        game_id = _slug(info.get("name") or path.stem, "game")
+        game = Game(id=game_id, name=info.get("name") or path.stem, ruleset=None)
+        boards = importer.maps(game)
+        by_gpid = importer.counters(game)
+        importer.scenarios(game, boards, by_gpid)
+        importer.unmapped()
+        folder = Path(out_dir) if out_dir is not None else Path(game_id)
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise DataError("the output folder exists and is not empty; choose another with -o", path=str(folder))
+        _write(importer, game, folder)
+    finally:
+        importer.module.archive.close()
+    counts = {"maps": len(game.maps), "hexes": sum(len(m.grid) for m in game.maps.values()),
+              "counters": len(game.counters), "scenarios": len(game.scenarios),
+              "boxes": sum(len(m.boxes) for m in game.maps.values())}
+    return ImportResult(folder=folder, game=game, report=importer.report, counts=counts)
+
+
+def _write(importer: _Importer, game: Game, folder: Path) -> None:
+    """Write into a temporary sibling folder, then move it into place: nothing half-written."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".import-", dir=folder.parent))
+    try:
+        for scenario in game.scenarios.values():
+            if not scenario.turns:
+                from ..game import Turn
+                scenario.turns = [Turn(1, source=Source(estimated="the module gives no turn count"))]
+        dump_game(game, str(tmp))
+        archive = importer.module.archive
+        for target, image in importer.images.items():
+            if target.startswith("board:"):
+                m = game.maps[target[len("board:"):]]
+                out = tmp / "maps" / m.image.file
+            else:
+                out = tmp / target
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(archive.read("images/" + image))
+        (tmp / "import-report.txt").write_text(
+            f"imported from {importer.path.name}\n" + "".join(f"- {line}\n" for line in importer.report)
+            or "everything mapped\n", encoding="utf-8")
+        if folder.exists():
+            folder.rmdir()
+        tmp.rename(folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
