@@ -273,6 +273,11 @@ class Ruleset:
         :class:`~toolkit.referee.combat_strength.Modifier` entries (default none)."""
         return []
 
+    def combat_dice(self, pos: "Position", combat) -> str | None:
+        """The dice this combat rolls on the CRT instead of the chart's (``"3d6"`` at night;
+        default None: the chart's dice for the attacker's side, rerolls included)."""
+        return None
+
     def check_support(self, pos: "Position", combat, support) -> Reason | None:
         """None if ``support`` may be given to ``combat`` beyond :class:`SupportRules` (HQ
         range and colour, bombers only on some terrain...), else why not."""
