@@ -15,7 +15,9 @@ import click
 
 from ..errors import HexforgeError, RulesError
 from ..referee import Support, assess_combat, roll_combat
+from . import referee_combat_apply as applying
 from .referee import _common, _draw, _header, _position, _units_arg, command
+from .referee_combat_apply import apply_options
 
 
 def _hex(pos, text):
@@ -97,10 +99,13 @@ def _text(pos, a) -> str:
 @click.option("--roll", "roll", type=int, help="roll the combat with this CRT roll")
 @click.option("--rolls", "rolls", multiple=True, metavar="NAME=N",
               help="the roll of a random shift ('attacker quality=3'); repeatable")
+@apply_options
 def combat(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
-           support, defence_support, declared_shift, declared_drm, seed, roll, rolls):
+           support, defence_support, declared_shift, declared_drm, seed, roll, rolls, apply, loss, retreat, advance,
+           out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
+    applying.check_usage(apply, loss, retreat, advance, out)
     pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
     target = [_hex(pos, h) for h in defender_hex.replace("+", ",").split(",") if h.strip()]
     target = target[0] if len(target) == 1 else target
@@ -113,17 +118,24 @@ def combat(attackers, defender_hex, game_name, scenario, turn, position, side, w
     a = assess_combat(pos, rs, _units_arg(attackers), target, supports=supports,
                       context={"modifiers": declared})
     rolled = None
-    if a.legal and (seed is not None or roll is not None or rolls):
+    outcome = None
+    if a.legal and (seed is not None or roll is not None or rolls or apply):
         rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
+        if apply:
+            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out)
     if as_json:
-        out = {**_header("combat", pos), "combat": a.to_dict(pos.map.format)}
+        doc = {**_header("combat", pos), "combat": a.to_dict(pos.map.format)}
         if rolled:
-            out["roll"] = rolled.to_dict()
-        click.echo(json.dumps(out, indent=2))
+            doc["roll"] = rolled.to_dict()
+        if outcome:
+            doc["outcome"] = {**outcome.to_dict(pos.map.format), "out": out}
+        click.echo(json.dumps(doc, indent=2))
     else:
         click.echo(_text(pos, a))
         if rolled:
             click.echo(rolled.log)
+        if outcome:
+            click.echo("\n".join(applying.text(outcome, out)))
     if png:
         _draw_combat(pos, rs, a, png, dpi)
     sys.exit(0 if a.legal else 1)

@@ -39,6 +39,9 @@ class Code(str, Enum):
     ODDS_TOO_LOW = "odds-too-low"              # initial odds below the game's minimum
     SUPPORT_REFUSED = "support-refused"        # a support may not be given to this combat
     RETREAT_BLOCKED = "retreat-blocked"        # no retreat path: the units are eliminated
+    COMBAT_CHOICE = "combat-choice"            # an owner's choice of losses is missing or does not fit the result
+    RETREAT_ILLEGAL = "retreat-illegal"        # the retreat end hex named is not a legal end
+    ADVANCE_ILLEGAL = "advance-illegal"        # an advance after combat the rules do not allow
     CUSTOM = "custom"
 
 

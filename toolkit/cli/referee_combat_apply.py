@@ -1,0 +1,103 @@
+"""``hexforge referee combat ... --apply``: apply the rolled result and write the new position.
+
+The owners' choices come as options (``--loss UNIT=N``, ``--retreat ROLE=HEX[,HEX...]`` or
+``ROLE@FROM=...`` for one stack of several, ``--advance UNITS`` or ``UNIT=HEX``); they are
+checked by :func:`toolkit.referee.apply_combat` before anything is written (a bad choice exits 2
+with the rule; the ``--out`` file is written atomically or not at all).
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import RulesError
+from ..referee import apply_combat, dump_position
+from .referee import _units_arg
+
+
+def apply_options(func):
+    options = [
+        click.option("--apply", "apply", is_flag=True,
+                     help="apply the rolled result (with --seed/--roll; a fresh logged seed otherwise)"),
+        click.option("--loss", "loss", multiple=True, metavar="UNIT=N",
+                     help="steps UNIT loses (the owner's choice; ZOC steps of its retreat included); repeatable"),
+        click.option("--retreat", "retreat", multiple=True, metavar="ROLE[@FROM]=HEX[,HEX...]",
+                     help="where ROLE (attacker/defender) retreats: the end hex, or the path; @FROM for the "
+                          "stack in hex FROM when the side stands in several hexes; repeatable"),
+        click.option("--advance", "advance", multiple=True, metavar="UNITS|UNIT=HEX",
+                     help="attacking units that advance into the vacated hex (UNIT=HEX: that hex of the "
+                          "defender's retreat path); repeatable"),
+        click.option("--out", "out", type=click.Path(dir_okay=False), help="write the resulting position file"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _hex(pos, text, what):
+    from .referee_combat import _hex as parse
+    try:
+        return parse(pos, text.strip())
+    except RulesError as exc:
+        raise RulesError(f"{what}: {exc}") from None
+
+
+def choices(pos, loss, retreat, advance) -> dict:
+    """The keyword arguments of :func:`apply_combat` from the option texts."""
+    losses = {}
+    for text in loss:
+        uid, eq, n = text.partition("=")
+        if not eq or not uid.strip() or not n.strip().isdigit() or int(n) < 1:
+            raise RulesError(f"bad --loss {text!r}: expected UNIT=N with N steps (1 or more)")
+        pos.unit(uid.strip())
+        losses[uid.strip()] = losses.get(uid.strip(), 0) + int(n)
+    retreats: dict = {}
+    for text in retreat:
+        left, eq, right = text.partition("=")
+        role, _, start = left.partition("@")
+        role = role.strip()
+        if not eq or role not in ("attacker", "defender") or not right.strip():
+            raise RulesError(f"bad --retreat {text!r}: expected attacker=HEX or defender=HEX[,HEX...] "
+                             "(optionally ROLE@FROM=...)")
+        hexes = [_hex(pos, h, f"--retreat {text!r}") for h in right.replace(" ", ",").split(",") if h.strip()]
+        where = hexes[0] if len(hexes) == 1 else hexes
+        if start:
+            entry = retreats.setdefault(role, {})
+            if not isinstance(entry, dict):
+                raise RulesError(f"--retreat {text!r}: give every {role} stack as {role}@FROM=...")
+            entry[_hex(pos, start, f"--retreat {text!r}")] = where
+        else:
+            if role in retreats:
+                raise RulesError(f"--retreat {text!r}: the {role} retreat is given twice")
+            retreats[role] = where
+    advances: dict = {}
+    for text in advance:
+        uid, eq, where = text.partition("=")
+        if eq:
+            pos.unit(uid.strip())
+            advances[uid.strip()] = _hex(pos, where, f"--advance {text!r}")
+        else:
+            for u in _units_arg(text):
+                pos.unit(u)
+                advances.setdefault(u, None)
+    return {"losses": losses, "retreats": retreats, "advance": advances}
+
+
+def run(pos, rs, assessment, rolled, loss, retreat, advance, out):
+    """Apply ``rolled`` with the owners' choices; write ``out`` when given. The outcome."""
+    outcome = apply_combat(pos, rs, assessment, rolled, **choices(pos, loss, retreat, advance))
+    if out:
+        dump_position(outcome.position, out)
+    return outcome
+
+
+def text(outcome, out) -> list[str]:
+    lines = outcome.log[1:] or ["no unit is affected"]
+    if out:
+        lines.append(f"wrote {out}")
+    return lines
+
+
+def check_usage(apply, loss, retreat, advance, out) -> None:
+    if not apply and (loss or retreat or advance or out):
+        raise RulesError("--loss, --retreat, --advance and --out need --apply")

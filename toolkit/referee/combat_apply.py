@@ -1,0 +1,454 @@
+"""Applying a rolled combat result to a position: steps lost, retreats, eliminations, advances.
+
+:func:`apply_combat` takes the owners' choices as arguments and checks them against the result
+and the rules; a choice the result leaves open and the owner did not make is refused with the
+choices there are, a choice that is forced is applied without asking. The defender's part is
+applied first, then the attacker's (an exchange costs the attacker what the defender lost),
+then the attacker's advance. The input position is never changed: the outcome holds a new one
+and a log (the roll's line first) for play by e-mail.
+
+How a side's result is read (:class:`~toolkit.referee.combat_chart.SideResult`):
+
+- ``steps`` are lost; ``requirements`` (VV 6.4) are each one step or one more retreat hex,
+  the owner's choice, after the mandatory retreat; ``retreat`` lengths are the owner's choice.
+- ``eliminated``: every unit leaves the map; ``units`` / ``half_units``: that many whole units
+  (half, rounded down) of the owner's choice are eliminated; ``exchange``: as many steps as
+  the other side lost.
+- A retreat ends in the hex the owner names (one end per stack), checked with
+  :func:`~toolkit.referee.retreat_options` for that length; the path's enemy-ZOC steps are
+  lost too; no legal retreat eliminates the stack (the :class:`RetreatAnswer`'s reason).
+- ``losses`` (unit -> steps) covers every step a side loses by choice, ZOC steps included.
+
+Eliminated units go to the map's ``eliminated`` box when it has one, else off the map.
+Not modelled here (game rules a ruleset would add): who must take the first loss (VV 6.4
+most important / armoured unit), No Retreat rolls (Demyansk 12.4), the defender staying put
+when no attacker survived (Demyansk 12.38), a stack splitting its retreat (VV 6.5.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from ..errors import IllegalMoveError, RulesError
+from ..hexes import Hex
+from .combat import CombatAssessment, CombatRoll
+from .combat_chart import SideResult
+from .combat_retreat import advance_options, next_retreat_hexes, retreat_options, retreat_step_loss
+from .position import Position
+from .reasons import Code, Reason
+
+__all__ = ["CombatOutcome", "apply_combat"]
+
+ELIMINATED_BOX = "eliminated"
+
+
+@dataclass
+class CombatOutcome:
+    """A combat applied: the new ``position``, the ``roll``, the steps each unit lost
+    (``losses``, ZOC steps of a retreat included), the ``eliminated`` units, each retreating
+    unit's path (start first), each advancing unit's hex, and the ``log`` lines."""
+
+    position: Position
+    roll: CombatRoll
+    losses: dict[str, int] = field(default_factory=dict)
+    eliminated: list[str] = field(default_factory=list)
+    retreats: dict[str, list[Hex]] = field(default_factory=dict)
+    advances: dict[str, Hex] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+
+    def steps_lost(self) -> int:
+        """Steps that left the map: every step lost plus the steps of the eliminated units."""
+        return sum(self.losses.values())
+
+    def to_dict(self, fmt) -> dict:
+        return {"roll": self.roll.to_dict(), "losses": dict(self.losses), "eliminated": list(self.eliminated),
+                "retreats": {u: [fmt(h) for h in p] for u, p in self.retreats.items()},
+                "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log)}
+
+
+def _refuse(code: Code, rule, text: str, hex=None, units=()) -> IllegalMoveError:
+    reason = Reason(code, rule, text, hex, tuple(units))
+    return IllegalMoveError(str(reason), [reason])
+
+
+@dataclass
+class _Plan:
+    """One way to fill a side's result: ``k`` requirements taken as steps, retreat ``length``,
+    the end hex of each stack (None: the owner must name it), ZOC steps and blocked stacks."""
+
+    k: int
+    length: int
+    ends: dict = field(default_factory=dict)
+    paths: dict = field(default_factory=dict)
+    zoc: int = 0
+    blocked: list = field(default_factory=list)
+    open_choice: list = field(default_factory=list)
+
+
+class _Applier:
+    def __init__(self, pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, losses, retreats):
+        self.pos = pos.copy()
+        self.rs = rs
+        self.a = assessment
+        self.roll = roll
+        self.fmt = pos.map.format
+        self.rule = assessment.chart.rule or rs.combat.rule
+        self.out = CombatOutcome(self.pos, roll, log=[roll.log])
+        self.members = {"attacker": list(assessment.attackers), "defender": list(assessment.defenders)}
+        self.losses = {}
+        for uid, n in dict(losses or {}).items():
+            role = self._role_of(uid)
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{uid} must lose a whole number of steps (1 or more), "
+                              f"not {n!r}", None, (uid,))
+            if n > self.pos.unit(uid).steps:
+                raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{uid} has {self.pos.unit(uid).steps} step(s); it "
+                              f"cannot lose {n}", self.pos.unit(uid).hex, (uid,))
+            self.losses.setdefault(role, {})[uid] = n
+        self.retreats = {}
+        for role, where in dict(retreats or {}).items():
+            if role not in self.members:
+                raise RulesError(f"a retreat is for the attacker or the defender, not {role!r}")
+            self.retreats[role] = where
+
+    def _role_of(self, uid: str) -> str:
+        self.pos.unit(uid)
+        for role, ids in self.members.items():
+            if uid in ids:
+                return role
+        raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{uid} is not in this combat (attackers "
+                      f"{', '.join(self.a.attackers)}; defenders {', '.join(self.a.defenders)})", None, (uid,))
+
+    # -- one side ------------------------------------------------------------------------------
+
+    def _stacks(self, ids) -> dict[Hex, list[str]]:
+        out: dict[Hex, list[str]] = {}
+        for uid in ids:
+            u = self.pos.unit(uid)
+            if u.hex is not None:
+                out.setdefault(u.hex, []).append(uid)
+        return dict(sorted(out.items()))
+
+    def _end_choice(self, role: str, start: Hex, many: bool):
+        """The end hex the owner named for the stack in ``start`` (None if not named)."""
+        where = self.retreats.get(role)
+        if where is None:
+            return None
+        if isinstance(where, dict):
+            return where.get(start)
+        if many:
+            raise _refuse(Code.COMBAT_CHOICE, self.rs.retreat.rule, f"the {role}'s units retreat from several hexes: "
+                          "name an end hex for each starting hex", start)
+        return where
+
+    def _plans(self, role: str, side: SideResult, stacks) -> list[_Plan]:
+        n = side.requirements
+        if n:
+            base = side.retreat[0] if side.retreat else 0
+            combos = [(k, base + n - k) for k in range(n + 1)]
+        else:
+            combos = [(0, length) for length in (side.retreat or (0,))]
+        named = role in self.retreats
+        plans = []
+        for k, length in combos:
+            plan = _Plan(k, length)
+            if length == 0:
+                if named:
+                    continue               # the owner named a retreat: plans without one do not fit
+                plans.append(plan)
+                continue
+            fits = True
+            for start, ids in stacks.items():
+                answer = retreat_options(self.pos, self.rs, ids, length)
+                end = self._end_choice(role, start, len(stacks) > 1)
+                if answer.eliminated:
+                    if end is not None:
+                        fits = False
+                        break
+                    plan.blocked.append((start, ids, answer.reason))
+                    continue
+                path = None
+                if isinstance(end, (list, tuple)) and not isinstance(end, Hex):
+                    path = [start, *[h for h in end if h != start]]
+                    end = path[-1]
+                    if len(path) - 1 != length:
+                        fits = False
+                        break
+                if end is None:
+                    if len(answer.paths) == 1:
+                        end = next(iter(answer.paths))
+                    else:
+                        plan.open_choice.append((start, ids, answer))
+                        continue
+                if end not in answer.paths:
+                    fits = False
+                    break
+                if path is not None:
+                    zoc = self._walk(role, ids, path)
+                else:
+                    path, zoc = answer.paths[end], answer.losses[end]
+                plan.ends[start] = end
+                plan.paths[start] = path
+                plan.zoc += zoc
+            if fits:
+                plans.append(plan)
+        return plans
+
+    def _walk(self, role: str, ids, path) -> int:
+        """Check a retreat ``path`` the owner gave step by step; its enemy-ZOC steps."""
+        units = self.pos.units_of(ids)
+        zoc = 0
+        for i in range(1, len(path)):
+            options = next_retreat_hexes(self.pos, self.rs, ids, path[:i])
+            if path[i] not in options:
+                raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.rule,
+                              f"the {role}'s retreat may not go from {self.fmt(path[i - 1])} to {self.fmt(path[i])}; "
+                              f"it may go to {' '.join(self.fmt(h) for h in options) or 'no hex'}", path[i], ids)
+            zoc += retreat_step_loss(self.pos, self.rs, units, path[i])
+        return zoc
+
+    def _describe(self, role, side, plans_all) -> str:
+        parts = []
+        for p in plans_all:
+            text = (f"lose {p.k} requirement step(s) and " if side.requirements else "") + \
+                   (f"retreat {p.length} hex(es)" if p.length else "stay")
+            for start, ids, answer in p.open_choice:
+                text += f" ({','.join(ids)} from {self.fmt(start)} to one of " \
+                        f"{' '.join(self.fmt(h) for h in answer.hexes())})"
+            parts.append(text)
+        return "; or ".join(parts)
+
+    def side(self, role: str, side: SideResult, other_lost: int) -> int:
+        """Apply ``side`` to ``role``'s units; the steps that left the map."""
+        ids = [u for u in self.members[role] if self.pos.unit(u).hex is not None]
+        if side.empty or not ids:
+            return 0
+        if side.eliminated:
+            self._eliminate(ids, f"{role} eliminated ({self.roll.result.text})")
+            return sum(self.out.losses.get(u, 0) for u in ids)
+        units_out = side.units + (len(ids) // 2 if side.half_units else 0)
+        fixed = side.steps + (other_lost if side.exchange else 0)
+        if units_out >= len(ids) or fixed >= sum(self.pos.unit(u).steps for u in ids):
+            unused = [u for u in self.losses.get(role, {}) if self.losses[role][u] != self.pos.unit(u).steps]
+            if unused:
+                raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{', '.join(unused)}: every step of the {role} is "
+                              f"lost ({self.roll.result.text}: {side.describe()})", None, unused)
+            self._eliminate(ids, f"every step lost ({self.roll.result.text}: {side.describe()})")
+            return sum(self.out.losses.get(u, 0) for u in ids)
+        stacks = self._stacks(ids)
+        where = self.retreats.get(role)
+        if isinstance(where, dict) and set(where) - set(stacks):
+            raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.rule, f"the {role} has no retreating units in "
+                          f"{' '.join(self.fmt(h) for h in set(where) - set(stacks))}; its units stand in "
+                          f"{' '.join(self.fmt(h) for h in stacks)}", None, ids)
+        plans = self._plans(role, side, stacks)
+        retreat_rule = self.rs.retreat.rule
+        if not plans:
+            where = self.retreats.get(role)
+            lengths = sorted({(side.retreat[0] if side.retreat else 0) + side.requirements - k
+                              for k in range(side.requirements + 1)} if side.requirements else set(side.retreat))
+            def show(w):
+                return self.fmt(w) if isinstance(w, Hex) else "path " + " ".join(self.fmt(h) for h in w)
+            shown = ", ".join(f"{self.fmt(a)} -> {show(b)}" for a, b in where.items()) \
+                if isinstance(where, dict) else show(where)
+            raise _refuse(Code.RETREAT_ILLEGAL, retreat_rule,
+                          f"the {role} may not end a retreat in {shown}: not a legal end of a retreat of "
+                          f"{' or '.join(map(str, [x for x in lengths if x])) or 'no'} hex(es) "
+                          f"({self.roll.result.text}: {side.describe()})", where if isinstance(where, Hex) else None,
+                          ids)
+        every = plans
+        if role not in self.retreats:
+            # hexes beyond the mandatory retreat are the owner's to name (VV 6.4): none named, none taken
+            base = (side.retreat[0] if side.retreat else 0) if side.requirements else max(side.retreat or (0,))
+            plans = [p for p in plans if p.length <= base] or plans
+        given = self.losses.get(role)
+        if given is not None:
+            total = sum(given.values())
+            fitting = [p for p in plans if self._fits(ids, given, fixed + p.k + p.zoc, units_out, p)]
+            if not fitting:
+                needs = sorted({fixed + p.k + p.zoc for p in plans})
+                raise _refuse(Code.COMBAT_CHOICE, self.rule,
+                              f"the {role}'s losses ({total} step(s): "
+                              f"{', '.join(f'{u} {s}' for u, s in given.items())}) do not fit "
+                              f"{self.roll.result.text} ({side.describe()}): it loses "
+                              f"{' or '.join(map(str, needs))} step(s)"
+                              + (f" and {units_out} whole unit(s)" if units_out else "")
+                              + (" counting the enemy-ZOC steps of the retreat" if any(p.zoc for p in plans) else "")
+                              + ("; name a longer retreat to lose fewer" if len(every) > len(plans) else ""),
+                              None, ids)
+            plans = fitting
+        if len(plans) > 1 or plans[0].open_choice:
+            raise _refuse(Code.COMBAT_CHOICE, retreat_rule if plans[0].length else self.rule,
+                          f"the {role} must choose ({self.roll.result.text}: {side.describe()}): "
+                          f"{self._describe(role, side, every)}; "
+                          + ("give the steps each unit loses and " if side.requirements and len(every) > 1 else "")
+                          + "name the end hex of the retreat",
+                          None, ids)
+        plan = plans[0]
+        lost_before = sum(self.out.losses.values())
+        blocked = {u for _, stack, _ in plan.blocked for u in stack}
+        for start, stack, reason in plan.blocked:
+            self.out.log.append(f"{','.join(stack)}: {reason}")
+            self._eliminate(stack, f"no legal retreat ({reason.rule or retreat_rule})")
+        alive = [u for u in ids if u not in blocked]
+        need = fixed + plan.k + plan.zoc
+        chosen = self._allocate(role, side, alive, given, need, units_out)
+        for uid, n in chosen.items():
+            self._lose(uid, n)
+        for start, end in plan.ends.items():
+            path = plan.paths[start]
+            movers = [u for u in stacks[start] if self.pos.unit(u).hex is not None]
+            for uid in movers:
+                self.pos.unit(uid).hex = end
+                self.out.retreats[uid] = list(path)
+            if movers:
+                zoc = f" ({plan.zoc} step(s) in enemy ZOC)" if plan.zoc else ""
+                self.out.log.append(f"{','.join(movers)} retreat {' '.join(self.fmt(h) for h in path)}{zoc}")
+        self.pos.touch()
+        return sum(self.out.losses.values()) - lost_before
+
+    def _fits(self, ids, given, need, units_out, plan) -> bool:
+        blocked = {u for _, stack, _ in plan.blocked for u in stack}
+        if any(u in blocked for u in given):
+            return False
+        alive = [u for u in ids if u not in blocked]
+        available = sum(self.pos.unit(u).steps for u in alive)
+        total = sum(given.values())
+        whole = [u for u in given if given[u] == self.pos.unit(u).steps]
+        if units_out >= len(alive):
+            return total == available
+        if units_out == 0:
+            return total == min(need, available)
+        for gone in combinations(whole, units_out):
+            rest = available - sum(self.pos.unit(u).steps for u in gone)
+            if total - sum(given[u] for u in gone) == min(need, rest):
+                return True
+        return False
+
+    def _allocate(self, role, side, alive, given, need, units_out) -> dict[str, int]:
+        """Steps each of ``alive`` loses: the owner's (checked by :meth:`_fits`) or a forced choice."""
+        if given is not None:
+            return dict(given)
+        steps = {u: self.pos.unit(u).steps for u in alive}
+        available = sum(steps.values())
+        if not alive or (need == 0 and units_out == 0):
+            return {}
+        if units_out >= len(alive) or (units_out == 0 and need >= available):
+            return steps                     # every step is lost: nothing to choose
+        if units_out == 0 and len(alive) == 1:
+            return {alive[0]: need}
+        what = (f"{units_out} whole unit(s)" if units_out else "") + (" and " if units_out and need else "") + \
+               (f"{need} step(s)" if need else "")
+        raise _refuse(Code.COMBAT_CHOICE, self.rule,
+                      f"the {role} must choose which units lose {what} ({self.roll.result.text}: {side.describe()}) "
+                      f"among {', '.join(f'{u} ({steps[u]} step(s))' for u in alive)}", None, alive)
+
+    def _lose(self, uid: str, n: int) -> None:
+        unit = self.pos.unit(uid)
+        if n >= unit.steps:
+            self._eliminate([uid], "all its steps lost")
+            return
+        unit.steps -= n
+        self.out.losses[uid] = self.out.losses.get(uid, 0) + n
+        self.out.log.append(f"{uid} loses {n} step(s) ({unit.steps + n} -> {unit.steps})")
+
+    def _eliminate(self, ids, why: str) -> None:
+        box = ELIMINATED_BOX if self.pos.map.box(ELIMINATED_BOX) is not None else None
+        for uid in ids:
+            unit = self.pos.unit(uid)
+            if unit.hex is None:
+                continue
+            self.out.losses[uid] = self.out.losses.get(uid, 0) + unit.steps
+            self.out.eliminated.append(uid)
+            unit.hex, unit.box = None, box
+            self.out.log.append(f"{uid} eliminated: {why}" + (f" (to box {box})" if box else " (off the map)"))
+        self.pos.touch()
+
+    # -- advance -------------------------------------------------------------------------------
+
+    def advance(self, advance) -> None:
+        if not advance:
+            return
+        rule = self.rs.retreat.advance_rule or self.rs.retreat.rule
+        targets = dict(advance) if isinstance(advance, dict) else {u: None for u in
+                                                                   ([advance] if isinstance(advance, str) else advance)}
+        side = self.a.side
+        vacated = [h for h in (self.a.defender_hexes or (self.a.defender_hex,))
+                   if not any(u.side != side and u.side is not None and not u.counter.is_marker
+                              for u in self.pos.at(h))]
+        if not vacated:
+            raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"no advance: {self.fmt(self.a.defender_hex)} is still held by "
+                          "the defender", self.a.defender_hex, tuple(targets))
+        groups: dict[Hex, list[str]] = {}
+        for uid in targets:
+            unit = self.pos.unit(uid)
+            if uid not in self.a.attackers:
+                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} did not attack: only the attacking units advance",
+                              unit.hex, (uid,))
+            if unit.hex is None:
+                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} was eliminated and cannot advance", None, (uid,))
+            if uid in self.out.retreats:
+                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} retreated and cannot advance", unit.hex, (uid,))
+            groups.setdefault(unit.hex, []).append(uid)
+        paths = {}
+        for uid, path in self.out.retreats.items():
+            if uid in self.a.defenders:
+                paths.setdefault(path[0], path)
+        for start, ids in groups.items():
+            for uid in ids:
+                goal = targets[uid]
+                if goal is None:
+                    if len(vacated) > 1:
+                        raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"several hexes were vacated: name the hex {uid} "
+                                      f"advances into ({' '.join(self.fmt(h) for h in vacated)})", None, (uid,))
+                    goal = vacated[0]
+                allowed = []
+                for hx in vacated:
+                    path = paths.get(hx, [hx])
+                    allowed += advance_options(self.pos, self.rs, [uid], hx, path=path, hexes=max(1, len(path) - 1))
+                if goal not in allowed:
+                    raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} in {self.fmt(start)} may not advance into "
+                                  f"{self.fmt(goal)}; it may advance into "
+                                  f"{' '.join(self.fmt(h) for h in dict.fromkeys(allowed)) or 'no hex'}",
+                                  goal, (uid,))
+                targets[uid] = goal
+        for uid, goal in targets.items():
+            start = self.pos.unit(uid).hex
+            self.pos.unit(uid).hex = goal
+            self.out.advances[uid] = goal
+            self.out.log.append(f"{uid} advances {self.fmt(start)} -> {self.fmt(goal)}")
+        self.pos.touch()
+
+
+def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, *, losses=None,
+                 retreats=None, advance=None) -> CombatOutcome:
+    """Apply ``roll`` (of ``assessment``) to a copy of ``pos``; ``pos`` is left untouched.
+
+    ``losses``: unit id -> steps it loses (ZOC steps of its retreat included); ``retreats``:
+    ``"attacker"``/``"defender"`` -> the end hex of the retreat (or start hex -> end hex when
+    the side's units stand in several hexes); ``advance``: attacking unit ids that advance into
+    the vacated hex (or unit id -> hex, along the retreat path where the game allows).
+    A choice the result leaves open and not given, or a choice that does not fit the result or
+    the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
+    """
+    if not assessment.legal:
+        raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
+    if roll.result.text not in assessment.results:
+        raise RulesError(f"the roll ({roll.result.text}) is not one of this attack's results "
+                         f"({', '.join(assessment.results)}): roll the same assessment")
+    work = _Applier(pos, rs, assessment, roll, losses, retreats)
+    result = roll.result
+    lost = work.side("defender", result.defender, 0)
+    work.side("attacker", result.attacker, lost)
+    unused = [u for given in work.losses.values() for u in given if u not in work.out.losses]
+    if unused:
+        raise _refuse(Code.COMBAT_CHOICE, work.rule, f"{', '.join(unused)}: the result {result.text} takes no step "
+                      "from them", None, unused)
+    for role in work.retreats:
+        if not any(u in work.out.retreats for u in work.members[role]) and \
+                not any(u in work.out.eliminated for u in work.members[role]):
+            raise _refuse(Code.RETREAT_ILLEGAL, rs.retreat.rule, f"the {role} does not retreat on {result.text}",
+                          None, work.members[role])
+    work.advance(advance)
+    return work.out
