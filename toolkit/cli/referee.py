@@ -9,103 +9,15 @@ Exit codes: 0 legal, 1 illegal (refused path, stacking violation, unsupplied uni
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 
 import click
 
 from ..errors import HexforgeError, RulesError
-from ..io import default_game, load_game
-from ..referee import (check_path, check_stacking, end_stacking, get_ruleset, load_position,
-                       position_from_scenario, reachable, ruleset_for, supply_status)
-from ..referee.registry import plugin_game_dir
-
-SCHEMA = 1
-
-
-def _game(name):
-    """A bundled game, a game folder, or the game an installed referee plugin carries."""
-    try:
-        return load_game(name)
-    except HexforgeError:
-        folder = plugin_game_dir(name)
-        if folder is None:
-            raise
-        return load_game(str(folder))
-
-
-def _position(game_name, scenario, turn, position, side, weather, ruleset):
-    if position:
-        pos = load_position(position, _game(game_name) if game_name else None)
-    else:
-        pos = position_from_scenario(_game(game_name or default_game()), scenario, turn=turn)
-    if side:
-        if side not in pos.sides():
-            raise RulesError(f"unknown side {side!r}; the game has {', '.join(pos.sides())}")
-        pos.side = side
-    if weather:
-        if weather not in pos.map.weathers:
-            raise RulesError(f"unknown weather {weather!r}; the map has {', '.join(pos.map.weathers)}")
-        pos.weather = weather
-        pos.touch()
-    rs = get_ruleset(ruleset) if ruleset else ruleset_for(pos.game)
-    return pos, rs
-
-
-def _common(func):
-    options = [
-        click.option("-g", "--game", "game_name", help="Bundled game id or folder (default: the bundled game)."),
-        click.option("-s", "--scenario", help="Scenario id (default: the first)."),
-        click.option("-t", "--turn", type=int, help="Turn of the scenario (default: the first)."),
-        click.option("-p", "--position", type=click.Path(dir_okay=False), help="A position file instead."),
-        click.option("--side", help="The side to ask about (default: the side to move)."),
-        click.option("--weather", help="Override the weather."),
-        click.option("--ruleset", help="Ruleset name (default: the game's)."),
-        click.option("--json", "as_json", is_flag=True, help="Print JSON (docs/referee.md)."),
-        click.option("--png", type=click.Path(dir_okay=False), help="Draw the answer on the map into this PNG."),
-        click.option("--dpi", type=int, default=100, show_default=True, help="Resolution of --png."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def _header(command, pos):
-    return {"schema": SCHEMA, "command": command, "game": pos.game.id,
-            "position": {"map": pos.map_id, "turn": pos.turn, "side": pos.side, "phase": pos.phase,
-                         "weather": pos.current_weather, "scenario": pos.scenario}}
-
-
-def _units_arg(text):
-    return [u for u in text.replace(",", " ").split() if u]
-
-
-def _unit_marks(pos, marks, labels):
-    """A badge with the unit ids on every occupied hex without a label, under the answer's
-    own marks."""
-    out = {}
-    for hex, units in pos.occupancy().items():
-        if hex in labels:
-            continue
-        ids = [u.id for u in units if not u.counter.is_marker]
-        if ids:
-            out[hex] = ",".join(ids[:2]) + ("+" if len(ids) > 2 else "")
-    out.update(marks or {})
-    return out
-
-
-def _draw(pos, png, dpi, shade=None, labels=None, paths=None, marks=None, legend=None):
-    marks = _unit_marks(pos, marks, labels or {})
-    try:
-        from .. import render
-        map_image = render.render_map(pos.map, dpi=dpi, game=pos.game)
-        image = render.overlay(map_image, shade=shade or {}, labels=labels or {}, paths=paths or [],
-                               marks=marks or {}, legend=legend)
-    except (ImportError, AttributeError) as exc:
-        raise RulesError(f"--png needs the map overlay renderer (toolkit.render.overlay): {exc}") from None
-    image.save(png)
-    click.echo(f"wrote {png}", err=True)
-
+from ..referee import check_path, check_stacking, end_stacking, reachable, supply_status
+from ._referee_options import common_options, draw, header, position_of, units_arg
 
 def _mp_colour(left, ma):
     """Yellow for no MP left through to deep green for a full allowance."""
@@ -121,11 +33,11 @@ def command() -> None:
 @command.command("moves")
 @click.argument("units")
 @click.option("--mode", help="Movement mode (strategic, exploitation, ...).")
-@_common
+@common_options
 def moves(units, mode, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """Hexes UNITS (one id, or ids joined by commas moving as a stack) can reach."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
-    ids = _units_arg(units)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
+    ids = units_arg(units)
     reach = reachable(pos, rs, ids, mode=mode)
     movers = [pos.unit(u) for u in ids]
     full = {h for h in reach.hexes() if end_stacking(pos, rs, movers, h, mode) is not None}
@@ -134,7 +46,7 @@ def moves(units, mode, game_name, scenario, turn, position, side, weather, rules
         data = reach.to_dict()
         for entry, h in zip(data["hexes"], reach.hexes()):
             entry["can_end"] = h not in full
-        click.echo(json.dumps({**_header("moves", pos), "reach": data}, indent=2))
+        click.echo(json.dumps({**header("moves", pos), "reach": data}, indent=2))
     else:
         if reach.refused:
             click.echo(f"{units} cannot move: {reach.refused}")
@@ -149,7 +61,7 @@ def moves(units, mode, game_name, scenario, turn, position, side, weather, rules
         shade = {h: _mp_colour(reach.mp_left(h), reach.ma) for h in reach.hexes()}
         labels = {h: str(reach.mp_left(h)) for h in reach.hexes()}
         marks = {}
-        _draw(pos, png, dpi, shade=shade, labels=labels, marks=marks,
+        draw(pos, png, dpi, shade=shade, labels=labels, marks=marks,
               legend=f"{units}: {len(reach)} hexes reachable, labelled with MP left"
               if not reach.refused else f"{units} cannot move: {reach.refused.text}")
     sys.exit(0 if not reach.refused else 1)
@@ -159,19 +71,19 @@ def moves(units, mode, game_name, scenario, turn, position, side, weather, rules
 @click.argument("units")
 @click.argument("hexes", nargs=-1, required=True)
 @click.option("--mode", help="Movement mode (strategic, exploitation, ...).")
-@_common
+@common_options
 def path(units, hexes, mode, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """Check that UNITS may move along HEXES (printed ids, in order)."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     grid = pos.map.grid
     try:
         route = [grid.parse(h) for h in " ".join(hexes).replace(",", " ").split()]
     except HexforgeError as exc:
         raise RulesError(f"bad hex in the path: {exc}") from None
-    result = check_path(pos, rs, _units_arg(units), route, mode=mode)
+    result = check_path(pos, rs, units_arg(units), route, mode=mode)
     fmt = pos.map.format
     if as_json:
-        click.echo(json.dumps({**_header("path", pos), "check": result.to_dict(fmt)}, indent=2))
+        click.echo(json.dumps({**header("path", pos), "check": result.to_dict(fmt)}, indent=2))
     else:
         for s in result.steps:
             click.echo(f"  {fmt(s['hex'])}  cost {s['cost']}, spent {s['spent']}, {s['mp_left']} MP left")
@@ -183,27 +95,27 @@ def path(units, hexes, mode, game_name, scenario, turn, position, side, weather,
         marks = {result.reason.hex: "cross"} if result.reason and result.reason.hex else {}
         good = result.path[:len(result.steps) + 1]
         legend = "legal" if result.ok else f"illegal at step {result.failed_step}: {result.reason.text}"
-        _draw(pos, png, dpi, paths=[good] if len(good) > 1 else [], marks=marks, legend=f"{units}: {legend}")
+        draw(pos, png, dpi, paths=[good] if len(good) > 1 else [], marks=marks, legend=f"{units}: {legend}")
     sys.exit(0 if result.ok else 1)
 
 
 @command.command("stacking")
 @click.argument("hex", required=False)
-@_common
+@common_options
 def stacking(hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """Check stacking on HEX, or on every hex of the map."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     where = pos.map.grid.parse(hex) if hex else None
     if where is not None and where not in pos.map.grid:
         raise RulesError(f"hex {hex} is not on the map")
     found = check_stacking(pos, rs, where)
     fmt = pos.map.format
     if as_json:
-        click.echo(json.dumps({**_header("stacking", pos), "violations": [r.to_dict(fmt) for r in found]}, indent=2))
+        click.echo(json.dumps({**header("stacking", pos), "violations": [r.to_dict(fmt) for r in found]}, indent=2))
     else:
         click.echo("\n".join(str(r) for r in found) if found else "stacking is legal")
     if png:
-        _draw(pos, png, dpi, marks={r.hex: "x" for r in found if r.hex},
+        draw(pos, png, dpi, marks={r.hex: "x" for r in found if r.hex},
               legend=f"{len(found)} stacking violation(s)" if found else "stacking is legal")
     sys.exit(1 if found else 0)
 
@@ -240,43 +152,43 @@ def _supply_text(pos, result):
 
 
 @command.command("supply")
-@_common
+@common_options
 @click.option("--defending", default="", metavar="UNIT[,UNIT...]",
               help="units defending in the combat being judged (sources that serve only defenders, "
                    "e.g. a constructed airfield)")
 def supply(game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi, defending):
     """Supply status of every unit of a side (default: the side to move)."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     units = [u.strip() for u in defending.split(",") if u.strip()]
     for uid in units:
         pos.unit(uid)   # an unknown id is bad input (exit 2), not a silent no-op
     result = supply_status(pos, rs, side or pos.side, {"defending": frozenset(units)})
     fmt = pos.map.format
     if as_json:
-        click.echo(json.dumps({**_header("supply", pos), "supply": result.to_dict(fmt)}, indent=2))
+        click.echo(json.dumps({**header("supply", pos), "supply": result.to_dict(fmt)}, indent=2))
     else:
         click.echo(_supply_text(pos, result))
     if png:
         paths = [p for p in result.paths.values() if len(p) > 1]
         marks = _supply_marks(pos, [result])
-        _draw(pos, png, dpi, paths=paths, marks=marks,
+        draw(pos, png, dpi, paths=paths, marks=marks,
               legend=f"{result.side}: {len(result.supplied)} supplied (lines to the source), "
                      f"{len(result.unsupplied)} not")
     sys.exit(0)
 
 
 @command.command("check")
-@_common
+@common_options
 def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """Stacking on the whole map and supply of every side."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     found = check_stacking(pos, rs)
     sides = [side] if side else pos.sides()
     results = {s: supply_status(pos, rs, s) for s in sides}
     fmt = pos.map.format
     ok = not found and not any(r.unsupplied for r in results.values())
     if as_json:
-        click.echo(json.dumps({**_header("check", pos), "ok": ok, "stacking": [r.to_dict(fmt) for r in found],
+        click.echo(json.dumps({**header("check", pos), "ok": ok, "stacking": [r.to_dict(fmt) for r in found],
                                "supply": {s: r.to_dict(fmt) for s, r in results.items()}}, indent=2))
     else:
         click.echo("stacking: " + ("legal" if not found else ""))
@@ -288,16 +200,20 @@ def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, 
         marks = _supply_marks(pos, results.values())
         marks.update({r.hex: "x" for r in found if r.hex})
         summary = "; ".join(f"{s}: {len(r.supplied)} of {len(r.status)} supplied" for s, r in results.items())
-        _draw(pos, png, dpi, paths=[p for r in results.values() for p in r.paths.values() if len(p) > 1], marks=marks,
+        draw(pos, png, dpi, paths=[p for r in results.values() for p in r.paths.values() if len(p) > 1], marks=marks,
               legend=f"stacking {'legal' if not found else 'broken on ' + str(len(found)) + ' hex(es)'}; {summary}")
     sys.exit(0 if ok else 1)
 
 
-command.add_command(__import__(f"{__package__}.referee_setup", fromlist=["command"]).command)  # `referee setup`
-command.add_command(__import__(f"{__package__}.referee_chits", fromlist=["x"]).chit_command)  # `referee chit`
-command.add_command(__import__(f"{__package__}.referee_chits", fromlist=["x"]).oos_command)   # `referee oos`
-command.add_command(__import__(f"{__package__}.referee_impulse", fromlist=["x"]).impulse_command)  # `impulse`
-command.add_command(__import__(f"{__package__}.referee_impulse", fromlist=["x"]).analysis_command)  # `analysis`
-command.add_command(__import__(f"{__package__}.referee_impulse", fromlist=["x"]).rail_command)  # `rail`
-from . import referee_combat  # noqa: E402,F401  (registers `combat` and `retreat`; it imports this module)
-command.add_command(__import__(f"{__package__}.referee_turn", fromlist=["command"]).command)  # `referee turn`
+#: sub-commands in modules of their own: module -> the click commands it defines
+SUBCOMMANDS = {
+    "referee_setup": ("command",),
+    "referee_chits": ("chit_command", "oos_command"),
+    "referee_impulse": ("impulse_command", "analysis_command", "rail_command"),
+    "referee_combat": ("combat_command", "retreat_command"),
+    "referee_turn": ("command",),
+}
+for _module, _names in SUBCOMMANDS.items():
+    _defined = importlib.import_module(f"{__package__}.{_module}")
+    for _name in _names:
+        command.add_command(getattr(_defined, _name))

@@ -13,7 +13,7 @@ import sys
 import click
 
 from ..errors import RulesError
-from .referee import _common, _draw, _header, _position
+from ._referee_options import common_options, draw, header, position_of
 
 
 def _needs(rs, method: str, what: str):
@@ -27,10 +27,10 @@ def _needs(rs, method: str, what: str):
 @click.option("--hq", help="The HQ a 9th Army chit activates (the German player's pick).")
 @click.option("--seed", "seeds", multiple=True, metavar="CORPS=UNIT",
               help="A Panzer Corps' first unit (repeat per corps; a corps not named stays inactive).")
-@_common
+@common_options
 def chit_command(chit, hq, seeds, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """The HQs and units the command chit CHIT activates."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     pairs = {}
     for text in seeds:
         corps, sep, unit = text.partition("=")
@@ -40,7 +40,7 @@ def chit_command(chit, hq, seeds, game_name, scenario, turn, position, side, wea
     act = _needs(rs, "activation", "command chits")(pos, chit, hq, pairs)
     fmt = pos.map.format
     if as_json:
-        click.echo(json.dumps({**_header("chit", pos), **act.to_dict(fmt)}, indent=2))
+        click.echo(json.dumps({**header("chit", pos), **act.to_dict(fmt)}, indent=2))
     elif act.refused:
         click.echo(f"{chit}: {act.refused}")
     else:
@@ -50,23 +50,23 @@ def chit_command(chit, hq, seeds, game_name, scenario, turn, position, side, wea
             click.echo(f"  ({note})")
     if png:
         marks = {pos.units[u].hex: "o" for u in (*act.hqs, *act.units) if pos.units[u].hex is not None}
-        _draw(pos, png, dpi, marks=marks, legend=f"{chit}: {len(act.units)} units activated")
+        draw(pos, png, dpi, marks=marks, legend=f"{chit}: {len(act.units)} units activated")
     sys.exit(1 if act.refused else 0)
 
 
 @click.command("oos")
 @click.argument("count", type=click.IntRange(0, 1000))
-@_common
+@common_options
 def oos_command(count, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """The German units the Soviet player may mark Out of Supply, COUNT of them (10.1.2)."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     question = _needs(rs, "out_of_supply_question", "player-chosen Out of Supply")(pos, count)
     if as_json:
-        click.echo(json.dumps({**_header("oos", pos), **question}, indent=2))
+        click.echo(json.dumps({**header("oos", pos), **question}, indent=2))
     else:
         click.echo(f"{question['question']} [rule {question['rule']}]")
         click.echo("  " + " ".join(question["candidates"]))
     if png:
         marks = {pos.units[u].hex: "o" for u in question["candidates"]}
-        _draw(pos, png, dpi, marks=marks, legend=f"choose {question['choose']} of {len(marks)} German units")
+        draw(pos, png, dpi, marks=marks, legend=f"choose {question['choose']} of {len(marks)} German units")
     sys.exit(0)

@@ -16,7 +16,7 @@ import click
 from ..errors import HexforgeError, RulesError
 from ..referee import Support, assess_combat, roll_combat
 from . import referee_combat_apply as applying
-from .referee import _common, _draw, _header, _position, _units_arg, command
+from ._referee_options import common_options, draw, header, position_of, units_arg
 from .referee_combat_apply import apply_options
 
 
@@ -85,10 +85,10 @@ def _text(pos, a) -> str:
     return "\n".join(lines)
 
 
-@command.command("combat")
+@click.command("combat")
 @click.argument("attackers")
 @click.argument("defender_hex")
-@_common
+@common_options
 @click.option("--support", "support", multiple=True, metavar="KIND[:N|:UNIT][@HQ]",
               help="attacker's support (artillery points, an artillery unit, an air mission); repeatable")
 @click.option("--defence-support", "defence_support", multiple=True, metavar="KIND[:N|:UNIT][@HQ]",
@@ -100,13 +100,13 @@ def _text(pos, a) -> str:
 @click.option("--rolls", "rolls", multiple=True, metavar="NAME=N",
               help="the roll of a random shift ('attacker quality=3'); repeatable")
 @apply_options
-def combat(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
+def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
            support, defence_support, declared_shift, declared_drm, seed, roll, rolls, apply, loss, retreat, advance,
            out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
     applying.check_usage(apply, loss, retreat, advance, out)
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     target = [_hex(pos, h) for h in defender_hex.replace("+", ",").split(",") if h.strip()]
     target = target[0] if len(target) == 1 else target
     supports = _supports(support, "attacker") + _supports(defence_support, "defender")
@@ -115,7 +115,7 @@ def combat(attackers, defender_hex, game_name, scenario, turn, position, side, w
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
-    a = assess_combat(pos, rs, _units_arg(attackers), target, supports=supports,
+    a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports,
                       context={"modifiers": declared})
     rolled = None
     outcome = None
@@ -124,7 +124,7 @@ def combat(attackers, defender_hex, game_name, scenario, turn, position, side, w
         if apply:
             outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out)
     if as_json:
-        doc = {**_header("combat", pos), "combat": a.to_dict(pos.map.format)}
+        doc = {**header("combat", pos), "combat": a.to_dict(pos.map.format)}
         if rolled:
             doc["roll"] = rolled.to_dict()
         if outcome:
@@ -174,27 +174,27 @@ def _draw_combat(pos, rs, a, png, dpi):
               f"{a.column}" + (f", most likely {best}" if best else "") +
               ("; blue: defender's retreat hexes" if shade else "") if a.legal else
               f"attack refused: {a.refusals[0].text}")
-    _draw(pos, png, dpi, shade=shade, labels=labels, marks=marks, legend=legend)
+    draw(pos, png, dpi, shade=shade, labels=labels, marks=marks, legend=legend)
 
 
-@command.command("retreat")
+@click.command("retreat")
 @click.argument("units")
-@_common
+@common_options
 @click.option("--length", "length", default="1", show_default=True, metavar="N[,M]",
               help="hexes to retreat (several lengths: the owner's choice)")
 @click.option("--from", "from_hex", metavar="HEX", help="the hex to retreat away from (default: the units' hex)")
 @click.option("--advance", "advance", metavar="UNITS",
               help="also list where these attacking units may advance into the vacated hex")
-def retreat(units, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi, length,
+def retreat_command(units, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi, length,
             from_hex, advance):
     """Where UNITS (one id, or ids joined by commas retreating together) may end a retreat."""
     from ..referee import advance_options, retreat_options
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     try:
         lengths = tuple(int(x) for x in length.replace(",", " ").split())
     except ValueError:
         raise RulesError(f"bad --length {length!r}: expected N or N,M") from None
-    ids = _units_arg(units)
+    ids = units_arg(units)
     origin = _hex(pos, from_hex) if from_hex else None
     answer = retreat_options(pos, rs, ids, lengths, from_hex=origin)
     fmt = pos.map.format
@@ -205,11 +205,11 @@ def retreat(units, game_name, scenario, turn, position, side, weather, ruleset, 
         gone = pos.copy()
         for uid in ids:
             gone.place(uid)                  # the retreating units have left the hex
-        adv = advance_options(gone, rs, _units_arg(advance), start, path=[start, *best[1:]], hexes=len(best) - 1 or 1)
+        adv = advance_options(gone, rs, units_arg(advance), start, path=[start, *best[1:]], hexes=len(best) - 1 or 1)
     if as_json:
-        out = {**_header("retreat", pos), "retreat": answer.to_dict(fmt)}
+        out = {**header("retreat", pos), "retreat": answer.to_dict(fmt)}
         if advance:
-            out["advance"] = {"units": _units_arg(advance), "hexes": [fmt(h) for h in adv]}
+            out["advance"] = {"units": units_arg(advance), "hexes": [fmt(h) for h in adv]}
         click.echo(json.dumps(out, indent=2))
     else:
         if answer.eliminated:
@@ -226,6 +226,6 @@ def retreat(units, game_name, scenario, turn, position, side, weather, ruleset, 
     if png:
         shade = {h: (90, 160, 230, 120) for h in answer.hexes()}
         labels = {h: str(answer.losses[h]) for h in answer.hexes() if answer.losses[h]}
-        _draw(pos, png, dpi, shade=shade, labels=labels, paths=[answer.paths[h] for h in answer.hexes()],
+        draw(pos, png, dpi, shade=shade, labels=labels, paths=[answer.paths[h] for h in answer.hexes()],
               legend=f"{units}: retreat ends in blue" if not answer.eliminated else f"{units}: no retreat")
     sys.exit(1 if answer.eliminated else 0)

@@ -12,7 +12,7 @@ import click
 
 from ..errors import RulesError
 from ..referee import apply_combat, dump_position
-from .referee import _units_arg
+from ._referee_options import units_arg
 
 
 def apply_options(func):
@@ -77,7 +77,7 @@ def choices(pos, loss, retreat, advance) -> dict:
             pos.unit(uid.strip())
             advances[uid.strip()] = _hex(pos, where, f"--advance {text!r}")
         else:
-            for u in _units_arg(text):
+            for u in units_arg(text):
                 pos.unit(u)
                 advances.setdefault(u, None)
     return {"losses": losses, "retreats": retreats, "advance": advances}

@@ -15,7 +15,7 @@ import click
 
 from ..errors import RulesError
 from ..referee import dump_position
-from .referee import _common, _draw, _header, _position
+from ._referee_options import common_options, draw, header, position_of
 
 
 def _needs(rs, what):
@@ -27,11 +27,11 @@ def _needs(rs, what):
 @click.option("--declare", "declare", type=int, metavar="MP", help="Declare the next impulse with MP movement points.")
 @click.option("--pass", "passing", is_flag=True, help="Pass the initiative (costs what the ruleset's option says).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the position after the declaration here.")
-@_common
+@common_options
 def impulse_command(declare, passing, out, game_name, scenario, turn, position, side, weather, ruleset, as_json,
                     png, dpi):
     """The impulse budget: MP left per side this turn and whose impulse is next."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     _needs(rs, "budget")
     if declare is not None or passing:
         if not out:
@@ -44,7 +44,7 @@ def impulse_command(declare, passing, out, game_name, scenario, turn, position, 
     cur = budget.current
     assault = {s: (budget.may_assault(s) is None) for s in budget.left} if cur else {}
     if as_json:
-        click.echo(json.dumps({**_header("impulse", pos), "left": budget.left,
+        click.echo(json.dumps({**header("impulse", pos), "left": budget.left,
                                "impulses": [list(i) for i in budget.impulses], "next": nxt,
                                "current": list(cur) if cur else None, "may_assault": assault}, indent=2))
     else:
@@ -59,16 +59,16 @@ def impulse_command(declare, passing, out, game_name, scenario, turn, position, 
 
 @click.command("analysis")
 @click.argument("kind")
-@_common
+@common_options
 def analysis_command(kind, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """A ruleset's analysis screen KIND (White Death: isolation, artillery) for a side."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     _needs(rs, "analysis")
     side = side or pos.side or pos.sides()[0]
     result = rs.analysis(pos, kind, side)
     fmt = pos.map.format
     if as_json:
-        click.echo(json.dumps({**_header("analysis", pos), "kind": kind, "supply": result.to_dict(fmt)}, indent=2))
+        click.echo(json.dumps({**header("analysis", pos), "kind": kind, "supply": result.to_dict(fmt)}, indent=2))
     else:
         click.echo(f"{kind} of {side}: {len(result.supplied)} units traced, {len(result.unsupplied)} not")
         for uid in sorted(result.unsupplied):
@@ -83,23 +83,23 @@ def analysis_command(kind, game_name, scenario, turn, position, side, weather, r
             shade = {h: (200, 30, 30, 90) for h in pos.map.hexes if h in result.reached}
             legend = f"{side} isolation: red hexes trace to a friendly edge; {len(result.unsupplied)} isolated"
         marks = {pos.units[u].hex: f"{u} {'ISO' if kind == 'isolation' else 'OOS'}" for u in result.unsupplied}
-        _draw(pos, png, dpi, shade=shade, marks=marks, legend=legend)
+        draw(pos, png, dpi, shade=shade, marks=marks, legend=legend)
     sys.exit(0)
 
 
 @click.command("rail")
 @click.argument("unit")
-@_common
+@common_options
 def rail_command(unit, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """Hexes UNIT may reach by rail this impulse (games whose ruleset has rail movement)."""
-    pos, rs = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     rail = getattr(rs, "rail_moves", None)
     if rail is None:
         raise RulesError(f"ruleset {rs.name} has no rail movement question")
     ans = rail(pos, unit)
     fmt = pos.map.format
     if as_json:
-        click.echo(json.dumps({**_header("rail", pos), "unit": unit, "hexes": [fmt(h) for h in ans.hexes],
+        click.echo(json.dumps({**header("rail", pos), "unit": unit, "hexes": [fmt(h) for h in ans.hexes],
                                "capacity_left": ans.capacity_left,
                                "refused": ans.refused.to_dict(fmt) if ans.refused else None}, indent=2))
     elif ans.refused:
@@ -108,6 +108,6 @@ def rail_command(unit, game_name, scenario, turn, position, side, weather, rules
         click.echo(f"{unit} by rail ({ans.capacity_left} rail SP left this turn): {len(ans.hexes)} hexes")
         click.echo("  " + " ".join(fmt(h) for h in ans.hexes))
     if png:
-        _draw(pos, png, dpi, shade={h: (60, 60, 200, 110) for h in ans.hexes},
+        draw(pos, png, dpi, shade={h: (60, 60, 200, 110) for h in ans.hexes},
               legend=f"{unit}: {len(ans.hexes)} hexes by rail" if not ans.refused else f"{unit}: {ans.refused.text}")
     sys.exit(1 if ans.refused else 0)

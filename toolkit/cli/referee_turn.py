@@ -17,7 +17,7 @@ import click
 from ..errors import DataError, RulesError
 from ..io import bundled_games, load_game
 from ..referee import get_ruleset, ruleset_for
-from .referee import SCHEMA, _game, _header
+from ._referee_options import SCHEMA, game_of, header
 
 _GREEN, _RED = "#138a36", "#d01c1c"
 
@@ -36,7 +36,7 @@ def _resolve(before: str, game_name: str | None, module: str | None):
     from ..vassal.commands import read_stream
 
     if game_name:
-        game = _game(game_name)
+        game = game_of(game_name)
     elif module:
         from ..vassal.reader import _Module
         from ..vassal.safety import SafeZip
@@ -177,7 +177,7 @@ def command(before, after, module, game_name, side, phase, ruleset, as_json, png
     else:
         report = judge_saves(first, read_game(binding, after), rs, side=side, phase=phase)
     if as_json:
-        click.echo(json.dumps({**_header("turn", report.after), "schema": SCHEMA, "turn": report.to_dict()},
+        click.echo(json.dumps({**header("turn", report.after), "schema": SCHEMA, "turn": report.to_dict()},
                               indent=2))
     else:
         click.echo(_text(report))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from ..referee import dump_position, load_position, position_from_scenario
-from .referee import _game
+from ._referee_options import game_of
 from .referee_turn import _resolve, default_module
 
 
@@ -27,11 +27,11 @@ def save(position, game_name, scenario, turn, module, out):
     from ..vassal import ModuleBinding, write_position
 
     if position:
-        pos = load_position(position, _game(game_name) if game_name else None)
+        pos = load_position(position, game_of(game_name) if game_name else None)
     else:
         if not game_name:
             raise click.UsageError("give --position FILE, or --game (and --scenario)")
-        pos = position_from_scenario(_game(game_name), scenario, turn=turn)
+        pos = position_from_scenario(game_of(game_name), scenario, turn=turn)
     binding = ModuleBinding(pos.game, module or default_module(pos.game, position or game_name))
     path = write_position(pos, binding, out)
     click.echo(f"wrote {path} ({len(pos.units)} units)")
