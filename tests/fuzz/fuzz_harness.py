@@ -316,7 +316,12 @@ def game_commands(place: Place) -> list[tuple[list[str], bool]]:
         (["referee", "path", "b-3", "0607", "0707", "-g", g, "--json"], False),
         (["referee", "supply", "-g", g], False),
         (["referee", "stacking", "-g", g], False),
+        (["referee", "combat", "r-10", "0905", "-g", g, "--json"], False),
+        (["referee", "retreat", "b-1", "-g", g], False),
+        (["referee", "setup", "-g", g], False),
         (["build", g, "--out", str(place.out), "--only", "referee", "-q"], True),
+        (["map", g, "--dpi", "20", "--out", str(place.out / "map.png")], True),
+        (["counters", g, "--out", str(place.out / "counters")], True),
     ]
 
 

@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from ..errors import RulesError
 from ..referee.setup import check_setup, legal_setup_hexes
 from .referee import _common, _draw, _header, _position
 
@@ -21,6 +22,9 @@ from .referee import _common, _draw, _header, _position
 def command(unit, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi):
     """Hexes UNIT may set up on; without UNIT, check every unit's set-up hex against its area."""
     pos, _ = _position(game_name, scenario, turn, position, side, weather, ruleset)
+    if position and not pos.scenario:
+        raise RulesError(f"{position}: scenario: a set-up check needs a position of a scenario; the file "
+                         f"names none")
     fmt = pos.map.format
     if unit:
         entry, legal = legal_setup_hexes(pos, unit)

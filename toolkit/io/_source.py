@@ -30,7 +30,7 @@ from ..hexes import Grid, Hex
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_YAML_BYTES = 8 * 1024 * 1024
-MAX_YAML_NODES = 200_000        # keys, values and list items of one YAML file
+MAX_YAML_NODES = 100_000        # keys, values and list items of one YAML file
 MAX_NUMBER = 10**9
 MAX_DEPTH = 50
 MAX_COST = 1000
@@ -68,6 +68,8 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
         with open(path, "rb") as fh:
             _regular(os.fstat(fh.fileno()), path, limit)   # the file opened is the file checked
             raw = fh.read(limit + 1)
+    except DataError:
+        raise
     except FileNotFoundError:
         raise DataError("file not found", path=path) from None
     except IsADirectoryError:
@@ -89,6 +91,8 @@ def regular_file(path: str, limit: int | None = None) -> str:
         raise DataError("a file name cannot contain a NUL character", path=repr(str(path)))
     try:
         _regular(os.stat(path), path, limit)
+    except DataError:
+        raise
     except FileNotFoundError:
         raise DataError("file not found", path=path) from None
     except IsADirectoryError:

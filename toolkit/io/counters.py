@@ -25,13 +25,15 @@ COLUMNS = ("id", "side", "name", "kind", "type", "size", "formation", "class", "
 REQUIRED = ("id", "name")
 BACK_KINDS = ("none", "reduced", "untried", "fired", "cadre", "used", "blank", "marker")
 KINDS = ("unit", "marker", "hq", "leader", "chit")
+MAX_COUNTERS = 10_000       # counter designs in one file; the largest published games have a few thousand
+MAX_CSV_BYTES = 8 * 1024 * 1024
 
 
 def load_counters(path: str) -> dict[str, Counter]:
     """Read a counters CSV into ``{id: Counter}``, in file order (a :class:`Counters` that also
     knows each counter's line)."""
     path = os.fspath(path)
-    text = read_text(path)
+    text = read_text(path, MAX_CSV_BYTES)
     lines = [("" if ln.lstrip().startswith("#") else ln) for ln in text.splitlines()]
     reader = csv.reader(io.StringIO("\n".join(lines)), strict=True)
     header: list[str] | None = None
@@ -54,6 +56,9 @@ def load_counters(path: str) -> dict[str, Counter]:
                             path=path, line=line, field="id")
         counters[counter.id] = counter
         first_line[counter.id] = line
+        if len(counters) > MAX_COUNTERS:
+            raise DataError(f"more than {MAX_COUNTERS:,} counter rows (the limit of a counters file)",
+                            path=path, line=line)
     if header is None:
         raise DataError("file is empty: expected a header row and one row per counter", path=path)
     return counters

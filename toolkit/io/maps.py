@@ -151,6 +151,9 @@ def _items(f: Fields, key: str):
         yield Fields(item, f.path, f"{key}[{i}]", line)
 
 
+MAX_MAP_HEXES = 250_000
+
+
 def _load_grid(g: Fields) -> Grid:
     n = g.sub("numbering")
     try:
@@ -161,6 +164,10 @@ def _load_grid(g: Fields) -> Grid:
                               separator=n.str("separator", ""))
         n.done()
         cols, rows = _pair(g, "columns"), _pair(g, "rows")
+        size = (abs(cols[1] - cols[0]) + 1) * (abs(rows[1] - rows[0]) + 1)
+        if size > MAX_MAP_HEXES:
+            raise g.error("columns", f"the grid has {size:,} hexes; a map file is limited to {MAX_MAP_HEXES:,} "
+                                     f"(the largest published maps have about 60,000)")
         grid = Grid(first_col=cols[0], last_col=cols[1], first_row=rows[0], last_row=rows[1],
                     orientation=g.str("orientation", "flat", choices=("flat", "pointy")),
                     shifted=g.str("shifted", "even", choices=("even", "odd")),

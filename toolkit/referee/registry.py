@@ -83,4 +83,10 @@ def plugin_game_dir(name: str):
 
 def ruleset_for(game) -> Ruleset:
     """The ruleset a game names (``ruleset:`` in game.yaml, else the game id)."""
-    return get_ruleset(game.ruleset or game.id)
+    try:
+        return get_ruleset(game.ruleset or game.id)
+    except RulesError as exc:
+        where = getattr(game, "files", {}).get("game")
+        if not where:
+            raise
+        raise RulesError(f"{where}: {'ruleset' if game.ruleset else 'id'}: {exc}") from None

@@ -158,7 +158,9 @@ class Ruleset:
 
         The default returns ``step`` unchanged. A ruleset that overrides this is called for
         every step the search considers (slower, but any rule can be added): return the step
-        with another ``cost`` or ``stop``, or a :class:`Reason` to refuse it. Prohibited
+        with another ``cost`` (exact MP: an int or Fraction, not negative; never rounded, a
+        finer fraction than the map's makes the search run at a finer scale) or ``stop``, or a
+        :class:`Reason` to refuse it. Prohibited
         terrain/hexsides and ZOC-to-ZOC refusals reach the hook as ``step.prohibited`` (which it
         may lift); other refusals (enemy hex, road-only modes, sticky ZOC, entry refused by the
         mode) never reach it.

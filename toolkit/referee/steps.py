@@ -173,12 +173,12 @@ class StepPricer:
         return None
 
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 _RETRIES = 8
 
 
 def priced(pos: Position, rs: Ruleset, units: list[Unit], mode: MovementMode,
-           run: Callable[[StepPricer], T]) -> T:
+           run: Callable[[StepPricer], _T]) -> _T:
     """``run`` with a :class:`StepPricer`, run again at a finer scale each time a hook prices a
     step finer than the scale so far (exact answers, never rounded ones)."""
     scale = None

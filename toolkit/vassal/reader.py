@@ -195,14 +195,18 @@ def _text(element) -> str:
 #: (characters)^1.5, so a few crafted pieces of thousands of traits would take minutes.
 _MAX_WORK = 3 * 10**8
 _CHEAP = 20_000        # pieces shorter than this (every real one) cost nothing from the budget
+_MAX_PIECES = 100_000  # pieces, slots and prototypes decoded per file (large modules have ~10,000)
 
 
 class _Budget:
     def __init__(self, where: str) -> None:
-        self.where, self.left = where, _MAX_WORK
+        self.where, self.left, self.pieces = where, _MAX_WORK, _MAX_PIECES
 
     def chain(self, type_text: str, state: str) -> list[Trait]:
         """:func:`split_chain`, charged to this file's budget."""
+        self.pieces -= 1
+        if self.pieces < 0:
+            raise DataError(f"more than {_MAX_PIECES:,} pieces to decode in one file", path=self.where)
         size = len(type_text) + len(state)
         if size > _CHEAP:
             self.left -= int(size ** 1.5)
