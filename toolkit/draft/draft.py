@@ -27,8 +27,9 @@ LOW_CONFIDENCE = 0.5
 #: A hexside or line feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
 LINE_SHARE = 0.75
-#: A hex whose look spreads more than this (trees, marsh symbols) is "textured".
-TEXTURED = 12.0
+#: A hex whose look spreads more than this (trees, marsh symbols) is "textured" (woods drawn
+#: by the default theme spread about 9).
+TEXTURED = 8.0
 
 
 @dataclass(frozen=True)
@@ -333,7 +334,7 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
                 return match(c, fill)
             [(n, near)] = sampler.runs(a, b, (t,), 0.1 * size, test)
             # in symbols (trees, marsh) the line must lie on its drawn course
-            if not n or near > (0.03 if textured else 0.07) * size:
+            if not n or near > (0.05 if textured else 0.07) * size:
                 continue
             # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
             beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
