@@ -118,18 +118,8 @@ class HexSampler:
                 draw.rectangle((0, r + band, 2 * r, 2 * r), fill=0)
         else:
             draw.ellipse((r - inner, r - inner, r + inner, r + inner), fill=255)
-        width = max(1, int(STRIP * self.size))
-        angle = getattr(self.layout, "angle", 0.0)
-        ux, uy = -math.sin(angle), math.cos(angle)  # the grid's up-down axis on the picture
         for dx, dy in towards:  # a road or railway leaving the hex: not terrain
-            draw.line((r, r, r + dx, r + dy), fill=0, width=width)
-            across = (dx * ux + dy * uy) / 2
-            if self.layout.grid.flat and abs(dx * uy - dy * ux) > abs(2 * across) > 1e-9:
-                # along a row of a flat-topped grid the renderer may draw the line straight at
-                # the row's middle level (render._mapgeom.straighten): leave that course out too
-                lx, ly = r + across * ux, r + across * uy
-                draw.line((r, r, lx, ly, lx + dx - 2 * across * ux, ly + dy - 2 * across * uy), fill=0,
-                          width=width)
+            draw.line((r, r, r + dx, r + dy), fill=0, width=max(1, int(STRIP * self.size)))
         return mask
 
     def look(self, hex: Hex, region: str = "ring", towards: tuple[Hex, ...] = ()) -> Look | None:
