@@ -296,5 +296,8 @@ def check(game_name, scenario, turn, position, side, weather, ruleset, as_json, 
 command.add_command(__import__(f"{__package__}.referee_setup", fromlist=["command"]).command)  # `referee setup`
 command.add_command(__import__(f"{__package__}.referee_chits", fromlist=["x"]).chit_command)  # `referee chit`
 command.add_command(__import__(f"{__package__}.referee_chits", fromlist=["x"]).oos_command)   # `referee oos`
+command.add_command(__import__(f"{__package__}.referee_impulse", fromlist=["x"]).impulse_command)  # `impulse`
+command.add_command(__import__(f"{__package__}.referee_impulse", fromlist=["x"]).analysis_command)  # `analysis`
+command.add_command(__import__(f"{__package__}.referee_impulse", fromlist=["x"]).rail_command)  # `rail`
 from . import referee_combat  # noqa: E402,F401  (registers `combat` and `retreat`; it imports this module)
 command.add_command(__import__(f"{__package__}.referee_turn", fromlist=["command"]).command)  # `referee turn`

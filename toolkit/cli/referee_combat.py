@@ -68,7 +68,7 @@ def _text(pos, a) -> str:
         lines.append("not allowed:")
         lines += [f"  {r}" for r in a.refusals]
         return "\n".join(lines)
-    lines.append(f"column {a.column} (net shift {a.shift:+d}), {a.chart.dice}, DRM {a.drm:+d}"
+    lines.append(f"column {a.column} (net shift {a.shift:+d}), {a.dice or a.chart.dice_for(a.side)}, DRM {a.drm:+d}"
                  f"{' (the CRT is estimated: game.yaml charts.' + a.chart.name + ')' if a.chart.estimated else ''}")
     if len(a.column_distribution) > 1:
         lines.append("  columns after the random shifts: " +

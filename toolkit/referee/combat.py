@@ -65,6 +65,8 @@ class CombatAssessment:
     rule: str | None = None
     side: str | None = None
     defender_hexes: tuple = ()
+    #: the dice rolled on the CRT when the ruleset's ``combat_dice`` replaces the chart's (None: the chart's)
+    dice: str | None = None
     #: internal: (start column index, fixed shift, drm) for roll_combat
     _plan: tuple = field(default=(None, 0, 0), repr=False)
     _random_parts: list = field(default_factory=list, repr=False)
@@ -81,8 +83,8 @@ class CombatAssessment:
             "shift": self.shift, "column": self.column, "drm": self.drm,
             "modifiers": [m.to_dict(fmt) for m in self.modifiers],
             "random": self.random, "supports": [s.to_dict() for s in self.supports],
-            "crt": {"name": self.chart.name, "rule": self.chart.rule, "dice": self.chart.dice_for(self.side),
-                    "reroll": list(self.chart.rerolls_for(self.side)), "kind": self.chart.kind,
+            "crt": {"name": self.chart.name, "rule": self.chart.rule, "dice": self.dice or self.chart.dice_for(self.side),
+                    "reroll": [] if self.dice else list(self.chart.rerolls_for(self.side)), "kind": self.chart.kind,
                     "estimated": self.chart.estimated},
             "column_distribution": {k: _s(v) for k, v in self.column_distribution.items()},
             "distribution": {k: _s(v) for k, v in self.distribution.items()},
@@ -169,7 +171,7 @@ def _legality(combat: Combat) -> list[Reason]:
             if status in statuses:
                 out.append(Reason(Code.CANNOT_ATTACK, cr.status_rule,
                                   f"{u.id} is {status.replace('_', ' ')} and cannot attack", u.hex, ids))
-        value = u.value(cr.attack_value, 0)
+        value = cr.strength(u, "attack")
         if not isinstance(value, (int, Fraction)) or isinstance(value, bool) or value <= 0:
             out.append(Reason(Code.CANNOT_ATTACK, cr.rule, f"{u.id} has no attack strength", u.hex, ids))
         for d in hexes:
@@ -209,7 +211,7 @@ def _steps(res: CombatResult, role: str, steps: dict[str, list[int]]) -> int:
 
 
 def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, parts: list, totals: dict,
-                    side: str | None = None):
+                    side: str | None = None, dice: str | None = None):
     """``(distribution, results, column distribution, expected steps)`` of a combat read from
     column ``start`` moved ``shift`` columns, with ``drm`` and the random shifts ``parts``
     (each value -> probability), the CRT dice being those of the attacker's ``side``: the
@@ -219,7 +221,7 @@ def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, pa
     results: dict[str, CombatResult] = {}
     columns: dict[str, Fraction] = {}
     expected = {"attacker": Fraction(0), "defender": Fraction(0)}
-    ways, whole = chart.ways(side)
+    ways, whole = chart.ways(side, dice)
     for r, p in sorted(shift_distribution(parts).items()):
         col, extra = _place(chart, cr, start, shift + r)
         columns[chart.columns[col]] = columns.get(chart.columns[col], Fraction(0)) + p
@@ -305,6 +307,9 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
         shift = capped
     drm = sum(int(m.value) for m in mods if m.kind == "drm")
     parts, notes = random_parts(combat) if defenders else ([], [])
+    dice = rs.combat_dice(pos, combat) if defenders else None
+    if dice is not None:
+        parse_dice(dice)
     for note in notes:
         mods.append(Modifier("random", 0, note["rule"], f"{note['side']} rolls {note['dice']} on the {note['name']} "
                              f"table, column {note['column']}", None, (), note["side"]))
@@ -319,14 +324,15 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
         column = chart.columns[col]
     if legal and start is not None:
         totals = {"attacker": sorted(u.steps for u in attackers), "defender": sorted(u.steps for u in defenders)}
-        distribution, results, columns, expected = distribution_of(chart, cr, start, shift, drm, parts, totals, side)
+        distribution, results, columns, expected = distribution_of(chart, cr, start, shift, drm, parts, totals, side,
+                                                                   dice)
     return CombatAssessment(
         attackers=tuple(u.id for u in attackers), defender_hex=defender_hex, defenders=tuple(u.id for u in defenders),
         legal=legal, refusals=refusals, attack=attack, defence=defence, ratio=chart.ratio_text(attack, defence),
         odds=odds, column=column, shift=shift, modifiers=mods, drm=drm, distribution=distribution, results=results,
         expected_steps=expected, column_distribution=columns, random=notes, supports=sup, chart=chart, rule=cr.rule,
         side=side, defender_hexes=hexes,
-        _plan=(start, shift, drm), _random_parts=notes)
+        _plan=(start, shift, drm), _random_parts=notes, dice=dice)
 
 
 def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | None = None,
@@ -341,8 +347,8 @@ def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | 
     if seed is None:
         seed = secrets.randbelow(2 ** 31)
     rng = random.Random(seed)
-    text = chart.dice_for(assessment.side)
-    again = set(chart.rerolls_for(assessment.side))
+    text = assessment.dice or chart.dice_for(assessment.side)
+    again = set() if assessment.dice else set(chart.rerolls_for(assessment.side))
     n, sides = parse_dice(text)
     rerolled = []
     rolled = [rng.randint(1, sides) for _ in range(n)]

@@ -225,17 +225,19 @@ class CombatChart:
         """Rolls the attacker of ``side`` rolls again (they never read a row)."""
         return tuple(self.reroll.get(side, self.reroll.get("*", ())))
 
-    def ways(self, side: str | None) -> tuple[dict[int, int], int]:
-        """``(roll -> ways, total ways)`` of the attacker's dice, rolls to reroll left out (a
-        reroll until another value: the others keep their relative odds)."""
+    def ways(self, side: str | None, dice: str | None = None) -> tuple[dict[int, int], int]:
+        """``(roll -> ways, total ways)`` of the attacker's dice (``dice`` replacing them, with
+        no reroll), rolls to reroll left out (a reroll until another value: the others keep
+        their relative odds)."""
         cache = self.__dict__.setdefault("_ways", {})
-        if side not in cache:
-            text = self.dice_for(side)
+        key = (side, dice)
+        if key not in cache:
+            text = dice or self.dice_for(side)
             n, sides = parse_dice(text)
-            skip = set(self.rerolls_for(side))
+            skip = set() if dice else set(self.rerolls_for(side))
             ways = {roll: int(p * sides ** n) for roll, p in dice_distribution(text).items() if roll not in skip}
-            cache[side] = (ways, sum(ways.values()))
-        return cache[side]
+            cache[key] = (ways, sum(ways.values()))
+        return cache[key]
 
     @property
     def low_roll(self) -> int:

@@ -191,7 +191,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     items = []
     all_cross = {}
     for u in combat.attackers:
-        value = Fraction(_num(u.value(cr.attack_value, 0)))
+        value = Fraction(_num(cr.strength(u, "attack")))
         factor = Fraction(1)
         reasons: list[tuple[str, str | None]] = []
         statuses = combat.statuses(u, "attacker")
@@ -199,6 +199,8 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
             if status in statuses:
                 factor *= Fraction(f)
                 reasons.append((status.replace("_", " "), cr.status_rule))
+        how = next((cr.status_round[st] for st in cr.status_round if st in statuses and st in cr.attack_status),
+                   cr.strength_round)
         for code in combat.crossing.get(u.id, ()):
             t = m.hexside_types.get(code)
             if t is None or "attack" not in t.combat or not _applies(t.combat, weather):
@@ -234,13 +236,13 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
                                      f"{u.id} attacks {what} {t.name.lower()}: {_signed(eff[1])} attack",
                                      u.hex, (u.id,), "attacker"))
                 value = max(Fraction(0), value + eff[1])
-        items.append((u, value, factor, reasons))
+        items.append((u, value, factor, reasons, how))
     attack, more = _sum_groups("attack", "attacker", items, cr, cr.strength_rule)
     mods += more
     # -- defence ----------------------------------------------------------------------------
     items = []
     for u in combat.defenders:
-        value = Fraction(_num(u.value(cr.defence_value, 0)))
+        value = Fraction(_num(cr.strength(u, "defence")))
         factor = Fraction(1)
         reasons = []
         statuses = combat.statuses(u, "defender")
@@ -248,7 +250,9 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
             if status in statuses:
                 factor *= Fraction(f)
                 reasons.append((status.replace("_", " "), cr.status_rule))
-        items.append((u, value, factor, reasons))
+        how = next((cr.status_round[st] for st in cr.status_round if st in statuses and st in cr.defence_status),
+                   cr.strength_round)
+        items.append((u, value, factor, reasons, how))
     defence, more = _sum_groups("defence", "defender", items, cr, cr.status_rule)
     mods += more
     factors, adds = [], []
@@ -278,23 +282,26 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
 
 def _sum_groups(kind: str, side: str, items: list, cr, rule: str | None) -> tuple[Fraction, list[Modifier]]:
     """The total of ``items`` (unit, value, factor, reasons): units with the same factor are
-    added before it applies (``halve_together``; else each unit alone), each total rounded by
+    added before it applies (``halve_together``; ``"hex"``: per hex; else each unit alone), each total rounded by
     ``strength_round``; a :class:`Modifier` for every factor other than 1."""
     groups: dict[tuple, list] = {}
-    for u, value, factor, reasons in items:
-        key = (factor,) if cr.halve_together else (factor, u.id)
+    for u, value, factor, reasons, how in items:
+        if cr.halve_together == "hex":
+            key = (factor, how, u.hex or ())
+        else:
+            key = (factor, how) if cr.halve_together else (factor, how, u.id)
         groups.setdefault(key, []).append((u, value, reasons))
     total, mods = Fraction(0), []
     for key, members in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1:])):
-        factor = key[0]
+        factor, how = key[0], key[1]
         subtotal = sum((v for _, v, _ in members), Fraction(0))
-        got = round_strength(subtotal * factor, cr.strength_round)
+        got = round_strength(subtotal * factor, how)
         total += got
         if factor != 1:
             ids = tuple(u.id for u, _, _ in members)
             names = ", ".join(dict.fromkeys(r for _, _, rs in members for r, _ in rs))
             cited = next((r for _, _, rs in members for _, r in rs if r), rule)
-            rounded = f" (rounded {cr.strength_round})" if got != subtotal * factor else ""
+            rounded = f" (rounded {how})" if got != subtotal * factor else ""
             mods.append(Modifier(kind, got - subtotal, cited, f"{kind} of {', '.join(ids)} ({names}): "
                                  f"{subtotal} x {factor} = {got}{rounded}", members[0][0].hex, ids, side))
     return total, mods

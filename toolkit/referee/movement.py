@@ -125,7 +125,19 @@ def move_start(pos: Position, units: list[Unit], mode: MovementMode, rs: Ruleset
 
 
 def reachable(pos: Position, rs: Ruleset, unit_ids, mode: str | None = None) -> Reach:
-    """Every hex the unit (or the stack of ``unit_ids`` moving together) can reach this move."""
+    """Every hex the unit (or the stack of ``unit_ids`` moving together) can reach this move.
+
+    A ruleset whose moves depend on more than the hex a unit stands on (the bank of a river hex
+    it entered from) defines ``reachable(pos, unit_ids, mode)`` and answers itself; it may call
+    :func:`plain_reachable` for the cases the shared search covers."""
+    custom = getattr(rs, "reachable", None)
+    if custom is not None:
+        return custom(pos, unit_ids, mode)
+    return plain_reachable(pos, rs, unit_ids, mode)
+
+
+def plain_reachable(pos: Position, rs: Ruleset, unit_ids, mode: str | None = None) -> Reach:
+    """:func:`reachable` by the shared search alone (no ruleset ``reachable``)."""
     units = moving_units(pos, unit_ids)
     m = rs.mode(mode)
     start, why = move_start(pos, units, m, rs)

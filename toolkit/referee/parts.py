@@ -279,8 +279,13 @@ class CombatRules:
       ``no_attack_status`` forbids attacking. The TEC's combat effects (``attack: half``
       for units attacking across a hexside or into a hex, ``attack_from`` for the attacker's
       own hex, ``defence: "+1"`` / ``"x2"`` for the defender's hex) apply too. Units with the
-      same factor are added before it is applied (``halve_together``), each total rounded by
-      ``strength_round`` ("down", "up", "exact").
+      same factor are added before it is applied (``halve_together``; ``"hex"``: only units of
+      one hex, A Victory Denied 9.3.1), each total rounded by ``strength_round`` ("down", "up",
+      "exact"). ``strength_fallback`` names the value a counter without ``attack_value`` /
+      ``defence_value`` uses for both (one combat strength, A Victory Denied 2.2.2);
+      ``status_round`` rounds the units of a status their own way (Grossdeutschland 5.3: Low
+      Supply "up", Out of Supply "down"). The ruleset hook ``combat_dice`` may replace the
+      chart's dice for one combat (night, a bridge: 3d6).
     - Odds: the highest column not above attack : defence (difference for a differential
       CRT), i.e. rounded in the defender's favour. Below the first column ``below_table``
       "first" (read the first column), "below" (shifts count from one column left of the
@@ -321,7 +326,9 @@ class CombatRules:
     terrain_rule: str | None = None
     hex_terrain: str = "best"
     hexside_applies: str = "any"
-    halve_together: bool = True
+    halve_together: bool | str = True
+    strength_fallback: str | None = None
+    status_round: dict = field(default_factory=dict)
     strength_round: str = "down"
     strength_rule: str | None = None
     attack_status: dict = field(default_factory=dict)
@@ -334,6 +341,13 @@ class CombatRules:
     weather_rule: str | None = None
     random_shifts: tuple[RandomShift, ...] = ()
     supports: dict = field(default_factory=dict)
+
+    def strength(self, unit, role: str):
+        """The printed ``role`` ("attack" or "defence") strength of ``unit`` (0 if none)."""
+        value = unit.value(self.attack_value if role == "attack" else self.defence_value)
+        if value is None and self.strength_fallback:
+            value = unit.value(self.strength_fallback)
+        return 0 if value is None else value
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,14 @@ def check_path(pos: Position, rs: Ruleset, unit_ids, path: list[Hex], mode: str 
     if why is not None:
         result.reason, result.failed_step = why, 0
         return result
-    return priced(pos, rs, units, m, lambda ctx: _walk(ctx, result, path, start, mode))
+    result = priced(pos, rs, units, m, lambda ctx: _walk(ctx, result, path, start, mode))
+    # a ruleset whose legality depends on the whole path (river banks) says so last
+    refuse = getattr(rs, "path_refusal", None)
+    if result.reason is None and refuse is not None:
+        got = refuse(pos, units, path)
+        if got is not None:
+            result.reason, result.failed_step = got
+    return result
 
 
 def _walk(ctx: StepPricer, result: PathCheck, path: list[Hex], start: Hex, mode: str | None) -> PathCheck:

@@ -75,6 +75,7 @@ def position_from_dict(data, game: Game | None = None, path: str = "<position>")
             _unit(pos, game, Fields(units.data[uid], path, f"units.{uid}", units.line_of(uid)), str(uid))
             units.raw(uid)
         units.done()
+    pos.state = _plain(f.mapping("state"))
     pos.expect = dict(f.mapping("expect"))
     f.done(["notes"])
     pos.touch()
@@ -155,9 +156,20 @@ def position_to_dict(pos: Position) -> dict:
         if value is not None:
             out[key] = value
     out["units"] = units
+    if pos.state:
+        out["state"] = pos.state
     if pos.expect:
         out["expect"] = pos.expect
     return out
+
+
+def _plain(value):
+    """YAML mappings and lists as plain dicts and lists (the ruleset's state is plain data)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def dump_position(pos: Position, path: str | os.PathLike) -> None:

@@ -7,6 +7,7 @@ referee caches per position (occupancy, zones of control) is rebuilt.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from ..errors import RulesError
@@ -66,6 +67,9 @@ class Position:
     weather: str | None = None
     turn: int | None = None
     scenario: str | None = None
+    #: Game state a ruleset keeps beyond the units (plain data: an impulse budget, bridges
+    #: built or blown...), carried by a position file's ``state:``.
+    state: dict = field(default_factory=dict)
     #: Known answers carried by a position file (``expect:``), for tests.
     expect: dict = field(default_factory=dict, compare=False)
     #: Bumped on every change; the referee keys its caches on it.
@@ -157,7 +161,8 @@ class Position:
                          status=set(u.status), moved=u.moved, mode=u.mode, supply=u.supply)
                  for k, u in self.units.items()}
         return Position(game=self.game, map_id=self.map_id, units=units, side=self.side, phase=self.phase,
-                        weather=self.weather, turn=self.turn, scenario=self.scenario)
+                        weather=self.weather, turn=self.turn, scenario=self.scenario,
+                        state=copy.deepcopy(self.state))
 
 
 def counter_of(game: Game, unit_id: str) -> Counter | None:

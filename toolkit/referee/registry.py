@@ -16,6 +16,7 @@ _BUNDLED = {
     "velikiye-luki": "toolkit.rulesets.velikiye_luki:RULESET",
     "grossdeutschland": "toolkit.rulesets.grossdeutschland:RULESET",
     "a-victory-denied": "toolkit.rulesets.a_victory_denied:RULESET",
+    "white-death": "toolkit.rulesets.white_death:RULESET",
     "demyansk-shield": "toolkit.rulesets.demyansk_shield:RULESET",
 }
 

@@ -203,6 +203,12 @@ class Ruleset:
             pts = Fraction(s.default_points)
         return pts * Fraction(s.reduced_factor) if unit.reduced else pts
 
+    def stack_rule(self, pos: "Position", hex: Hex, side: str | None, units: list["Unit"]) -> Reason | None:
+        """Stacking rules data cannot say (a whole brigade, battalion equivalents of one
+        formation...): why ``side``'s ``units`` may not stand together on ``hex``, or None
+        (the default)."""
+        return None
+
     def stack_category(self, pos: "Position", unit: "Unit") -> str:
         """The category a unit counts as in :attr:`StackingRules.compositions`."""
         if self.stacking.category_by == "type":
@@ -272,6 +278,11 @@ class Ruleset:
         """Column shifts and DRMs the data cannot say (combined arms, concentric attack...), as
         :class:`~toolkit.referee.combat_strength.Modifier` entries (default none)."""
         return []
+
+    def combat_dice(self, pos: "Position", combat) -> str | None:
+        """The dice this combat rolls on the CRT instead of the chart's (``"3d6"`` at night;
+        default None: the chart's dice for the attacker's side, rerolls included)."""
+        return None
 
     def check_support(self, pos: "Position", combat, support) -> Reason | None:
         """None if ``support`` may be given to ``combat`` beyond :class:`SupportRules` (HQ

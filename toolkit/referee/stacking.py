@@ -62,6 +62,10 @@ def stack_reasons(pos: Position, rs: Ruleset, hex: Hex, units: list[Unit],
                 out.append(Reason(Code.STACKING_COMPOSITION, s.composition_rule or s.rule,
                                   f"{fmt(hex)} holds {what}, which is not an allowed stack",
                                   hex, tuple(u.id for u in members)))
+        if mine:
+            why = rs.stack_rule(pos, hex, side, mine)
+            if why is not None:
+                out.append(why)
     return out
 
 

@@ -13,7 +13,7 @@ from ...referee import (MovementMode, MovementRules, Position, Reason, Ruleset, 
                         ZocRules)
 from ...referee.reasons import Code
 from .._options import RuleOptions
-from . import movement
+from . import combat, movement
 from .movement import POCKET
 
 MOTORISED = "motorised"
@@ -99,6 +99,20 @@ class AVictoryDenied(RuleOptions, Ruleset):
             return "red" if "red" in unit.counter.marks else "tan"
         return "combat"
 
+    # -- combat (9) -------------------------------------------------------------------------
+
+    def combat_status(self, pos, unit, role, combat_):
+        status = set(unit.status)
+        if {"out_of_supply", "isolated"} <= status and self.option(pos, "oos_and_isolated") == "once":
+            status.discard("out_of_supply")       # notes 14.4.3: one halving only
+        return status
+
+    def attack_refusals(self, pos, combat_):
+        return combat.attack_refusals(self, pos, combat_)
+
+    def combat_modifiers(self, pos, combat_):
+        return combat.combat_modifiers(self, pos, combat_)
+
     # -- supply (10.2) --------------------------------------------------------------------
 
     def needs_supply(self, pos, unit):
@@ -140,6 +154,7 @@ def _ruleset() -> AVictoryDenied:
             category_by="size", composition_rule="5.1, 5.3", enemy_together=False, when="move"),
         supply=SupplyRules(rule="10.2.2", max_length=None, road_lines=(), enemy_blocks=True, ezoc_blocks=True,
                            friendly_negates=True, hexsides_block=True, ladder=("isolated",), ladder_rule="10.2.3"),
+        combat=combat.COMBAT,
     )
 
 

@@ -16,6 +16,7 @@ from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Pos
 from ...referee.reasons import Code
 from ...referee.ruleset import Source
 from .._options import RuleOptions
+from . import combat as _combat
 
 #: The default of every rule option: the notes' suggested rulings (section 14).
 DEFAULTS = {
@@ -171,6 +172,20 @@ class Grossdeutschland(RuleOptions, Ruleset):
                                      and u.hex == h, trace=False, kind="nominated stack"))
         return groups
 
+    # -- combat (10) ------------------------------------------------------------------------
+
+    def attack_refusals(self, pos, combat_):
+        from . import combat
+        return combat.attack_refusals(self, pos, combat_)
+
+    def combat_modifiers(self, pos, combat_):
+        from . import combat
+        return combat.combat_modifiers(self, pos, combat_)
+
+    def combat_dice(self, pos, combat_):
+        from . import combat
+        return combat.combat_dice(self, pos, combat_)
+
     def supply_blocks(self, pos, side, hex):
         if self.option(pos, "road_through_na_supply"):
             return False
@@ -236,4 +251,5 @@ RULESET = Grossdeutschland(
     ),
     los=LosRules(rule="11.2", along_hexside="both", max_range=10),
     command=CommandRules(rule="6.0", hq_types=HQ_TYPES, radius=None, range_value="command", same_formation=True),
+    combat=_combat.COMBAT,
 )

@@ -1,0 +1,19 @@
+"""White Death / Battle for Velikiye Luki (RAW 1991): the ruleset (:mod:`.ruleset`), the
+impulse budget (:mod:`.impulses`), river hexes and bridges (:mod:`.terrain`, :mod:`.bridges`),
+rail movement (:mod:`.rail`), stacking (:mod:`.stacking`), supply and isolation (:mod:`.supply`)."""
+
+from .bridges import blow_bridge, build_bridge
+from .extras import air_drop_chance, entry_closed, entry_zone, ice_rolls, vl_route
+from .impulses import Budget, budget_of, set_budget
+from .rail import RailAnswer, rail_moves
+from .ruleset import DEFAULTS, RULESET, WhiteDeath
+from .stacking import battalion_equivalents, german_refusal, soviet_refusal
+from .supply import artillery_supply, isolation
+from .terrain import along, bank, bridges, city_hexes, garrison_holds, garrison_towns, water
+
+__all__ = [
+    "air_drop_chance", "entry_closed", "entry_zone", "ice_rolls", "vl_route",
+    "Budget", "DEFAULTS", "RULESET", "RailAnswer", "WhiteDeath", "along", "artillery_supply", "bank",
+    "battalion_equivalents", "blow_bridge", "bridges", "budget_of", "build_bridge", "city_hexes", "garrison_holds",
+    "garrison_towns", "german_refusal", "isolation", "rail_moves", "set_budget", "soviet_refusal", "water",
+]
