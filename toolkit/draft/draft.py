@@ -18,7 +18,7 @@ from PIL import Image
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
 from .palette import Palette, Terrain
-from .sample import HexSampler, Look, colour_distance
+from .sample import ID_BAND, HexSampler, Look, colour_distance
 
 __all__ = ["Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
 
@@ -27,8 +27,9 @@ LOW_CONFIDENCE = 0.5
 #: A hexside or line feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
 LINE_SHARE = 0.75
-#: A hex whose look spreads more than this (trees, marsh symbols) is "textured".
-TEXTURED = 12.0
+#: A hex whose look spreads more than this (trees, marsh symbols) is "textured" (woods drawn
+#: by the default theme spread about 9).
+TEXTURED = 8.0
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         correction, bases, cost = trial, trial_bases, trial_cost
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
-    _features(game_map, sampler, draft, raw, theme, palette)
+    crossed = _features(game_map, sampler, draft, raw, theme, palette)
     towards: dict[Hex, list[Hex]] = {}
     for side in draft.links:
         towards.setdefault(side.a, []).append(side.b)
@@ -155,9 +156,10 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
                 features, f_conf, _, runner = palette.classify_in_context(patterns[hex], ring, centre)
             else:
                 features, f_conf, _, runner = palette.classify_features(base[0], ring, centre, hex)
-        if patterns[hex][1] and (features or runner):
-            # an overlay read where a road or railway crosses the centre: the drawing in context
-            # matches the roads' course only roughly, so a person should look
+        if (patterns[hex][1] or hex in crossed) and (features or runner):
+            # an overlay read where a road or railway crosses the hex (or may: a line seen on
+            # part of its course, broken by an id's knock-out or a name): the drawing in
+            # context matches the roads' course only roughly, so a person should look
             f_conf *= 0.5
         confidence = min(base[1], f_conf)
         runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
@@ -197,7 +199,10 @@ def _blend_matcher(target, correction):
 
 
 def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme,
-              palette: Palette) -> None:
+              palette: Palette) -> set[Hex]:
+    """Hexsides and links into ``draft``; returns the hexes a line may cross (seen on at least
+    half its samples between them and a neighbour, found or not)."""
+    crossed: set[Hex] = set()
     grid = game_map.grid
     size = sampler.layout.size  # picture pixels (runs answer in picture pixels too)
     water = {code for code, t in game_map.terrain_types.items() if theme.terrain_style(t).water is not None}
@@ -235,9 +240,12 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.hexsides[side] = found
             if lines:
                 textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
-                found = _link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other], textured)
+                found, partly = _link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other], textured)
                 if found:
                     draft.links[side] = found
+                if partly >= 0.5:
+                    crossed.update((hex, other))
+    return crossed
 
 
 def _hexside(sampler, side, sides, matchers, size, fill_a, fill_b):
@@ -261,42 +269,84 @@ def _hexside(sampler, side, sides, matchers, size, fill_a, fill_b):
 
 def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
     a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    best = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
+    best, seen = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
     if abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
         # a step along a row of a flat-topped grid: the renderer draws a line running on along
         # the row level at the two centres' middle height (render._mapgeom.straighten)
         mid = (a[1] + b[1]) / 2
-        level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b, textured)
+        level, seen_level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b,
+                                        textured, (a, b))
+        seen = max(seen, seen_level)
         if level is not None and (best is None or level[1] > best[1]):
             best = level
-    return best
+    return best, seen
 
 
-def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured):
-    """The line code (and the share of samples that saw it) drawn on the segment ``a``-``b``."""
+def _clear(sampler, centre, p, margin: float) -> bool:
+    """True if picture point ``p`` lies in the hex centred at ``centre`` at least ``margin`` (a
+    fraction of the hex size) inside its edges, and outside the band where its id is printed
+    (the id's knock-out box breaks a line there, and its ink is as dark as a railway)."""
+    layout = sampler.layout
+    angle = getattr(layout, "angle", 0.0)
+    c, s = math.cos(angle), math.sin(angle)
+    vx, vy = p[0] - centre[0], p[1] - centre[1]
+    lx, ly = (c * vx + s * vy) / layout.size, (-s * vx + c * vy) / layout.size
+    u, v = (lx, ly) if layout.grid.flat else (ly, lx)  # flat-topped: edges above and below
+    if max(abs(v), abs(0.866 * u) + abs(0.5 * v)) > 0.5 - margin:
+        return False
+    band = ID_BAND
+    if sampler.hex_ids == "top":
+        return ly > -band
+    if sampler.hex_ids == "bottom":
+        return ly < band
+    if sampler.hex_ids == "centre":
+        return abs(ly) > 0.1 or abs(lx) > 0.2
+    return True
+
+
+def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, centres=None):
+    """The line code (and the share of samples that saw it) drawn on the segment ``a``-``b``
+    (``centres``: the two hexes' centres when the segment does not run through them), or None;
+    and the largest share of samples any line code was seen on.
+
+    Samples and the probes beside them are taken only where they are clear of the hexes'
+    edges (grid lines) and id bands (see :func:`_clear`)."""
+    ca, cb = centres or (a, b)
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy) or 1.0
     nx, ny = -dy / length * 0.2 * size, dx / length * 0.2 * size
-    best = None
+    probes = []
+    for t, fill, centre in ((0.2, fill_a, ca), (0.3, fill_a, ca), (0.7, fill_b, cb), (0.8, fill_b, cb)):
+        at = (a[0] + dx * t, a[1] + dy * t)
+        if not _clear(sampler, centre, at, 0.08):
+            continue
+        beside = [k for k in (-1.4, -0.8, 0.8, 1.4)
+                  if _clear(sampler, centre, (at[0] + k * nx, at[1] + k * ny), 0.1)]
+        probes.append((t, fill, beside))
+    if len(probes) < 3:
+        return None, 0.0
+    best, seen = None, 0.0
     for code, colour in lines:
         match = matchers[code]
         hits = 0
-        for t, fill in ((0.2, fill_a), (0.3, fill_a), (0.7, fill_b), (0.8, fill_b)):
+        for t, fill, beside_ks in probes:
             def test(c, fill=fill):
                 return match(c, fill)
             [(n, near)] = sampler.runs(a, b, (t,), 0.1 * size, test)
-            if not n or near > 0.07 * size:
+            # in symbols (trees, marsh) the line must lie on its drawn course
+            if not n or near > (0.05 if textured else 0.07) * size:
                 continue
             # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
             beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
-                                   0.04 * size, test)[0][0] for k in (-1.4, -0.8, 0.8, 1.4)]
-            if sum(1 for n in beside if n) <= (0 if textured else 1):
+                                   0.04 * size, test)[0][0] for k in beside_ks]
+            if sum(1 for n in beside if n) <= 1:
                 hits += 1
-        share = hits / 4
+        share = hits / len(probes)
+        seen = max(seen, share)
         # symbols (trees, marsh) hold strokes of every colour: there the line must show everywhere
         if share >= (1.0 if textured else LINE_SHARE) and (best is None or share > best[1]):
             best = (code, round(share, 3))
-    return best
+    return best, seen
 
 
 def _paths(links: set[Hexside]) -> list[list[Hex]]:
