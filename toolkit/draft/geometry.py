@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..errors import DataError
 from ..game import Map
-from ..hexes import Hex, ImageLayout, Layout
+from ..hexes import Hex, Layout
 
 __all__ = ["PlacedLayout", "placed_layout", "render_layout"]
 

@@ -16,7 +16,6 @@ import math
 import os
 import re
 import stat
-from pathlib import Path
 from fractions import Fraction
 from typing import Any, Iterable
 

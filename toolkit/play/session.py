@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..errors import IllegalMoveError, RulesError
 from ..game import Game
 from ..hexes import Hex
-from ..referee import (Position, Reason, Ruleset, apply_supply, check_path, check_stacking,
+from ..referee import (Position, Ruleset, apply_supply, check_path, check_stacking,
                        position_from_scenario, reachable, supply_status)
 from ..referee.steps import fmt_mp
 from . import sequence

@@ -210,15 +210,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
                     all_cross[code] = combat.all_cross(code)
                 if u.id not in all_cross[code]:
                     continue
-            eff = parse_effect(t.combat["attack"])
-            if eff and eff[0] == "factor":
-                factor *= eff[1]
-                reasons.append((f"across {t.name.lower()}", _rule(t) or cr.terrain_rule))
-            elif eff:
-                mods.append(Modifier("attack", eff[1], _rule(t) or cr.terrain_rule,
-                                     f"{u.id} attacks across {t.name.lower()}: {_signed(eff[1])} attack",
-                                     u.hex, (u.id,), "attacker"))
-                value = max(Fraction(0), value + eff[1])
+            factor, value = _attacker_effect(u, t, "attack", "across", cr, factor, value, reasons, mods)
         into = [d for d in combat.defender_hexes if u.hex is not None and m.grid.adjacent(u.hex, d)] \
             or list(combat.defender_hexes[:1])
         into_codes = list(dict.fromkeys(c for d in into for c in hex_codes(m, d)))
@@ -227,15 +219,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
             t = m.terrain_types.get(code)
             if t is None or key not in t.combat or not _applies(t.combat, weather):
                 continue
-            eff = parse_effect(t.combat[key])
-            if eff and eff[0] == "factor":
-                factor *= eff[1]
-                reasons.append((f"{what} {t.name.lower()}", _rule(t) or cr.terrain_rule))
-            elif eff:
-                mods.append(Modifier("attack", eff[1], _rule(t) or cr.terrain_rule,
-                                     f"{u.id} attacks {what} {t.name.lower()}: {_signed(eff[1])} attack",
-                                     u.hex, (u.id,), "attacker"))
-                value = max(Fraction(0), value + eff[1])
+            factor, value = _attacker_effect(u, t, key, what, cr, factor, value, reasons, mods)
         items.append((u, value, factor, reasons, how))
     attack, more = _sum_groups("attack", "attacker", items, cr, cr.strength_rule)
     mods += more
@@ -390,6 +374,22 @@ def _num(value) -> Fraction:
         return Fraction(str(value))
     except (ValueError, ZeroDivisionError):
         return Fraction(0)
+
+
+def _attacker_effect(u, t, key: str, what: str, cr, factor, value, reasons: list, mods: list):
+    """One TEC combat effect ``t.combat[key]`` on an attacking unit (``what``: across, into,
+    from): a factor (noted in ``reasons``, applied by the caller's halving) or a strength
+    modifier (added to ``mods`` and to the value, never below 0). Returns the new factor and value."""
+    eff = parse_effect(t.combat[key])
+    if eff and eff[0] == "factor":
+        reasons.append((f"{what} {t.name.lower()}", _rule(t) or cr.terrain_rule))
+        return factor * eff[1], value
+    if eff:
+        mods.append(Modifier("attack", eff[1], _rule(t) or cr.terrain_rule,
+                             f"{u.id} attacks {what} {t.name.lower()}: {_signed(eff[1])} attack",
+                             u.hex, (u.id,), "attacker"))
+        return factor, max(Fraction(0), value + eff[1])
+    return factor, value
 
 
 def _signed(value) -> str:

@@ -582,7 +582,6 @@ class MapScene:
                                                                         cy + span))], dtype=float).reshape(-1, 4)
             best = None
             for shrink in (1.0, 0.88, 0.76):
-                f = font(base * shrink, bold=bold, family=family)
                 hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
                 for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
                     at = (cx + self.px(dx), cy + self.px(dy))

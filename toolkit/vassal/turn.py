@@ -297,7 +297,6 @@ def judge_saves(before: GameRecord, after: GameRecord, rs: Ruleset, *, side: str
     if a.position.map_id != pos.map_id:
         raise RulesError(f"the saves are of different maps ({pos.map_id}, {a.position.map_id})")
     moves: list[MoveVerdict] = []
-    game = pos.game
     for uid, unit in pos.units.items():
         later = a.position.units.get(uid)
         if later is None:

@@ -71,7 +71,6 @@ def combat_modifiers(rs, pos, combat) -> list[Modifier]:
     out: list[Modifier] = []
     if not combat.defenders:
         return out
-    m = pos.map
     terrain = [t for t in terrain_modifiers(combat) if t.kind == "drm"]
     bridged = _bridged(pos, combat)
     if bridged:

@@ -10,10 +10,8 @@ from fractions import Fraction
 from math import ceil, floor
 from typing import ClassVar
 
-from ...hexes import Hexside
-from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Position, Reason, Ruleset,
+from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Position, Ruleset,
                         StackingRules, SupplyRules, ZocRules)
-from ...referee.reasons import Code
 from ...referee.ruleset import Source
 from .._options import RuleOptions
 from . import combat as _combat
