@@ -10,11 +10,13 @@ from shapely.geometry import LineString, Polygon
 
 from toolkit.game import HexsideFeature, HexsideType, HexTerrain, Line, LineType, Map, TerrainType
 from toolkit.hexes import Grid, Hex, Hexside
-from toolkit.io import load_game
+from toolkit.io import bundled_games, load_game
 from toolkit.render import Theme, render_map
 from toolkit.render._maplegend import legend_text_extents, plan_legend
 
 BUNDLED = ["tutorial", "velikiye-luki", "demyansk-shield"]
+#: the legend is planned, not drawn: cheap enough to check on every bundled game
+EVERY_GAME = bundled_games()
 
 
 def _map(lines=(), sides=None, terrain=None, cols=12, rows=7, hexside_types=None) -> Map:
@@ -128,7 +130,7 @@ def test_bridges_sit_where_the_drawn_road_and_rail_cross_the_river():
         assert any(d.buffer(0.5).contains(crossing) for d in decks), f"the {style.key} crosses off its bridge"
 
 
-@pytest.mark.parametrize("game_id", BUNDLED)
+@pytest.mark.parametrize("game_id", EVERY_GAME)
 @pytest.mark.parametrize("dpi", [150, 300])
 def test_legend_and_tec_text_stays_inside_its_panel(game_id, dpi):
     game = load_game(game_id)

@@ -100,7 +100,10 @@ class _Legend:
         if m.scale:
             facts.append(f"Scale: {m.scale}")
         facts.append(f"Hex: {m.hex_size_inches:g} in across flats")
-        lines.append(("  \u00b7  ".join(facts), self.text_f))
+        # every line wraps clear of the north arrow (a long scale or provenance line would overflow the frame)
+        text_w = self.width - 2 * self.pad - self.swatch
+        joined = "  \u00b7  ".join(facts)
+        lines += [(joined, self.text_f)] if self.tw(joined, self.text_f) <= text_w else [(f, self.text_f) for f in facts]
         if g and (g.publisher or g.year):
             lines.append((" ".join(str(x) for x in (g.publisher, g.year) if x), self.text_f))
         estimated = sum(1 for cell in m.hexes.values() if cell.source.is_estimated)
@@ -108,6 +111,7 @@ class _Legend:
             if estimated:
                 lines.append((f"Terrain of {estimated} of {len(m.hexes)} hexes is estimated "
                               "(the rulebook gives no map)", self.text_f))
+        lines = [(part, f) for text, f in lines for part in self._wrap(text, text_w, f)]
         title_f = self.title_f
         while self.tw(title, title_f) > self.width - 2 * self.pad - self.swatch and title_f.size > 8:
             title_f = font(title_f.size * 0.9, family="serif")
@@ -121,11 +125,13 @@ class _Legend:
                            width=max(2, round(self.pt * 1.5)))
             draw.rectangle((x0 + 4, y0 + 4, x0 + w + self.pad - 4, y0 + height - self.pad - 4),
                            outline=self.ink, width=1)
+            # the text belongs inside the inner frame, left of the north arrow
+            frame = (x0 + 4, y0 + 4, x + self.width - self.pad - self.swatch + 1, y0 + height - self.pad - 4)
             cy = y + self.pad
-            draw.text((x + self.pad, cy), title, font=title_f, fill=self.ink)
+            _framed(draw, frame, (x + self.pad, cy), title, font=title_f, fill=self.ink)
             cy += round(title_f.size * 1.3)
             for text, f in lines:
-                draw.text((x + self.pad, cy), text, font=f, fill=self.ink)
+                _framed(draw, frame, (x + self.pad, cy), text, font=f, fill=self.ink)
                 cy += line_h
             self._north_arrow(canvas, draw, x + self.width - self.pad - self.swatch // 2,
                               y + self.pad + self.text_f.size + self.swatch // 2)
