@@ -7,6 +7,7 @@ ids and MP are exact fractions as strings ("5/2").
 
 from __future__ import annotations
 
+from ..charts import combat_text
 from ..errors import IllegalMoveError, RulesError
 from ..hexes import Hex, Layout
 from ..referee import (command_range, end_stacking, enemy_zoc, line_of_sight, reachable,
@@ -155,7 +156,7 @@ def hex_view(session: Session, hex: Hex, unit_ids: list[str] | None = None) -> d
     def terrain(code):
         t = tt.get(code)
         return {"code": code, "name": t.name if t else code, "cost": _cost(t.move, unit_class, weather) if t else "?",
-                "combat": dict(t.combat) if t else {}}
+                "combat": combat_text(t.combat) if t else ""}
 
     sides = []
     for direction, side in m.grid.hexsides(hex):

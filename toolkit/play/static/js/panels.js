@@ -80,7 +80,7 @@ export function drawHexInfo(info) {
   const rows = [];
   const cost = (c) => (c === "prohibited" ? "<b>prohibited</b>" : c === null ? "no cost of its own" : `${esc(c)} MP`);
   if (info.place) rows.push(["Place", `${esc(info.place.name)} (${esc(info.place.kind)})`]);
-  if (info.terrain) rows.push(["Terrain", `${esc(info.terrain.name)}: ${cost(info.terrain.cost)}${Object.keys(info.terrain.combat).length ? "; combat " + esc(JSON.stringify(info.terrain.combat)) : ""}`]);
+  if (info.terrain) rows.push(["Terrain", `${esc(info.terrain.name)}: ${cost(info.terrain.cost)}${info.terrain.combat ? "; combat " + esc(info.terrain.combat) : ""}`]);
   for (const f of info.features) rows.push(["Feature", `${esc(f.name)}: ${cost(f.cost)}`]);
   for (const l of info.lines) rows.push(["Line", `${esc(l.name)}: ${cost(l.cost)} per hex along it`]);
   for (const s of info.hexsides) rows.push([`Side ${esc(s.direction)}`, s.features.map((f) => `${esc(f.name)} ${f.cost === null ? "no extra cost" : "+" + cost(f.cost)}`).join(", ") + (s.to ? ` (to ${esc(s.to)})` : "")]);
