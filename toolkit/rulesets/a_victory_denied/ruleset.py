@@ -24,12 +24,14 @@ DEFAULTS = {
     "major_river_crossing": "first_hex",   # 8.1.3: the crossing is the first hex; "start_adjacent"
     "oos_and_isolated": "cumulative",      # notes 14.4.3; "once": one halving only
     "pocket_units": "inert",               # notes 14.4.10, 14.4.22; "active": activated and OOS-eligible
+    "relocation_path": "ignore",           # notes 14.4.7: 12.6's path ignores units and ZOC; "blocked"
 }
 _CHOICES = {
     "strategic_cost": ("1/2", "1/3"),
     "major_river_crossing": ("first_hex", "start_adjacent"),
     "oos_and_isolated": ("cumulative", "once"),
     "pocket_units": ("inert", "active"),
+    "relocation_path": ("ignore", "blocked"),
 }
 
 
