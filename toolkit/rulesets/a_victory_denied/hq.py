@@ -111,6 +111,8 @@ def overrun_hq(pos: Position, rs, unit_ids, hex: Hex, mode: str | None = None) -
     are the move to ``hex`` with the HQ lifted (its MP cost is the hex's own; the move may go
     on), and ``relocation`` the HQ's fate (:func:`hq_relocation`)."""
     ids = tuple(unit_ids)
+    if not ids:
+        raise ValueError("no unit to move")
     units = pos.units_of(ids)
     out = {"rule": "12.1", "hq": None, "refused": None, "path": [], "mp_left": None, "relocation": None}
     fmt = pos.map.format(hex)
