@@ -6,12 +6,13 @@ from .combat import COMBAT, art_attacks, halve, quarter
 from .command import (Activation, activate_hq_chit, activate_panzer_group, chit_activates, hqs_out_of_range,
                       panzer_corps)
 from .ruleset import DEFAULTS, RULESET, AVictoryDenied, in_pocket, is_motorised
+from .hq import hq_relocation, lone_hq, overrun_hq
 from .reinforcements import entry_moves
 from .supply import effective_strength, isolation, oos_candidates
 
 __all__ = [
     "AVictoryDenied", "Activation", "COMBAT", "DEFAULTS", "RULESET", "activate_hq_chit",
     "activate_panzer_group", "art_attacks", "chit_activates", "effective_strength",
-    "entry_moves", "halve", "hqs_out_of_range", "in_pocket", "is_motorised", "isolation",
+    "entry_moves", "halve", "hq_relocation", "lone_hq", "overrun_hq", "hqs_out_of_range", "in_pocket", "is_motorised", "isolation",
     "oos_candidates", "panzer_corps", "quarter",
 ]

@@ -46,9 +46,14 @@ def _terrain_shift(combat) -> int:
 
 
 def attack_refusals(rs, pos, combat) -> list[Reason]:
-    """9.3.6: below 1-1 after the terrain shifts (before the others) the attack is not possible."""
+    """9.0, 12.1: an HQ alone in a hex cannot be attacked (it is overrun by moving into it);
+    9.3.6: below 1-1 after the terrain shifts (before the others) the attack is not possible."""
     if not combat.defenders:
         return []
+    if all(u.counter.kind == "hq" for u in combat.defenders):
+        return [Reason(Code.NO_DEFENDER, "12.1", "an HQ alone in a hex cannot be attacked (9.0, 12.1); a combat "
+                       "unit overruns it by entering its hex", combat.defender_hex,
+                       tuple(u.id for u in combat.attackers))]
     attack, defence, _, _ = strengths(combat)
     if defence <= 0:
         return []                               # 9.3.7: the 10-1 column, terrain ignored

@@ -24,12 +24,14 @@ DEFAULTS = {
     "major_river_crossing": "first_hex",   # 8.1.3: the crossing is the first hex; "start_adjacent"
     "oos_and_isolated": "cumulative",      # notes 14.4.3; "once": one halving only
     "pocket_units": "inert",               # notes 14.4.10, 14.4.22; "active": activated and OOS-eligible
+    "relocation_path": "ignore",           # notes 14.4.7: 12.6's path ignores units and ZOC; "blocked"
 }
 _CHOICES = {
     "strategic_cost": ("1/2", "1/3"),
     "major_river_crossing": ("first_hex", "start_adjacent"),
     "oos_and_isolated": ("cumulative", "once"),
     "pocket_units": ("inert", "active"),
+    "relocation_path": ("ignore", "blocked"),
 }
 
 
@@ -61,7 +63,7 @@ class AVictoryDenied(RuleOptions, Ruleset):
         "10.3 halved MA out of supply / isolated (1.3 rounding)", "8.1.6 PVO never move",
         "8.1.3 unbridged major rivers", "8.2.2 no major river ZOC to ZOC", "8.3.1 strategic movement adjacency",
         "14 no German entry into the Minsk Pocket", "5.1-5.3 stacking by colour", "7 command chits",
-        "10.1 Out of Supply chosen by the Soviet player")
+        "10.1 Out of Supply chosen by the Soviet player", "12.1 overrun of a lone HQ", "12.6 HQ relocation")
 
     # -- movement -------------------------------------------------------------------------
 
