@@ -110,6 +110,8 @@ def step_rule(rs, pos: Position, units: list[Unit], step: Step) -> Step | Reason
             stop = False                      # 3 A: AFVs need not stop (AT fire on exit is combat's)
         elif all(rs.unit_class(pos, u) == "ski" for u in units) and not _enemy_ski_next_to(pos, side, b):
             stop = False                      # 3 B: ski units stop only in an enemy ski unit's ZOC
+        elif side == "german" and any(U.marked(u, "brandenburg") for u in units):
+            stop = False                      # 21 B: a Brandenburg stack goes on unless found out (a roll)
     if cost != step.cost or stop != step.stop:
         return dataclasses.replace(step, cost=cost, stop=stop)
     return step
