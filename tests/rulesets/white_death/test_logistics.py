@@ -1,4 +1,4 @@
-"""Supply points (Rule 15 A; case 50) and the Velikiye Luki isolation waiver (15 D.2; case 52)."""
+"""Supply points (Rule 15 A; cases 42, 50) and the Velikiye Luki isolation waiver (15 D.2; case 52)."""
 
 from __future__ import annotations
 
@@ -35,11 +35,14 @@ def test_case_50_defensive_support_intensity(game, rs, option, three_hexes):
     assert support_factor(unit, high_intensity=True) == Fraction(str(unit.counter.front["support"]))
 
 
-def test_case_50_rockets_at_half_value_on_a_two_point_barrage(game):
+def test_cases_50_and_42_rockets_at_half_value_on_a_two_point_barrage(game):
     pos = position(game, {"g-werfer": "0505", "s-gdrkt": "2010"})
     werfer, katyusha = pos.units["g-werfer"], pos.units["s-gdrkt"]
     full = Fraction(str(werfer.counter.front["barrage"]))
     assert barrage_factor(werfer, 2) == full / 2 and barrage_factor(werfer, 3) == full
+    # case 42: barrage factor 4 at strength 2 gives a value of 4 on 2 SP (half of 8), 8 on 3 SP
+    assert full == 4
+    assert barrage_factor(werfer, 2) * 2 == 4 and barrage_factor(werfer, 3) * 2 == 8
     assert barrage_factor(katyusha, 2) == Fraction(str(katyusha.counter.front["barrage"]))   # German rule only
 
 

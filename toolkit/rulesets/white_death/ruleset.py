@@ -52,7 +52,9 @@ class WhiteDeath(RuleOptions, Ruleset):
 
     needs_python: tuple[str, ...] = (
         "5 impulse MP budget", "7 river and creek enter/leave costs", "16 B same-side exit of river hexes in thaw",
-        "3 A/B/C AFV, ski and weapons units in enemy ZOC", "4 stacking by battalion equivalents and brigades",
+        "3 A/B/C AFV, ski and weapons units in enemy ZOC",
+        "3 A AFV transit fire", "21 B Brandenburg escorts", "12 A assaults into prohibited terrain",
+        "15 A/D supply points and the Velikiye Luki waiver", "4 stacking by battalion equivalents and brigades",
         "8 rail movement", "15 B/C artillery supply and isolation", "20 bridges", "22 garrisons",
         "p.35 intrinsic garrisons")
 
