@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from ...errors import RulesError
 from ...hexes import Hex, Hexside
-from ...referee import Position, Reason, Unit
+from ...referee import Position, Reason, Unit, board_of, enemy_zoc_owners
 from ...referee.reasons import Code
 from . import units as U
 from .terrain import water
@@ -17,13 +17,9 @@ OUTCOMES = ("continue", "stop", "rout")
 
 
 def _zoc_units(pos: Position, rs, side: str, hex: Hex) -> list[Unit]:
-    """Enemy units of ``side`` whose ZOC covers ``hex`` (the six surrounding hexes, Rule 3)."""
-    out = []
-    for n in pos.map.grid.neighbours(hex):
-        if n in pos.map.grid:
-            out += [u for u in pos.at(n) if u.side not in (side, None) and not u.counter.is_marker
-                    and not U.is_bunker(u) and rs.exerts_zoc(pos, u)]
-    return out
+    """Enemy units of ``side`` whose ZOC covers ``hex`` (the shared ZOC field, Rule 3)."""
+    owners = enemy_zoc_owners(pos, rs, side)[board_of(pos.map).index[hex]]
+    return [pos.units[i] for i in sorted(owners)]
 
 
 def transit_fire(pos: Position, rs, afv_id: str, path: list[Hex]) -> list[tuple[Hex, list[str]]]:
