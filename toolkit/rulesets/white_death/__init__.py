@@ -1,10 +1,15 @@
 """White Death / Battle for Velikiye Luki (RAW 1991): the ruleset (:mod:`.ruleset`), the
 impulse budget (:mod:`.impulses`), river hexes and bridges (:mod:`.terrain`, :mod:`.bridges`),
-rail movement (:mod:`.rail`), stacking (:mod:`.stacking`), supply and isolation (:mod:`.supply`)."""
+rail movement (:mod:`.rail`), AFV transit, Brandenburgers and
+assaults into prohibited terrain (:mod:`.activity`), supply points (:mod:`.logistics`), stacking (:mod:`.stacking`), supply and isolation (:mod:`.supply`)."""
 
+from .activity import (assault_into_refusal, brandenburg_chance, brandenburg_found, brandenburg_rolls,
+                       transit_fire, transit_outcome)
 from .bridges import blow_bridge, build_bridge
 from .extras import air_drop_chance, entry_closed, entry_zone, ice_rolls, vl_route
 from .impulses import Budget, budget_of, set_budget
+from .logistics import (Isolation, barrage_factor, defence_cost, impulse_cost, isolation_effects, pools, spend,
+                        support_factor, waive_vl_isolation)
 from .rail import RailAnswer, rail_moves
 from .ruleset import DEFAULTS, RULESET, WhiteDeath
 from .stacking import battalion_equivalents, german_refusal, soviet_refusal
@@ -12,6 +17,9 @@ from .supply import artillery_supply, isolation
 from .terrain import along, bank, bridges, city_hexes, garrison_holds, garrison_towns, water
 
 __all__ = [
+    "assault_into_refusal", "brandenburg_chance", "brandenburg_found", "brandenburg_rolls", "transit_fire",
+    "transit_outcome", "Isolation", "barrage_factor", "defence_cost", "impulse_cost", "isolation_effects", "pools",
+    "spend", "support_factor", "waive_vl_isolation",
     "air_drop_chance", "entry_closed", "entry_zone", "ice_rolls", "vl_route",
     "Budget", "DEFAULTS", "RULESET", "RailAnswer", "WhiteDeath", "along", "artillery_supply", "bank",
     "battalion_equivalents", "blow_bridge", "bridges", "budget_of", "build_bridge", "city_hexes", "garrison_holds",

@@ -1,7 +1,7 @@
 """Movement as White Death's step hook and its own search: river and creek hexes with enter and
 leave costs (Rule 7), no road through an unbridged river (7, 20), the same-side exit of river
-hexes in thaw (16 B), weapons units and enemy ZOC (3 C), AFV and ski ZOC (3 A, 3 B), the
-intrinsic garrisons (p.35) and the Velikiye Luki garrison (22)."""
+hexes in thaw (16 B), weapons units and enemy ZOC (3 C), AFV, ski and Brandenburg ZOC (3 A, 3 B,
+21 B), the intrinsic garrisons (p.35) and the Velikiye Luki garrison (22)."""
 
 from __future__ import annotations
 
@@ -107,9 +107,11 @@ def step_rule(rs, pos: Position, units: list[Unit], step: Step) -> Step | Reason
         cost += leave_cost(rs, pos, units, wa)
     if stop and step.zoc_to:
         if all(U.is_afv(u) for u in units):
-            stop = False                      # 3 A: AFVs need not stop (AT fire on exit is combat's)
+            stop = False                      # 3 A: AFVs need not stop (exit fire: activity.transit_fire)
         elif all(rs.unit_class(pos, u) == "ski" for u in units) and not _enemy_ski_next_to(pos, side, b):
             stop = False                      # 3 B: ski units stop only in an enemy ski unit's ZOC
+        elif side == "german" and any(U.marked(u, "brandenburg") for u in units):
+            stop = False                      # 21 B: a Brandenburg stack goes on unless found out (a roll)
     if cost != step.cost or stop != step.stop:
         return dataclasses.replace(step, cost=cost, stop=stop)
     return step

@@ -24,6 +24,9 @@ DEFAULTS = {
     "soviet_assault_minimum": "impulse",  # notes 5.2: the impulse is 3 MP or all left; "unit": each unit's 3 MP
     "garrison_units": "named",            # notes 13.2: the VL, Isotcha, Nowossokoljniki units; "all": every German
     "vl_release": "widening",             # notes 10.5: 1, 1-2, 1-3, then 1-4, 1-5, automatic; "capped": 1-3 on
+    "afv_transit_stop": "failed_mc",      # 3 A: a failed MC ends an AFV's transit; "any_loss": the UI's reading
+    "brandenburg_detection": "at_most_1",  # notes 12 (21 B): a modified roll of 1 or less; "exactly_1": literal
+    "support_charge": "impulse",          # notes 13.2 (15 A.4): 1 SP an impulse; "hex": per defended hex (UI)
 }
 _CHOICES = {
     "german_stacking": ("reconstructed", "literal"),
@@ -32,6 +35,9 @@ _CHOICES = {
     "soviet_assault_minimum": ("impulse", "unit"),
     "garrison_units": ("named", "all"),
     "vl_release": ("widening", "capped"),
+    "afv_transit_stop": ("failed_mc", "any_loss"),
+    "brandenburg_detection": ("at_most_1", "exactly_1"),
+    "support_charge": ("impulse", "hex"),
 }
 OPENING = ("campaign", "purkayev")         # Rule 22: the scenarios whose initial troops are garrisons
 
@@ -46,7 +52,9 @@ class WhiteDeath(RuleOptions, Ruleset):
 
     needs_python: tuple[str, ...] = (
         "5 impulse MP budget", "7 river and creek enter/leave costs", "16 B same-side exit of river hexes in thaw",
-        "3 A/B/C AFV, ski and weapons units in enemy ZOC", "4 stacking by battalion equivalents and brigades",
+        "3 A/B/C AFV, ski and weapons units in enemy ZOC",
+        "3 A AFV transit fire", "21 B Brandenburg escorts", "12 A assaults into prohibited terrain",
+        "15 A/D supply points and the Velikiye Luki waiver", "4 stacking by battalion equivalents and brigades",
         "8 rail movement", "15 B/C artillery supply and isolation", "20 bridges", "22 garrisons",
         "p.35 intrinsic garrisons")
 
