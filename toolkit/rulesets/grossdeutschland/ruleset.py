@@ -49,6 +49,10 @@ HALVING_WEATHER = ("rainy", "stormy", "snowy")      # 14.1
 ROAD = "road"
 OVERRUN = "overrun"
 RIDING = "riding_tanks"          # 9.5: the status of a Leg unit carried by a Tracked unit
+#: 9.5: statuses of a unit that has paid the +1 MP to mount or to dismount a rider in its
+#: current activation (set by :func:`~.movement.mount`/:func:`~.movement.dismount`, cleared
+#: when the unit is activated again, :meth:`.Activation.activate`).
+PAID = ("mounted", "dismounted")
 
 
 def _half(value: Fraction, how: str) -> Fraction:
@@ -65,7 +69,7 @@ class Grossdeutschland(RuleOptions, Ruleset):
 
     needs_python: tuple[str, ...] = (
         "9.0 H and ALL costs", "13.2/14.1 night and weather halve the MA", "5.3/9.1 out of supply halves the MA",
-        "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier", "8.0 no move across a river into enemy ZOC",
+        "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier; +1 MP to mount or dismount", "8.0 no move across a river into enemy ZOC",
         "5.1 supply to the unit's own battalion HQ; an HQ to any other HQ", "7.1 depleted units count half",
         "7.2 city and Downtown hexes stack 6")
 
@@ -114,7 +118,8 @@ class Grossdeutschland(RuleOptions, Ruleset):
             ma = _half(ma, "up")                                    # 13.2
         if pos.current_weather in HALVING_WEATHER:
             ma = _half(ma, "up")                                    # 14.1
-        return ma
+        paid = sum(1 for status in PAID if status in unit.status)   # 9.5: +1 MP each, spent not halved
+        return max(Fraction(0), ma - paid)
 
     def h_cost(self, pos, unit) -> Fraction:
         """What "H" costs ``unit``: half its printed MA (9.0), rounded up by default (A20)."""
