@@ -259,6 +259,19 @@ def test_the_mount_charge_lasts_one_activation(gd):
     assert "mounted" not in pos.unit("g-2pz-5k").status
 
 
+def test_a_carrier_with_a_rider_may_not_overrun(gd):
+    """9.5 note: "A Tracked unit may not conduct overrun while a Leg unit is riding it"."""
+    from toolkit.rulesets.grossdeutschland import overrun_moves
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0505", status={"overrun"})
+    put(pos, "g-1gr-1k", "0505", status={"riding_tanks"})
+    _, reach = overrun_moves(pos, RS, "g-2pz-5k", spent=3, approach=1)
+    assert reach.refused is not None and reach.refused.rule == "9.5" and "g-1gr-1k" in reach.refused.text
+    assert dismount(RS, pos, "g-1gr-1k") is None
+    _, reach = overrun_moves(pos, RS, "g-2pz-5k", spent=3, approach=1)
+    assert reach.refused is None and h("0605") in reach
+
+
 def test_a15_a_minefield_adds_half_the_allowance(gd):
     """15.2 example: a Leg unit, MA 4, enters a clear hex with a minefield: 1 + H (2) = 3 MP."""
     pos = board(gd)
