@@ -66,6 +66,16 @@ def test_bundled_set_ups_are_legal(gd, scenario):
     assert all(p.area is not None for p in s.setup if p.hex is not None)
 
 
+def test_the_activation_cup_holds_every_scenarios_chits(gd):
+    """2.5, 3.4: the module's one activation cup must hold each scenario's chits, since players
+    set aside those a scenario does not list (the module cannot yet empty the cup per scenario)."""
+    cup = next(d for d in gd.decks if d.id == "activation-cup")
+    for scenario in gd.scenarios.values():
+        chits = scenario.options["activation_chits"]
+        assert len(set(chits)) == len(chits) and set(chits) <= set(cup.counters), scenario.id
+    assert set(cup.counters) == {c for s in gd.scenarios.values() for c in s.options["activation_chits"]}
+
+
 def test_set_up_areas_of_the_kursk_table(gd):
     pos = position_from_scenario(gd, "kursk")
     _, tanks = legal_setup_hexes(pos, "s-2tk-1-t-34")                # within 3 hexes of 2743

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from toolkit.referee import check_path, reachable
+from toolkit.rulesets.grossdeutschland import Activation, dismount, mount
 
 from .helpers import RS, board, h, paint, put, road, side_feature
 
@@ -195,6 +196,80 @@ def test_b11_a_rider_moves_as_its_tracked_carrier(gd):
     paint(alone, "woods", "0605")
     walker = put(alone, "g-1gr-1k", "0505", status={"riding_tanks"})   # no carrier: a Leg unit
     assert RS.unit_class(alone, walker) == "leg" and RS.movement_allowance(alone, walker, RS.mode(None)) == 4
+
+
+def test_mounting_costs_the_rider_and_the_carrier_one_mp_each(gd):
+    """9.5: "the Leg unit and the Tracked unit ... must each expend +1 MP to mount up"; the pair
+    then moves on the carrier's MA less that MP."""
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0505")                                   # Tracked, MA 8
+    put(pos, "g-1gr-1k", "0505")                                   # Leg, MA 4
+    assert mount(RS, pos, "g-1gr-1k", "g-2pz-5k") is None
+    assert "riding_tanks" in pos.unit("g-1gr-1k").status
+    ma = RS.mode(None)
+    assert RS.movement_allowance(pos, pos.unit("g-2pz-5k"), ma) == 7
+    assert RS.movement_allowance(pos, pos.unit("g-1gr-1k"), ma) == 7
+    pair = check_path(pos, RS, ["g-2pz-5k", "g-1gr-1k"], [h("0505"), h("0605"), h("0705")])
+    assert pair.ok and pair.steps[-1]["mp_left"] == 5
+    assert reachable(pos, RS, ["g-2pz-5k"]).mp_left(h("0505")) == 7      # the carrier paid too
+    assert reachable(pos, RS, ["g-2pz-5k", "g-1gr-1k"]).ma == 7
+
+
+def test_mounting_is_refused_without_an_mp_left(gd):
+    """9.5: each must expend +1 MP: a carrier (or a Leg unit) with no MP left cannot mount one."""
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0505")
+    put(pos, "g-1gr-1k", "0505")
+    why = mount(RS, pos, "g-1gr-1k", "g-2pz-5k", carrier_spent=Fraction(15, 2))     # 1/2 MP left
+    assert why is not None and why.code == "not-enough-mp" and "g-2pz-5k" in why.text and why.rule == "9.5"
+    why = mount(RS, pos, "g-1gr-1k", "g-2pz-5k", spent=4)
+    assert why is not None and why.code == "not-enough-mp" and "g-1gr-1k" in why.text
+    assert "riding_tanks" not in pos.unit("g-1gr-1k").status and not pos.unit("g-2pz-5k").status
+    put(pos, "g-2pz-6k", "0506")
+    assert "same hex" in mount(RS, pos, "g-1gr-1k", "g-2pz-6k").text
+    assert mount(RS, pos, "g-1gr-1k", "g-2pz-5k", spent=3, carrier_spent=7) is None       # exactly 1 MP each
+
+
+def test_dismounting_costs_both_one_mp_and_the_rider_walks_on(gd):
+    """9.5: "the Leg unit and the Tracked unit must each expend +1 MP to dismount that Leg unit";
+    the Leg unit then moves as Leg on its own MA."""
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0505")
+    put(pos, "g-1gr-1k", "0505", status={"riding_tanks"})          # began the activation riding
+    why = dismount(RS, pos, "g-1gr-1k", spent=8, carrier_spent=8)
+    assert why is not None and why.code == "not-enough-mp" and "riding_tanks" in pos.unit("g-1gr-1k").status
+    assert dismount(RS, pos, "g-1gr-1k", spent=3, carrier_spent=3) is None
+    leg, tank = pos.unit("g-1gr-1k"), pos.unit("g-2pz-5k")
+    assert "riding_tanks" not in leg.status and RS.unit_class(pos, leg) == "leg"
+    assert RS.movement_allowance(pos, leg, RS.mode(None)) == 3 and RS.movement_allowance(pos, tank, RS.mode(None)) == 7
+    assert "not riding" in dismount(RS, pos, "g-1gr-1k").text
+
+
+def test_the_mount_charge_lasts_one_activation(gd):
+    """9.5: the +1 MP is spent in the activation it is paid; the next activation starts whole."""
+    pos = board(gd)
+    put(pos, "g-2pz-hq", "0504")
+    put(pos, "g-2pz-5k", "0505")
+    put(pos, "g-1gr-1k", "0505")
+    assert mount(RS, pos, "g-1gr-1k", "g-2pz-5k") is None
+    act = Activation.for_turn(pos, RS)
+    act.draw(pos, "chit-g-2pz")
+    act.activate(pos, RS, "g-2pz-5k")
+    assert RS.movement_allowance(pos, pos.unit("g-2pz-5k"), RS.mode(None)) == 8
+    assert "mounted" not in pos.unit("g-2pz-5k").status
+
+
+def test_a_carrier_with_a_rider_may_not_overrun(gd):
+    """9.5 note: "A Tracked unit may not conduct overrun while a Leg unit is riding it"."""
+    from toolkit.rulesets.grossdeutschland import overrun_moves
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0505", status={"overrun"})
+    put(pos, "g-1gr-1k", "0505", status={"riding_tanks"})
+    _, reach = overrun_moves(pos, RS, "g-2pz-5k", spent=3, approach=1)
+    assert reach.refused is not None and reach.refused.rule == "9.5" and "g-1gr-1k" in reach.refused.text
+    assert dismount(RS, pos, "g-1gr-1k") is None
+    _, reach = overrun_moves(pos, RS, "g-2pz-5k", spent=3, approach=1)
+    assert reach.refused is None and h("0605") in reach
 
 
 def test_a15_a_minefield_adds_half_the_allowance(gd):

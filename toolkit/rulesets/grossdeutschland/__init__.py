@@ -17,7 +17,8 @@ one module per job:
   to the unit's own battalion HQ and an HQ's to any other HQ (5.1);
 * :mod:`.movement`: the H and ALL cells of the Terrain Chart (9.0), no move across a river
   into an enemy ZOC without a bridge (8.0), fortification chit costs (15.2), rafts (9.7),
-  :func:`debark` and :func:`reembark` (9.6), :func:`entry_hex` (4.0);
+  :func:`debark` and :func:`reembark` (9.6), :func:`mount` and :func:`dismount`
+  (9.5, +1 MP each to the rider and its carrier), :func:`entry_hex` (4.0);
 * :mod:`.activation`: the chit-pull order as referee state (2.5, 3.4, 6.0);
 * :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1).
 
@@ -29,11 +30,11 @@ defaults are the notes' suggested rulings (docs/games/grossdeutschland.md, "Ruli
 from __future__ import annotations
 
 from .activation import Activation, ActivationError, chits_of
-from .movement import debark, entry_hex, ma_share, reembark
+from .movement import debark, dismount, entry_hex, ma_share, mount, reembark
 from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
 from .sight import inspectable, sees
 
 __all__ = [
     "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "chits_of", "inspectable",
-    "debark", "entry_hex", "ma_share", "overrun_moves", "reembark", "sees", "time_of_day",
+    "debark", "dismount", "entry_hex", "ma_share", "mount", "overrun_moves", "reembark", "sees", "time_of_day",
 ]

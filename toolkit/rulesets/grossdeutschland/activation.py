@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ...errors import RulesError
 from ...referee import Reason
 from ...referee.reasons import Code
-from .ruleset import DIVISION_HQ
+from .ruleset import DIVISION_HQ, PAID
 
 DIVISION = "Division"
 
@@ -197,6 +197,8 @@ class Activation:
         if why is not None:
             raise ActivationError(why.text)
         self.units.add(unit_id)
+        pos.unit(unit_id).status -= set(PAID)       # 9.5: a mount or dismount is paid per activation
+        pos.touch()
         self.activated.setdefault(self.battalion, self.chit)
         if self._hq(pos, rs) is None and self.stack_hex is None:
             self.stack_hex = pos.unit(unit_id).hex

@@ -180,3 +180,64 @@ def entry_hex(rs, pos, unit_ids, entry) -> object | None:
     edges = [e for e in ("north", "south", "east", "west") if entry in grid.edge_hexes(e)]
     candidates = [h for e in edges for h in grid.edge_hexes(e) if h != entry and open_(h)]
     return min(candidates, key=lambda h: (grid.distance(entry, h), h), default=None)
+
+
+def mount(rs, pos, leg_id: str, carrier_id: str, spent=0, carrier_spent=0) -> Reason | None:
+    """9.5: a Leg unit mounts a friendly Tracked unit in its hex; "the Leg unit and the Tracked
+    unit ... must each expend +1 MP to mount up". ``spent`` and ``carrier_spent`` are the MP each
+    has spent in this activation before (the referee keeps no tally across moves). Returns why
+    not, or None: the rider gets the ``riding_tanks`` status and both the ``mounted`` status,
+    which takes the 1 MP off their allowance for the rest of the activation."""
+    from .ruleset import PAID, RIDING, TRACKED
+    leg, host = pos.unit(leg_id), pos.unit(carrier_id)
+    ids = (leg_id, carrier_id)
+    if RIDING in leg.status or rs.unit_class(pos, leg) != "leg":
+        return Reason(Code.CUSTOM, "9.5", f"only a Leg unit not already riding mounts; {leg_id} is "
+                      f"{'riding' if RIDING in leg.status else rs.unit_class(pos, leg)}", leg.hex, ids)
+    if host.counter.unit_class != TRACKED or host.side != leg.side or RIDING in host.status:
+        return Reason(Code.CUSTOM, "9.5", f"{leg_id} may ride only a friendly Tracked unit; {carrier_id} is not one",
+                      leg.hex, ids)
+    if leg.hex is None or host.hex != leg.hex:
+        return Reason(Code.NOT_ADJACENT, "9.5", f"{leg_id} and {carrier_id} must be in the same hex to mount",
+                      leg.hex, ids)
+    for unit, used in ((leg, spent), (host, carrier_spent)):
+        if "pinned" in unit.status:
+            return Reason(Code.CANNOT_MOVE, "9.5", f"{unit.id} is pinned", unit.hex, ids)
+        if "mounted" in unit.status:
+            return Reason(Code.CUSTOM, "9.5", f"{unit.id} has already paid a mount in this activation",
+                          unit.hex, ids)
+        left = rs.movement_allowance(pos, unit, rs.mode(None)) - Fraction(used)
+        if left < 1:
+            return Reason(Code.NOT_ENOUGH_MP, "9.5", f"{unit.id} has {max(left, 0)} MP left; mounting costs it "
+                          f"+1 MP", unit.hex, ids)
+    leg.status.add(RIDING)
+    for unit in (leg, host):
+        unit.status.add(PAID[0])
+    pos.touch()
+    return None
+
+
+def dismount(rs, pos, leg_id: str, spent=0, carrier_spent=0) -> Reason | None:
+    """9.5: a riding Leg unit dismounts at any time during movement; the Leg unit and its Tracked
+    carrier "must each expend +1 MP to dismount". ``spent``/``carrier_spent`` as for
+    :func:`mount` (the rider's MP are the carrier's while it rides). Returns why not, or None:
+    the ``riding_tanks`` status goes and both get ``dismounted`` (1 MP off their allowance)."""
+    from .ruleset import PAID, RIDING
+    leg = pos.unit(leg_id)
+    host = rs.carrier(pos, leg) if RIDING in leg.status else None
+    if host is None:
+        return Reason(Code.CUSTOM, "9.5", f"{leg_id} is not riding a Tracked unit", leg.hex, (leg_id,))
+    ids = (leg_id, host.id)
+    for unit, used in ((leg, spent), (host, carrier_spent)):
+        if "dismounted" in unit.status:
+            return Reason(Code.CUSTOM, "9.5", f"{unit.id} has already paid a dismount in this activation",
+                          unit.hex, ids)
+        left = rs.movement_allowance(pos, unit, rs.mode(None)) - Fraction(used)
+        if left < 1:
+            return Reason(Code.NOT_ENOUGH_MP, "9.5", f"{unit.id} has {max(left, 0)} MP left; dismounting costs "
+                          f"it +1 MP", unit.hex, ids)
+    leg.status.discard(RIDING)
+    for unit in (leg, host):
+        unit.status.add(PAID[1])
+    pos.touch()
+    return None

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Position, Ruleset,
                         StackingRules, SupplyRules, ZocRules)
+from ...referee.reasons import Code, Reason
 from ...referee.ruleset import Source
 from .._options import RuleOptions
 from . import combat as _combat
@@ -49,6 +50,10 @@ HALVING_WEATHER = ("rainy", "stormy", "snowy")      # 14.1
 ROAD = "road"
 OVERRUN = "overrun"
 RIDING = "riding_tanks"          # 9.5: the status of a Leg unit carried by a Tracked unit
+#: 9.5: statuses of a unit that has paid the +1 MP to mount or to dismount a rider in its
+#: current activation (set by :func:`~.movement.mount`/:func:`~.movement.dismount`, cleared
+#: when the unit is activated again, :meth:`.Activation.activate`).
+PAID = ("mounted", "dismounted")
 
 
 def _half(value: Fraction, how: str) -> Fraction:
@@ -65,7 +70,7 @@ class Grossdeutschland(RuleOptions, Ruleset):
 
     needs_python: tuple[str, ...] = (
         "9.0 H and ALL costs", "13.2/14.1 night and weather halve the MA", "5.3/9.1 out of supply halves the MA",
-        "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier", "8.0 no move across a river into enemy ZOC",
+        "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier; +1 MP to mount or dismount; no overrun with a rider", "8.0 no move across a river into enemy ZOC",
         "5.1 supply to the unit's own battalion HQ; an HQ to any other HQ", "7.1 depleted units count half",
         "7.2 city and Downtown hexes stack 6")
 
@@ -95,6 +100,16 @@ class Grossdeutschland(RuleOptions, Ruleset):
             return Fraction(4)
         return Fraction(unit.value("movement", 0) or 0)
 
+    def can_move(self, pos, unit, mode):
+        why = super().can_move(pos, unit, mode)
+        if why is None and mode.name == OVERRUN:
+            riders = [u.id for u in pos.at(unit.hex) if RIDING in u.status and u.id != unit.id
+                      and (host := self.carrier(pos, u)) is not None and host.id == unit.id] if unit.hex else []
+            if riders:
+                return Reason(Code.MODE_NOT_ALLOWED, "9.5", f"{unit.id} carries {', '.join(riders)} riding tanks "
+                              f"and may not overrun", unit.hex, (unit.id, *riders))
+        return why
+
     #: MP left to units continuing an overrun (9.4), by unit id: set by :func:`overrun_moves`
     #: on a copy of the ruleset for that one question.
     overrun_left: dict = dataclasses.field(default_factory=dict)
@@ -114,7 +129,8 @@ class Grossdeutschland(RuleOptions, Ruleset):
             ma = _half(ma, "up")                                    # 13.2
         if pos.current_weather in HALVING_WEATHER:
             ma = _half(ma, "up")                                    # 14.1
-        return ma
+        paid = sum(1 for status in PAID if status in unit.status)   # 9.5: +1 MP each, spent not halved
+        return max(Fraction(0), ma - paid)
 
     def h_cost(self, pos, unit) -> Fraction:
         """What "H" costs ``unit``: half its printed MA (9.0), rounded up by default (A20)."""
