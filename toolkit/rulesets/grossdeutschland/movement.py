@@ -200,16 +200,12 @@ def mount(rs, pos, leg_id: str, carrier_id: str, spent=0, carrier_spent=0) -> Re
     if leg.hex is None or host.hex != leg.hex:
         return Reason(Code.NOT_ADJACENT, "9.5", f"{leg_id} and {carrier_id} must be in the same hex to mount",
                       leg.hex, ids)
-    for unit, used in ((leg, spent), (host, carrier_spent)):
+    for unit in (leg, host):
         if "pinned" in unit.status:
             return Reason(Code.CANNOT_MOVE, "9.5", f"{unit.id} is pinned", unit.hex, ids)
-        if "mounted" in unit.status:
-            return Reason(Code.CUSTOM, "9.5", f"{unit.id} has already paid a mount in this activation",
-                          unit.hex, ids)
-        left = rs.movement_allowance(pos, unit, rs.mode(None)) - Fraction(used)
-        if left < 1:
-            return Reason(Code.NOT_ENOUGH_MP, "9.5", f"{unit.id} has {max(left, 0)} MP left; mounting costs it "
-                          f"+1 MP", unit.hex, ids)
+    refusal = _riding_refusal(rs, pos, ((leg, spent), (host, carrier_spent)), PAID[0], "mount", ids)
+    if refusal is not None:
+        return refusal
     leg.status.add(RIDING)
     for unit in (leg, host):
         unit.status.add(PAID[0])
@@ -228,16 +224,25 @@ def dismount(rs, pos, leg_id: str, spent=0, carrier_spent=0) -> Reason | None:
     if host is None:
         return Reason(Code.CUSTOM, "9.5", f"{leg_id} is not riding a Tracked unit", leg.hex, (leg_id,))
     ids = (leg_id, host.id)
-    for unit, used in ((leg, spent), (host, carrier_spent)):
-        if "dismounted" in unit.status:
-            return Reason(Code.CUSTOM, "9.5", f"{unit.id} has already paid a dismount in this activation",
-                          unit.hex, ids)
-        left = rs.movement_allowance(pos, unit, rs.mode(None)) - Fraction(used)
-        if left < 1:
-            return Reason(Code.NOT_ENOUGH_MP, "9.5", f"{unit.id} has {max(left, 0)} MP left; dismounting costs "
-                          f"it +1 MP", unit.hex, ids)
+    refusal = _riding_refusal(rs, pos, ((leg, spent), (host, carrier_spent)), PAID[1], "dismount", ids)
+    if refusal is not None:
+        return refusal
     leg.status.discard(RIDING)
     for unit in (leg, host):
         unit.status.add(PAID[1])
     pos.touch()
+    return None
+
+
+def _riding_refusal(rs, pos, pairs, paid: str, verb: str, ids) -> Reason | None:
+    """9.5: the rider and its carrier (each with the MP it has ``used``) each pay +1 MP to
+    ``verb``, once an activation (the ``paid`` status)."""
+    for unit, used in pairs:
+        if paid in unit.status:
+            return Reason(Code.CUSTOM, "9.5", f"{unit.id} has already paid a {verb} in this activation",
+                          unit.hex, ids)
+        left = rs.movement_allowance(pos, unit, rs.mode(None)) - Fraction(used)
+        if left < 1:
+            return Reason(Code.NOT_ENOUGH_MP, "9.5", f"{unit.id} has {max(left, 0)} MP left; {verb}ing costs it "
+                          f"+1 MP", unit.hex, ids)
     return None
