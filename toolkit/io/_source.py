@@ -16,8 +16,9 @@ import math
 import os
 import re
 import stat
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import yaml
 
@@ -56,18 +57,12 @@ class YList(list):
         return self.item_lines[index] if index < len(self.item_lines) else self.line
 
 
-def read_bytes(path: str, limit: int | None = None) -> bytes:
-    """The bytes of a data file: a regular file of at most ``limit`` bytes, else a
-    :class:`DataError` that says why (checked before reading; nothing of the file is quoted)."""
-    limit = MAX_FILE_BYTES if limit is None else limit
-    if "\x00" in str(path):
-        raise DataError("a file name cannot contain a NUL character", path=repr(str(path)))
+@contextmanager
+def _os_errors(path) -> Iterator[None]:
+    """The OS's errors on reading ``path`` as :class:`DataError`\ s that name it."""
     try:
-        _regular(os.stat(path), path, limit)   # before open: a pipe would block, a device never end
-        with open(path, "rb") as fh:
-            _regular(os.fstat(fh.fileno()), path, limit)   # the file opened is the file checked
-            raw = fh.read(limit + 1)
-    except DataError:
+        yield
+    except DataError:   # a ValueError too: already says what and where
         raise
     except FileNotFoundError:
         raise DataError("file not found", path=path) from None
@@ -77,6 +72,19 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
         raise DataError(f"cannot read: {exc.strerror or exc}", path=path) from None
     except ValueError as exc:   # a name the OS cannot take (embedded NUL, too long...)
         raise DataError(f"cannot read: {exc}", path=repr(str(path))) from None
+
+
+def read_bytes(path: str, limit: int | None = None) -> bytes:
+    """The bytes of a data file: a regular file of at most ``limit`` bytes, else a
+    :class:`DataError` that says why (checked before reading; nothing of the file is quoted)."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    if "\x00" in str(path):
+        raise DataError("a file name cannot contain a NUL character", path=repr(str(path)))
+    with _os_errors(path):
+        _regular(os.stat(path), path, limit)   # before open: a pipe would block, a device never end
+        with open(path, "rb") as fh:
+            _regular(os.fstat(fh.fileno()), path, limit)   # the file opened is the file checked
+            raw = fh.read(limit + 1)
     if len(raw) > limit:
         raise DataError(f"file grew past {limit:,} bytes while being read", path=path)
     return raw
@@ -88,16 +96,8 @@ def regular_file(path: str, limit: int | None = None) -> str:
     limit = MAX_FILE_BYTES if limit is None else limit
     if "\x00" in str(path):
         raise DataError("a file name cannot contain a NUL character", path=repr(str(path)))
-    try:
+    with _os_errors(path):
         _regular(os.stat(path), path, limit)
-    except DataError:
-        raise
-    except FileNotFoundError:
-        raise DataError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise DataError("is a directory, expected a file", path=path) from None
-    except (OSError, ValueError) as exc:
-        raise DataError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path=path) from None
     return path
 
 
