@@ -173,13 +173,13 @@ def _fix(colour, correction) -> tuple[float, float, float]:
     return tuple(colour[i] * gain[i] + offset[i] for i in range(3))
 
 
-def _blend_matcher(target, correction):
+def _blend_alpha(target, correction):
     """A pixel on a drawn line is the line's colour blended with the fill around it (antialiasing,
-    blur, JPEG): accept it when it lies on the segment fill -> line, at least 40% of the way,
-    and close to that segment. ``match(colour, fill)`` takes the fill of the hex it lies in."""
+    blur, JPEG): ``alpha(colour, fill)`` is how far along the segment fill -> line the pixel lies
+    (0 when it lies off that segment, or the line's colour is too near the fill to be seen)."""
     seen: dict = {}
 
-    def match(colour, fill) -> bool:
+    def alpha(colour, fill) -> float:
         key = (colour, fill)
         known = seen.get(key)
         if known is None:
@@ -187,15 +187,32 @@ def _blend_matcher(target, correction):
             v = [target[i] - fill[i] for i in range(3)]
             w = [p[i] - fill[i] for i in range(3)]
             vv = sum(x * x for x in v)
-            if vv < 40 * 40:  # the line's colour is too near this fill to be seen on it
-                known = False
-            else:
-                alpha = sum(a * b for a, b in zip(v, w)) / vv
-                residual = colour_distance(p, [fill[i] + alpha * v[i] for i in range(3)])
-                known = alpha >= 0.4 and residual <= 20 + 0.12 * math.sqrt(vv)
+            known = 0.0
+            if vv >= 40 * 40:
+                a = sum(x * y for x, y in zip(v, w)) / vv
+                residual = colour_distance(p, [fill[i] + a * v[i] for i in range(3)])
+                if a > 0 and residual <= 20 + 0.12 * math.sqrt(vv):
+                    known = a
             seen[key] = known
         return known
-    return match
+    return alpha
+
+
+def _ink(colour, edge, correction):
+    """``(body, ink)``: how much of a pixel is a feature's own colour, and how much is the
+    feature drawn in ``colour`` with a darker ``edge`` (or None) at all."""
+    body = _blend_alpha(colour, correction)
+    if edge is None:
+        return body, body
+    rim = _blend_alpha(edge, correction)
+    return body, lambda c, fill: max(body(c, fill), rim(c, fill))
+
+
+def _blend_matcher(target, correction):
+    """``match(colour, fill)``: the pixel is at least 40% the line's colour over ``fill`` (see
+    :func:`_blend_alpha`)."""
+    alpha = _blend_alpha(target, correction)
+    return lambda colour, fill: alpha(colour, fill) >= 0.4
 
 
 def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme,
@@ -217,11 +234,13 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
         elif colour_distance(style.colour, grid_rgb) < 60:
             draft.skipped.append(f"hexside type {code!r}: drawn too like the grid lines to tell apart")
         else:  # a colour learned on the picture wins over the theme's
-            sides.append((code, palette.strokes.get(("side", code), style.colour), style.width))
+            learned = palette.strokes.get(("side", code))
+            sides.append((code, learned or style.colour, None if learned else style.edge,
+                           style.drawn_width(size) / size))
     lines = [(code, palette.strokes.get(("line", code), theme.line_style(kind).colour))
              for code, kind in game_map.line_types.items()]
-    matchers = {code: _blend_matcher(colour, draft.correction)
-                for code, colour in [(c, col) for c, col, _ in sides] + lines}
+    matchers = {code: _blend_matcher(colour, draft.correction) for code, colour in lines}
+    alphas = {code: _ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
     fill = {h: tuple(int(round(v)) for v in _fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
@@ -235,7 +254,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                 continue
             seen.add(side)
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
-                found = _hexside(sampler, side, sides, matchers, size, fill[hex], fill[other])
+                found = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other])
                 if found:
                     draft.hexsides[side] = found
             if lines:
@@ -248,20 +267,34 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     return crossed
 
 
-def _hexside(sampler, side, sides, matchers, size, fill_a, fill_b):
+def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b):
+    """The hexside feature drawn along ``side`` and its share of samples, or None.
+
+    Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
+    terrain beside a clear hex is not a river along their side); the drawn width is the sum
+    of the pixels' share of the feature's colour across the side, which blur and JPEG keep,
+    and it picks a stream from a river."""
     a, b = sampler.layout.hexside_segment(side)
+    ca = sampler.layout.center(side.a)
+    nx, ny = -(b[1] - a[1]), b[0] - a[0]
+    a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
     ts = (0.3, 0.4, 0.5, 0.6, 0.7)
+    near = max(1.0, 0.035 * size)
+    profiles = [sampler.profile(a, b, t, 0.12 * size) for t in ts]
     best = None
-    for code, colour, width in sides:
-        match = matchers[code]
-        runs = sampler.runs(a, b, ts, 0.1 * size, lambda c: match(c, fill_a) or match(c, fill_b))
-        # a river drawn along the hexside covers it; a hex id or a symbol beside it does not
-        hits = [n for n, near in runs if n and near <= max(1.0, 0.035 * size)]
-        share = len(hits) / len(ts)
+    for code, colour, edge, width in sides:
+        body, ink = alphas[code]
+        widths = []
+        for profile in profiles:
+            fills = [(k, c, fill_a if k * a_sign > 0 else fill_b if k * a_sign < 0 else
+                      (fill_a if ink(c, fill_a) >= ink(c, fill_b) else fill_b)) for k, c in profile]
+            # a river drawn along the hexside covers it; a hex id or a symbol beside it does not
+            if any(abs(k) <= near and body(c, fill) >= 0.5 for k, c, fill in fills):
+                widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
+        share = len(widths) / len(ts)
         if share >= SIDE_SHARE:
-            # the narrowest crossing is the drawn width (a wavy stream cuts the normal at a slant)
-            drawn = min(hits) / size
-            score = share - abs(drawn - width) * 2  # the drawn width picks stream from river
+            drawn = sorted(widths)[len(widths) // 2] / size
+            score = share - abs(drawn - width) * 4
             if best is None or score > best[2]:
                 best = (code, round(share, 3), score)
     return best[:2] if best else None

@@ -154,6 +154,22 @@ class HexSampler:
             return self.pixels[xi, yi]
         return None
 
+    def profile(self, a: tuple[float, float], b: tuple[float, float], t: float, reach: float):
+        """The pixels across the segment a-b at fraction ``t``, within ``reach`` picture pixels:
+        ``(offset, colour)`` pairs, offsets in picture pixels along the normal (-dy, dx)."""
+        a, b = self._at(*a), self._at(*b)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / length, dx / length
+        px, py = a[0] + dx * t, a[1] + dy * t
+        steps = max(1, int(reach / self.k))
+        out = []
+        for k in range(-steps, steps + 1):
+            colour = self.pixel(px + nx * k, py + ny * k)
+            if colour is not None:
+                out.append((k * self.k, colour))
+        return out
+
     def runs(self, a: tuple[float, float], b: tuple[float, float], ts, reach: float,
              match) -> list[tuple[int, float]]:
         """For each fraction ``t`` of the segment a-b: how many pixels across it (within ``reach``

@@ -246,7 +246,7 @@ class MapScene:
                 if style.water:
                     self.water_lines.append(LineString(pts))
                 if style.edge is not None:
-                    canvas.line(pts, style.edge, w + max(1.5, self.px(0.016)) * 2 if style.key == "river" else w + 2)
+                    canvas.line(pts, style.edge, style.drawn_width(self.size))
                 canvas.line(pts, style.colour, w)
                 if style.ticks:
                     self._ticks(canvas, chain, style.colour, w)

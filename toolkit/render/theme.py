@@ -70,6 +70,14 @@ class HexsideStyle:
     def water(self) -> bool:
         return self.key in ("river", "lake")
 
+    def drawn_width(self, size: float) -> float:
+        """Pixels across the feature as the map draws it, its edge included, on hexes ``size``
+        pixels across (the drafter reads features by this width)."""
+        w = max(1.0, self.width * size)
+        if self.edge is None:
+            return w
+        return w + max(1.5, 0.016 * size) * 2 if self.key == "river" else w + 2
+
 
 @dataclass(frozen=True)
 class LineStyle:
