@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageFilter
 
 from toolkit.draft import LOW_CONFIDENCE, Palette, draft_terrain, placed_layout
-from toolkit.draft.geometry import PlacedLayout
+from toolkit.draft.geometry import PlacedLayout, drawn_labels
 from toolkit.hexes import Hexside
 from toolkit.render import render_map
 
@@ -130,5 +130,6 @@ def run(game, map_id, dpi, degradation, rendered=None):
     game_map = game.maps[map_id]
     rendered = rendered or render_map(game_map, dpi=dpi, game=game)
     image, layout = picture(game_map, rendered, degradation)
-    draft = draft_terrain(game_map, image, layout, Palette.from_game(game_map, layout.size))
+    labels = drawn_labels(game_map, layout, game=game)
+    draft = draft_terrain(game_map, image, layout, Palette.from_game(game_map, layout.size), labels=labels)
     return draft, score(game_map, draft)

@@ -103,12 +103,15 @@ def _compose(first: tuple, second: tuple) -> tuple:
 
 
 def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *, theme=None,
-                  rounds: int = 2) -> Draft:
-    """Read every hex of ``game_map`` on ``image`` placed by ``layout`` (see :mod:`.geometry`)."""
+                  rounds: int = 2, labels=()) -> Draft:
+    """Read every hex of ``game_map`` on ``image`` placed by ``layout`` (see :mod:`.geometry`).
+
+    ``labels`` are boxes on the picture where names and markers are printed (see
+    :func:`~toolkit.draft.geometry.drawn_labels`): terrain, hexsides and lines are read around them."""
     from ..render import Theme
 
     theme = theme or Theme.default()
-    sampler = HexSampler(image, layout, game_map.hex_ids)
+    sampler = HexSampler(image, layout, game_map.hex_ids, labels)
     draft = Draft()
     raw: dict[Hex, Look] = {}
     for hex in game_map.grid:
@@ -278,8 +281,12 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b):
     ca = sampler.layout.center(side.a)
     nx, ny = -(b[1] - a[1]), b[0] - a[0]
     a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
-    ts = (0.3, 0.4, 0.5, 0.6, 0.7)
+    ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
     near = max(1.0, 0.035 * size)
+    # where a name or marker is printed over the hexside, it says nothing
+    ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+    if not ts:
+        return None
     profiles = [sampler.profile(a, b, t, 0.12 * size) for t in ts]
     best = None
     for code, colour, edge, width in sides:
@@ -327,6 +334,8 @@ def _clear(sampler, centre, p, margin: float) -> bool:
     u, v = (lx, ly) if layout.grid.flat else (ly, lx)  # flat-topped: edges above and below
     if max(abs(v), abs(0.866 * u) + abs(0.5 * v)) > 0.5 - margin:
         return False
+    if sampler.labels:  # where names, ids and markers are printed is known
+        return not sampler.labelled(*p, 0.05 * layout.size)
     band = ID_BAND
     if sampler.hex_ids == "top":
         return ly > -band
@@ -349,7 +358,8 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
     length = math.hypot(dx, dy) or 1.0
     nx, ny = -dy / length * 0.2 * size, dx / length * 0.2 * size
     probes = []
-    for t, fill, centre in ((0.2, fill_a, ca), (0.3, fill_a, ca), (0.7, fill_b, cb), (0.8, fill_b, cb)):
+    for t, fill, centre in [(t, fill_a, ca) for t in (0.15, 0.2, 0.25, 0.3, 0.35, 0.4)] + \
+            [(t, fill_b, cb) for t in (0.6, 0.65, 0.7, 0.75, 0.8, 0.85)]:
         at = (a[0] + dx * t, a[1] + dy * t)
         if not _clear(sampler, centre, at, 0.08):
             continue

@@ -11,7 +11,7 @@ from ..errors import DataError
 from ..game import Map
 from ..hexes import Hex, Layout
 
-__all__ = ["PlacedLayout", "placed_layout", "render_layout"]
+__all__ = ["PlacedLayout", "drawn_labels", "placed_layout", "render_layout"]
 
 
 @dataclass(frozen=True)
@@ -107,3 +107,28 @@ def placed_layout(game_map: Map, *, dpi: int | None = None, refs: dict[Hex, tupl
     probe = PlacedLayout(base, scale, angle)
     q1 = probe.point(*a1)
     return PlacedLayout(base, scale, angle, (p1[0] - q1[0], p1[1] - q1[1]))
+
+
+def drawn_labels(game_map: Map, layout, *, game=None, theme=None) -> list[tuple[float, float, float, float]]:
+    """Where hexforge's renderer prints the map's place names, hex ids and victory and supply
+    markers, as boxes on the picture placed by ``layout`` (a render of this map, or a scan of
+    one registered by two hexes): the drafter reads terrain, hexsides and lines around them.
+
+    The renderer plans the map (nothing is painted) at the picture's hex size."""
+    from ..render import render_map
+
+    placed = layout if isinstance(layout, PlacedLayout) else PlacedLayout(layout)
+    base = placed.base
+    dpi = min(1200, max(20, round(base.size / game_map.hex_size_inches)))
+    rendered = render_map(game_map, dpi=dpi, game=game, theme=theme)
+    drawn = rendered.layout
+    h0 = next(iter(game_map.grid))
+    s = base.size / drawn.size
+    (rx, ry), (bx, by) = drawn.center(h0), base.center(h0)
+    boxes = rendered.text_boxes
+    out = []
+    for x0, y0, x1, y1 in [*boxes["places"].values(), *boxes["hex_ids"].values(), *boxes["markers"]]:
+        corners = [placed.point(bx + (x - rx) * s, by + (y - ry) * s) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        out.append((min(xs), min(ys), max(xs), max(ys)))
+    return out

@@ -88,7 +88,7 @@ def colour_distance(a, b) -> float:
 class HexSampler:
     """Samples one RGB picture with a layout (anything with ``center``, ``size``, ``grid``)."""
 
-    def __init__(self, image: Image.Image, layout, hex_ids: str = "top") -> None:
+    def __init__(self, image: Image.Image, layout, hex_ids: str = "top", labels=()) -> None:
         image = image.convert("RGB") if image.mode != "RGB" else image
         self.layout = layout
         # big hexes are read on a reduced copy (a box filter: what a coarser scan would give)
@@ -98,6 +98,14 @@ class HexSampler:
         self.r = max(3, int(DISC * self.size))
         self.hex_ids = hex_ids
         self.masks = {region: self._mask(region, ()) for region in ("ring", "centre")}
+        # boxes (picture pixels) where names and markers are printed: read around them
+        self.labels = [tuple(v / self.k for v in box) for box in labels]
+        self._cell = max(8.0, self.size)
+        self._buckets: dict = {}
+        for n, (x0, y0, x1, y1) in enumerate(self.labels):
+            for i in range(int(x0 // self._cell), int(x1 // self._cell) + 1):
+                for j in range(int(y0 // self._cell), int(y1 // self._cell) + 1):
+                    self._buckets.setdefault((i, j), []).append(n)
         self.pixels = self.image.load()
         # every picture (and every palette drawing) is softened the same way before its looks are
         # taken: a scan's own blur then changes little
@@ -140,8 +148,36 @@ class HexSampler:
             mask = self._mask(region, tuple(vectors))
         else:
             mask = self.masks[region]
-        crop = self.soft.crop((x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1))
+        box = (x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1)
+        near = self._near(box)
+        if near:
+            # a name or marker over the hex is not its terrain (unless it covers nearly all of it)
+            masked = mask.copy()
+            draw = ImageDraw.Draw(masked)
+            for lx0, ly0, lx1, ly1 in near:
+                draw.rectangle((lx0 - x0, ly0 - y0, lx1 - x0, ly1 - y0), fill=0)
+            if ImageStat.Stat(masked).sum[0] >= 0.2 * ImageStat.Stat(mask).sum[0]:
+                mask = masked
+        crop = self.soft.crop(box)
         return _look(crop, mask)
+
+    def _near(self, box) -> list:
+        """The label boxes (working pixels) meeting ``box``."""
+        if not self.labels:
+            return []
+        x0, y0, x1, y1 = box
+        found = set()
+        for i in range(int(x0 // self._cell), int(x1 // self._cell) + 1):
+            for j in range(int(y0 // self._cell), int(y1 // self._cell) + 1):
+                found.update(self._buckets.get((i, j), ()))
+        return [self.labels[n] for n in sorted(found)
+                if self.labels[n][0] <= x1 and self.labels[n][2] >= x0 and self.labels[n][1] <= y1
+                and self.labels[n][3] >= y0]
+
+    def labelled(self, x: float, y: float, pad: float = 1.0) -> bool:
+        """True if picture point (x, y) lies under a name or marker (within ``pad`` picture pixels)."""
+        x, y, pad = x / self.k, y / self.k, pad / self.k
+        return bool(self._near((x - pad, y - pad, x + pad, y + pad)))
 
     def _at(self, x: float, y: float) -> tuple[float, float]:
         """A picture point at the working scale."""

@@ -486,6 +486,7 @@ class MapScene:
     def markers(self, canvas) -> list:
         """Victory stars and supply-source discs; returns (text, x, y, size, colour) to print."""
         texts = []
+        self.marker_boxes: list[tuple] = []   # where the stars and discs are (the drafter masks them)
         vic = self.theme.data.get("victory", {})
         r = self.px(vic.get("size", 0.22)) / 2
         fill = rgb(vic.get("fill", "#c8102e"))
@@ -499,6 +500,7 @@ class MapScene:
                      y - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
             canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
             self.reserved.append((x - r, y - r, x + r, y + r))
+            self.marker_boxes.append((x - r, y - r, x + r, y + r))
             if v.points is not None:
                 texts.append((str(v.points), x, y + r * 0.08, r * 0.95, vp_ink))
         sup = self.theme.data.get("supply", {})
@@ -515,6 +517,7 @@ class MapScene:
                 canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
                                width=max(1.0, self.px(0.014)))
                 self.reserved.append((x - rs, y - rs, x + rs, y + rs))
+                self.marker_boxes.append((x - rs, y - rs, x + rs, y + rs))
                 texts.append(("S", x, y, rs * 1.25, self.theme.ink))
         return texts
 

@@ -54,8 +54,8 @@ class MapImage:
     """A planned map: its layout, DPI and size, drawn on demand (whole, or any rectangle).
 
     ``hex_area`` is the (left, top, right, bottom) pixel box of the playing area (hexes plus
-    margin); the legend band lies outside it. ``text_boxes`` says where hex ids and place
-    names go.
+    margin); the legend band lies outside it. ``text_boxes`` says where hex ids, place
+    names and victory and supply markers go (the drafter reads around them).
     """
 
     def __init__(self, scene: MapScene, legend: LegendPlan, legend_origin: tuple[int, int],
@@ -66,7 +66,7 @@ class MapImage:
         self.dpi = dpi
         self.size = size
         self.hex_area = hex_area
-        self.text_boxes = {"hex_ids": scene.id_boxes, "places": scene.place_boxes}
+        self.text_boxes = {"hex_ids": scene.id_boxes, "places": scene.place_boxes, "markers": scene.marker_boxes}
         self._legend = legend
         self._blocks: list[tuple[tuple[int, int, int, int], object]] = []
         x, y0 = legend_origin
