@@ -49,6 +49,8 @@ class Draft:
     missing: list[Hex] = field(default_factory=list)
     correction: tuple = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
     skipped: list[str] = field(default_factory=list)
+    #: How sure the hexside and line readings across a hexside are, where less than sure.
+    side_confidence: dict[Hexside, float] = field(default_factory=dict)
 
     def low(self, threshold: float = LOW_CONFIDENCE) -> list[Hex]:
         return sorted(h for h, d in self.hexes.items() if d.confidence < threshold)
@@ -164,7 +166,10 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
             # part of its course, broken by an id's knock-out or a name): the drawing in
             # context matches the roads' course only roughly, so a person should look
             f_conf *= 0.5
-        confidence = min(base[1], f_conf)
+        # a hex is only as sure as the rivers and roads read along and across its sides
+        sides_sure = min((draft.side_confidence.get(Hexside.of(hex, o), 1.0) for o in game_map.grid.neighbours(hex)
+                          if o in bases), default=1.0)
+        confidence = min(base[1], f_conf, sides_sure)
         runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
                      else (base[0], runner) if runner is not None else None)
         draft.hexes[hex] = HexDraft((base[0], tuple(features)), round(confidence, 3), runner_up)
@@ -256,8 +261,9 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if side in seen:
                 continue
             seen.add(side)
+            sure = 1.0
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
-                found = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other])
+                found, partly, sure = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other])
                 if found:
                     draft.hexsides[side] = found
             if lines:
@@ -267,11 +273,24 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
+                sure = min(sure, _sureness(found[1] if found else None, partly, 1.0 if textured else LINE_SHARE))
+            if sure < 1.0:
+                draft.side_confidence[side] = round(sure, 3)
     return crossed
 
 
+def _sureness(found: float | None, seen: float, needed: float) -> float:
+    """How sure a hexside or line reading is: a feature found on all its samples, or seen on
+    none, is sure (1); one found just at the share ``needed``, or seen on most samples but
+    not enough, is not (about 0.5 and below)."""
+    if found is not None:
+        return 1.0 if needed >= 1.0 else 0.5 + 0.5 * (found - needed) / (1.0 - needed)
+    return 1.0 - 0.6 * min(1.0, seen / needed)
+
+
 def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b):
-    """The hexside feature drawn along ``side`` and its share of samples, or None.
+    """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
+    feature was seen on, and how sure the reading is.
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
     terrain beside a clear hex is not a river along their side); the drawn width is the sum
@@ -286,9 +305,9 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b):
     # where a name or marker is printed over the hexside, it says nothing
     ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
     if not ts:
-        return None
+        return None, 0.0, 1.0
     profiles = [sampler.profile(a, b, t, 0.12 * size) for t in ts]
-    best = None
+    best, seen, scores = None, 0.0, []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
         widths = []
@@ -299,12 +318,20 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b):
             if any(abs(k) <= near and body(c, fill) >= 0.5 for k, c, fill in fills):
                 widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
         share = len(widths) / len(ts)
+        seen = max(seen, share)
         if share >= SIDE_SHARE:
             drawn = sorted(widths)[len(widths) // 2] / size
             score = share - abs(drawn - width) * 4
+            scores.append(score)
             if best is None or score > best[2]:
                 best = (code, round(share, 3), score)
-    return best[:2] if best else None
+    if best is None:
+        return None, seen, _sureness(None, seen, SIDE_SHARE)
+    sure = _sureness(best[1], seen, SIDE_SHARE)
+    runner = sorted(scores)[-2] if len(scores) > 1 else None
+    if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
+        sure = min(sure, 0.4)
+    return best[:2], seen, sure
 
 
 def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
