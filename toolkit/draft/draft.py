@@ -261,11 +261,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if side in seen:
                 continue
             seen.add(side)
-            sure = 1.0
-            if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
-                found, partly, sure = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other])
-                if found:
-                    draft.hexsides[side] = found
+            sure, crossing = 1.0, False
             if lines:
                 textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
                 found, partly = _link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other], textured)
@@ -273,7 +269,14 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
-                sure = min(sure, _sureness(found[1] if found else None, partly, 1.0 if textured else LINE_SHARE))
+                crossing = found is not None or partly >= 0.5
+                sure = _sureness(found[1] if found else None, partly, 1.0 if textured else LINE_SHARE)
+            if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
+                found, partly, side_sure = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
+                                                    crossing)
+                sure = min(sure, side_sure)
+                if found:
+                    draft.hexsides[side] = found
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
     return crossed
@@ -288,9 +291,9 @@ def _sureness(found: float | None, seen: float, needed: float) -> float:
     return 1.0 - 0.6 * min(1.0, seen / needed)
 
 
-def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b):
+def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
-    feature was seen on, and how sure the reading is.
+    feature was seen on, and how sure the reading is. ``crossing``: a line crosses the side.
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
     terrain beside a clear hex is not a river along their side); the drawn width is the sum
@@ -300,7 +303,8 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b):
     ca = sampler.layout.center(side.a)
     nx, ny = -(b[1] - a[1]), b[0] - a[0]
     a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
-    ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+    # where a road or railway crosses, a bridge hides the middle of a river
+    ts = (0.15, 0.2, 0.25, 0.3, 0.7, 0.75, 0.8, 0.85) if crossing else (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
     near = max(1.0, 0.035 * size)
     # where a name or marker is printed over the hexside, it says nothing
     ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
