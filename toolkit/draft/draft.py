@@ -27,6 +27,8 @@ LOW_CONFIDENCE = 0.5
 #: A hexside or line feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
 LINE_SHARE = 0.75
+#: ... and this share where trees or marsh symbols (dark strokes of every colour) fill the hex.
+TEXTURED_SHARE = 0.85
 #: A hex whose look spreads more than this (trees, marsh symbols) is "textured" (woods drawn
 #: by the default theme spread about 9).
 TEXTURED = 8.0
@@ -270,7 +272,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                 if partly >= 0.5:
                     crossed.update((hex, other))
                 crossing = found is not None or partly >= 0.5
-                sure = _sureness(found[1] if found else None, partly, 1.0 if textured else LINE_SHARE)
+                sure = _sureness(found[1] if found else None, partly, TEXTURED_SHARE if textured else LINE_SHARE)
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
                                                     crossing)
@@ -418,7 +420,7 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
         share = hits / len(probes)
         seen = max(seen, share)
         # symbols (trees, marsh) hold strokes of every colour: there the line must show everywhere
-        if share >= (1.0 if textured else LINE_SHARE) and (best is None or share > best[1]):
+        if share >= (TEXTURED_SHARE if textured else LINE_SHARE) and (best is None or share > best[1]):
             best = (code, round(share, 3))
     return best, seen
 
