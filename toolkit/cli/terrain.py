@@ -36,7 +36,8 @@ def draft(game, image, palette, learn, refs, map_id, dpi, out) -> None:
     game_map = loaded.maps[map_id] if map_id else loaded.main_map
     had_terrain = bool(game_map.hexes)
     picture = prepare(game_map, image=image, palette=palette, learn=learn, refs=refs, dpi=dpi, game=loaded)
-    result = draft_terrain(game_map, picture.image, picture.layout, picture.palette)
+    result = draft_terrain(game_map, picture.image, picture.layout, picture.palette,
+                           labels=picture.labels)
     drafted = apply_draft(game_map, result, picture.name)
     map_file = Path(loaded.files["maps"][game_map.id])
     target = Path(out) if out else (map_file if not had_terrain else map_file.with_suffix(".draft.yaml"))
@@ -55,4 +56,6 @@ def draft(game, image, palette, learn, refs, map_id, dpi, out) -> None:
     for hex in low:
         d = result.hexes[hex]
         other = f" or {terrain_name(d.runner_up)}" if d.runner_up else ""
+        if d.sides_confidence < LOW_CONFIDENCE:
+            other += "; a river, road or railway on its sides is unsure"
         click.echo(f"  {fmt(hex)}: {terrain_name(d.terrain)}{other} ({d.confidence:.2f})")

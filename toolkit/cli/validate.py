@@ -59,7 +59,8 @@ def _against(target, report: Report, picture_file, refs, dpi, overlay_path, map_
     game = load_game(target)
     game_map = game.maps[map_id] if map_id else game.main_map
     picture = prepare(game_map, image=picture_file, refs=refs, dpi=dpi, game=game, against=True)
-    draft = draft_terrain(game_map, picture.image, picture.layout, picture.palette)
+    draft = draft_terrain(game_map, picture.image, picture.layout, picture.palette,
+                          labels=picture.labels)
     found = mismatches(game_map, draft, picture.palette if picture.palette.native else None)
     report.findings += mismatch_findings(game_map, found, picture.name)
     out = Path(overlay_path or f"{game.id}-against.png")

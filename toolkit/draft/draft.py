@@ -36,9 +36,13 @@ TEXTURED = 8.0
 
 @dataclass(frozen=True)
 class HexDraft:
+    """A hex's reading: its terrain, how sure the whole reading is (terrain, and the hexsides
+    and lines around it), the next-best terrain, and how sure its hexsides and lines are."""
+
     terrain: Terrain
     confidence: float
     runner_up: Terrain | None = None
+    sides_confidence: float = 1.0
 
 
 @dataclass
@@ -174,7 +178,8 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         confidence = min(base[1], f_conf, sides_sure)
         runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
                      else (base[0], runner) if runner is not None else None)
-        draft.hexes[hex] = HexDraft((base[0], tuple(features)), round(confidence, 3), runner_up)
+        draft.hexes[hex] = HexDraft((base[0], tuple(features)), round(confidence, 3), runner_up,
+                                    round(sides_sure, 3))
     return draft
 
 

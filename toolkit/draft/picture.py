@@ -4,7 +4,7 @@ on it, and the palette. Pictures are untrusted files: size-checked before they a
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
@@ -12,7 +12,7 @@ from PIL import Image
 from ..errors import DataError
 from ..game import Map
 from ..hexes import Hex
-from .geometry import PlacedLayout, placed_layout
+from .geometry import PlacedLayout, drawn_labels, placed_layout
 from .palette import Palette, ensure_types, parse_learn, parse_learn_strokes, stroke_colour
 from .sample import HexSampler
 
@@ -27,6 +27,9 @@ class Picture:
     layout: PlacedLayout
     palette: Palette
     name: str
+    #: Where hexforge's renderer prints names, ids and markers on the picture (none for a board
+    #: image hexforge did not draw): the draft reads around them.
+    labels: list = field(default_factory=list)
 
 
 def open_picture(path: str | os.PathLike) -> Image.Image:
@@ -150,4 +153,6 @@ def prepare(game_map: Map, *, image: str | None = None, palette: str | None = No
     if not pal.examples:
         raise DataError(f"map {game_map.id} has no terrain types: name example hexes with --learn "
                         "(e.g. --learn 0104=woods,0612=swamp) or give --palette", field="terrain_types")
-    return Picture(picture, layout, pal, name)
+    drawn_by_hexforge = image is not None or board is None
+    labels = drawn_labels(game_map, layout, game=game) if drawn_by_hexforge else []
+    return Picture(picture, layout, pal, name, labels)
