@@ -63,16 +63,39 @@ class Draft:
 
 
 def _correction(looks: dict[Hex, Look], bases: dict[Hex, tuple], palette: Palette) -> tuple:
-    """Per-channel gains taking the picture's fills to the palette's: the median ratio over the
-    hexes the last pass was sure of (a cast scales channels; the median ignores the misread)."""
+    """Per-channel gain and offset taking the picture's fills to the palette's, fitted on the
+    hexes the last pass was sure of. A cast scales and shifts channels; with two or more
+    terrains of different fills both are fitted (least squares, then again without the fifth
+    of hexes that fit worst: the misread), with one only a gain (the median ratio)."""
     sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
     targets = {code: palette.vector_of(code) for code in {bases[h][0] for h in sure}}
-    gains = []
+    gains, offsets = [], []
     for c in range(3):
-        ratios = sorted(targets[bases[h][0]][c] / 2.0 / max(1.0, looks[h].mode[c]) for h in sure)
-        gain = ratios[len(ratios) // 2] if ratios else 1.0
-        gains.append(min(1.4, max(0.7, gain)))
-    return tuple(gains), (0.0, 0.0, 0.0)
+        pairs = [(looks[h].mode[c], targets[bases[h][0]][c] / 2.0) for h in sure]  # Look.vector weighs the fill twice
+        fit = _affine(pairs) if len(targets) >= 2 else None
+        if fit is None:
+            ratios = sorted(y / max(1.0, x) for x, y in pairs)
+            fit = (ratios[len(ratios) // 2] if ratios else 1.0, 0.0)
+        gains.append(min(1.4, max(0.7, fit[0])))
+        offsets.append(min(40.0, max(-40.0, fit[1])))
+    return tuple(gains), tuple(offsets)
+
+
+def _affine(pairs: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """``(gain, offset)`` of ``y = gain * x + offset`` by least squares, refitted without the
+    worst fifth; None when the x values do not spread enough to fit a gain."""
+    for _ in range(2):
+        n = len(pairs)
+        if n < 4:
+            return None
+        mx, my = sum(x for x, _ in pairs) / n, sum(y for _, y in pairs) / n
+        sxx = sum((x - mx) ** 2 for x, _ in pairs)
+        if sxx < 100.0 * n:  # fills within a few levels of each other: no gain to fit
+            return None
+        gain = sum((x - mx) * (y - my) for x, y in pairs) / sxx
+        offset = my - gain * mx
+        pairs = sorted(pairs, key=lambda p: abs(p[1] - gain * p[0] - offset))[:max(4, n * 4 // 5)]
+    return gain, offset
 
 
 def _first_correction(raw: dict[Hex, Look], palette: Palette) -> tuple:

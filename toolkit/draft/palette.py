@@ -87,7 +87,7 @@ class Palette:
         candidates = [(t[1], c) for t, _, c in self._others(hex) if t[0] == base]
         if len({f for f, _ in candidates}) < 2:
             return (candidates[0][0] if candidates else ()), 1.0, 0.0, None
-        return _nearest(_overlay_vector(ring, centre), candidates)
+        return _nearest(_overlay_vector(ring, centre), candidates, prefer=())
 
     def vector_of(self, base: str) -> tuple[float, ...]:
         """The mean ring vector of a base terrain's examples (for colour correction)."""

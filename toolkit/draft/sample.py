@@ -56,6 +56,8 @@ class Look:
 _SHIFT = 4          # colours are binned by their top 4 bits per channel to find the commonest
 _BIN = 1 << _SHIFT
 _BIN_LUT = [v >> _SHIFT for v in range(256)] * 3
+#: Levels either side of the commonest bin's mean that still count as the fill.
+_NEAR = 12
 _ONE_BIN = [[255 if v == b else 0 for v in range(256)] for b in range(256)]
 #: Pictures are read at a working scale where a hex is about this many pixels across.
 WORK_SIZE = 45
@@ -77,8 +79,18 @@ def _look(crop: Image.Image, mask: Image.Image) -> Look:
     for band, value in zip(bands, colour):
         m = band.point(_ONE_BIN[value])
         hit = m if hit is None else ImageChops.multiply(hit, m)
-    mode = tuple(ImageStat.Stat(crop, hit).mean) if n else tuple(stat.median)
-    return Look(mode, n / total, tuple(float(m) for m in stat.median), tuple(stat.stddev))
+    if not n:
+        return Look(tuple(stat.median), 0.0, tuple(float(m) for m in stat.median), tuple(stat.stddev))
+    # the fill's own pixels: those near the mean of the commonest bin, in whichever bins they
+    # fall (a fill on a bin's border, as a colour cast may put it, splits across two)
+    first = ImageStat.Stat(crop, hit).mean
+    near = mask
+    for band, centre in zip(crop.split(), first):
+        near = ImageChops.multiply(near, band.point([255 if abs(v - centre) <= _NEAR else 0 for v in range(256)]))
+    near_stat = ImageStat.Stat(crop, near)
+    count = near_stat.count[0]
+    mode = tuple(near_stat.mean) if count else tuple(first)
+    return Look(mode, max(n, count) / total, tuple(float(m) for m in stat.median), tuple(stat.stddev))
 
 
 def colour_distance(a, b) -> float:
