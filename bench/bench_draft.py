@@ -85,7 +85,7 @@ def main() -> None:
     draft_base = sum(1 for h, d in draft.hexes.items() if d.terrain[0] == m.terrain(h)) / n
     draft_full = sum(1 for h, d in draft.hexes.items() if d.terrain == (m.terrain(h), m.features(h))) / n
     links = m.line_links()
-    found = sum(1 for s, (code, _) in draft.links.items() if code in links.get(s, []))
+    found = sum(1 for s, codes in draft.links.items() if set(codes) == set(links.get(s, [])))
     print(f"{n} hexes, picture {rendered.image.width}x{rendered.image.height} at {DPI} dpi "
           f"(rendered in {render_s:.1f} s)")
     print(f"{'method':<34}{'seconds':>9}{'base terrain':>14}{'with overlays':>15}")

@@ -51,7 +51,8 @@ class Draft:
 
     hexes: dict[Hex, HexDraft] = field(default_factory=dict)
     hexsides: dict[Hexside, tuple[str, float]] = field(default_factory=dict)
-    links: dict[Hexside, tuple[str, float]] = field(default_factory=dict)
+    #: Roads and railways across a hexside: line code -> the share of samples that saw it.
+    links: dict[Hexside, dict[str, float]] = field(default_factory=dict)
     missing: list[Hex] = field(default_factory=list)
     correction: tuple = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
     skipped: list[str] = field(default_factory=list)
@@ -175,7 +176,8 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
             if ring is not None:
                 base = palette.classify_base(ring.corrected(*correction), hex)
                 bases[hex] = base
-        links = tuple(sorted((draft.links[Hexside.of(hex, o)][0], game_map.grid.direction(hex, o)) for o in away))
+        links = tuple(sorted((code, game_map.grid.direction(hex, o))
+                             for o in away for code in draft.links[Hexside.of(hex, o)]))
         patterns[hex] = (base[0], links)
     if palette.drawn:  # only hexes a road or railway crosses need their overlays drawn in context
         palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.layout.size,
@@ -275,9 +277,11 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             learned = palette.strokes.get(("side", code))
             sides.append((code, learned or style.colour, None if learned else style.edge,
                            style.drawn_width(size) / size))
-    lines = [(code, palette.strokes.get(("line", code), theme.line_style(kind).colour))
-             for code, kind in game_map.line_types.items()]
-    matchers = {code: _blend_matcher(colour, draft.correction) for code, colour in lines}
+    lines = []
+    for code, kind in game_map.line_types.items():
+        style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
+        lines.append((code, learned or style.colour, None if learned else style.casing))
+    matchers = {code: _blend_matcher(colour, draft.correction) for code, colour, _ in lines}
     alphas = {code: _ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
     fill = {h: tuple(int(round(v)) for v in _fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
@@ -299,8 +303,9 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
-                crossing = found is not None or partly >= 0.5
-                sure = _sureness(found[1] if found else None, partly, TEXTURED_SHARE if textured else LINE_SHARE)
+                crossing = bool(found) or partly >= 0.5
+                sure = _sureness(min(found.values()) if found else None, partly,
+                                 TEXTURED_SHARE if textured else LINE_SHARE)
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
                                                     crossing)
@@ -369,8 +374,10 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False)
 
 
 def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
+    """``({line code: share of samples}, largest share any code was seen on)`` for the step
+    from ``hex`` to ``other``."""
     a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    best, seen = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
+    found, seen = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
     if abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
         # a step along a row of a flat-topped grid: the renderer draws a line running on along
         # the row level at the two centres' middle height (render._mapgeom.straighten)
@@ -378,9 +385,9 @@ def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=F
         level, seen_level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b,
                                         textured, (a, b))
         seen = max(seen, seen_level)
-        if level is not None and (best is None or level[1] > best[1]):
-            best = level
-    return best, seen
+        for code, share in level.items():
+            found[code] = max(share, found.get(code, 0.0))
+    return found, seen
 
 
 def _clear(sampler, centre, p, margin: float) -> bool:
@@ -428,9 +435,10 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
                   if _clear(sampler, centre, (at[0] + k * nx, at[1] + k * ny), 0.1)]
         probes.append((t, fill, beside))
     if len(probes) < 3:
-        return None, 0.0
-    best, seen = None, 0.0
-    for code, colour in lines:
+        return {}, 0.0
+    found, seen = {}, 0.0
+    needed = TEXTURED_SHARE if textured else LINE_SHARE
+    for code, colour, casing in lines:
         match = matchers[code]
         hits = 0
         for t, fill, beside_ks in probes:
@@ -447,10 +455,33 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
                 hits += 1
         share = hits / len(probes)
         seen = max(seen, share)
-        # symbols (trees, marsh) hold strokes of every colour: there the line must show everywhere
-        if share >= (TEXTURED_SHARE if textured else LINE_SHARE) and (best is None or share > best[1]):
-            best = (code, round(share, 3))
-    return best, seen
+        # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly everywhere
+        if share >= needed:
+            found[code] = round(share, 3)
+    # a road's dark casing looks like a railway: a railway with it is drawn beside it
+    for code, colour, casing in lines:
+        if code not in found or casing is None:
+            continue
+        for other, other_colour, _ in lines:
+            if other != code and other in found and colour_distance(other_colour, casing) < 80:
+                match = matchers[other]
+                share = sum(1 for t, fill, _ in probes
+                            if _beside(sampler, a, b, t, 0.11 * size, 0.03 * size, lambda c, f=fill: match(c, f))
+                            ) / len(probes)
+                if share >= needed:
+                    found[other] = round(share, 3)
+                else:
+                    del found[other]
+    return found, seen
+
+
+def _beside(sampler, a, b, t, offset, reach, test) -> bool:
+    """True if ``test`` accepts a pixel ``offset`` pixels either side of the segment a-b at ``t``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * offset, dx / length * offset
+    return any(sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,), reach, test)[0][0]
+               for k in (-1, 1))
 
 
 def _paths(links: set[Hexside]) -> list[list[Hex]]:
@@ -493,10 +524,13 @@ def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False
         source = Source(estimated=f"drafted from {picture}, confidence {int(share * 10) / 10:.1f}")
         m.hexsides[side] = [HexsideFeature(side, code, source)]
     by_code: dict[str, set[Hexside]] = {}
-    for side, (code, _) in draft.links.items():
-        by_code.setdefault(code, set()).add(side)
+    shares: dict[str, float] = {}
+    for side, codes in draft.links.items():
+        for code, share in codes.items():
+            by_code.setdefault(code, set()).add(side)
+            shares[code] = min(share, shares.get(code, 1.0))
     for code, links in sorted(by_code.items()):
-        share = min(s for side, (c, s) in draft.links.items() if c == code)
+        share = shares[code]
         for path in _paths(links):
             m.lines.append(Line(code, tuple(path), source=Source(
                 estimated=f"drafted from {picture}, confidence at least {share:.2f}")))
