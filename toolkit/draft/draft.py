@@ -441,6 +441,7 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
     for code, colour, casing in lines:
         match = matchers[code]
         hits = 0
+        beside_hits = beside_count = 0
         for t, fill, beside_ks in probes:
             def test(c, fill=fill):
                 return match(c, fill)
@@ -451,8 +452,12 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
             # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
             beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
                                    0.04 * size, test)[0][0] for k in beside_ks]
-            if sum(1 for n in beside if n) <= 1:
+            beside_hits += sum(1 for n in beside if n)
+            beside_count += len(beside)
+            if textured or sum(1 for n in beside if n) <= 1:
                 hits += 1
+        if textured and beside_hits > 0.35 * max(1, beside_count):
+            hits = 0  # trees or marsh symbols of the line's colour everywhere, not a line
         share = hits / len(probes)
         seen = max(seen, share)
         # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly everywhere
