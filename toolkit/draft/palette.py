@@ -84,10 +84,12 @@ class Palette:
 
     def classify_features(self, base: str, ring: Look, centre: Look, hex: Hex | None = None):
         """``(features, confidence, distance, runner-up)`` among the examples of ``base``."""
-        candidates = [(t[1], c) for t, _, c in self._others(hex) if t[0] == base]
+        # the ring counts too: an overlay drawn over the whole hex (woods on clear) changes the
+        # ring and the centre alike
+        candidates = [(t[1], v + c) for t, v, c in self._others(hex) if t[0] == base]
         if len({f for f, _ in candidates}) < 2:
             return (candidates[0][0] if candidates else ()), 1.0, 0.0, None
-        return _nearest(_overlay_vector(ring, centre), candidates, prefer=())
+        return _nearest(ring.vector() + _overlay_vector(ring, centre), candidates, prefer=())
 
     def vector_of(self, base: str) -> tuple[float, ...]:
         """The mean ring vector of a base terrain's examples (for colour correction)."""
@@ -98,14 +100,14 @@ class Palette:
     # -- overlays in context -------------------------------------------------------------
 
     def add_context(self, key, terrain: Terrain, ring: Look, centre: Look) -> None:
-        self.context.setdefault(key, []).append((terrain[1], _overlay_vector(ring, centre)))
+        self.context.setdefault(key, []).append((terrain[1], ring.vector() + _overlay_vector(ring, centre)))
 
     def classify_in_context(self, key, ring: Look, centre: Look):
         """``(features, confidence, distance, runner-up)`` among examples drawn like this hex."""
         candidates = self.context.get(key, [])
         if len({f for f, _ in candidates}) < 2:
             return (candidates[0][0] if candidates else ()), 1.0, 0.0, None
-        return _nearest(_overlay_vector(ring, centre), candidates, prefer=())
+        return _nearest(ring.vector() + _overlay_vector(ring, centre), candidates, prefer=())
 
     def draw_contexts(self, game_map: Map, patterns: set, hex_px: float, theme=None) -> None:
         """Draw, for each ``(base, links)`` pattern, the base alone and with each overlay, with
