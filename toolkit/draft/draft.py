@@ -213,7 +213,7 @@ def _fix(colour, correction) -> tuple[float, float, float]:
     return tuple(colour[i] * gain[i] + offset[i] for i in range(3))
 
 
-def _blend_alpha(target, correction):
+def _blend_alpha(target, correction, contrast: float = 40.0):
     """A pixel on a drawn line is the line's colour blended with the fill around it (antialiasing,
     blur, JPEG): ``alpha(colour, fill)`` is how far along the segment fill -> line the pixel lies
     (0 when it lies off that segment, or the line's colour is too near the fill to be seen)."""
@@ -228,7 +228,7 @@ def _blend_alpha(target, correction):
             w = [p[i] - fill[i] for i in range(3)]
             vv = sum(x * x for x in v)
             known = 0.0
-            if vv >= 40 * 40:
+            if vv >= contrast * contrast:
                 a = sum(x * y for x, y in zip(v, w)) / vv
                 residual = colour_distance(p, [fill[i] + a * v[i] for i in range(3)])
                 if a > 0 and residual <= 20 + 0.12 * math.sqrt(vv):
@@ -241,10 +241,12 @@ def _blend_alpha(target, correction):
 def _ink(colour, edge, correction):
     """``(body, ink)``: how much of a pixel is a feature's own colour, and how much is the
     feature drawn in ``colour`` with a darker ``edge`` (or None) at all."""
-    body = _blend_alpha(colour, correction)
+    # a hexside feature is read against the fills either side: a pale one (a lake side) beside
+    # a fill of nearly its colour (swamp) cannot be told from the fill's own symbols, blurred
+    body = _blend_alpha(colour, correction, 60.0)
     if edge is None:
         return body, body
-    rim = _blend_alpha(edge, correction)
+    rim = _blend_alpha(edge, correction, 60.0)
     return body, lambda c, fill: max(body(c, fill), rim(c, fill))
 
 
@@ -345,14 +347,18 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False)
     ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
     if not ts:
         return None, 0.0, 1.0
-    profiles = [sampler.profile(a, b, t, 0.12 * size) for t in ts]
+    reach = 0.12 * size
+    profiles = [sampler.profile(a, b, t, reach) for t in ts]
+    # the fill either side where the profile ends (the hex's commonest colour may be a symbol's)
+    locals_ = [tuple(_outer(profile, sign, 0.6 * reach) or fill for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
+               for profile in profiles]
     best, seen, scores = None, 0.0, []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
         widths = []
-        for profile in profiles:
-            fills = [(k, c, fill_a if k * a_sign > 0 else fill_b if k * a_sign < 0 else
-                      (fill_a if ink(c, fill_a) >= ink(c, fill_b) else fill_b)) for k, c in profile]
+        for profile, (local_a, local_b) in zip(profiles, locals_):
+            fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
+                      (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
             # a river drawn along the hexside covers it; a hex id or a symbol beside it does not
             if any(abs(k) <= near and body(c, fill) >= 0.5 for k, c, fill in fills):
                 widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
@@ -371,6 +377,14 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False)
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
     return best[:2], seen, sure
+
+
+def _outer(profile, sign: int, beyond: float):
+    """The median colour of a profile's pixels more than ``beyond`` pixels out on side ``sign``."""
+    out = [c for k, c in profile if k * sign > beyond]
+    if not out:
+        return None
+    return tuple(sorted(c[i] for c in out)[len(out) // 2] for i in range(3))
 
 
 def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
