@@ -347,10 +347,10 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False)
     ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
     if not ts:
         return None, 0.0, 1.0
-    reach = 0.12 * size
+    reach = 0.15 * size
     profiles = [sampler.profile(a, b, t, reach) for t in ts]
     # the fill either side where the profile ends (the hex's commonest colour may be a symbol's)
-    locals_ = [tuple(_outer(profile, sign, 0.6 * reach) or fill for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
+    locals_ = [tuple(_outer(profile, sign, 0.7 * reach) or fill for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
                for profile in profiles]
     best, seen, scores = None, 0.0, []
     for code, colour, edge, width in sides:
