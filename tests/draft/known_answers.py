@@ -87,10 +87,17 @@ class Score:
 
 
 def truth_sides(game_map, draft) -> dict:
-    """The hexsides a draft is asked to find: non-bridge features of the types it drafts."""
+    """The hexsides a draft is asked to find: non-bridge features of the types it drafts, on
+    hexsides of land hexes (a lake's own shore runs along a water hex's sides: not read)."""
+    from toolkit.render import Theme
+
+    theme = Theme.default()
+    water = {code for code, t in game_map.terrain_types.items() if theme.terrain_style(t).water is not None}
     skipped = {s.split("'")[1] for s in draft.skipped if s.startswith("hexside type")}
     out = {}
     for side, feats in game_map.hexsides.items():
+        if game_map.terrain(side.a) in water or game_map.terrain(side.b) in water:
+            continue
         codes = {f.code for f in feats if not game_map.hexside_types[f.code].bridge and f.code not in skipped}
         if codes:
             out[side] = codes

@@ -470,10 +470,10 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
             beside_count += len(beside)
             if textured or sum(1 for n in beside if n) <= 1:
                 hits += 1
+        seen = max(seen, hits / len(probes))  # (a line seen among symbols leaves the reading unsure)
         if textured and beside_hits > 0.35 * max(1, beside_count):
             hits = 0  # trees or marsh symbols of the line's colour everywhere, not a line
         share = hits / len(probes)
-        seen = max(seen, share)
         # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly everywhere
         if share >= needed:
             found[code] = round(share, 3)

@@ -10,6 +10,7 @@ textured terrain (trees, marsh) from a flat one of the same mean.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -63,6 +64,11 @@ _ONE_BIN = [[255 if v == b else 0 for v in range(256)] for b in range(256)]
 WORK_SIZE = 45
 
 
+@functools.lru_cache(maxsize=256)
+def _near_lut(centre: int) -> list[int]:
+    return [255 if abs(v - centre) <= _NEAR else 0 for v in range(256)]
+
+
 def _look(crop: Image.Image, mask: Image.Image) -> Look:
     stat = ImageStat.Stat(crop, mask)
     # bin every pixel's colour (outside the mask: a colour no bin of the inside uses)
@@ -86,7 +92,7 @@ def _look(crop: Image.Image, mask: Image.Image) -> Look:
     first = ImageStat.Stat(crop, hit).mean
     near = mask
     for band, centre in zip(crop.split(), first):
-        near = ImageChops.multiply(near, band.point([255 if abs(v - centre) <= _NEAR else 0 for v in range(256)]))
+        near = ImageChops.multiply(near, band.point(_near_lut(int(round(centre)))))
     near_stat = ImageStat.Stat(crop, near)
     count = near_stat.count[0]
     mode = tuple(near_stat.mean) if count else tuple(first)
