@@ -289,6 +289,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
     seen: set[Hexside] = set()
+    pending: list = []
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
             if other not in draft.hexes:
@@ -305,6 +306,11 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
+                if not found:
+                    shifted, moved = _shifted_link(sampler, hex, other, lines, matchers, size, fill[hex],
+                                                   fill[other])
+                    if shifted:
+                        pending.append((side, shifted, moved))
                 crossing = bool(found) or partly >= 0.5
                 sure = _sureness(min(found.values()) if found else None, partly,
                                  TEXTURED_SHARE if textured else LINE_SHARE)
@@ -316,6 +322,11 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.hexsides[side] = found
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
+    # a step found with one end moved to a row's level only where that hex's line runs on
+    linked = {h for side in draft.links for h in (side.a, side.b)}
+    for side, found, moved in pending:
+        if moved in linked:
+            draft.links[side] = found
     return crossed
 
 
@@ -402,6 +413,22 @@ def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=F
         for code, share in level.items():
             found[code] = max(share, found.get(code, 0.0))
     return found, seen
+
+
+def _shifted_link(sampler, hex, other, lines, matchers, size, fill_a, fill_b) -> tuple[dict, Hex | None]:
+    """Where a run along a row ends or turns, the renderer moved one end of a step to the row's
+    level and left the other at its centre: the line codes seen with one end a quarter hex up
+    or down (as clear as a line among symbols must be), and the hex whose end moved."""
+    a, b = sampler.layout.center(hex), sampler.layout.center(other)
+    if not abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
+        return {}, None
+    q = abs(b[1] - a[1]) / 2
+    for da, db in ((q, 0), (-q, 0), (0, q), (0, -q)):
+        ends = (a[0], a[1] + da), (b[0], b[1] + db)
+        found, _ = _link_along(sampler, *ends, lines, matchers, size, fill_a, fill_b, True, (a, b))
+        if found:
+            return found, hex if da else other
+    return {}, None
 
 
 def _clear(sampler, centre, p, margin: float) -> bool:
