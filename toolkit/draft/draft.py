@@ -284,6 +284,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
         lines.append((code, learned or style.colour, None if learned else style.casing))
     matchers = {code: _blend_matcher(colour, draft.correction) for code, colour, _ in lines}
+    sampler.correction = draft.correction
     alphas = {code: _ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
     fill = {h: tuple(int(round(v)) for v in _fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
@@ -504,6 +505,19 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
         # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly everywhere
         if share >= needed:
             found[code] = round(share, 3)
+    if len(found) > 1:
+        # lines of like colours (a road and a minor road) both accept the one drawn: keep the
+        # one whose own colour is drawn there (the nearest pixel to it, probe by probe)
+        colours = {code: colour for code, colour, _ in lines}
+        profiles = [[_fix(c, sampler.correction) for _, c in sampler.profile(a, b, t, 0.1 * size)]
+                    for t, _, _ in probes]
+        misfit = {code: sum(min((colour_distance(c, colours[code]) for c in p), default=0.0) for p in profiles)
+                  for code in found}
+        for code in sorted(found, key=misfit.get):
+            if code not in found:
+                continue
+            for other in [o for o in found if o != code and colour_distance(colours[o], colours[code]) < 150]:
+                del found[other]
     # a road's dark casing looks like a railway: a railway with it is drawn beside it
     for code, colour, casing in lines:
         if code not in found or casing is None:

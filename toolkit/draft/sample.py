@@ -115,6 +115,8 @@ class HexSampler:
         self.size = layout.size / self.k
         self.r = max(3, int(DISC * self.size))
         self.hex_ids = hex_ids
+        #: The colour correction found for the picture (``v * gain + offset`` per channel).
+        self.correction = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
         self.masks = {region: self._mask(region, ()) for region in ("ring", "centre")}
         # boxes (picture pixels) where names and markers are printed: read around them
         self.labels = [tuple(v / self.k for v in box) for box in labels]
