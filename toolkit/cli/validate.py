@@ -52,7 +52,7 @@ def command(game: str | None, as_json: bool, strict: bool, against: str | None, 
 
 
 def _against(target, report: Report, picture_file, refs, dpi, overlay_path, map_id, quiet) -> None:
-    from ..draft import draft_terrain
+    from ..draft import LOW_CONFIDENCE, draft_terrain
     from ..draft.against import mismatch_findings, mismatch_overlay, mismatches
     from ..draft.picture import prepare
 
@@ -64,7 +64,9 @@ def _against(target, report: Report, picture_file, refs, dpi, overlay_path, map_
     found = mismatches(game_map, draft, picture.palette if picture.palette.native else None)
     report.findings += mismatch_findings(game_map, found, picture.name)
     out = Path(overlay_path or f"{game.id}-against.png")
-    caption = f"{len(found)} of {len(draft.hexes)} hexes differ from {picture.name}"
+    unsure = sum(1 for m in found if m.confidence < LOW_CONFIDENCE)
+    caption = (f"{len(found)} of {len(draft.hexes)} hexes differ from {picture.name}: {len(found) - unsure} "
+               f"sure (red), {unsure} unsure (amber: look at the picture)")
     from ..io import atomic_path
     with atomic_path(str(out)) as tmp:
         mismatch_overlay(picture.image, picture.layout, game_map, found, caption).save(tmp, format="PNG")
