@@ -273,6 +273,11 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
     support_mods, support_refusals = support_modifiers(combat)
     mods += support_mods
     refusals += support_refusals
+    for m in support_mods:                    # SupportRules.adds="strength": points added to a side's total
+        if m.kind == "attack":
+            attack += m.value
+        elif m.kind == "defence":
+            defence += m.value
     mods += list(rs.combat_modifiers(pos, combat))
     for extra in combat.context.get("modifiers", ()):
         mods.append(Modifier(str(extra.get("kind", "shift")), int(extra.get("value", 0)), extra.get("rule"),

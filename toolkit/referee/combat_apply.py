@@ -451,4 +451,10 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
             raise _refuse(Code.RETREAT_ILLEGAL, rs.retreat.rule, f"the {role} does not retreat on {result.text}",
                           None, work.members[role])
     work.advance(advance)
+    for s in assessment.supports:             # a support unit is spent (fired) by the combat it gave
+        spent = getattr(rs.combat.supports.get(s.kind), "spent_status", None)
+        if s.unit and spent and spent not in work.pos.unit(s.unit).status:
+            work.pos.unit(s.unit).status.add(spent)
+            work.out.log.append(f"{s.unit} is {spent.replace('_', ' ')} ({s.kind} support)")
+    work.pos.touch()
     return work.out
