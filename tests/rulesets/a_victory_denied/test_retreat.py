@@ -221,6 +221,8 @@ def _literal(pos, rs, unit, length):
         closer = all(near(b) < near(a) for a, b in zip(full, full[1:]))
         over = sum(1 for f in friends if f.hex == path[-1]) + 1 > 2
         ranked[full] = (lost, not closer, over)
+    if not ranked:
+        return set(), None
     best = min(ranked.values())
     return {p[-1] for p, k in ranked.items() if k == best}, best
 
@@ -242,6 +244,9 @@ def test_retreat_ends_match_a_literal_reading(game, rs, soviet, german, mover, l
     pos = position(g, {u: m.format(h) for u, h in units.items()})
     ends, best = _literal(pos, rs, pos.unit(mover), length)
     answer = retreat_options(pos, rs, [mover], length)
+    if best is None:
+        assert answer.eliminated
+        return
     if best[2]:                                               # 9.5.5: carried on past an overstacked end
         assert answer.lengths[0] > length or answer.eliminated
         return

@@ -138,6 +138,10 @@ class AVictoryDenied(RuleOptions, Ruleset):
         from . import retreat
         return retreat.advance_search(self, pos, unit_ids, vacated_hex, path=path, hexes=hexes)
 
+    def after_combat(self, pos, outcome, assessment, choices):
+        from .hq import after_combat
+        after_combat(self, pos, outcome, assessment, choices)
+
     # -- supply (10.2) --------------------------------------------------------------------
 
     def needs_supply(self, pos, unit):
