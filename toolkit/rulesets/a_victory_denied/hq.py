@@ -183,7 +183,12 @@ def after_combat(rs, before: Position, outcome, assessment, choices: dict) -> No
     unit enters its hex while it stands alone (9.5.7, 9.6.4, 12.1). ``choices["relocate"]``
     maps an HQ to the hex its owner relocates it to (:func:`hq_relocation`)."""
     from ...errors import IllegalMoveError
+    from .fixed import FIXED
     pos = outcome.position
+    if outcome.advances and assessment.ratio.split(" ")[0] in FIXED:       # "art 3-1": no unit attacked
+        reason = Reason(Code.ADVANCE_ILLEGAL, "13.2", "no advance after an artillery, rocket or bomber attack",
+                        assessment.defender_hex, tuple(outcome.advances))
+        raise IllegalMoveError(str(reason), [reason])
     chosen = dict(choices.get("relocate") or {})
     involved = [u for u in (*assessment.attackers, *assessment.defenders)]
     hqs = [uid for uid in involved if before.unit(uid).counter.kind == "hq"]

@@ -120,6 +120,13 @@ class AVictoryDenied(RuleOptions, Ruleset):
     def combat_modifiers(self, pos, combat_):
         return combat.combat_modifiers(self, pos, combat_)
 
+    def combat_dice(self, pos, combat_):
+        return combat.combat_dice(self, pos, combat_)
+
+    def fixed_attack(self, pos, attacker_ids, defender_hex, context):
+        from .fixed import fixed_attack
+        return fixed_attack(self, pos, attacker_ids, defender_hex, context)
+
     # -- retreat and advance (9.5, 9.6; :mod:`.retreat`) ----------------------------------
 
     def retreat_search(self, pos, unit_ids, length, from_hex=None):
