@@ -121,3 +121,12 @@ def test_tc11_the_minsk_plus_1_reads_rows_2_to_9_evenly(game, rs):
     assert assess_combat(german, rs, ["g-31id"], x, context={"minsk": True}).drm == 0
     art = assess_combat(pos, rs, ["s-20c"], x, context={"fixed": "art", "minsk": True})
     assert art.drm == 0 and art.dice == "1d6"                     # ART rolls are not modified (TC-11)
+
+
+def test_the_emitted_plugin_carries_retreats_and_fixed_attacks(rs):
+    import json
+
+    from toolkit.referee.plugin import ruleset_config, ruleset_from_config
+    back = ruleset_from_config(json.loads(json.dumps(ruleset_config(rs))))
+    assert back == rs and back.retreat == rs.retreat and back.retreat.enemy_zoc == "loss"
+    assert hasattr(back, "fixed_attack") and hasattr(back, "retreat_search") and hasattr(back, "after_combat")

@@ -123,3 +123,12 @@ def test_retreat_ends_match_a_literal_reading(gd, enemies, hq_at):
         put(pos, "g-2gr-5k", at, copy=f"#{i}")
     got = set(retreat_options(pos, RS, ["s-1rif-1"], 2).hexes())
     assert got == _literal_ends(pos, pos.unit("s-1rif-1"), h(hq_at), 2)
+
+
+def test_the_emitted_plugin_carries_support_and_retreat():
+    import json
+
+    from toolkit.referee.plugin import ruleset_config, ruleset_from_config
+    back = ruleset_from_config(json.loads(json.dumps(ruleset_config(RS))))
+    assert back == RS and back.retreat.rule == "10.5" and back.combat.supports["artillery"].adds == "strength"
+    assert type(back).advance_search is type(RS).advance_search

@@ -163,7 +163,11 @@ def _relocate(pos: Position, rs, hq_id: str, from_hex: Hex, chosen, log: list, w
         return
     ends = answer["destinations"]
     if chosen is not None and not isinstance(chosen, Hex):
-        chosen = pos.map.grid.parse(str(chosen))
+        from ...errors import HexforgeError, RulesError
+        try:
+            chosen = pos.map.grid.parse(str(chosen))
+        except HexforgeError as exc:
+            raise RulesError(f"relocate:{hq_id}={chosen}: not a hex of the map ({exc})") from None
     if chosen is None and len(ends) == 1:
         chosen = ends[0]
     if chosen not in ends:
