@@ -130,3 +130,11 @@ def test_the_emitted_plugin_carries_retreats_and_fixed_attacks(rs):
     back = ruleset_from_config(json.loads(json.dumps(ruleset_config(rs))))
     assert back == rs and back.retreat == rs.retreat and back.retreat.enemy_zoc == "loss"
     assert hasattr(back, "fixed_attack") and hasattr(back, "retreat_search") and hasattr(back, "after_combat")
+
+
+def test_9_1_1_only_activated_units_attack(game, rs):
+    g, x, ring = _board(game)
+    pos = _at(g, {"s-20c": ring[0], "s-45c": ring[1], "g-31id": x})
+    a = assess_combat(pos, rs, ["s-20c", "s-45c"], x, context={"activated": ["s-20c"]})
+    assert not a.legal and a.refusals[0].rule == "9.1.1" and a.refusals[0].units == ("s-45c",)
+    assert assess_combat(pos, rs, ["s-20c"], x, context={"activated": ["s-20c"]}).legal

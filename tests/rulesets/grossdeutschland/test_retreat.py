@@ -132,3 +132,17 @@ def test_the_emitted_plugin_carries_support_and_retreat():
     back = ruleset_from_config(json.loads(json.dumps(ruleset_config(RS))))
     assert back == RS and back.retreat.rule == "10.5" and back.combat.supports["artillery"].adds == "strength"
     assert type(back).advance_search is type(RS).advance_search
+
+
+def test_b48_the_hq_is_not_the_casualty_while_a_company_can_be(gd):
+    import pytest
+
+    from toolkit.errors import IllegalMoveError
+    pos = board(gd, turn=2)
+    put(pos, "g-2gr-hq", "0603"); put(pos, "g-2gr-5k", "0604"); put(pos, "s-1rif-1", D); put(pos, "s-1rif-hq", D)
+    a = assess_combat(pos, RS, ["g-2gr-5k"], h(D))
+    roll = next(x for x in (roll_combat(pos, RS, a, roll=n) for n in range(2, 13)) if x.result.text == "DC")
+    with pytest.raises(IllegalMoveError, match="10.4"):
+        apply_combat(pos, RS, a, roll, losses={"s-1rif-hq": 1})
+    out = apply_combat(pos, RS, a, roll, losses={"s-1rif-1": 1})
+    assert out.position.unit("s-1rif-1").steps == 1 and out.position.unit("s-1rif-hq").hex == h(D)

@@ -48,9 +48,16 @@ def _terrain_shift(combat) -> int:
 
 def attack_refusals(rs, pos, combat) -> list[Reason]:
     """9.0, 12.1: an HQ alone in a hex cannot be attacked (it is overrun by moving into it);
-    9.3.6: below 1-1 after the terrain shifts (before the others) the attack is not possible."""
+    9.1.1: with ``context["activated"]`` (the ids a chit activated) only those attack; 9.3.6:
+    below 1-1 after the terrain shifts (before the others) the attack is not possible."""
     if not combat.defenders:
         return []
+    active = combat.context.get("activated")
+    if active is not None:                      # 9.1.1: the units the drawn chit activated (referee chit)
+        idle = [u.id for u in combat.attackers if u.id not in set(active)]
+        if idle:
+            return [Reason(Code.CANNOT_ATTACK, "9.1.1", f"{', '.join(idle)} not activated: non-activated units "
+                           "cannot attack, even when adjacent to enemy units", combat.defender_hex, tuple(idle))]
     if all(u.counter.kind == "hq" for u in combat.defenders):
         return [Reason(Code.NO_DEFENDER, "12.1", "an HQ alone in a hex cannot be attacked (9.0, 12.1); a combat "
                        "unit overruns it by entering its hex", combat.defender_hex,

@@ -61,3 +61,20 @@ def advance_search(rs, pos, unit_ids, vacated_hex, path=None, hexes=None) -> lis
     more = [n for n in grid.neighbours(vacated_hex) if n in grid and n != units[0].hex
             and not _enemy_at(pos, rs, side, n) and _open(pos, rs, units, vacated_hex, n)]
     return first + sorted(more)
+
+
+def after_combat(rs, before, outcome, assessment, choices) -> None:
+    """10.4: "An HQ unit in a stack cannot be chosen as a casualty unless that HQ is the only
+    defending unit": a step or a unit taken from an HQ while another unit of its side in the
+    combat came out with steps left is refused (apply_combat's hook)."""
+    from ...errors import IllegalMoveError
+    from ...referee import Reason
+    from ...referee.reasons import Code
+    for ids in (assessment.attackers, assessment.defenders):
+        hqs = [u for u in ids if before.unit(u).type in (HQ, DIVISION_HQ) and u in outcome.losses]
+        spared = [u for u in ids if before.unit(u).type not in (HQ, DIVISION_HQ)
+                  and outcome.position.unit(u).hex is not None and u not in outcome.losses]
+        if hqs and spared:
+            reason = Reason(Code.COMBAT_CHOICE, "10.4", f"{', '.join(hqs)}: an HQ in a stack is not chosen as a "
+                            f"casualty while {', '.join(spared)} can be", before.unit(hqs[0]).hex, tuple(hqs))
+            raise IllegalMoveError(str(reason), [reason])

@@ -218,6 +218,10 @@ class Grossdeutschland(RuleOptions, Ruleset):
         from . import retreat
         return retreat.advance_search(self, pos, unit_ids, vacated_hex, path=path, hexes=hexes)
 
+    def after_combat(self, pos, outcome, assessment, choices):
+        from . import retreat
+        retreat.after_combat(self, pos, outcome, assessment, choices)
+
     def supply_blocks(self, pos, side, hex):
         if self.option(pos, "road_through_na_supply"):
             return False
