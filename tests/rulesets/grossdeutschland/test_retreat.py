@@ -146,3 +146,13 @@ def test_b48_the_hq_is_not_the_casualty_while_a_company_can_be(gd):
         apply_combat(pos, RS, a, roll, losses={"s-1rif-hq": 1})
     out = apply_combat(pos, RS, a, roll, losses={"s-1rif-1": 1})
     assert out.position.unit("s-1rif-1").steps == 1 and out.position.unit("s-1rif-hq").hex == h(D)
+
+
+def test_an_hq_in_the_retreating_stack_is_not_the_one_to_come_closer_to(gd):
+    pos = board(gd, turn=2)
+    put(pos, "s-1rif-1", D); put(pos, "s-1rif-hq", D); put(pos, "s-div-division-hq", "0601")
+    answer = retreat_options(pos, RS, ["s-1rif-1", "s-1rif-hq"], 2)
+    assert answer.hexes() == [h("0603")]                        # toward the Division HQ, with its HQ
+    del pos.units["s-div-division-hq"]
+    pos.touch()
+    assert len(retreat_options(pos, RS, ["s-1rif-1", "s-1rif-hq"], 2).hexes()) > 1    # no HQ left: any legal

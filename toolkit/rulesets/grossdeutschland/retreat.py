@@ -25,8 +25,10 @@ HQ, DIVISION_HQ = "hq", "division hq"
 
 def retreat_hqs(pos, rs, unit) -> list:
     """The HQs a retreating ``unit`` must come closer to (10.5): its battalion's HQ, else the
-    Division HQ (``retreat_toward="either"``: both); empty when none is on the map."""
-    on_map = [u for u in pos.on_map(unit.side) if u.type in (HQ, DIVISION_HQ) and u.id != unit.id]
+    Division HQ (``retreat_toward="either"``: both); empty when none is on the map. An HQ in the
+    hex the unit retreats from is not one (it retreats with the stack: a ruling, the text is
+    silent)."""
+    on_map = [u for u in pos.on_map(unit.side) if u.type in (HQ, DIVISION_HQ) and u.hex != unit.hex]
     own = [u for u in on_map if u.type == HQ and u.counter.formation == unit.counter.formation]
     division = [u for u in on_map if u.type == DIVISION_HQ]
     if rs.option(pos, "retreat_toward") == "either":
