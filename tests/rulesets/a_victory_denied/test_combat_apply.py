@@ -1,6 +1,7 @@
 """Combat applied with apply_combat on A Victory Denied: the HQ rules of combat (12.2 no step
-loss and relocation when its stack is gone, 12.3 retreat with the stack) and overruns by a
-retreating or advancing unit (9.5.7, 9.6.4, 12.1, 12.6), the owner's relocation as a choice."""
+loss and relocation when its stack is gone, 12.3 retreat with the stack), overruns by a
+retreating or advancing unit (9.5.7, 9.6.4, 12.1, 12.6) with the owner's relocation as a
+choice, and where eliminated units go (9.4.2)."""
 
 from __future__ import annotations
 
@@ -96,3 +97,22 @@ def test_9_6_4_an_advance_into_a_lone_hq_relocates_it(game, rs):
     ends = hq_relocation(entered, rs, "g-hq-9a", second)["destinations"]
     out = apply_combat(pos, rs, a, roll, advance={"s-kv1b": second}, choices={"relocate": {"g-hq-9a": ends[0]}})
     assert out.position.unit("s-kv1b").hex == second and out.position.unit("g-hq-9a").hex == ends[0]
+
+
+@pytest.mark.parametrize("uid, status, box", [("s-20c", (), "soviet-reserve"), ("s-20c", ("isolated",), None),
+                                              ("s-1mrd", (), "elite-cup"), ("s-pvo1", (), None),
+                                              ("g-3pz", (), "eliminated-motorised"), ("g-31id", (), None)])
+def test_9_4_2_eliminated_units_go_where_the_rule_sends_them(game, rs, uid, status, box):
+    g, x, ring = _setup(game)
+    side = "german" if uid.startswith("s-") else "soviet"
+    firer = "g-3pz" if side == "german" else "s-20c"
+    pos = _at(g, {uid: x, firer: ring[0]})
+    pos.units[uid].status = set(status)
+    pos.units[uid].steps = 1
+    attacker = [u for u in pos.units if u != uid][0]
+    kind = "bomber" if side == "german" else "art"
+    a = assess_combat(pos, rs, [attacker], x, context={"fixed": kind})
+    roll = next(r for r in (roll_combat(pos, rs, a, roll=n) for n in range(1, 7)) if r.result.defender.steps)
+    out = apply_combat(pos, rs, a, roll)                      # a one-step unit: every loss eliminates it
+    unit = out.position.unit(uid)
+    assert unit.hex is None and unit.box == box and any("9.4.2" in line for line in out.log)

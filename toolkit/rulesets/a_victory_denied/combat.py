@@ -113,3 +113,27 @@ def combat_dice(rs, pos, combat) -> str | None:
     if combat.context.get("minsk") and combat.attackers and combat.attackers[0].side == "soviet":
         return "d8"
     return None
+
+
+def elimination_box(unit) -> str | None:
+    """Where an eliminated combat unit goes (9.4.2): German motorised units to the Eliminated
+    Motorised box; Soviet tan units not Isolated to the Soviet Reserve; red units (not PVO) not
+    Isolated back to the Elite Division Cup; PVO, "*" and Isolated Soviet units out of the game
+    (None); German non-motorised units out of the game too (notes 14.4.8: the text is silent)."""
+    if unit.side == "german":
+        return "eliminated-motorised" if unit.counter.unit_class == "motorised" else None
+    if "isolated" in unit.status or unit.type == "pvo" or unit.counter.front.get("reinf") == "*":
+        return None
+    return "elite-cup" if "red" in unit.counter.marks else "soviet-reserve"
+
+
+def send_eliminated(before, outcome) -> None:
+    """Put the combat units ``outcome`` eliminated where 9.4.2 sends them (apply_combat's hook)."""
+    pos = outcome.position
+    for uid in outcome.eliminated:
+        unit = pos.unit(uid)
+        if unit.counter.kind != "unit" or unit.hex is not None:
+            continue
+        box = elimination_box(before.unit(uid))
+        unit.box = box if box and pos.map.box(box) is not None else None
+        outcome.log.append(f"{uid} to {unit.box or 'out of the game'} (9.4.2)")

@@ -148,6 +148,7 @@ class AVictoryDenied(RuleOptions, Ruleset):
     def after_combat(self, pos, outcome, assessment, choices):
         from .hq import after_combat
         after_combat(self, pos, outcome, assessment, choices)
+        combat.send_eliminated(pos, outcome)
 
     # -- supply (10.2) --------------------------------------------------------------------
 
