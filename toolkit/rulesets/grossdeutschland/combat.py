@@ -19,6 +19,7 @@ from ...errors import RulesError
 from ...referee import CombatRules, Modifier, Reason, SupportRules
 from ...referee.combat_strength import terrain_modifiers
 from ...referee.reasons import Code
+from .movement import OMNIDIRECTIONAL        # 15.1: a minefield faces every side
 
 HQ_TYPES = ("hq", "division hq")
 DIVISION_HQ = "division hq"
@@ -26,8 +27,6 @@ DIVISION_HQ = "division hq"
 ARTILLERY = ("artillery", "self-propelled artillery", "rocket artillery")
 #: 18.4: the Kursk 2Art stands off map "within two hexes of hex 2328"; its range counts two less.
 OFF_MAP = {"kursk-off-map": ("2328", 2)}
-#: 15.1: a minefield faces every side; the other chits only their ``facing:N`` hexsides.
-OMNIDIRECTIONAL = ("minefield",)
 WATER = ("stream", "river", "canal")
 ENGINEER = "eng"            # the counter mark of Eng and Pioneer units (16.0)
 
