@@ -18,9 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...referee.combat_retreat import _enemy_at, _open, _units, plain_advance_options
-
-TRACKED, WHEELED = "tracked", "wheeled"
-HQ, DIVISION_HQ = "hq", "division hq"
+from .ruleset import DIVISION_HQ, HQ_TYPES, TRACKED, WHEELED
 
 
 def retreat_hqs(pos, rs, unit) -> list:
@@ -28,8 +26,8 @@ def retreat_hqs(pos, rs, unit) -> list:
     Division HQ (``retreat_toward="either"``: both); empty when none is on the map. An HQ in the
     hex the unit retreats from is not one (it retreats with the stack: a ruling, the text is
     silent)."""
-    on_map = [u for u in pos.on_map(unit.side) if u.type in (HQ, DIVISION_HQ) and u.hex != unit.hex]
-    own = [u for u in on_map if u.type == HQ and u.counter.formation == unit.counter.formation]
+    on_map = [u for u in pos.on_map(unit.side) if u.type in HQ_TYPES and u.hex != unit.hex]
+    own = [u for u in on_map if u.type != DIVISION_HQ and u.counter.formation == unit.counter.formation]
     division = [u for u in on_map if u.type == DIVISION_HQ]
     if rs.option(pos, "retreat_toward") == "either":
         return own + division
@@ -73,8 +71,8 @@ def after_combat(rs, before, outcome, assessment, choices) -> None:
     from ...referee import Reason
     from ...referee.reasons import Code
     for ids in (assessment.attackers, assessment.defenders):
-        hqs = [u for u in ids if before.unit(u).type in (HQ, DIVISION_HQ) and u in outcome.losses]
-        spared = [u for u in ids if before.unit(u).type not in (HQ, DIVISION_HQ)
+        hqs = [u for u in ids if before.unit(u).type in HQ_TYPES and u in outcome.losses]
+        spared = [u for u in ids if before.unit(u).type not in HQ_TYPES
                   and outcome.position.unit(u).hex is not None and u not in outcome.losses]
         if hqs and spared:
             reason = Reason(Code.COMBAT_CHOICE, "10.4", f"{', '.join(hqs)}: an HQ in a stack is not chosen as a "
