@@ -476,7 +476,7 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
         beside = [k for k in (-1.4, -0.8, 0.8, 1.4)
                   if _clear(sampler, centre, (at[0] + k * nx, at[1] + k * ny), 0.1)]
         probes.append((t, fill, beside))
-    if len(probes) < 3:
+    if not probes:
         return {}, 0.0
     found, seen = {}, 0.0
     needed = TEXTURED_SHARE if textured else LINE_SHARE
@@ -502,8 +502,10 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
         if textured and beside_hits > 0.35 * max(1, beside_count):
             hits = 0  # trees or marsh symbols of the line's colour everywhere, not a line
         share = hits / len(probes)
-        # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly everywhere
-        if share >= needed:
+        # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly
+        # everywhere; and a line is only found on three probes or more (where names and ids
+        # hide the rest, a line glimpsed leaves the hexes unsure)
+        if share >= needed and len(probes) >= 3:
             found[code] = round(share, 3)
     if len(found) > 1:
         # lines of like colours (a road and a minor road) both accept the one drawn: keep the
