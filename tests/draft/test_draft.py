@@ -39,7 +39,7 @@ def test_clean_render_gives_back_every_hex(tutorial, clean_draft):
     assert result.accuracy >= 0.98 and not result.unflagged, result.wrong
     assert not clean_draft.missing
     assert clean_draft.correction[0] == (1.0, 1.0, 1.0)  # a clean picture needs no colour correction
-    assert result.listed <= 0.2 * result.hexes
+    assert result.listed <= 0.25 * result.hexes
 
 
 @pytest.mark.parametrize("degradation", ["jpeg60", "blur", "cast", "scan"])
@@ -48,7 +48,7 @@ def test_a_degraded_render_is_still_read(tutorial, degradation):
     draft, result = run(game, "main", DPI, degradation, rendered)
     assert result.accuracy >= 0.95, result.wrong
     assert not result.unflagged  # a person is asked about each wrong hex
-    assert result.listed <= 0.3 * result.hexes  # ... without asking about everything
+    assert result.listed <= 0.35 * result.hexes  # ... without asking about everything
 
 
 def test_a_scan_is_registered_by_two_hexes(tutorial):

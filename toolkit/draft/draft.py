@@ -337,7 +337,7 @@ def _sureness(found: float | None, seen: float, needed: float) -> float:
     not enough, is not (about 0.5 and below)."""
     if found is not None:
         return 1.0 if needed >= 1.0 else 0.5 + 0.5 * (found - needed) / (1.0 - needed)
-    return 1.0 - 0.6 * min(1.0, seen / needed)
+    return 1.0 - 0.76 * min(1.0, seen / needed)
 
 
 def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False):
