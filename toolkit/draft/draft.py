@@ -411,9 +411,24 @@ def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=F
         level, seen_level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b,
                                         textured, (a, b))
         seen = max(seen, seen_level)
-        for code, share in level.items():
-            found[code] = max(share, found.get(code, 0.0))
+        found = _merge(found, level, lines)
     return found, seen
+
+
+def _merge(one: dict, two: dict, lines) -> dict:
+    """Lines found on two courses of a step. A code seen on one course only, in the colour of
+    the casing of a road seen on the other only, is that road's edge, not a line of its own
+    (a railway beside a road is found on the road's own course, beside it)."""
+    casings = {code: casing for code, _, casing in lines if casing is not None}
+    colours = {code: colour for code, colour, _ in lines}
+    out = {}
+    for mine, other in ((one, two), (two, one)):
+        for code, share in mine.items():
+            edge = any(k in other and k not in mine and colour_distance(colours[code], casing) < 80
+                       for k, casing in casings.items())
+            if not edge:
+                out[code] = max(share, out.get(code, 0.0))
+    return out
 
 
 def _shifted_link(sampler, hex, other, lines, matchers, size, fill_a, fill_b) -> tuple[dict, Hex | None]:
@@ -527,9 +542,10 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
         for other, other_colour, _ in lines:
             if other != code and other in found and colour_distance(other_colour, casing) < 80:
                 match = matchers[other]
-                share = sum(1 for t, fill, _ in probes
-                            if _beside(sampler, a, b, t, 0.11 * size, 0.03 * size, lambda c, f=fill: match(c, f))
-                            ) / len(probes)
+                # on one side all along (a road that bends crosses both sides in turn)
+                share = max(sum(1 for t, fill, _ in probes
+                                if _beside(sampler, a, b, t, side * 0.11 * size, 0.03 * size,
+                                           lambda c, f=fill: match(c, f))) for side in (-1, 1)) / len(probes)
                 if share >= needed:
                     found[other] = round(share, 3)
                 else:
@@ -538,12 +554,12 @@ def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, 
 
 
 def _beside(sampler, a, b, t, offset, reach, test) -> bool:
-    """True if ``test`` accepts a pixel ``offset`` pixels either side of the segment a-b at ``t``."""
+    """True if ``test`` accepts a pixel ``offset`` pixels beside the segment a-b at ``t`` (along
+    the normal (-dy, dx); negative: the other side)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy) or 1.0
     nx, ny = -dy / length * offset, dx / length * offset
-    return any(sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,), reach, test)[0][0]
-               for k in (-1, 1))
+    return bool(sampler.runs((a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny), (t,), reach, test)[0][0])
 
 
 def _paths(links: set[Hexside]) -> list[list[Hex]]:
