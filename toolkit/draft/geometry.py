@@ -128,7 +128,8 @@ def drawn_labels(game_map: Map, layout, *, game=None, theme=None) -> list[tuple[
     boxes = rendered.text_boxes
     out = []
     for x0, y0, x1, y1 in [*boxes["places"].values(), *boxes["hex_ids"].values(), *boxes["markers"]]:
-        corners = [placed.point(bx + (x - rx) * s, by + (y - ry) * s) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+        corners = [placed.point(bx + (x - rx) * s, by + (y - ry) * s)
+                   for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
         xs, ys = [p[0] for p in corners], [p[1] for p in corners]
         out.append((min(xs), min(ys), max(xs), max(ys)))
     return out
