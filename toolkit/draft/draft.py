@@ -317,7 +317,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                                  TEXTURED_SHARE if textured else LINE_SHARE)
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
-                                                    crossing)
+                                                    crossing, grid_rgb)
                 sure = min(sure, side_sure)
                 if found:
                     draft.hexsides[side] = found
@@ -340,7 +340,7 @@ def _sureness(found: float | None, seen: float, needed: float) -> float:
     return 1.0 - 0.76 * min(1.0, seen / needed)
 
 
-def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False):
+def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68)):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
     feature was seen on, and how sure the reading is. ``crossing``: a line crosses the side.
 
@@ -371,8 +371,10 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False)
         for profile, (local_a, local_b) in zip(profiles, locals_):
             fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
                       (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-            # a river drawn along the hexside covers it; a hex id or a symbol beside it does not
-            if any(abs(k) <= near and body(c, fill) >= 0.5 for k, c, fill in fills):
+            # a river drawn along the hexside covers it; a hex id or a symbol beside it does not;
+            # a grid line blurred into a dark fill is not a slope
+            if any(abs(k) <= near and body(c, fill) >= 0.5
+                   and _off(c, fill, colour) < _off(c, fill, grid_rgb) for k, c, fill in fills):
                 widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
         share = len(widths) / len(ts)
         seen = max(seen, share)
@@ -389,6 +391,14 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False)
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
     return best[:2], seen, sure
+
+
+def _off(colour, fill, target) -> float:
+    """How far ``colour`` lies from every blend of ``fill`` and ``target``."""
+    v = [target[i] - fill[i] for i in range(3)]
+    vv = sum(x * x for x in v) or 1.0
+    a = min(1.0, max(0.0, sum((colour[i] - fill[i]) * v[i] for i in range(3)) / vv))
+    return colour_distance(colour, [fill[i] + a * v[i] for i in range(3)])
 
 
 def _outer(profile, sign: int, beyond: float):
