@@ -20,8 +20,10 @@ How a side's result is read (:class:`~toolkit.referee.combat_chart.SideResult`):
 - ``losses`` (unit -> steps) covers every step a side loses by choice, ZOC steps included.
 
 Eliminated units go to the map's ``eliminated`` box when it has one, else off the map.
-Not modelled here (game rules a ruleset would add): who must take the first loss (VV 6.4
-most important / armoured unit), No Retreat rolls (Demyansk 12.4), the defender staying put
+The ruleset's ``first_loss`` hook names the units that must take a side's first step (VV 6.4:
+the armoured unit, else the unit with the most steps): given losses that skip them are refused,
+and a one-step loss it pins on one unit is applied without asking.
+Not modelled here (game rules a ruleset would add): No Retreat rolls (Demyansk 12.4), the defender staying put
 when no attacker survived (Demyansk 12.38), a stack splitting its retreat (VV 6.5.1).
 """
 
@@ -88,6 +90,7 @@ class _Plan:
 
 class _Applier:
     def __init__(self, pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, losses, retreats):
+        self.before = pos
         self.pos = pos.copy()
         self.rs = rs
         self.a = assessment
@@ -326,23 +329,45 @@ class _Applier:
                 return True
         return False
 
+    def _first_loss(self, role: str, alive) -> tuple[list[str], str, str] | None:
+        """The ruleset's ``first_loss`` answer for ``role`` (judged on the position before the
+        combat), narrowed to the units still there; None when it leaves the owner free."""
+        other = "defender" if role == "attacker" else "attacker"
+        answer = self.rs.first_loss(self.before, role, self.before.units_of(self.members[role]),
+                                    self.before.units_of(self.members[other]))
+        if not answer:
+            return None
+        ids, rule, why = answer
+        ids = [u for u in alive if u in set(ids)]
+        return (ids, rule, why) if ids and len(ids) < len(alive) else None
+
     def _allocate(self, role, side, alive, given, need, units_out) -> dict[str, int]:
-        """Steps each of ``alive`` loses: the owner's (checked by :meth:`_fits`) or a forced choice."""
-        if given is not None:
-            return dict(given)
+        """Steps each of ``alive`` loses: the owner's (checked by :meth:`_fits` and the
+        ruleset's ``first_loss``) or a forced choice."""
         steps = {u: self.pos.unit(u).steps for u in alive}
         available = sum(steps.values())
+        first = self._first_loss(role, alive) if need or units_out else None
+        if given is not None:
+            lost = [u for u, n in given.items() if n]
+            if first and lost and sum(given.values()) < available and not set(lost) & set(first[0]):
+                ids, rule, why = first
+                raise _refuse(Code.COMBAT_CHOICE, rule, f"the {role}'s first loss must be taken by "
+                              f"{' or '.join(ids)}, not {', '.join(lost)}: {why}", None, lost)
+            return dict(given)
         if not alive or (need == 0 and units_out == 0):
             return {}
         if units_out >= len(alive) or (units_out == 0 and need >= available):
             return steps                     # every step is lost: nothing to choose
         if units_out == 0 and len(alive) == 1:
             return {alive[0]: need}
+        if first and units_out == 0 and need == 1 and len(first[0]) == 1:
+            return {first[0][0]: 1}          # the rule names the one unit that loses the step
         what = (f"{units_out} whole unit(s)" if units_out else "") + (" and " if units_out and need else "") + \
                (f"{need} step(s)" if need else "")
+        rule_text = f"; the first loss is {' or '.join(first[0])}'s ({first[2]}, rule {first[1]})" if first else ""
         raise _refuse(Code.COMBAT_CHOICE, self.rule,
                       f"the {role} must choose which units lose {what} ({self.roll.result.text}: {side.describe()}) "
-                      f"among {', '.join(f'{u} ({steps[u]} step(s))' for u in alive)}", None, alive)
+                      f"among {', '.join(f'{u} ({steps[u]} step(s))' for u in alive)}{rule_text}", None, alive)
 
     def _lose(self, uid: str, n: int) -> None:
         unit = self.pos.unit(uid)

@@ -289,6 +289,11 @@ class Ruleset:
         range and colour, bombers only on some terrain...), else why not."""
         return None
 
+    def first_loss(self, pos: "Position", role: str, units: list["Unit"], enemies: list["Unit"]):
+        """Who must take the first step ``units`` (the ``role``'s side of a combat, against
+        ``enemies``) lose: ``(unit ids, rule, why)``, or None (default): the owner chooses."""
+        return None
+
     def retreat_priority(self, pos: "Position", units: list["Unit"], hex: Hex, path: list[Hex]):
         """A sort key for the next retreat hex (lower is better); None: no priorities (the
         owner chooses among every legal hex)."""

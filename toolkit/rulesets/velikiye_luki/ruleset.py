@@ -49,7 +49,7 @@ class VelikiyeLuki(RuleOptions, Ruleset):
         "TEC 12 lake option (lifts the prohibited step)", "8 Festung needs no supply (estimated)",
         "5 division equivalent (1.7)", "6.5.1 retreats (retreat_priority)",
         "6.2.2-6.2.8, 7.6 column shifts (combat_modifiers)", "1.4 HQ support (check_support)",
-        "13.2.3 2M limit (attack_refusals)")
+        "13.2.3 2M limit (attack_refusals)", "6.4 first loss (first_loss)")
 
     # -- movement -------------------------------------------------------------------------
 
@@ -80,6 +80,9 @@ class VelikiyeLuki(RuleOptions, Ruleset):
 
     def check_support(self, pos, c, support):
         return combat.check_support(self, pos, c, support)
+
+    def first_loss(self, pos, role, units, enemies):
+        return combat.first_loss(self, pos, role, units, enemies)
 
     # -- retreats (6.5.1) -----------------------------------------------------------------
 
