@@ -36,7 +36,8 @@ from ..errors import IllegalMoveError, RulesError
 from ..hexes import Hex
 from .combat import CombatAssessment, CombatRoll
 from .combat_chart import SideResult
-from .combat_retreat import advance_options, next_retreat_hexes, retreat_options, retreat_step_loss
+from .combat_retreat import (advance_checks_stacking, advance_options, end_stacking_reason, next_retreat_hexes, retreat_options,
+                             retreat_step_loss, stacking_end_mode)
 from .position import Position
 from .reasons import Code, Reason
 
@@ -58,6 +59,8 @@ class CombatOutcome:
     retreats: dict[str, list[Hex]] = field(default_factory=dict)
     advances: dict[str, Hex] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
+    #: stacking violations left for the end of the phase (``RetreatRules.stacking_end`` "phase")
+    stacking: list[Reason] = field(default_factory=list)
 
     def steps_lost(self) -> int:
         """Steps that left the map: every step lost plus the steps of the eliminated units."""
@@ -66,7 +69,8 @@ class CombatOutcome:
     def to_dict(self, fmt) -> dict:
         return {"roll": self.roll.to_dict(), "losses": dict(self.losses), "eliminated": list(self.eliminated),
                 "retreats": {u: [fmt(h) for h in p] for u, p in self.retreats.items()},
-                "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log)}
+                "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log),
+                "stacking": [r.to_dict(fmt) for r in self.stacking]}
 
 
 def _refuse(code: Code, rule, text: str, hex=None, units=()) -> IllegalMoveError:
@@ -84,6 +88,7 @@ class _Plan:
     ends: dict = field(default_factory=dict)
     paths: dict = field(default_factory=dict)
     zoc: int = 0
+    overstacked: dict = field(default_factory=dict)
     blocked: list = field(default_factory=list)
     open_choice: list = field(default_factory=list)
 
@@ -191,6 +196,8 @@ class _Applier:
                     zoc = self._walk(role, ids, path)
                 else:
                     path, zoc = answer.paths[end], answer.losses[end]
+                if end in answer.overstacked:
+                    plan.overstacked[start] = answer.overstacked[end]
                 plan.ends[start] = end
                 plan.paths[start] = path
                 plan.zoc += zoc
@@ -308,6 +315,16 @@ class _Applier:
             if movers:
                 zoc = f" ({plan.zoc} step(s) in enemy ZOC)" if plan.zoc else ""
                 self.out.log.append(f"{','.join(movers)} retreat {' '.join(self.fmt(h) for h in path)}{zoc}")
+            over = plan.overstacked.get(start)
+            if over is not None and movers:
+                self.pos.touch()
+                if stacking_end_mode(self.rs) == "eliminate":
+                    self._eliminate(movers, f"the retreat ends over the stacking limit in {self.fmt(end)} "
+                                    f"(rule {over.rule}: {over.text})")
+                else:
+                    self.out.stacking.append(over)
+                    self.out.log.append(f"{self.fmt(end)} is over-stacked after the retreat (rule {over.rule}: "
+                                        f"{over.text}); the owner eliminates a unit there at the end of the phase")
         self.pos.touch()
         return sum(self.out.losses.values()) - lost_before
 
@@ -415,7 +432,16 @@ class _Applier:
                 raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} was eliminated and cannot advance", None, (uid,))
             if uid in self.out.retreats:
                 raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} retreated and cannot advance", unit.hex, (uid,))
+            if unit.type in self.rs.retreat.no_advance_types:
+                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} is {unit.type}: it never advances after combat",
+                              unit.hex, (uid,))
             groups.setdefault(unit.hex, []).append(uid)
+        for start, ids in groups.items():
+            most = self.rs.retreat.advance_per_hex.get(self.pos.unit(ids[0]).side)
+            if most is not None and len(ids) > most:
+                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"only {most} unit(s) of the "
+                              f"{self.pos.unit(ids[0]).side} may advance from one attacking hex; "
+                              f"{', '.join(ids)} are all in {self.fmt(start)}", start, tuple(ids))
         paths = {}
         for uid, path in self.out.retreats.items():
             if uid in self.a.defenders:
@@ -438,6 +464,14 @@ class _Applier:
                                   f"{' '.join(self.fmt(h) for h in dict.fromkeys(allowed)) or 'no hex'}",
                                   goal, (uid,))
                 targets[uid] = goal
+        if advance_checks_stacking(self.rs):
+            for goal in dict.fromkeys(targets.values()):
+                movers = self.pos.units_of([u for u, g in targets.items() if g == goal])
+                over = end_stacking_reason(self.pos, self.rs, movers, goal)
+                if over is not None:
+                    raise _refuse(Code.ADVANCE_ILLEGAL, over.rule if self.rs.retreat.advance_stacking is None
+                                  else rule, f"the advance of {', '.join(u.id for u in movers)} would end over the "
+                                  f"stacking limit: {over.text}", goal, tuple(u.id for u in movers))
         for uid, goal in targets.items():
             start = self.pos.unit(uid).hex
             self.pos.unit(uid).hex = goal

@@ -358,14 +358,22 @@ class RetreatRules:
       ("farther"), or not nearer ("not-nearer"), or any hex (None).
     - ``enemy_zoc``: entering a vacant enemy-ZOC hex (one without a friendly unit if
       ``friendly_negates``) is "forbidden", costs a step ("loss") or is "allowed".
-    - ``stacking_end``: the last hex may not break the stacking limit.
+    - ``stacking_end``: a retreat ending over the stacking limit (or outside the stacking
+      compositions) is not a legal end (True, "forbidden"), eliminates the retreating units
+      that end there ("eliminate", Demyansk 12.33), or is allowed and reported for the end
+      of the phase (False or "phase", VV 5.1/6.5.1: the owner then eliminates a unit).
     - Terrain: a retreat never enters an enemy-held hex (enemy units of ``ignore_types``, e.g.
       air units, do not count), nor terrain or a hexside prohibited to the retreating units'
       movement classes (the movement board's costs).
     - ``advance``: hexes an advance may cover ("retreat": along the defeated units' path, as
       far as they retreated; or a number, 1 = the vacated hex only); ``advance_zoc_stop``
       stops an advance on entering an enemy ZOC (the first; 2 = the second ZOC hex);
-      ``advance_ignore_zoc_classes`` are movement classes that are never stopped.
+      ``advance_ignore_zoc_classes`` are movement classes that are never stopped;
+      ``advance_stacking``: an advance may not end over the stacking limit (True, Demyansk
+      12.56), may (False), or None: as ``StackingRules.when`` says ("move"/"always": checked
+      like a move's end; "phase": left to the end of the phase); ``no_advance_types`` never
+      advance (Demyansk 12.57 artillery); ``advance_per_hex``: side -> how many units may
+      advance from one attacking hex (Demyansk 12.52: one Soviet unit).
     """
 
     rule: str | None = None
@@ -373,8 +381,12 @@ class RetreatRules:
     away: str | None = "farther"
     enemy_zoc: str = "forbidden"
     friendly_negates: bool = True
-    stacking_end: bool = True
+    stacking_end: bool | str = True
+    stacking_rule: str | None = None
     advance: object = 1
     advance_rule: str | None = None
     advance_zoc_stop: int | None = None
     advance_ignore_zoc_classes: tuple[str, ...] = ()
+    advance_stacking: bool | None = None
+    no_advance_types: tuple[str, ...] = ()
+    advance_per_hex: dict = field(default_factory=dict)

@@ -128,8 +128,11 @@ def make_ruleset(**options) -> DemyanskShield:
         retreat=RetreatRules(rule="12.3", ignore_types=("air",),   # air units on the map block nothing
                              away="farther",                        # 12.31: away from the Defender hex
                              enemy_zoc="forbidden", friendly_negates=True,   # 12.35
-                             stacking_end=True,                     # 12.33
-                             advance=1, advance_rule="12.5"),      # 12.51: one hex, the Defender hex
+                             stacking_end="eliminate", stacking_rule="12.33",   # ending over the limit eliminates
+                             advance=1, advance_rule="12.5",       # 12.52: one hex, the Defender hex
+                             advance_stacking=True,                 # 12.56
+                             no_advance_types=("artillery", "rocket artillery"),   # 12.57
+                             advance_per_hex={"soviet": 1}),       # 12.52: one Soviet unit per attacking hex
         options=opts,
         needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
                       "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",

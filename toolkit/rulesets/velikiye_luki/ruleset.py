@@ -155,7 +155,7 @@ RULESET = VelikiyeLuki(
     retreat=RetreatRules(
         rule="6.5.1", away=None,            # 6.5.1: no "away" rule; the priorities (retreat_priority) steer
         enemy_zoc="loss", friendly_negates=True,   # 4.3: a step per enemy ZOC hex without a friendly unit
-        stacking_end=False,                 # 6.5.1: over-stacking is allowed and punished by elimination (5)
+        stacking_end="phase", stacking_rule="6.5.1",   # over-stacking allowed; a unit eliminated at the phase end (5.1)
         advance="retreat", advance_rule="6.5.2",   # along the retreat path, as far as it went
         advance_zoc_stop=2, advance_ignore_zoc_classes=("mechanised", "ski"),   # 6.5.2
     ),
