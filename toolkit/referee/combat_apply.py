@@ -29,13 +29,14 @@ when no attacker survived (Demyansk 12.38), a stack splitting its retreat (VV 6.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from ..errors import IllegalMoveError, RulesError
 from ..hexes import Hex
 from .combat import CombatAssessment, CombatRoll
 from .combat_chart import SideResult
+from .combat_options import roll_no_retreat
 from .combat_retreat import (advance_checks_stacking, advance_options, end_stacking_reason, next_retreat_hexes, retreat_options,
                              retreat_step_loss, stacking_end_mode)
 from .position import Position
@@ -61,6 +62,8 @@ class CombatOutcome:
     log: list[str] = field(default_factory=list)
     #: stacking violations left for the end of the phase (``RetreatRules.stacking_end`` "phase")
     stacking: list[Reason] = field(default_factory=list)
+    #: role -> its No Retreat roll (:class:`~toolkit.referee.combat_options.NoRetreatRoll`)
+    no_retreat: dict = field(default_factory=dict)
 
     def steps_lost(self) -> int:
         """Steps that left the map: every step lost plus the steps of the eliminated units."""
@@ -70,7 +73,9 @@ class CombatOutcome:
         return {"roll": self.roll.to_dict(), "losses": dict(self.losses), "eliminated": list(self.eliminated),
                 "retreats": {u: [fmt(h) for h in p] for u, p in self.retreats.items()},
                 "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log),
-                "stacking": [r.to_dict(fmt) for r in self.stacking]}
+                "stacking": [r.to_dict(fmt) for r in self.stacking],
+                "no_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
+                                      "steps": t.steps, "rule": t.rule} for role, t in self.no_retreat.items()}}
 
 
 def _refuse(code: Code, rule, text: str, hex=None, units=()) -> IllegalMoveError:
@@ -407,6 +412,28 @@ class _Applier:
             self.out.log.append(f"{uid} eliminated: {why}" + (f" (to box {box})" if box else " (off the map)"))
         self.pos.touch()
 
+    # -- retreat options ------------------------------------------------------------------------
+
+    def occupiers(self) -> list[str]:
+        """Attacking units left that could occupy the defender hex (on the map, not retreated,
+        not of ``RetreatRules.no_advance_types``)."""
+        return [u for u in self.members["attacker"] if self.pos.unit(u).hex is not None
+                and u not in self.out.retreats and self.pos.unit(u).type not in self.rs.retreat.no_advance_types]
+
+    def no_retreat(self, role: str, side: SideResult, die) -> SideResult:
+        """``side`` after the ``role``'s No Retreat roll: no retreat on a pass, the table's extra
+        steps either way (logged)."""
+        ids = [u for u in self.members[role] if self.pos.unit(u).hex is not None]
+        if not side.retreat or side.eliminated or not ids:
+            raise _refuse(Code.COMBAT_CHOICE, self.rs.retreat.no_retreat_rule, f"the {role} does not retreat on "
+                          f"{self.roll.result.text}: no No Retreat to try", None, tuple(ids))
+        tried = roll_no_retreat(self.pos, self.rs, role, self.pos.units_of(ids), roll=die, seed=self.roll.seed)
+        self.out.log.append(tried.log())
+        self.out.no_retreat[role] = tried
+        if tried.passed:
+            return replace(side, retreat=(), requirements=0, steps=side.steps + tried.steps)
+        return replace(side, steps=side.steps + tried.steps)
+
     # -- advance -------------------------------------------------------------------------------
 
     def advance(self, advance) -> None:
@@ -481,13 +508,15 @@ class _Applier:
 
 
 def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, *, losses=None,
-                 retreats=None, advance=None) -> CombatOutcome:
+                 retreats=None, advance=None, no_retreat=None) -> CombatOutcome:
     """Apply ``roll`` (of ``assessment``) to a copy of ``pos``; ``pos`` is left untouched.
 
     ``losses``: unit id -> steps it loses (ZOC steps of its retreat included); ``retreats``:
     ``"attacker"``/``"defender"`` -> the end hex of the retreat (or start hex -> end hex when
     the side's units stand in several hexes); ``advance``: attacking unit ids that advance into
-    the vacated hex (or unit id -> hex, along the retreat path where the game allows).
+    the vacated hex (or unit id -> hex, along the retreat path where the game allows);
+    ``no_retreat``: role -> the die of its No Retreat attempt (None: rolled from the combat's
+    seed), where ``RetreatRules.no_retreat_chart`` gives the game one (Demyansk 12.42).
     A choice the result leaves open and not given, or a choice that does not fit the result or
     the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
     """
@@ -496,10 +525,32 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     if roll.result.text not in assessment.results:
         raise RulesError(f"the roll ({roll.result.text}) is not one of this attack's results "
                          f"({', '.join(assessment.results)}): roll the same assessment")
+    stands = dict(no_retreat or {})
+    if set(stands) - {"attacker", "defender"}:
+        raise RulesError(f"No Retreat is for the attacker or the defender, not {', '.join(set(stands) - {'attacker', 'defender'})}")
     work = _Applier(pos, rs, assessment, roll, losses, retreats)
     result = roll.result
-    lost = work.side("defender", result.defender, 0)
-    work.side("attacker", result.attacker, lost)
+    r = rs.retreat
+    first = ("attacker", "defender") if r.attacker_first and not result.attacker.exchange else ("defender", "attacker")
+    lost = {}
+    for role in first:
+        side = result.side(role)
+        if role == "attacker" and r.reduced_attacker_loss and side.steps and result.defender.steps > \
+                sum(u.steps for u in pos.units_of(assessment.defenders) if u.hex is not None):
+            side = replace(side, steps=side.steps - 1)
+            work.out.log.append(f"attacker loses one step fewer: the defender had fewer steps than "
+                                f"{result.defender.steps} (rule {r.reduced_attacker_loss})")
+        if role == "defender" and r.retreat_needs_occupier and side.retreat and "attacker" in lost \
+                and not work.occupiers():
+            side = replace(side, retreat=(), requirements=0)
+            work.out.log.append(f"defender stays: no attacking unit is left that could occupy "
+                                f"{work.fmt(assessment.defender_hex)} (rule {r.occupier_rule or r.rule})")
+        if role in stands:
+            side = work.no_retreat(role, side, stands.pop(role))
+        lost[role] = work.side(role, side, lost.get("defender" if role == "attacker" else "attacker", 0))
+    if stands:
+        raise _refuse(Code.COMBAT_CHOICE, r.no_retreat_rule, f"the {', '.join(stands)} does not retreat on "
+                      f"{result.text}: no No Retreat to try", None, ())
     unused = [u for given in work.losses.values() for u in given if u not in work.out.losses]
     if unused:
         raise _refuse(Code.COMBAT_CHOICE, work.rule, f"{', '.join(unused)}: the result {result.text} takes no step "

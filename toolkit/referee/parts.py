@@ -374,6 +374,14 @@ class RetreatRules:
       like a move's end; "phase": left to the end of the phase); ``no_advance_types`` never
       advance (Demyansk 12.57 artillery); ``advance_per_hex``: side -> how many units may
       advance from one attacking hex (Demyansk 12.52: one Soviet unit).
+    - Order and options: ``attacker_first`` applies the attacker's part of a result before
+      the defender's (Demyansk 12.21; not with an exchange); ``retreat_needs_occupier``: the
+      defender does not retreat when no attacking unit that could advance is left (12.38,
+      ``occupier_rule``); ``reduced_attacker_loss``: the attacker loses one step fewer when
+      the defender had fewer steps than its numeric loss (12.25); ``no_retreat_chart``: a
+      game chart (rows of rolls -> "pass", "pass/N" (pass losing N more steps), "fail",
+      "fail/N") rolled with ``no_retreat_dice`` by a side that declares No Retreat, the
+      ruleset's ``no_retreat`` hook deciding eligibility and the DRM (Demyansk 12.42).
     """
 
     rule: str | None = None
@@ -390,3 +398,10 @@ class RetreatRules:
     advance_stacking: bool | None = None
     no_advance_types: tuple[str, ...] = ()
     advance_per_hex: dict = field(default_factory=dict)
+    attacker_first: bool = False
+    retreat_needs_occupier: bool = False
+    occupier_rule: str | None = None
+    reduced_attacker_loss: str | None = None
+    no_retreat_chart: str | None = None
+    no_retreat_dice: str = "1d6"
+    no_retreat_rule: str | None = None

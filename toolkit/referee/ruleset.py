@@ -294,6 +294,12 @@ class Ruleset:
         ``enemies``) lose: ``(unit ids, rule, why)``, or None (default): the owner chooses."""
         return None
 
+    def no_retreat(self, pos: "Position", role: str, units: list["Unit"]):
+        """Whether ``units`` (the ``role``'s side of a combat, after its losses) may try No
+        Retreat on ``RetreatRules.no_retreat_chart``: ``(drm, why)`` (the DRM and the words for
+        it), or a Reason refusing it; default: a refusal (the game has no such option)."""
+        return Reason(Code.COMBAT_CHOICE, self.retreat.no_retreat_rule, "this game has no No Retreat option")
+
     def retreat_priority(self, pos: "Position", units: list["Unit"], hex: Hex, path: list[Hex]):
         """A sort key for the next retreat hex (lower is better); None: no priorities (the
         owner chooses among every legal hex)."""

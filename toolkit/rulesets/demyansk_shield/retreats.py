@@ -80,10 +80,26 @@ def no_retreat_drm(pos, unit_ids) -> int | None:
 
     if not any(eligible(u) for u in units):
         return None
-    drm = 0
-    if side == "axis" and all(printed_strongpoint_owner(pos, u.hex) == "axis" for u in units):
-        drm += 1
-    if side == "axis" and any(u.counter.colour == "#262626" for u in units if u.type not in ("artillery",)):
-        drm += 1
-    return drm
+    return len(_no_retreat_drms(pos, units))
+
+
+def _no_retreat_drms(pos, units) -> list[str]:
+    """The +1 DRMs of 12.42c that apply, in words."""
+    out = []
+    if units[0].side == "axis" and all(printed_strongpoint_owner(pos, u.hex) == "axis" for u in units):
+        out.append("+1 all on a printed Strongpoint")
+    if units[0].side == "axis" and any(u.counter.colour == "#262626" for u in units if u.type not in ("artillery",)):
+        out.append("+1 an SS unit in the force")
+    return out
+
+
+def no_retreat(pos, role, units):
+    """The ``no_retreat`` hook: ``(drm, why)`` from :func:`no_retreat_drm`, or the 12.42b
+    refusal when no unit of the force stands where No Retreat may be tried."""
+    ids = [u.id for u in units]
+    drm = no_retreat_drm(pos, ids)
+    if drm is None:
+        return Reason(Code.COMBAT_CHOICE, "12.42b", f"{', '.join(ids)}: No Retreat needs a unit on a Strongpoint, "
+                      "town, airfield, hill or friendly Entry hex", units[0].hex if units else None, tuple(ids))
+    return drm, ", ".join(_no_retreat_drms(pos, units)) + " (12.42c)" if drm else ""
 
