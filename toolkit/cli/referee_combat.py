@@ -14,7 +14,7 @@ import sys
 import click
 
 from ..errors import HexforgeError, RulesError
-from ..referee import Support, assess_combat, roll_combat
+from ..referee import Support, assess_combat, check_combat_context, roll_combat
 from . import referee_combat_apply as applying
 from ._referee_options import common_options, draw, header, position_of, units_arg
 from .referee_combat_apply import apply_options
@@ -52,6 +52,22 @@ def _rolls(texts):
         if not eq or not value.strip().lstrip("-").isdigit():
             raise RulesError(f"bad --rolls {text!r}: expected NAME=N, e.g. 'attacker quality=3'")
         out[name.strip()] = int(value)
+    return out
+
+
+def _context(texts) -> dict:
+    """``KEY=VALUE`` texts as a context: true/false/yes/no are flags, whole numbers numbers."""
+    out = {}
+    for text in texts:
+        key, eq, value = text.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise RulesError(f"bad --context {text!r}: expected KEY=VALUE, e.g. stuka=attack")
+        if key in out:
+            raise RulesError(f"--context {key} is given twice")
+        low = value.lower()
+        out[key] = True if low in ("true", "yes", "on") else False if low in ("false", "no", "off") else \
+            int(value) if value.lstrip("-").isdigit() else value
     return out
 
 
@@ -95,17 +111,20 @@ def _text(pos, a) -> str:
               help="defender's support; repeatable")
 @click.option("--shift", "declared_shift", type=int, default=0, help="declared column shift (event chits...)")
 @click.option("--drm", "declared_drm", type=int, default=0, help="declared die-roll modifier (event chits...)")
+@click.option("--context", "context", multiple=True, metavar="KEY=VALUE",
+              help="a situational fact not on the map that the game's combat rules read (A Victory Denied: "
+                   "stuka=attack|defence, timoshenko=true); repeatable; docs/referee.md lists each game's")
 @click.option("--seed", type=int, help="roll the combat with this seed (logged)")
 @click.option("--roll", "roll", type=int, help="roll the combat with this CRT roll")
 @click.option("--rolls", "rolls", multiple=True, metavar="NAME=N",
               help="the roll of a random shift ('attacker quality=3'); repeatable")
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
-           support, defence_support, declared_shift, declared_drm, seed, roll, rolls, apply, loss, retreat, advance,
-           out):
+           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, apply, loss, retreat,
+           advance, no_retreat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
-    applying.check_usage(apply, loss, retreat, advance, out)
+    applying.check_usage(apply, loss, retreat, advance, out, no_retreat)
     pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     target = [_hex(pos, h) for h in defender_hex.replace("+", ",").split(",") if h.strip()]
     target = target[0] if len(target) == 1 else target
@@ -115,14 +134,16 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
+    facts = _context(context)
+    check_combat_context(rs, facts)
     a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports,
-                      context={"modifiers": declared})
+                      context={**facts, "modifiers": declared})
     rolled = None
     outcome = None
     if a.legal and (seed is not None or roll is not None or rolls or apply):
         rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
         if apply:
-            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out)
+            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, no_retreat)
     if as_json:
         doc = {**header("combat", pos), "combat": a.to_dict(pos.map.format)}
         if rolled:

@@ -300,6 +300,8 @@ class CombatRules:
       ``below_drm`` added to the die when given. ``weather_drm`` and TEC ``drm`` add to the die.
     - ``multi_hex``: None (one defender hex per attack), "all-adjacent" (several, every attacker
       next to every one of them) or "any-adjacent"; not in ``multi_hex_not_weathers``.
+    - ``context_keys``: the situational facts (not on the map) the hooks read from the
+      combat's ``context``, with their allowed values.
     - ``adjacent``: attackers must be next to the defender (units of ``ranged_types`` within
       their ``range_value`` instead); ``across_prohibited``: False
       refuses an attack across a hexside the attacker may not cross.
@@ -341,6 +343,10 @@ class CombatRules:
     weather_rule: str | None = None
     random_shifts: tuple[RandomShift, ...] = ()
     supports: dict = field(default_factory=dict)
+    #: situational facts not on the map that the ruleset's hooks read from ``context`` (a Stuka
+    #: mission, Timoshenko, an event chit): key -> the values allowed (empty: any); the CLI's
+    #: ``--context KEY=VALUE`` accepts only these (:func:`~toolkit.referee.check_combat_context`)
+    context_keys: dict = field(default_factory=dict)
 
     def strength(self, unit, role: str):
         """The printed ``role`` ("attack" or "defence") strength of ``unit`` (0 if none)."""
