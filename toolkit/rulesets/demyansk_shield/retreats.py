@@ -21,10 +21,7 @@ def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
     """
     units = pos.units_of(unit_ids)
     start = units[0].hex
-    if any(u.value("movement", 0) == 0 for u in units):
-        return {}
-    if any(is_heavy(u) for u in units) and pos.current_weather in WET and pos.map.terrain(start) == "swamp" \
-            and not road_hex(pos, start):
+    if cannot_retreat(pos, units):
         return {}
     out = retreat_options(pos, rs, [u.id for u in units], tuple(hexes), from_hex=defender_hex or start).paths
     if source is not None and out:
@@ -34,6 +31,22 @@ def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
         if closer:
             out = closer
     return dict(out)
+
+
+def cannot_retreat(pos, units) -> bool:
+    """True for units that never retreat: printed on the map (12.33) or heavy units stuck on
+    swamp in Dry or Mud (8.35a): a retreat result eliminates them."""
+    start = units[0].hex
+    if any(u.value("movement", 0) == 0 for u in units):
+        return True
+    return any(is_heavy(u) for u in units) and pos.current_weather in WET and pos.map.terrain(start) == "swamp" \
+        and not road_hex(pos, start)
+
+
+def may_retreat_into(pos, units, a, b) -> bool | None:
+    """The ``may_retreat_into`` hook: no hex for units that cannot retreat at all (12.33, 8.35a);
+    None otherwise (the movement board decides)."""
+    return False if cannot_retreat(pos, units) else None
 
 
 def zoc_retreat_possible(pos, rs, unit_ids, defender_hex: Hex | None = None) -> Reason | None:

@@ -86,6 +86,9 @@ class DemyanskShield(Ruleset):
     def attack_refusals(self, pos, c):
         return combat.attack_refusals(self, pos, c)
 
+    def may_retreat_into(self, pos, units, a, b):
+        return retreats.may_retreat_into(pos, units, a, b)
+
     def no_retreat(self, pos, role, units):
         return retreats.no_retreat(pos, role, units)
 
