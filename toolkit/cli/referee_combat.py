@@ -71,6 +71,9 @@ def _context(texts) -> dict:
     return out
 
 
+_RETREAT_SHADE = (240, 140, 20, 120)
+
+
 def _pct(p) -> str:
     return f"{float(p) * 100:5.1f}%"
 
@@ -186,14 +189,15 @@ def _draw_combat(pos, rs, a, png, dpi):
             here = [u for u in a.defenders if pos.unit(u).hex == d]
             if here:
                 answer = retreat_options(pos, rs, here, 1, from_hex=d)
-                shade.update({h: (90, 160, 230, 110) for h in answer.hexes()})
+                # orange, not blue: the maps draw lakes and swamps in blues
+                shade.update({h: _RETREAT_SHADE for h in answer.hexes()})
     except (ImportError, HexforgeError):
         shade = {}
     best = max(a.distribution.items(), key=lambda kv: kv[1])[0] if a.distribution else None
     legend = (f"{','.join(a.attackers)} -> {'+'.join(pos.map.format(h) for h in a.defender_hexes)}: {a.ratio} = "
               f"{a.odds}, column "
               f"{a.column}" + (f", most likely {best}" if best else "") +
-              ("; blue: defender's retreat hexes" if shade else "") if a.legal else
+              ("; orange: defender's retreat hexes" if shade else "") if a.legal else
               f"attack refused: {a.refusals[0].text}")
     draw(pos, png, dpi, shade=shade, labels=labels, marks=marks, legend=legend)
 
@@ -245,7 +249,7 @@ def retreat_command(units, game_name, scenario, turn, position, side, weather, r
         if advance:
             click.echo(f"{advance} may advance into: {' '.join(fmt(h) for h in adv) or 'nowhere'}")
     if png:
-        shade = {h: (90, 160, 230, 120) for h in answer.hexes()}
+        shade = {h: _RETREAT_SHADE for h in answer.hexes()}
         labels = {h: str(answer.losses[h]) for h in answer.hexes() if answer.losses[h]}
         draw(pos, png, dpi, shade=shade, labels=labels, paths=[answer.paths[h] for h in answer.hexes()],
               legend=f"{units}: retreat ends in blue" if not answer.eliminated else f"{units}: no retreat")

@@ -23,8 +23,12 @@ Eliminated units go to the map's ``eliminated`` box when it has one, else off th
 The ruleset's ``first_loss`` hook names the units that must take a side's first step (VV 6.4:
 the armoured unit, else the unit with the most steps): given losses that skip them are refused,
 and a one-step loss it pins on one unit is applied without asking.
-Not modelled here (game rules a ruleset would add): No Retreat rolls (Demyansk 12.4), the defender staying put
-when no attacker survived (Demyansk 12.38), a stack splitting its retreat (VV 6.5.1).
+``RetreatRules`` sets the order (``attacker_first``), 12.38's ``retreat_needs_occupier``, 12.25's
+``reduced_attacker_loss``, No Retreat (``no_retreat_chart`` with the ``no_retreat`` hook), the
+stacking at a retreat's end (``stacking_end``) and an advance's (``advance_stacking``,
+``no_advance_types``, ``advance_per_hex``).
+Not modelled here: a stack splitting its retreat (VV 6.5.1), converting a retreat into a loss
+(VV 6.4), retreat through an enemy ZOC on a roll (Demyansk 12.43).
 """
 
 from __future__ import annotations
