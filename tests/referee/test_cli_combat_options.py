@@ -67,3 +67,24 @@ def test_no_retreat_from_the_command_line(capsys, tmp_path):
     assert code == 2 and "bad --no-retreat 'both=3'" in err
     code, _, err = run(capsys, "combat", "so-87", "1811", "-p", DS_17, "--no-retreat", "defender")
     assert code == 2 and "need --apply" in err
+
+
+def test_zoc_retreat_from_the_command_line(capsys, tmp_path):
+    # 12.44 unit #1 (here a two-step unit) surrounded in 2733: the roll passes, it goes on to 2932
+    pos = tmp_path / "pos.yaml"
+    text = (DATA / "demyansk-shield" / "retreat-12-44.yaml").read_text().replace('so-1-87: {hex: "2733"}',
+                                                                                  'so-1318: {hex: "2733"}')
+    pos.write_text(text)
+    args = ["combat", "ax-ss-baum,ax-ss-bochmann", "2733", "-p", str(pos), "--apply", "--json"]
+    rolls = {}
+    for n in range(1, 7):
+        code, out, _ = run(capsys, "combat", "ax-ss-baum,ax-ss-bochmann", "2733", "-p", str(pos), "--roll", str(n),
+                           "--json")
+        rolls[json.loads(out)["roll"]["result"]["text"]] = n
+    die = str(rolls["DR"])
+    code, out, err = run(capsys, *args, "--roll", die, "--zoc-retreat", "defender=6", "--retreat", "defender=2932")
+    o = json.loads(out)["outcome"]
+    assert code == 0, err
+    assert o["zoc_retreat"]["defender"]["outcome"] == "pass" and o["retreats"]["so-1318"] == ["2733", "2833", "2932"]
+    code, _, err = run(capsys, *args, "--roll", die, "--zoc-retreat", "nobody")
+    assert code == 2 and "bad --zoc-retreat 'nobody'" in err

@@ -27,8 +27,9 @@ and a one-step loss it pins on one unit is applied without asking.
 ``reduced_attacker_loss``, No Retreat (``no_retreat_chart`` with the ``no_retreat`` hook), the
 stacking at a retreat's end (``stacking_end``) and an advance's (``advance_stacking``,
 ``no_advance_types``, ``advance_per_hex``).
+``zoc_retreat_rule`` lets a stack with no retreat try one through an enemy ZOC on a roll (12.43).
 Not modelled here: a stack splitting its retreat (VV 6.5.1), converting a retreat into a loss
-(VV 6.4), retreat through an enemy ZOC on a roll (Demyansk 12.43).
+(VV 6.4).
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ from ..hexes import Hex
 from .combat import CombatAssessment, CombatRoll
 from .combat_chart import SideResult
 from .combat_options import roll_no_retreat
-from .combat_retreat import (advance_checks_stacking, advance_options, end_stacking_reason, next_retreat_hexes, retreat_options,
-                             retreat_step_loss, stacking_end_mode)
+from .combat_retreat import (advance_checks_stacking, advance_options, end_stacking_reason, next_retreat_hexes,
+                             retreat_options, retreat_step_loss, stacking_end_mode, zoc_retreat_options)
 from .position import Position
 from .reasons import Code, Reason
 
@@ -68,6 +69,8 @@ class CombatOutcome:
     stacking: list[Reason] = field(default_factory=list)
     #: role -> its No Retreat roll (:class:`~toolkit.referee.combat_options.NoRetreatRoll`)
     no_retreat: dict = field(default_factory=dict)
+    #: role -> its roll to retreat through an enemy ZOC (the same class)
+    zoc_retreat: dict = field(default_factory=dict)
 
     def steps_lost(self) -> int:
         """Steps that left the map: every step lost plus the steps of the eliminated units."""
@@ -79,7 +82,9 @@ class CombatOutcome:
                 "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log),
                 "stacking": [r.to_dict(fmt) for r in self.stacking],
                 "no_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
-                                      "steps": t.steps, "rule": t.rule} for role, t in self.no_retreat.items()}}
+                                      "steps": t.steps, "rule": t.rule} for role, t in self.no_retreat.items()},
+                "zoc_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
+                                       "rule": t.rule} for role, t in self.zoc_retreat.items()}}
 
 
 def _refuse(code: Code, rule, text: str, hex=None, units=()) -> IllegalMoveError:
@@ -98,12 +103,15 @@ class _Plan:
     paths: dict = field(default_factory=dict)
     zoc: int = 0
     overstacked: dict = field(default_factory=dict)
+    through: list = field(default_factory=list)
     blocked: list = field(default_factory=list)
     open_choice: list = field(default_factory=list)
 
 
 class _Applier:
-    def __init__(self, pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, losses, retreats):
+    def __init__(self, pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, losses, retreats,
+                 zoc_tries=None):
+        self.zoc_tries = dict(zoc_tries or {})
         self.before = pos
         self.pos = pos.copy()
         self.rs = rs
@@ -179,8 +187,19 @@ class _Applier:
             for start, ids in stacks.items():
                 answer = retreat_options(self.pos, self.rs, ids, length)
                 end = self._end_choice(role, start, len(stacks) > 1)
+                through = False
+                if role in self.zoc_tries:
+                    if not answer.eliminated:
+                        raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.zoc_retreat_rule, f"{','.join(ids)} "
+                                      f"may not retreat through an enemy ZOC: a normal retreat exists", start, ids)
+                    if length == 2:
+                        alt = zoc_retreat_options(self.pos, self.rs, ids)
+                        answer, through = (alt, True) if not alt.eliminated else (answer, False)
+                        allowed = self.rs.zoc_retreat(self.pos, role, self.pos.units_of(ids))
+                        if through and isinstance(allowed, Reason):
+                            raise IllegalMoveError(str(allowed), [allowed])
                 if answer.eliminated:
-                    if end is not None:
+                    if end is not None or (role in self.zoc_tries and length != 2):
                         fits = False
                         break
                     plan.blocked.append((start, ids, answer.reason))
@@ -198,9 +217,12 @@ class _Applier:
                     else:
                         plan.open_choice.append((start, ids, answer))
                         continue
-                if end not in answer.paths:
+                if end not in answer.paths or (through and path is not None and path != answer.paths[end]):
                     fits = False
                     break
+                if through:
+                    path = None
+                    plan.through.append(start)
                 if path is not None:
                     zoc = self._walk(role, ids, path)
                 else:
@@ -297,6 +319,8 @@ class _Applier:
                               + ("; name a longer retreat to lose fewer" if len(every) > len(plans) else ""),
                               None, ids)
             plans = fitting
+        if len(plans) > 1 and all(not p.ends and not p.open_choice and p.k == plans[0].k and p.blocked for p in plans):
+            plans = plans[:1]                # every length leaves no retreat: nothing to choose
         if len(plans) > 1 or plans[0].open_choice:
             raise _refuse(Code.COMBAT_CHOICE, retreat_rule if plans[0].length else self.rule,
                           f"the {role} must choose ({self.roll.result.text}: {side.describe()}): "
@@ -318,6 +342,14 @@ class _Applier:
         for start, end in plan.ends.items():
             path = plan.paths[start]
             movers = [u for u in stacks[start] if self.pos.unit(u).hex is not None]
+            if start in plan.through and movers:
+                tried = roll_no_retreat(self.pos, self.rs, role, self.pos.units_of(movers),
+                                        roll=self.zoc_tries[role], seed=self.roll.seed, through_zoc=True)
+                self.out.zoc_retreat[role] = tried
+                self.out.log.append(f"{','.join(movers)} enter {self.fmt(path[1])} in enemy ZOC; " + tried.log())
+                if not tried.passed:
+                    self._eliminate(movers, f"failed the retreat through an enemy ZOC (rule {tried.rule})")
+                    continue
             for uid in movers:
                 self.pos.unit(uid).hex = end
                 self.out.retreats[uid] = list(path)
@@ -512,7 +544,7 @@ class _Applier:
 
 
 def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, *, losses=None,
-                 retreats=None, advance=None, no_retreat=None) -> CombatOutcome:
+                 retreats=None, advance=None, no_retreat=None, zoc_retreat=None) -> CombatOutcome:
     """Apply ``roll`` (of ``assessment``) to a copy of ``pos``; ``pos`` is left untouched.
 
     ``losses``: unit id -> steps it loses (ZOC steps of its retreat included); ``retreats``:
@@ -520,7 +552,9 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     the side's units stand in several hexes); ``advance``: attacking unit ids that advance into
     the vacated hex (or unit id -> hex, along the retreat path where the game allows);
     ``no_retreat``: role -> the die of its No Retreat attempt (None: rolled from the combat's
-    seed), where ``RetreatRules.no_retreat_chart`` gives the game one (Demyansk 12.42).
+    seed), where ``RetreatRules.no_retreat_chart`` gives the game one (Demyansk 12.42);
+    ``zoc_retreat``: role -> the die of its attempt to retreat through an enemy ZOC when it has
+    no other retreat (``RetreatRules.zoc_retreat_rule``, Demyansk 12.43-12.44).
     A choice the result leaves open and not given, or a choice that does not fit the result or
     the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
     """
@@ -530,9 +564,11 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
         raise RulesError(f"the roll ({roll.result.text}) is not one of this attack's results "
                          f"({', '.join(assessment.results)}): roll the same assessment")
     stands = dict(no_retreat or {})
-    if set(stands) - {"attacker", "defender"}:
-        raise RulesError(f"No Retreat is for the attacker or the defender, not {', '.join(set(stands) - {'attacker', 'defender'})}")
-    work = _Applier(pos, rs, assessment, roll, losses, retreats)
+    for given in (stands, zoc_retreat or {}):
+        if set(given) - {"attacker", "defender"}:
+            raise RulesError(f"a retreat option is for the attacker or the defender, not "
+                             f"{', '.join(set(given) - {'attacker', 'defender'})}")
+    work = _Applier(pos, rs, assessment, roll, losses, retreats, zoc_retreat)
     result = roll.result
     r = rs.retreat
     first = ("attacker", "defender") if r.attacker_first and not result.attacker.exchange else ("defender", "attacker")
@@ -552,6 +588,11 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
         if role in stands:
             side = work.no_retreat(role, side, stands.pop(role))
         lost[role] = work.side(role, side, lost.get("defender" if role == "attacker" else "attacker", 0))
+    tried = [role for role in work.zoc_tries if role not in work.out.zoc_retreat
+             and not all(u in work.out.eliminated for u in work.members[role])]
+    if tried:
+        raise _refuse(Code.RETREAT_ILLEGAL, r.zoc_retreat_rule, f"the {', '.join(tried)} does not retreat through an "
+                      f"enemy ZOC on {result.text} (no retreat of two hexes through one)", None, ())
     if stands:
         raise _refuse(Code.COMBAT_CHOICE, r.no_retreat_rule, f"the {', '.join(stands)} does not retreat on "
                       f"{result.text}: no No Retreat to try", None, ())

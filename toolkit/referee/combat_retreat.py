@@ -21,7 +21,7 @@ from .reasons import Code, Reason
 from .zoc import enemy_zoc
 
 __all__ = ["RetreatAnswer", "advance_options", "end_stacking_reason", "next_retreat_hexes", "retreat_options",
-           "retreat_step_loss"]
+           "retreat_step_loss", "zoc_retreat_options"]
 
 
 @dataclass
@@ -196,6 +196,30 @@ def retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex | None
                                f"hex(es) from {pos.map.format(start)}: the retreating units are eliminated",
                                start, ids)
     return answer
+
+
+def zoc_retreat_options(pos: Position, rs, unit_ids, *, from_hex: Hex | None = None) -> RetreatAnswer:
+    """Where ``unit_ids`` may end a retreat through an enemy ZOC (``RetreatRules.zoc_retreat_rule``,
+    Demyansk 12.43-12.44): two hexes, the first a vacant enemy-ZOC hex the normal retreat may not
+    enter, the second one it may end in; ``losses`` is the step the first hex costs. Asked when
+    :func:`retreat_options` finds no legal retreat."""
+    import dataclasses
+    units = _units(pos, unit_ids)
+    relaxed = dataclasses.replace(rs, retreat=dataclasses.replace(rs.retreat, enemy_zoc="allowed"))
+    answer = retreat_options(pos, relaxed, unit_ids, 2, from_hex=from_hex)
+    out = RetreatAnswer(answer.units, answer.start, answer.origin, (2,))
+    for end, path in answer.paths.items():
+        if retreat_step_loss(pos, rs, units, path[1]) is None and retreat_step_loss(pos, rs, units, end) is not None:
+            out.paths[end] = path
+            out.losses[end] = 1
+            if end in answer.overstacked:
+                out.overstacked[end] = answer.overstacked[end]
+    if not out.paths:
+        out.eliminated = True
+        out.reason = Reason(Code.RETREAT_BLOCKED, rs.retreat.zoc_retreat_rule or rs.retreat.rule,
+                            f"no retreat through an enemy ZOC from {pos.map.format(answer.start)} either: the "
+                            "retreating units are eliminated", answer.start, answer.units)
+    return out
 
 
 def advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path: list[Hex] | None = None,

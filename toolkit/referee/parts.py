@@ -387,7 +387,11 @@ class RetreatRules:
       the defender had fewer steps than its numeric loss (12.25); ``no_retreat_chart``: a
       game chart (rows of rolls -> "pass", "pass/N" (pass losing N more steps), "fail",
       "fail/N") rolled with ``no_retreat_dice`` by a side that declares No Retreat, the
-      ruleset's ``no_retreat`` hook deciding eligibility and the DRM (Demyansk 12.42).
+      ruleset's ``no_retreat`` hook deciding eligibility and the DRM (Demyansk 12.42);
+      ``zoc_retreat_rule``: a stack with no legal retreat may try one through a vacant enemy
+      ZOC hex on the same chart (one hex into the ZOC, a step lost, the roll: a pass goes on to
+      a second hex out of enemy ZOC or friendly-held, a fail is eliminated; the ``zoc_retreat``
+      hook decides eligibility and the DRM; Demyansk 12.43-12.44).
     """
 
     rule: str | None = None
@@ -411,3 +415,4 @@ class RetreatRules:
     no_retreat_chart: str | None = None
     no_retreat_dice: str = "1d6"
     no_retreat_rule: str | None = None
+    zoc_retreat_rule: str | None = None

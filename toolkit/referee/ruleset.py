@@ -300,6 +300,12 @@ class Ruleset:
         it), or a Reason refusing it; default: a refusal (the game has no such option)."""
         return Reason(Code.COMBAT_CHOICE, self.retreat.no_retreat_rule, "this game has no No Retreat option")
 
+    def zoc_retreat(self, pos: "Position", role: str, units: list["Unit"]):
+        """Whether ``units`` with no legal retreat may try one through an enemy ZOC
+        (``RetreatRules.zoc_retreat_rule``): ``(drm, why)`` or a Reason refusing it (default)."""
+        return Reason(Code.COMBAT_CHOICE, self.retreat.zoc_retreat_rule,
+                      "this game has no retreat through an enemy ZOC")
+
     def retreat_priority(self, pos: "Position", units: list["Unit"], hex: Hex, path: list[Hex]):
         """A sort key for the next retreat hex (lower is better); None: no priorities (the
         owner chooses among every legal hex)."""

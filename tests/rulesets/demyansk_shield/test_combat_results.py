@@ -193,3 +193,56 @@ def test_12_56_and_12_57_advance_limits():
     assert advance_options(pos, DS, ["ax-ir27", "ax-ir48", "ax-ir89"], H("1811")) == [H("1811")]
     _add(pos, [("so-231-387", "1710")])
     assert advance_options(pos, DS, ["so-231-387"], H("1811")) == []   # 12.57: artillery never
+
+
+# -- 12.43-12.44 retreat through an enemy ZOC -------------------------------------------------------
+
+
+def _12_44(unit="so-1318"):
+    """The 12.44 example's unit #1 in 2733 (every neighbour Axis-held or in Axis ZOC), here a
+    two-step unit, attacked by the Axis units in 2732 and 2834, with a roll giving DR."""
+    pos = load_position(DATA / "retreat-12-44.yaml")
+    del pos.units["so-1-87"]
+    _add(pos, [(unit, "2733")])
+    a = assess_combat(pos, DS, ["ax-ss-baum", "ax-ss-bochmann"], H("2733"))
+    r = next(x for x in (roll_combat(pos, DS, a, roll=n) for n in range(1, 7)) if x.result.text == "DR")
+    return pos, a, r
+
+
+def test_12_44_the_surrounded_unit_passes_loses_a_step_and_goes_on():
+    # "It can, however, retreat if it passes the Retreat Options Table. If it passes, it must
+    # retreat two hexes and to a hex not in an enemy ZOC or occupied by a friendly unit. It also
+    # loses one step"
+    pos, a, r = _12_44()
+    o = apply_combat(pos, DS, a, r)                                    # no attempt declared: eliminated
+    assert o.eliminated == ["so-1318"]
+    o = apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2932")})
+    assert o.zoc_retreat["defender"].outcome == "pass" and o.zoc_retreat["defender"].rule == "12.43"
+    assert o.position.unit("so-1318").hex == H("2932") and o.position.unit("so-1318").steps == 1
+    assert o.retreats["so-1318"] == [H("2733"), H("2833"), H("2932")] and o.losses == {"so-1318": 1}
+    # 2632 holds a friendly unit: a legal end too; 2834 is Axis-held: never
+    assert apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6},
+                        retreats={"defender": H("2632")}).position.unit("so-1318").hex == H("2632")
+    with pytest.raises(IllegalMoveError):
+        apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2834")})
+
+
+def test_12_44_a_failed_roll_eliminates():
+    pos, a, r = _12_44()
+    o = apply_combat(pos, DS, a, r, zoc_retreat={"defender": 1}, retreats={"defender": H("2932")})
+    assert o.zoc_retreat["defender"].outcome == "fail" and o.eliminated == ["so-1318"]
+    assert any("failed the retreat through an enemy ZOC" in line for line in o.log)
+
+
+def test_12_43_only_without_a_normal_retreat_and_not_for_artillery():
+    pos = load_position(DATA / "retreat-12-44.yaml")                  # unit #2 in 2632 retreats normally
+    a = assess_combat(pos, DS, ["ax-ss-kurtz"], H("2632"))
+    r = next(x for x in (roll_combat(pos, DS, a, roll=n) for n in range(1, 7)) if x.result.text == "DR")
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2731")})
+    assert exc.value.reasons[0].rule == "12.43" and "a normal retreat exists" in str(exc.value)
+    pos, a, r = _12_44("so-231-387")                                  # artillery: simply eliminated (12.43b)
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2932")})
+    assert exc.value.reasons[0].rule == "12.43b"
+    assert apply_combat(pos, DS, a, r).eliminated == ["so-231-387"]

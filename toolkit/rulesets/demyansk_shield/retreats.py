@@ -116,3 +116,18 @@ def no_retreat(pos, role, units):
                       "town, airfield, hill or friendly Entry hex", units[0].hex if units else None, tuple(ids))
     return drm, ", ".join(_no_retreat_drms(pos, units)) + " (12.42c)" if drm else ""
 
+
+def zoc_retreat(pos, role, units):
+    """The ``zoc_retreat`` hook: ``(drm, why)`` for units that may try a retreat through an
+    enemy ZOC (12.43b: not artillery or rocket artillery; 12.44b: +1 when all have an
+    Exploitation Movement box, +1 in Storm), else the 12.43b refusal."""
+    ids = [u.id for u in units]
+    bad = [u.id for u in units if u.type in ("artillery", "rocket artillery")]
+    if bad:
+        return Reason(Code.COMBAT_CHOICE, "12.43b", f"{', '.join(bad)} may not retreat through an enemy ZOC",
+                      units[0].hex, tuple(ids))
+    storm = "storm" in (pos.current_weather or "")
+    why = [w for w, on in (("+1 all have an Exploitation Movement box", all(u.counter.front.get("em") for u in units)),
+                           ("+1 Storm", storm)) if on]
+    return zoc_retreat_drm(pos, ids, storm=storm), ", ".join(why) + " (12.44b)" if why else ""
+

@@ -92,6 +92,9 @@ class DemyanskShield(Ruleset):
     def no_retreat(self, pos, role, units):
         return retreats.no_retreat(pos, role, units)
 
+    def zoc_retreat(self, pos, role, units):
+        return retreats.zoc_retreat(pos, role, units)
+
 
 def make_ruleset(**options) -> DemyanskShield:
     """The Demyansk Shield ruleset with ``options`` (see :data:`DEFAULT_OPTIONS`) changed."""
@@ -142,7 +145,8 @@ def make_ruleset(**options) -> DemyanskShield:
                              attacker_first=True,                   # 12.21: the attacker removes his losses first
                              retreat_needs_occupier=True, occupier_rule="12.38",
                              reduced_attacker_loss="12.25",
-                             no_retreat_chart="retreat_options", no_retreat_rule="12.42"),
+                             no_retreat_chart="retreat_options", no_retreat_rule="12.42",
+                             zoc_retreat_rule="12.43"),
         options=opts,
         needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
                       "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",
@@ -150,7 +154,7 @@ def make_ruleset(**options) -> DemyanskShield:
                       "6.3 airfields and Strongpoints as sources (Source groups)",
                       "6.41 supply at the moment of combat (combat_status)", "14.21 Strongpoint shift (combat_modifiers)",
                       "10.13, 13.15, 13.25 support eligibility (check_support)", "11.41 Soviet armor (attack_refusals)",
-                      "12.42 No Retreat eligibility and DRM (no_retreat)"),
+                      "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)"),
     )
 
 
