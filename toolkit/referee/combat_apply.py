@@ -169,11 +169,13 @@ class _Applier:
 
     def _plans(self, role: str, side: SideResult, stacks) -> list[_Plan]:
         n = side.requirements
+        base = side.retreat[0] if side.retreat else 0
         if n:
-            base = side.retreat[0] if side.retreat else 0
             combos = [(k, base + n - k) for k in range(n + 1)]
         else:
             combos = [(0, length) for length in (side.retreat or (0,))]
+        if base and all(self.rs.retreat_to_loss(self.pos, role, self.pos.units_of(ids)) for ids in stacks.values()):
+            combos.append((base + n, 0))     # the mandatory retreat taken as losses too (VV 6.4)
         named = role in self.retreats
         plans = []
         for k, length in combos:
@@ -319,6 +321,8 @@ class _Applier:
                               + ("; name a longer retreat to lose fewer" if len(every) > len(plans) else ""),
                               None, ids)
             plans = fitting
+            if role not in self.retreats and len(plans) > 1 and any(p.length == 0 for p in plans):
+                plans = [p for p in plans if p.length == 0]   # losses given, no retreat named: it stays
         if len(plans) > 1 and all(not p.ends and not p.open_choice and p.k == plans[0].k and p.blocked for p in plans):
             plans = plans[:1]                # every length leaves no retreat: nothing to choose
         if len(plans) > 1 or plans[0].open_choice:

@@ -294,6 +294,12 @@ class Ruleset:
         ``enemies``) lose: ``(unit ids, rule, why)``, or None (default): the owner chooses."""
         return None
 
+    def retreat_to_loss(self, pos: "Position", role: str, units: list["Unit"]) -> str | None:
+        """The rule letting ``units`` take their mandatory retreat as step losses instead, hex
+        for hex, staying put (VV 6.4: quality A or B, or in a city or village); None (default):
+        the mandatory retreat is due."""
+        return None
+
     def no_retreat(self, pos: "Position", role: str, units: list["Unit"]):
         """Whether ``units`` (the ``role``'s side of a combat, after its losses) may try No
         Retreat on ``RetreatRules.no_retreat_chart``: ``(drm, why)`` (the DRM and the words for

@@ -169,3 +169,44 @@ def test_the_first_loss_is_accepted_exactly_on_a_unit_with_the_most_steps(combat
     if steps.count(max(steps)) == 1:                     # one largest unit: applied without asking
         o = apply_combat(pos, VV, a, r, retreats=retreat)
         assert o.losses == {ids[steps.index(max(steps))]: 1}
+
+
+# -- 6.4: the mandatory retreat converted to a loss (notes TC-RES-06) -------------------------------
+
+
+def _retreat_result():
+    """Combat 2's stack (Meyer, quality B, with 3/185) on a -/R: a mandatory one-hex retreat."""
+    pos, a, _ = _combat_2()
+    r = roll_combat(pos, VV, a, roll=6, rolls={"attacker quality": 3, "defender quality": 1})
+    assert r.result.text == "-/R"
+    return pos, a, r
+
+
+def test_quality_b_converts_the_mandatory_retreat_into_a_loss_for_the_stack():
+    # "For a unit of quality A or B, the mandatory retreat can be converted to a loss. In this
+    # case, if units of lesser quality are stacked with this unit, they do not retreat either."
+    pos, a, r = _retreat_result()
+    o = apply_combat(pos, VV, a, r, losses={"meyer": 1})
+    assert o.retreats == {} and o.losses == {"meyer": 1}
+    assert {o.position.unit(u).hex for u in ("meyer", "g3-185")} == {H(pos, "1010")}
+    with pytest.raises(IllegalMoveError, match="the defender must choose"):   # retreat or lose: the owner's
+        apply_combat(pos, VV, a, r)
+    o = apply_combat(pos, VV, a, r, retreats={"defender": H(pos, "910")}, losses={"g3-185": 1})
+    assert o.retreats["meyer"][-1] == H(pos, "910")                  # or retreat, a step lost in the ZOC
+
+
+def test_quality_c_must_retreat_unless_in_a_city_or_village():
+    pos, _, _ = _combat_2()
+    for uid in ("meyer", "g3-185"):
+        del pos.units[uid]
+    _place(pos, [("s343", "1010")])                                  # quality C, clear terrain
+    assert VV.retreat_to_loss(pos, "defender", pos.units_of(["s343"])) is None
+    a = assess_combat(pos, VV, ["df357", "rc34"], H(pos, "1010"))
+    r = next(x for x in (roll_combat(pos, VV, a, roll=n, rolls={"attacker quality": q, "defender quality": 1})
+                         for q in range(1, 7) for n in range(1, 7)) if x.result.text == "-/R")
+    o = apply_combat(pos, VV, a, r, losses={"s343": 1})               # the step is its retreat's ZOC step
+    assert o.retreats["s343"][-1] == H(pos, "910") and o.losses == {"s343": 1}
+    village = next(h for h in sorted(pos.map.grid) if "village" in {pos.map.terrain(h), *pos.map.features(h)})
+    pos.unit("s343").hex = village
+    pos.touch()
+    assert VV.retreat_to_loss(pos, "defender", pos.units_of(["s343"])) == "6.4"

@@ -197,3 +197,15 @@ def first_loss(rs, pos, role, units, enemies):
     return ([u.id for u in units if u.steps == most], "6.4",
             f"the first loss is taken by the most important unit in steps ({most})")
 
+
+def retreat_to_loss(rs, pos, role, units) -> str | None:
+    """6.4: "For a unit of quality A or B, the mandatory retreat can be converted to a loss. In
+    this case, if units of lesser quality are stacked with this unit, they do not retreat
+    either", and "for a unit of any quality in a city or village" (the stack's hex)."""
+    if not units or units[0].hex is None:
+        return None
+    codes = {pos.map.terrain(units[0].hex), *pos.map.features(units[0].hex)}
+    if codes & {"city", "village"} or any(str(u.value("quality") or "") in ("A", "B") for u in units):
+        return "6.4"
+    return None
+

@@ -49,7 +49,8 @@ class VelikiyeLuki(RuleOptions, Ruleset):
         "TEC 12 lake option (lifts the prohibited step)", "8 Festung needs no supply (estimated)",
         "5 division equivalent (1.7)", "6.5.1 retreats (retreat_priority)",
         "6.2.2-6.2.8, 7.6 column shifts (combat_modifiers)", "1.4 HQ support (check_support)",
-        "13.2.3 2M limit (attack_refusals)", "6.4 first loss (first_loss)")
+        "13.2.3 2M limit (attack_refusals)", "6.4 first loss (first_loss)",
+        "6.4 retreat converted to a loss (retreat_to_loss)")
 
     # -- movement -------------------------------------------------------------------------
 
@@ -83,6 +84,9 @@ class VelikiyeLuki(RuleOptions, Ruleset):
 
     def first_loss(self, pos, role, units, enemies):
         return combat.first_loss(self, pos, role, units, enemies)
+
+    def retreat_to_loss(self, pos, role, units):
+        return combat.retreat_to_loss(self, pos, role, units)
 
     # -- retreats (6.5.1) -----------------------------------------------------------------
 
