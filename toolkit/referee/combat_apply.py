@@ -28,8 +28,8 @@ and a one-step loss it pins on one unit is applied without asking.
 stacking at a retreat's end (``stacking_end``) and an advance's (``advance_stacking``,
 ``no_advance_types``, ``advance_per_hex``).
 ``zoc_retreat_rule`` lets a stack with no retreat try one through an enemy ZOC on a roll (12.43).
-Not modelled here: a stack splitting its retreat (VV 6.5.1), converting a retreat into a loss
-(VV 6.4).
+The ``retreat_to_loss`` hook lets a stack take its mandatory retreat as losses (VV 6.4).
+Not modelled here: a stack splitting its retreat (VV 6.5.1).
 """
 
 from __future__ import annotations

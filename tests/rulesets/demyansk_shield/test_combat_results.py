@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolkit.errors import DataError, IllegalMoveError, RulesError
 from toolkit.referee import (Code, Support, Unit, advance_options, apply_combat, assess_combat, load_position,
@@ -246,3 +248,39 @@ def test_12_43_only_without_a_normal_retreat_and_not_for_artillery():
         apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2932")})
     assert exc.value.reasons[0].rule == "12.43b"
     assert apply_combat(pos, DS, a, r).eliminated == ["so-231-387"]
+
+
+# -- property: a No Retreat roll against the table read literally -----------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(die=st.integers(1, 6), steps=st.integers(1, 2))
+def test_no_retreat_follows_the_table_row_by_row(die, steps):
+    # 17.0 combat 1 with III/26 at 1 or 2 steps: the modified roll (die + 1, printed Strongpoint)
+    # is looked up in charts.retreat_options read here row by row; a pass keeps III/26 in 1811 with
+    # the row's steps lost on top of the CRT's none, a fail leaves the retreat to be named
+    pos = _17_0()
+    a, r = _combat_1(pos)
+    pos.unit("ax-iii26").steps = steps
+    pos.touch()
+    rows = pos.game.charts["retreat_options"]["rows"]
+    cell = next(v for k, v in rows.items() if _in_row(str(k), die + 1))
+    outcome, _, extra = str(cell).partition("/")
+    kw = dict(losses={"so-1318": 1}, no_retreat={"defender": die})
+    if outcome == "fail":
+        with pytest.raises(IllegalMoveError, match="name the end hex"):
+            apply_combat(pos, DS, a, r, **kw)
+        return
+    o = apply_combat(pos, DS, a, r, **kw)
+    lost = int(extra or 0)
+    if lost >= steps:
+        assert o.eliminated == ["ax-iii26"]
+    else:
+        assert o.position.unit("ax-iii26").hex == H("1811") and o.position.unit("ax-iii26").steps == steps - lost
+
+
+def _in_row(label: str, roll: int) -> bool:
+    if label.endswith("+"):
+        return roll >= int(label[:-1])
+    low, _, high = label.partition("-")
+    return int(low) <= roll <= int(high or low)
