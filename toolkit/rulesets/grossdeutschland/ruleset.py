@@ -71,6 +71,7 @@ class Grossdeutschland(RuleOptions, Ruleset):
     needs_python: tuple[str, ...] = (
         "9.0 H and ALL costs", "13.2/14.1 night and weather halve the MA", "5.3/9.1 out of supply halves the MA",
         "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier; +1 MP to mount or dismount; no overrun with a rider", "8.0 no move across a river into enemy ZOC",
+        "12.0/12.1 blown bridges and pontoons change the crossing",
         "5.1 supply to the unit's own battalion HQ; an HQ to any other HQ", "7.1 depleted units count half",
         "7.2 city and Downtown hexes stack 6")
 
@@ -144,6 +145,10 @@ class Grossdeutschland(RuleOptions, Ruleset):
 
     def exerts_zoc(self, pos, unit):
         return unit.counter.kind == "unit" and unit.type not in HQ_TYPES     # "never HQ"
+
+    def zoc_reaches(self, pos, unit, hex):
+        from .bridges import zoc_crosses
+        return zoc_crosses(pos, unit, hex)                  # 8.0: a blown bridge carries no ZOC
 
     # -- stacking (7.0-7.2) -----------------------------------------------------------------
 
