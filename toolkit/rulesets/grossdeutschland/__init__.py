@@ -18,7 +18,9 @@ one module per job:
 * :mod:`.movement`: the H and ALL cells of the Terrain Chart (9.0), no move across a river
   into an enemy ZOC without a bridge (8.0), fortification chit costs (15.2), rafts (9.7),
   :func:`debark` and :func:`reembark` (9.6), :func:`mount` and :func:`dismount`
-  (9.5, +1 MP each to the rider and its carrier), :func:`entry_hex` (4.0);
+  (9.5, +1 MP each to the rider and its carrier), :func:`pin` (a pinned carrier's riders are
+  pinned and dismounted, 9.5), :func:`entry_hex` (4.0);
+* :mod:`.bridges`: blown bridges and pontoons as markers that change crossings (12.0, 12.1);
 * :mod:`.activation`: the chit-pull order as referee state (2.5, 3.4, 6.0);
 * :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1).
 
@@ -30,11 +32,12 @@ defaults are the notes' suggested rulings (docs/games/grossdeutschland.md, "Ruli
 from __future__ import annotations
 
 from .activation import Activation, ActivationError, chits_of
-from .movement import debark, dismount, entry_hex, ma_share, mount, reembark
+from .movement import debark, dismount, entry_hex, ma_share, mount, pin, reembark, riders
 from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
 from .sight import inspectable, sees
 
 __all__ = [
     "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "chits_of", "inspectable",
-    "debark", "dismount", "entry_hex", "ma_share", "mount", "overrun_moves", "reembark", "sees", "time_of_day",
+    "debark", "dismount", "entry_hex", "ma_share", "mount", "overrun_moves", "pin", "reembark", "riders", "sees",
+    "time_of_day",
 ]

@@ -158,9 +158,35 @@ def reembark(rs, pos, unit_id: str, debarked_this_activation: bool = False) -> R
         return Reason(Code.CANNOT_MOVE, "9.6", f"{unit_id} is pinned and may not re-embark", unit.hex, ids)
     if unit.status & {"out_of_supply", "step_loss"}:
         return Reason(Code.CUSTOM, "9.6", f"{unit_id} is out of supply and may not re-embark", unit.hex, ids)
+    from .ruleset import RIDING
     unit.status.discard("debarked")
+    unit.status.discard(RIDING)          # 9.6: "once a unit is re-embarked, it is immediately considered dismounted"
     pos.touch()
     return None
+
+
+def riders(rs, pos, carrier) -> list:
+    """The Leg units riding the Tracked unit ``carrier`` (9.5)."""
+    from .ruleset import RIDING
+    if carrier.hex is None:
+        return []
+    return [u for u in pos.at(carrier.hex) if RIDING in u.status and u.id != carrier.id
+            and (host := rs.carrier(pos, u)) is not None and host.id == carrier.id]
+
+
+def pin(rs, pos, unit_id: str) -> list[str]:
+    """A hit pins ``unit_id`` (11.3, 11.4: the ``pinned`` status, which halts its move). If it is a
+    Tracked unit carrying riders, each rider is pinned too and "immediately dismounted" (9.5): the
+    Riding Tanks marker goes with no MP paid (the troops jump off). Returns the units pinned."""
+    from .ruleset import RIDING
+    unit = pos.unit(unit_id)
+    hit = [unit, *riders(rs, pos, unit)]
+    for u in hit:
+        u.status.add("pinned")
+        if u is not unit:
+            u.status.discard(RIDING)
+    pos.touch()
+    return [u.id for u in hit]
 
 
 def entry_hex(rs, pos, unit_ids, entry) -> object | None:
