@@ -43,6 +43,19 @@ class Reinforcement:
 
 
 @dataclass(frozen=True)
+class DeckStart:
+    """What a scenario puts in one of the game's decks: ``counters`` (every copy of each) are in
+    deck ``deck`` at the start, or, with ``turn``, wait on the turn track and go into it on that
+    turn (a battalion's chit that comes with its reinforcements)."""
+
+    deck: str
+    counters: tuple[str, ...]
+    turn: int | None = None
+    note: str | None = None
+    source: Source = UNSOURCED
+
+
+@dataclass(frozen=True)
 class Turn:
     """One game turn with its date and weather."""
 
@@ -64,6 +77,10 @@ class Scenario:
     setup: list[Placement] = field(default_factory=list)
     reinforcements: list[Reinforcement] = field(default_factory=list)
     options: dict = field(default_factory=dict)
+    #: The decks' contents at the start (empty: every deck holds all its counters). A named deck
+    #: holds what its entries list; a deck no entry names its own counters less those listed
+    #: elsewhere; a counter of a named deck that no entry lists is set aside (not in the game).
+    decks: list[DeckStart] = field(default_factory=list)
     victory: str | None = None
     notes: str | None = None
     source: Source = UNSOURCED

@@ -67,12 +67,15 @@ def test_bundled_set_ups_are_legal(gd, scenario):
 
 
 def test_the_activation_cup_holds_every_scenarios_chits(gd):
-    """2.5, 3.4: the module's one activation cup must hold each scenario's chits, since players
-    set aside those a scenario does not list (the module cannot yet empty the cup per scenario)."""
+    """2.5, 3.4: the module's one activation cup has a CardSlot for each scenario's chits; each
+    scenario's set-up then starts the cup with its own (``decks:``, tests/vassal/test_deck_state.py)."""
     cup = next(d for d in gd.decks if d.id == "activation-cup")
     for scenario in gd.scenarios.values():
         chits = scenario.options["activation_chits"]
         assert len(set(chits)) == len(chits) and set(chits) <= set(cup.counters), scenario.id
+        listed = [c for entry in scenario.decks for c in entry.counters]
+        assert sorted(listed) == sorted(chits), scenario.id          # every chit of the scenario, once
+        assert {entry.deck for entry in scenario.decks} == {"activation-cup", "activation-discard"}
     assert set(cup.counters) == {c for s in gd.scenarios.values() for c in s.options["activation_chits"]}
 
 
