@@ -22,7 +22,8 @@ one module per job:
   pinned and dismounted, 9.5), :func:`entry_hex` (4.0);
 * :mod:`.bridges`: blown bridges and pontoons as markers that change crossings (12.0, 12.1);
 * :mod:`.activation`: the chit-pull order as referee state (2.5, 3.4, 6.0);
-* :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1).
+* :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1);
+* :mod:`.opfire`: who may opportunity-fire at a unit entering a hex, and at which unit (11.4).
 
 Options (``RULESET.with_options(...)``, else the scenario's ``options``, else the game's, else
 :data:`DEFAULTS`) settle the contradictions of the rulebook that touch these rules; the
@@ -34,10 +35,11 @@ from __future__ import annotations
 from .activation import Activation, ActivationError, chits_of
 from .movement import debark, dismount, entry_hex, ma_share, mount, pin, reembark, riders
 from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
+from .opfire import fire_targets, opportunity_fire
 from .sight import inspectable, sees
 
 __all__ = [
     "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "chits_of", "inspectable",
-    "debark", "dismount", "entry_hex", "ma_share", "mount", "overrun_moves", "pin", "reembark", "riders", "sees",
-    "time_of_day",
+    "debark", "dismount", "entry_hex", "fire_targets", "ma_share", "mount", "opportunity_fire", "overrun_moves", "pin",
+    "reembark", "riders", "sees", "time_of_day",
 ]

@@ -26,6 +26,7 @@ DEFAULTS = {
     "passed_by_division": True,         # A10
     "road_through_na_supply": True,     # A19
     "overrun_spent": "through_adjacent",  # A21
+    "op_fire_retreats": False,          # A27
 }
 _CHOICES = {
     "out_of_supply_ma": ("9.1", "5.3"),
@@ -35,6 +36,7 @@ _CHOICES = {
     "passed_by_division": (True, False),
     "road_through_na_supply": (True, False),
     "overrun_spent": ("through_adjacent", "before_adjacent"),
+    "op_fire_retreats": (False, True),
 }
 
 LEG, TRACKED, WHEELED = "leg", "tracked", "wheeled"
