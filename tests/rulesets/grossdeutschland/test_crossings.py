@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from toolkit.referee import board_of, check_path, enemy_zoc_owners
+from toolkit.rulesets.grossdeutschland import Activation
 from toolkit.rulesets.grossdeutschland.bridges import bridged
+from toolkit.rulesets.grossdeutschland.engineers import complete_pontoons, demolish, enemy_moved_next_to, place_pontoon
 
 from .helpers import RS, board, h, paint, put, road, side_feature
 
@@ -189,3 +193,120 @@ def test_b80_pontoons_chain_across_a_major_river(gd):
     pos.units["m-pontoon-2"].status.add("under_construction")
     pos.touch()
     assert not path(pos, "g-2pz-5k", "0505", "0605", "0705").ok
+
+
+# -- engineers: demolition and pontoons as actions (12.0, 12.1) ---------------------------------
+
+ENG = "g-eng-1k"
+
+
+def test_b77_demolition_needs_an_engineer_next_to_the_bridge_and_a_die_of_2_to_6(gd):
+    pos = _road_over_river(gd)
+    put(pos, "g-1gr-1k", "0505")
+    assert "only an Eng unit" in demolish(RS, pos, "g-1gr-1k", h("0505"), h("0605"), 4).text
+    put(pos, ENG, "0405")
+    assert demolish(RS, pos, ENG, h("0505"), h("0605"), 4).rule == "12.0"          # two hexes away
+    pos.units[ENG].hex = h("0504")                                                   # next to both
+    pos.touch()
+    assert demolish(RS, pos, ENG, h("0505"), h("0605"), 1) is False                # 1: no effect
+    assert bridged(pos, h("0505"), h("0605"))
+    assert demolish(RS, pos, ENG, h("0505"), h("0605"), 2) is True                 # 2-6: blown
+    assert not bridged(pos, h("0505"), h("0605"))
+    put(pos, "g-2pz-5k", "0505")
+    assert path(pos, "g-2pz-5k", "0505", "0605").reason.rule == "12.0"
+    assert "no standing bridge" in demolish(RS, pos, ENG, h("0505"), h("0605"), 6).text
+
+
+def test_b77_no_demolition_in_an_enemy_zoc_or_pinned(gd):
+    pos = _road_over_river(gd)
+    put(pos, ENG, "0505", status={"pinned"})
+    assert "pinned" in demolish(RS, pos, ENG, h("0505"), h("0605"), 5).text
+    pos.units[ENG].status.clear()
+    put(pos, "s-1rif-1", "0405")
+    assert "enemy ZOC" in demolish(RS, pos, ENG, h("0505"), h("0605"), 5).text
+
+
+def test_the_main_bridge_over_a_major_river_hex_can_be_blown(gd):
+    pos = board(gd)
+    paint(pos, "major_river", "0605")
+    road(pos, "0505", "0605", "0705")
+    put(pos, ENG, "0505")
+    assert demolish(RS, pos, ENG, h("0605"), None, 3) is True
+    put(pos, "g-1gr-1k", "0505")
+    assert path(pos, "g-1gr-1k", "0505", "0605").reason.rule == "12.0"
+
+
+def test_a21_b78_a_pontoon_is_laid_completed_at_the_end_of_turn_or_lost(gd):
+    pos = board(gd)
+    side_feature(pos, "river", "0505/0605")
+    put(pos, ENG, "0505")
+    put(pos, "g-2pz-5k", "0505")
+    assert place_pontoon(RS, pos, ENG, h("0505"), h("0605")) is None
+    assert path(pos, "g-2pz-5k", "0505", "0605").reason.code.value == "prohibited-hexside"   # building
+    assert complete_pontoons(pos) and path(pos, "g-2pz-5k", "0505", "0605").ok              # A21
+    again = board(gd)
+    side_feature(again, "river", "0505/0605")
+    put(again, ENG, "0505")
+    assert place_pontoon(RS, again, ENG, h("0505"), h("0605")) is None
+    put(again, "s-1rif-1", "0807")
+    assert enemy_moved_next_to(again, "s-1rif-1") == []                                      # far away
+    again.units["s-1rif-1"].hex = h("0706")                                                  # next to 0605 only
+    assert enemy_moved_next_to(again, "s-1rif-1") == []
+    grid = again.map.grid
+    end = next(x for x in grid.neighbours(h("0505")) if grid.adjacent(x, h("0605")))          # at the side's end
+    again.units["s-1rif-1"].hex = end
+    assert enemy_moved_next_to(again, "s-1rif-1") == ["m-pontoon#1"]                         # B78: removed
+    assert complete_pontoons(again) == []
+
+
+def test_b79_no_pontoon_in_storm_or_snow_or_off_a_river(gd):
+    for weather in ("stormy", "snowy"):
+        pos = board(gd, weather=weather)
+        side_feature(pos, "river", "0505/0605")
+        put(pos, ENG, "0505")
+        assert place_pontoon(RS, pos, ENG, h("0505"), h("0605")).rule == "12.1"
+    pos = board(gd)
+    side_feature(pos, "stream", "0505/0605")
+    put(pos, ENG, "0505")
+    assert "not a river or canal" in place_pontoon(RS, pos, ENG, h("0505"), h("0605")).text
+
+
+def test_b80_pontoons_into_a_major_river_next_to_a_completed_one(gd):
+    pos = board(gd)
+    paint(pos, "major_river", "0605", "0705", "0805")
+    put(pos, ENG, "0505")
+    assert place_pontoon(RS, pos, ENG, h("0605")) is None                     # from the bank
+    assert "next to neither" in place_pontoon(RS, pos, ENG, h("0705")).text   # next to one being built
+    complete_pontoons(pos)
+    assert place_pontoon(RS, pos, ENG, h("0705")) is None                     # next to a completed one
+    assert "next to neither" in place_pontoon(RS, pos, ENG, h("0805")).text
+
+
+def test_a_pontoon_needs_an_activated_engineer_when_the_activation_is_given(gd):
+    pos = board(gd)
+    side_feature(pos, "river", "0505/0605")
+    put(pos, "g-eng-hq", "0504")
+    put(pos, ENG, "0505")
+    act = Activation.for_turn(pos, RS)
+    act.draw(pos, "chit-g-eng")
+    assert "not been activated" in place_pontoon(RS, pos, ENG, h("0505"), h("0605"), activation=act).text
+    act.activate(pos, RS, ENG)
+    assert place_pontoon(RS, pos, ENG, h("0505"), h("0605"), activation=act) is None
+
+
+@pytest.mark.parametrize("option, leg_cost", [("bridge", 1), ("na_only", 3)])
+def test_pontoon_costs_option(gd, option, leg_cost):
+    """12.1 says a completed pontoon "functions like a normal bridge" and also that it "only
+    functions to allow units to cross a river ... wherein a unit's movement is normally not
+    allowed (NA)": by default a bridge (the river nullified, 9.1); ``na_only``: Leg units,
+    never barred, still pay the river. Tracked units cross either way."""
+    rs = RS.with_options(pontoon=option)
+    pos = board(gd)
+    side_feature(pos, "river", "0505/0605")
+    put(pos, "m-pontoon", "0505", status=(facing(pos, "0505", "0605"),))
+    put(pos, "g-1gr-1k", "0505")
+    put(pos, "g-2pz-5k", "0505")
+    leg = check_path(pos, rs, ["g-1gr-1k"], [h("0505"), h("0605")])
+    assert leg.ok and leg.steps[-1]["cost"] == leg_cost
+    tank = check_path(pos, rs, ["g-2pz-5k"], [h("0505"), h("0605")])
+    assert tank.ok and tank.steps[-1]["cost"] == 1

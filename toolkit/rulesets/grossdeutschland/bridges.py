@@ -12,7 +12,9 @@ itself (a bridge over a major river hex, or a pontoon in one, 12.1). A pontoon w
   (8.0); no ZOC crosses it where the water is NA to Wheeled units (8.0). A blown bridge over
   a major river hex makes that hex impassable again (9.1).
 * A completed pontoon "functions like a normal bridge" (12.1) for movement: the water of the
-  hexside it spans is nullified (9.1) and a unit may cross it into an enemy ZOC (8.0); in a
+  hexside it spans is nullified (9.1; option ``pontoon="na_only"``: it only lifts the NA, as
+  12.1's last sentence may be read, and Leg units still pay the river) and a unit may cross it
+  into an enemy ZOC (8.0); in a
   major river hex it lets units enter the hex at the cost of clear terrain (a bridge is "the
   same type of other surrounding terrain", 9.1; estimated). It never changes a combat DRM
   (12.1, combat's business). It cannot add a ZOC across the river: the shared ZOC rules only
@@ -144,6 +146,9 @@ def crossing_rule(rs, pos, units, step):
         if here is None:
             return Reason(Code.PROHIBITED_TERRAIN, "12.0" if blown_side else "9.1",
                           f"{unit.id} may not enter the {pos.map.terrain(b)} at {fmt(b)}", b, ids)
+        if pontoon_side and rs.option(pos, "pontoon") == "na_only":
+            extra = side_cost(pos, cls, water)        # 12.1 read narrowly: it only lifts the NA
+            here += extra or 0
         if blown_side:
             extra = side_cost(pos, cls, water)
             if extra is None:

@@ -27,6 +27,7 @@ DEFAULTS = {
     "road_through_na_supply": True,     # A19
     "overrun_spent": "through_adjacent",  # A21
     "op_fire_retreats": False,          # A27
+    "pontoon": "bridge",                # 12.1: a completed pontoon is a bridge for movement
 }
 _CHOICES = {
     "out_of_supply_ma": ("9.1", "5.3"),
@@ -37,6 +38,7 @@ _CHOICES = {
     "road_through_na_supply": (True, False),
     "overrun_spent": ("through_adjacent", "before_adjacent"),
     "op_fire_retreats": (False, True),
+    "pontoon": ("bridge", "na_only"),
 }
 
 LEG, TRACKED, WHEELED = "leg", "tracked", "wheeled"
