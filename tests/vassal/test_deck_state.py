@@ -147,7 +147,9 @@ def test_the_saved_setup_holds_the_scenarios_decks(tutorial_built):
     # the deck's type is the DrawPile's: every buildFile attribute it reads agrees
     with zipfile.ZipFile(path) as zf:
         build = zf.read("buildFile.xml").decode("utf-8")
+        help_page = zf.read(next(n for n in zf.namelist() if n.startswith("help/"))).decode("utf-8")
     assert 'name="Marker cup"' in build and decks[0][2].split(";")[3] == "true" and decks[1][2].split(";")[3] == "false"
+    assert "Decks at the start" in help_page and "Isolation pile from turn 3 (waiting on its turn box)" in help_page
 
 
 def test_the_setup_reads_back_with_each_deck_as_the_scenario_starts_it(tutorial_built, tmp_path):
