@@ -298,10 +298,7 @@ class _Planner:
             if entry.turn is None:
                 holds[entry.deck] += entry.counters
                 continue
-            zone = self.zones.get(turn_zone(entry.turn))
-            if zone is None:
-                raise BuildError(f"{self.game.id}: scenario {scenario.id}: deck counters for turn {entry.turn} "
-                                 f"are beyond the turn track")
+            zone = self._turn_box(entry.turn, scenario, "deck counters")
             for counter_id in entry.counters:
                 for slot in self._slots_of(counter_id, scenario):
                     place_card(slot, *zone.centre)
@@ -313,6 +310,12 @@ class _Planner:
                      for counter_id in holds[deck.id] for slot in self._slots_of(counter_id, scenario)]
             states.append(DeckState(deck_type(pile), spec.name, pile.x, pile.y, pile.face_down, cards))
         return states
+
+    def _turn_box(self, turn: int, scenario: Scenario, what: str):
+        zone = self.zones.get(turn_zone(turn))
+        if zone is None:
+            raise BuildError(f"{self.game.id}: scenario {scenario.id}: {what} on turn {turn} are beyond the turn track")
+        return zone
 
     def _slots_of(self, counter_id: str, scenario: Scenario) -> list:
         slots = self.card_slots.get(counter_id)
@@ -362,10 +365,7 @@ class _Planner:
             if r.box:
                 in_boxes.setdefault(r.box, []).append(r)
                 continue
-            zone = self.zones.get(turn_zone(r.turn))
-            if zone is None:
-                raise BuildError(f"{game.id}: scenario {scenario.id}: reinforcements on turn {r.turn} "
-                                 f"are beyond the turn track")
+            zone = self._turn_box(r.turn, scenario, "reinforcements")
             for unit in r.units:
                 place(unit, BOXES_MAP, *zone.centre, None, f"turn {r.turn} reinforcements")
         for box_id, arrivals in in_boxes.items():

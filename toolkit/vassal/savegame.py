@@ -13,6 +13,7 @@ and at-start stack not to fill itself from its slots when the game starts.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import io
 import time
 import zipfile
@@ -69,27 +70,23 @@ class Setup:
 
 
 def setup_commands(setup: Setup, prefix: str = "hf") -> list[str]:
-    """The commands of the setup, in VASSAL's order: pieces before the stacks holding them."""
+    """The commands of the setup, in VASSAL's order: pieces before the stacks and decks holding them."""
     commands = ["begin_save"]
+    count = itertools.count(1)
+
+    def add(pieces: list[list[Trait]]) -> list[str]:
+        ids = [f"{prefix}{next(count)}" for _ in pieces]
+        commands.extend(add_piece(piece_id, traits) for piece_id, traits in zip(ids, pieces))
+        return ids
+
     stack_commands = []
-    n = 0
     for s_index, stack in enumerate(setup.stacks):
-        ids = []
-        for traits in stack.pieces:
-            n += 1
-            piece_id = f"{prefix}{n}"
-            ids.append(piece_id)
-            commands.append(add_piece(piece_id, traits))
+        ids = add(stack.pieces)
         state = encode([stack.map_name, stack.x, stack.y, *ids, f"@@{stack.layer}"], ";")
         stack_commands.append("+/" + encode([f"{prefix}s{s_index + 1}", "stack", state], "/"))
     commands += stack_commands
     for d_index, deck in enumerate(setup.decks or ()):
-        ids = []
-        for traits in deck.cards:
-            n += 1
-            piece_id = f"{prefix}{n}"
-            ids.append(piece_id)
-            commands.append(add_piece(piece_id, traits))
+        ids = add(deck.cards)
         state = encode([deck.map_name, deck.x, deck.y, deck.face_down] + ([encode(ids, ",")] if ids else []), ";")
         commands.append("+/" + encode([f"{prefix}d{d_index + 1}", deck.type, state], "/"))
     if setup.decks is not None:
