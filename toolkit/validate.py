@@ -435,7 +435,12 @@ def _check_scenario_decks(game: Game, s, turns: set, where, out: _Collector) -> 
     seen: dict[str, int] = {}
     for i, entry in enumerate(s.decks):
         at = where(("decks", i))
-        if entry.deck not in decks:
+        if entry.box is not None:
+            boxes = {b.id for m in game.maps.values() for b in m.boxes}
+            if entry.box not in boxes:
+                out.add("unknown-box", f"the scenario puts counters in box {entry.box!r}; the maps have "
+                        f"{', '.join(sorted(boxes)) or 'no boxes'}", at, f"decks[{i}].box")
+        elif entry.deck not in decks:
             out.add("unknown-deck", f"the scenario fills deck {entry.deck!r}; expected a deck of the game: "
                     f"{', '.join(sorted(decks)) or 'none'}", at, f"decks[{i}].deck")
         if entry.turn is not None and entry.turn not in turns:
@@ -452,6 +457,10 @@ def _check_scenario_decks(game: Game, s, turns: set, where, out: _Collector) -> 
                 out.add("counter-overused", f"the scenario lists {unit!r} in decks[{seen[unit]}] and decks[{i}]; "
                         f"a counter starts in one place", at, f"decks[{i}].counters")
             seen.setdefault(unit, i)
+        copies = sum(game.counters[u].count for u in entry.counters if u in game.counters)
+        if entry.pick is not None and entry.pick > copies:
+            out.add("counter-overused", f"the scenario picks {entry.pick} of {copies} copies; expected at most "
+                    f"{copies}", at, f"decks[{i}].pick")
 
 
 def _check_decks(game: Game, out: _Collector) -> None:

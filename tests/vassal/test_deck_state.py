@@ -30,6 +30,11 @@ decks:
   - {deck: cup, counters: [isolated], rule: "T.9"}
   - {deck: pile, turn: 3, counters: [oos], note: "comes on turn 3", rule: "T.9"}
 """
+PICKS = """
+decks:
+  - {deck: cup, pick: 4, counters: [oos], rule: "T.9"}
+  - {box: blue-reserve, counters: [isolated], rule: "T.9"}
+"""
 
 
 def edit(path, old: str, new: str) -> None:
@@ -87,7 +92,9 @@ def test_the_validator_checks_scenario_decks(deck_game):
 
 @pytest.mark.parametrize("entry, field, words", [
     ("{deck: cup, counters: []}", "decks[0].counters", "at least one counter"),
-    ("{counters: [oos]}", "decks[0].deck", "required"),
+    ("{counters: [oos]}", "decks[0].deck", "exactly one of deck"),
+    ("{deck: cup, box: blue-reserve, counters: [oos]}", "decks[0].deck", "exactly one of deck"),
+    ("{deck: cup, counters: [oos], pick: 0}", "decks[0].pick", ""),
     ("{deck: cup, counters: [oos], turn: soon}", "decks[0].turn", ""),
     ("{deck: cup, counters: [oos], colour: red}", "decks[0].colour", "unknown key"),
 ])
@@ -198,5 +205,40 @@ def test_grossdeutschland_setups_put_each_chit_where_the_rules_do(built, tmp_pat
         c = game.counters[chit]
         battalion = "Div" if c.name == "Division" else c.name
         assert where == f"Turn {arrival[(c.side, battalion)]}" and arrival[(c.side, battalion)] > first, chit
-    assert len(decks["German event cup"]) == sum(game.counters[c].count for d in game.decks
-                                                  if d.id == "german-event-cup" for c in d.counters)
+    for side in ("german", "soviet"):                     # 18.2: 30 random blue, 30 red, 6 black...
+        mix = s.options["event_cups"][side]
+        cup = decks[f"{side.capitalize()} event cup"]
+        assert len(cup) == mix["blue"] + mix["red"] + mix["random_black"]
+        assert sum("-black-" in c for c in cup) == mix["random_black"]
+        assert not set(cup) & set(mix["black_allotment"])   # ... the allotment in the player's hand
+        held = [unit[p["id"]] for p in info["pieces"] if p["location"] == f"{side.capitalize()} black chits held"]
+        assert sorted(held) == sorted(mix["black_allotment"])
+
+
+def test_pick_takes_that_many_copies_and_a_box_holds_the_rest(game_copy, tmp_path):
+    with open(game_copy / "game.yaml", "a", encoding="utf-8") as f:
+        f.write(DECKS)
+    with open(game_copy / "scenarios" / "crossing.yaml", "a", encoding="utf-8") as f:
+        f.write(PICKS)
+    game = load_game(str(game_copy))
+    assert validate_game(game).ok and game.scenarios["crossing"].decks[0].pick == 4
+    again = load_game(str(dump_game(game, str(tmp_path / "copy"))))
+    assert again.scenarios["crossing"].decks == game.scenarios["crossing"].decks
+    [path] = build_module(game, tmp_path / "out", dpi=60, **FAKES)
+    with zipfile.ZipFile(path) as zf:
+        (tmp_path / "s.vsav").write_bytes(zf.read("setup_crossing.vsav"))
+    info = inspect(tmp_path / "s.vsav", module=path)
+    unit = {p["id"]: p["properties"]["UnitId"] for p in info["pieces"]}
+    decks = {d["name"]: [unit[i] for i in d["pieces"]] for d in info["decks"]}
+    assert decks == {"Marker cup": ["oos"] * 4, "Isolation pile": []}              # 4 of the 6 copies
+    assert sorted(p["location"] for p in info["pieces"] if unit[p["id"]] == "isolated") == ["Blue reserve"] * 6
+    [again_path] = build_module(game, tmp_path / "out2", dpi=60, **FAKES)
+    with zipfile.ZipFile(again_path) as zf:
+        assert zf.read("setup_crossing.vsav") == (tmp_path / "s.vsav").read_bytes()  # the same pick each build
+    edit(game_copy / "scenarios" / "crossing.yaml", "pick: 4", "pick: 7")
+    report = validate_game(load_game(str(game_copy)))
+    assert any(f.code == "counter-overused" and f.field == "decks[0].pick" for f in report.findings)
+    edit(game_copy / "scenarios" / "crossing.yaml", "{box: blue-reserve, counters", "{box: blue-reserve, turn: 2, counters")
+    with pytest.raises(DataError) as info:
+        load_game(str(game_copy))
+    assert info.value.field == "decks[1].turn"

@@ -44,13 +44,17 @@ class Reinforcement:
 
 @dataclass(frozen=True)
 class DeckStart:
-    """What a scenario puts in one of the game's decks: ``counters`` (every copy of each) are in
-    deck ``deck`` at the start, or, with ``turn``, wait on the turn track and go into it on that
-    turn (a battalion's chit that comes with its reinforcements)."""
+    """Where a scenario puts some of the counters of the game's decks at the start: in deck
+    ``deck``, or waiting in box ``box`` (a player's hand); with ``turn``, waiting on the turn
+    track and going into the deck on that turn (a battalion's chit that comes with it). With
+    ``pick``, only that many of the listed counters' copies, chosen at random when the module
+    is built (the others are not in the game): "place 30 random blue chits in the cup"."""
 
-    deck: str
+    deck: str | None
     counters: tuple[str, ...]
     turn: int | None = None
+    box: str | None = None
+    pick: int | None = None
     note: str | None = None
     source: Source = UNSOURCED
 

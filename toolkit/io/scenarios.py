@@ -83,7 +83,13 @@ def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
         if not counters:
             raise sub.error("counters", "a deck entry needs at least one counter id")
         turn = sub.int("turn", minimum=0, maximum=MAX_TURNS) if sub.has("turn") else None
-        s.decks.append(DeckStart(deck=sub.str("deck", required=True), counters=counters, turn=turn,
+        if sub.has("deck") == sub.has("box"):
+            raise sub.error("deck", "a deck entry names exactly one of deck (where the counters start) or box "
+                            "(where they wait)")
+        if sub.has("box") and turn is not None:
+            raise sub.error("turn", "counters waiting in a box have no turn; give the deck they go into")
+        pick = sub.int("pick", minimum=1, maximum=100_000) if sub.has("pick") else None
+        s.decks.append(DeckStart(deck=sub.str("deck"), counters=counters, turn=turn, box=sub.str("box"), pick=pick,
                                  note=sub.str("note"), source=sub.source()))
         s.locations[("decks", i)] = (path, sub.line)
         sub.done()
@@ -219,11 +225,11 @@ def scenario_to_dict(s: Scenario, maps: dict[str, Map]) -> dict[str, Any]:
     if s.decks:
         out["decks"] = []
         for d in s.decks:
-            item = {"deck": d.deck, "counters": list(d.counters)}
-            if d.turn is not None:
-                item["turn"] = d.turn
-            if d.note:
-                item["note"] = d.note
+            item = {"deck": d.deck} if d.deck is not None else {"box": d.box}
+            item["counters"] = list(d.counters)
+            for key in ("turn", "pick", "note"):
+                if getattr(d, key) is not None:
+                    item[key] = getattr(d, key)
             out["decks"].append({**item, **source_dict(d.source)})
     return out
 

@@ -65,9 +65,10 @@ def help_html(game: Game, deck_names: dict[str, str]) -> str:
             for entry in scenario.decks:
                 names = _text(list(entry.counters), game)
                 when = f" from turn {entry.turn} (waiting on its turn box)" if entry.turn is not None else ""
+                picked = f"{entry.pick} at random of " if entry.pick is not None else ""
                 note = f". {escape(entry.note)}" if entry.note else ""
-                out.append(f"<li>{escape(deck_names.get(entry.deck, entry.deck))}{when}: {escape(names)}"
-                           f"{_cite(entry.source)}{note}</li>")
+                place = deck_names.get(entry.deck, entry.deck) if entry.box is None else f"box {_box_name(game, entry.box)}"
+                out.append(f"<li>{escape(place)}{when}: {escape(picked + names)}{_cite(entry.source)}{note}</li>")
             out.append("</ul>")
         areas = [p for p in scenario.setup if p.area is not None]
         if areas and m is not None:
@@ -81,6 +82,10 @@ def help_html(game: Game, deck_names: dict[str, str]) -> str:
             out.append("</ul>")
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _box_name(game: Game, box_id: str) -> str:
+    return next((b.name for m in game.maps.values() for b in m.boxes if b.id == box_id), box_id)
 
 
 def _cite(source) -> str:

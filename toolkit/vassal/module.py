@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import time
 import zipfile
@@ -287,27 +288,39 @@ class _Planner:
         """Every deck as the scenario starts it (``scenario.decks``; docs/vassal-decks.md): a named
         deck holds the counters listed for it, a deck no entry names its own counters less those
         the scenario lists elsewhere; counters listed with a ``turn`` wait on that turn's box of
-        the turn track (``place_card``)."""
-        named = {e.deck for e in scenario.decks}
+        the turn track, those listed with a ``box`` in that box (``place_card``); an entry with
+        ``pick`` takes that many of its copies, chosen with a generator seeded by the scenario
+        (a build repeats itself)."""
+        named = {e.deck for e in scenario.decks if e.box is None}
         listed = {c for e in scenario.decks for c in e.counters}
-        holds: dict[str, list[str]] = {d.id: ([] if d.id in named else [c for c in d.counters if c not in listed])
-                                       for d in self.game.decks}
-        for entry in scenario.decks:
-            if entry.deck not in holds:
+        holds: dict[str, list] = {d.id: [] if d.id in named else
+                                  [s for c in d.counters if c not in listed for s in self._slots_of(c, scenario)]
+                                  for d in self.game.decks}
+        for n, entry in enumerate(scenario.decks):
+            slots = [s for c in entry.counters for s in self._slots_of(c, scenario)]
+            if entry.pick is not None:
+                if entry.pick > len(slots):
+                    raise BuildError(f"{self.game.id}: scenario {scenario.id} picks {entry.pick} of {len(slots)} "
+                                     f"copies of {', '.join(entry.counters)}")
+                chosen = set(random.Random(f"{scenario.id}:{n}").sample(range(len(slots)), entry.pick))
+                slots = [s for i, s in enumerate(slots) if i in chosen]
+            if entry.box is not None:
+                zone = self._box_zone(entry.box, scenario)
+            elif entry.turn is not None:
+                zone = self._turn_box(entry.turn, scenario, "deck counters")
+            elif entry.deck not in holds:
                 raise BuildError(f"{self.game.id}: scenario {scenario.id} fills unknown deck {entry.deck!r}")
-            if entry.turn is None:
-                holds[entry.deck] += entry.counters
+            else:
+                holds[entry.deck] += slots
                 continue
-            zone = self._turn_box(entry.turn, scenario, "deck counters")
-            for counter_id in entry.counters:
-                for slot in self._slots_of(counter_id, scenario):
-                    place_card(slot, *zone.centre)
+            for slot in slots:
+                place_card(slot, *zone.centre)
         proto = self.proto_definitions
         states = []
         for deck in self.game.decks:
             spec, pile = self.deck_specs[deck.id]
             cards = [with_position(expand(slot.traits, proto), spec.name, pile.x, pile.y, slot.gpid)
-                     for counter_id in holds[deck.id] for slot in self._slots_of(counter_id, scenario)]
+                     for slot in holds[deck.id]]
             states.append(DeckState(deck_type(pile), spec.name, pile.x, pile.y, pile.face_down, cards))
         return states
 

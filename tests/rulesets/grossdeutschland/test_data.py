@@ -73,9 +73,16 @@ def test_the_activation_cup_holds_every_scenarios_chits(gd):
     for scenario in gd.scenarios.values():
         chits = scenario.options["activation_chits"]
         assert len(set(chits)) == len(chits) and set(chits) <= set(cup.counters), scenario.id
-        listed = [c for entry in scenario.decks for c in entry.counters]
+        activation = [e for e in scenario.decks if e.deck in ("activation-cup", "activation-discard")]
+        listed = [c for entry in activation for c in entry.counters]
         assert sorted(listed) == sorted(chits), scenario.id          # every chit of the scenario, once
-        assert {entry.deck for entry in scenario.decks} == {"activation-cup", "activation-discard"}
+        cups = scenario.options["event_cups"]
+        for side, mix in cups.items():                               # 18.2-21.2, as the options say
+            entries = [e for e in scenario.decks if e.deck == f"{side}-event-cup"]
+            assert sorted(e.pick for e in entries) == sorted([mix["blue"], mix["red"], mix["random_black"]])
+            [held] = [e for e in scenario.decks if e.box == f"{side}-black-chits"]
+            assert list(held.counters) == mix["black_allotment"]
+            assert not set(held.counters) & {c for e in entries for c in e.counters}
     assert set(cup.counters) == {c for s in gd.scenarios.values() for c in s.options["activation_chits"]}
 
 
