@@ -11,7 +11,8 @@ import pytest
 from toolkit.referee import board_of, check_path, enemy_zoc_owners
 from toolkit.rulesets.grossdeutschland import Activation
 from toolkit.rulesets.grossdeutschland.bridges import bridged
-from toolkit.rulesets.grossdeutschland.engineers import complete_pontoons, demolish, enemy_moved_next_to, place_pontoon
+from toolkit.rulesets.grossdeutschland.engineers import (clear_fortifications, complete_pontoons, demolish,
+                                                          enemy_moved_next_to, place_pontoon)
 
 from .helpers import RS, board, h, paint, put, road, side_feature
 
@@ -310,3 +311,24 @@ def test_pontoon_costs_option(gd, option, leg_cost):
     assert leg.ok and leg.steps[-1]["cost"] == leg_cost
     tank = check_path(pos, rs, ["g-2pz-5k"], [h("0505"), h("0605")])
     assert tank.ok and tank.steps[-1]["cost"] == 1
+
+
+def test_b81_an_engineer_clears_the_fortification_chits_of_a_hex(gd):
+    pos = board(gd)
+    put(pos, ENG, "0505")                                   # MA 4 (estimated): half is 2
+    put(pos, "m-trench", "0605", status={"facing:N"})
+    put(pos, "m-minefield", "0605")
+    assert "at least half" in clear_fortifications(RS, pos, ENG, h("0605"), spent=1).text
+    assert "fought" in clear_fortifications(RS, pos, ENG, h("0605"), spent=2, fought=True).text
+    assert "neither in nor next to" in clear_fortifications(RS, pos, ENG, h("0805"), spent=2).text
+    put(pos, "s-1rif-1", "0704")                            # 0605 in its ZOC
+    assert "enemy ZOC" in clear_fortifications(RS, pos, ENG, h("0605"), spent=2).text
+    pos.units.pop("s-1rif-1")
+    pos.touch()
+    assert sorted(clear_fortifications(RS, pos, ENG, h("0605"), spent=2)) == ["m-minefield", "m-trench"]
+    assert not [u for u in pos.at(h("0605")) if u.counter.is_marker]
+    assert "no fortification chit" in clear_fortifications(RS, pos, ENG, h("0605"), spent=2).text
+    pinned = board(gd)
+    put(pinned, ENG, "0505", status={"pinned"})
+    put(pinned, "m-bunker", "0505")
+    assert "pinned" in clear_fortifications(RS, pinned, ENG, h("0505"), spent=4).text

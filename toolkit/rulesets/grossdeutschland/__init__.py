@@ -22,7 +22,7 @@ one module per job:
   pinned and dismounted, 9.5), :func:`entry_hex` (4.0);
 * :mod:`.bridges`: blown bridges and pontoons as markers that change crossings (12.0, 12.1);
 * :mod:`.engineers`: :func:`demolish`, :func:`place_pontoon`, :func:`complete_pontoons` and
-  :func:`enemy_moved_next_to` (12.0, 12.1);
+  :func:`enemy_moved_next_to` (12.0, 12.1), :func:`clear_fortifications` (16.1);
 * :mod:`.activation`: the chit-pull order as referee state (2.5, 3.4, 6.0);
 * :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1);
 * :mod:`.opfire`: who may opportunity-fire at a unit entering a hex, and at which unit (11.4).
@@ -35,7 +35,7 @@ defaults are the notes' suggested rulings (docs/games/grossdeutschland.md, "Ruli
 from __future__ import annotations
 
 from .activation import Activation, ActivationError, chits_of
-from .engineers import complete_pontoons, demolish, enemy_moved_next_to, place_pontoon
+from .engineers import clear_fortifications, complete_pontoons, demolish, enemy_moved_next_to, place_pontoon
 from .movement import debark, dismount, entry_hex, ma_share, mount, pin, reembark, riders
 from .opfire import fire_targets, opportunity_fire
 from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
@@ -43,7 +43,7 @@ from .sight import inspectable, sees
 
 __all__ = [
     "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "chits_of",
-    "complete_pontoons", "debark", "demolish", "dismount", "enemy_moved_next_to", "entry_hex", "fire_targets",
+    "clear_fortifications", "complete_pontoons", "debark", "demolish", "dismount", "enemy_moved_next_to", "entry_hex", "fire_targets",
     "inspectable", "ma_share", "mount", "opportunity_fire", "overrun_moves", "pin", "place_pontoon", "reembark",
     "riders", "sees", "time_of_day",
 ]

@@ -1,6 +1,7 @@
-"""Engineers and bridges (12.0, 12.1): demolishing a bridge, laying a pontoon, completing it at
-the end of the turn or losing it when an enemy unit comes next to it. Each action checks the
-rule and changes the position's markers (:mod:`.bridges` says what the markers do to movement).
+"""Engineers (12.0, 12.1, 16.1): demolishing a bridge, laying a pontoon, completing it at the
+end of the turn or losing it when an enemy unit comes next to it, clearing fortification
+chits. Each action checks the rule and changes the position's markers (:mod:`.bridges` says
+what bridge markers do to movement, :mod:`.movement` what fortification chits do).
 
 "Adjacent to" a hexside is being in either of its hexes or in a hex next to both (as for the
 rafts of 9.7); adjacent to a hex is being in it or next to it. An Eng unit is one with the
@@ -125,6 +126,46 @@ def enemy_moved_next_to(pos, unit_id: str) -> list[str]:
     if gone:
         pos.touch()
     return gone
+
+
+def clear_fortifications(rs, pos, eng_id: str, hex: Hex, spent, fought: bool = False,
+                         activation=None) -> Reason | list[str]:
+    """16.1: an activated Eng unit (in ``activation``'s units, when given) in or next to ``hex``
+    that has spent at least half its printed MA there (``spent``: the MP it spent in or next
+    to the hex) removes every fortification chit in it, automatically; not if it is pinned or
+    ``fought`` this turn, nor when an enemy unit holds the hex or the hex is in an enemy ZOC.
+    Map-printed fortifications (a dragon's-teeth hexside) are terrain, never cleared. Returns
+    why not, or the chits removed."""
+    from fractions import Fraction
+
+    from .sight import FORTIFICATIONS
+    eng = pos.unit(eng_id)
+    ids = (eng_id,)
+    fmt = pos.map.format
+    if "eng" not in eng.counter.marks or eng.hex is None:
+        return Reason(Code.CUSTOM, "16.1", f"only an Eng unit on the map clears fortifications; {eng_id} is not one",
+                      eng.hex, ids)
+    if activation is not None and eng_id not in activation.units:
+        return Reason(Code.CUSTOM, "16.1", f"{eng_id} has not been activated", eng.hex, ids)
+    if "pinned" in eng.status or fought:
+        return Reason(Code.CUSTOM, "16.1", f"{eng_id} {'is pinned' if not fought else 'fought this turn'} and may "
+                      f"not clear a fortification", eng.hex, ids)
+    if not _next_to_hex(pos, eng.hex, hex):
+        return Reason(Code.NOT_ADJACENT, "16.1", f"{eng_id} is neither in nor next to {fmt(hex)}", hex, ids)
+    half = Fraction(rs.printed_ma(pos, eng)) / 2
+    if Fraction(spent) < half:
+        return Reason(Code.NOT_ENOUGH_MP, "16.1", f"{eng_id} has spent {spent} MP in or next to {fmt(hex)}; clearing "
+                      f"takes at least half its printed MA ({half})", hex, ids)
+    if any(u.side not in (eng.side, None) and not u.counter.is_marker for u in pos.at(hex)) or \
+            enemy_zoc(pos, rs, eng.side)[board_of(pos.map).index[hex]]:
+        return Reason(Code.CUSTOM, "16.1", f"{fmt(hex)} holds an enemy unit or lies in an enemy ZOC", hex, ids)
+    chits = [u.id for u in pos.at(hex) if u.counter.is_marker and u.type in FORTIFICATIONS]
+    if not chits:
+        return Reason(Code.CUSTOM, "16.1", f"no fortification chit in {fmt(hex)}", hex, ids)
+    for chit in chits:
+        del pos.units[chit]
+    pos.touch()
+    return chits
 
 
 def _engineer(rs, pos, eng, rule: str, verb: str) -> Reason | None:
