@@ -209,6 +209,13 @@ class Grossdeutschland(RuleOptions, Ruleset):
         from . import combat
         return combat.combat_dice(self, pos, combat_)
 
+    def opportunity_fire(self, pos, mover_ids, hex, how="move"):
+        """11.4: ``(firers, why none, targets)``: :func:`.opfire.opportunity_fire` and
+        :func:`.opfire.fire_targets` (``hexforge referee opfire``)."""
+        from .opfire import fire_targets, opportunity_fire
+        firers, why = opportunity_fire(self, pos, mover_ids, hex, how)
+        return firers, why, (fire_targets(self, pos, hex, mover_ids) if firers else [])
+
     def supply_blocks(self, pos, side, hex):
         if self.option(pos, "road_through_na_supply"):
             return False
