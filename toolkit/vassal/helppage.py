@@ -66,8 +66,8 @@ def help_html(game: Game, deck_names: dict[str, str]) -> str:
                 names = _text(list(entry.counters), game)
                 when = f" from turn {entry.turn} (waiting on its turn box)" if entry.turn is not None else ""
                 picked = f"{entry.pick} at random of " if entry.pick is not None else ""
-                note = f". {escape(entry.note)}" if entry.note else ""
-                place = deck_names.get(entry.deck, entry.deck) if entry.box is None else f"box {_box_name(game, entry.box)}"
+                note = f". {escape(entry.note[:1].upper() + entry.note[1:])}" if entry.note else ""
+                place = deck_names.get(entry.deck, entry.deck) if entry.box is None else f"{_box_name(game, entry.box)} (box)"
                 out.append(f"<li>{escape(place)}{when}: {escape(picked + names)}{_cite(entry.source)}{note}</li>")
             out.append("</ul>")
         areas = [p for p in scenario.setup if p.area is not None]
