@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 
 import click
 
@@ -55,6 +56,20 @@ def _rolls(texts):
     return out
 
 
+def _targets(texts) -> dict:
+    """``UNIT`` or ``UNIT=POINTS`` (a whole number or a fraction such as 15/2), in order."""
+    out = {}
+    for text in texts:
+        uid, eq, points = text.partition("=")
+        try:
+            out[uid.strip()] = Fraction(points.strip()) if eq else None
+        except (ValueError, ZeroDivisionError):
+            raise RulesError(f"bad --target {text!r}: expected UNIT or UNIT=POINTS") from None
+        if not uid.strip() or (eq and out[uid.strip()] < 0):
+            raise RulesError(f"bad --target {text!r}: expected UNIT or UNIT=POINTS (0 or more)")
+    return out
+
+
 def _pct(p) -> str:
     return f"{float(p) * 100:5.1f}%"
 
@@ -79,6 +94,9 @@ def _text(pos, a) -> str:
         r = a.results[text]
         lines.append(f"  {text:8s} {str(p):>7s} {_pct(p)}  attacker: {r.attacker.describe()}; "
                      f"defender: {r.defender.describe()}")
+    detail = getattr(a, "detail_lines", None)      # games that aim fire at units (White Death)
+    if detail is not None:
+        lines += ["per target:", *detail(fmt)]
     e = a.expected_steps
     lines.append(f"expected steps lost: attacker {e['attacker']} ({float(e['attacker']):.2f}), "
                  f"defender {e['defender']} ({float(e['defender']):.2f})")
@@ -99,10 +117,15 @@ def _text(pos, a) -> str:
 @click.option("--roll", "roll", type=int, help="roll the combat with this CRT roll")
 @click.option("--rolls", "rolls", multiple=True, metavar="NAME=N",
               help="the roll of a random shift ('attacker quality=3'); repeatable")
+@click.option("--fire", "fire", type=click.Choice(["assault", "defensive", "barrage"]),
+              help="games with aimed fire (White Death): which fire to judge (default assault)")
+@click.option("--target", "targets", multiple=True, metavar="UNIT[=POINTS]",
+              help="games with aimed fire: a unit fired at, with the fire points given it (default: a share); "
+                   "repeatable, resolved in this order")
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
-           support, defence_support, declared_shift, declared_drm, seed, roll, rolls, apply, loss, retreat, advance,
-           out):
+           support, defence_support, declared_shift, declared_drm, seed, roll, rolls, fire, targets, apply, loss,
+           retreat, advance, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
     applying.check_usage(apply, loss, retreat, advance, out)
@@ -115,8 +138,12 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
-    a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports,
-                      context={"modifiers": declared})
+    context = {"modifiers": declared}
+    if fire:
+        context["fire"] = fire
+    if targets:
+        context["targets"] = _targets(targets)
+    a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports, context=context)
     rolled = None
     outcome = None
     if a.legal and (seed is not None or roll is not None or rolls or apply):

@@ -248,6 +248,9 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
     Unknown units or kinds of support raise :class:`RulesError`; a rule that forbids the attack
     gives ``legal=False`` with the refusals (the distribution is then empty).
     """
+    model = getattr(rs, "combat_model", None)
+    if model is not None:         # a game whose fire is not one odds-and-shift attack (Ruleset.combat_model)
+        return model.assess(pos, rs, attacker_ids, defender_hex, supports=supports, context=context)
     attackers = pos.units_of(attacker_ids)
     if not attackers:
         raise RulesError("no attacking unit given")
@@ -340,6 +343,9 @@ def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | 
     """Roll one legal combat: the CRT dice (``roll`` if given, else from ``seed``) and each
     random shift's dice (``rolls`` by ``"<side> <name>"``, else from the seed). Without a seed a
     fresh one is drawn and logged, so the roll can be replayed and audited."""
+    model = getattr(rs, "combat_model", None)
+    if model is not None:
+        return model.roll(pos, rs, assessment, seed=seed, roll=roll, rolls=rolls)
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
     chart = assessment.chart

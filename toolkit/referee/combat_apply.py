@@ -432,6 +432,9 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     A choice the result leaves open and not given, or a choice that does not fit the result or
     the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
     """
+    model = getattr(rs, "combat_model", None)
+    if model is not None:
+        return model.apply(pos, rs, assessment, roll, losses=losses, retreats=retreats, advance=advance)
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
     if roll.result.text not in assessment.results:
