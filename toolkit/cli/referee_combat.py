@@ -186,7 +186,10 @@ def _draw_combat(pos, rs, a, png, dpi):
         else:
             labels[m.hex] = f"{labels[m.hex]} {text}" if m.hex in labels else text
     shade = {}
+    own = getattr(a, "retreat_hexes", None)       # a game with its own retreats (White Death)
     try:
+        if own is not None:
+            raise LookupError
         from ..referee import retreat_options
         for d in a.defender_hexes:
             here = [u for u in a.defenders if pos.unit(u).hex == d]
@@ -195,6 +198,8 @@ def _draw_combat(pos, rs, a, png, dpi):
                 shade.update({h: (90, 160, 230, 110) for h in answer.hexes()})
     except (ImportError, HexforgeError):
         shade = {}
+    except LookupError:
+        shade = {h: (90, 160, 230, 110) for h in own(pos, rs)}
     best = max(a.distribution.items(), key=lambda kv: kv[1])[0] if a.distribution else None
     legend = (f"{','.join(a.attackers)} -> {'+'.join(pos.map.format(h) for h in a.defender_hexes)}: {a.ratio} = "
               f"{a.odds}, column "

@@ -189,8 +189,12 @@ def _finish(pos, rs, attackers, defenders, hex, supports, phase, shots, total, d
             expected[fired_at] += p * lost
     first = shots[0] if shots else None
     table = first.table if first is not None and first.table is not None else fire_table(pos.game, "conventional_fire")
-    ratio = "; ".join(f"{s.unit.id} {s.ratio}" for s in shots if s.table is not None) or "-"
-    odds = "; ".join(f"{s.column_text}" for s in shots if s.table is not None) or None
+    if phase == "barrage":
+        ratio = f"barrage {_num(total)}" + (f" as {shots[0].ratio}" if shots and len(shots[0].attacks) > 1 else "")
+        odds = shots[0].column_text if shots else None
+    else:
+        ratio = "; ".join(f"{s.unit.id} {s.ratio}" for s in shots if s.table is not None) or "-"
+        odds = "; ".join(f"{s.column_text}" for s in shots if s.table is not None) or None
     for s in shots:
         mods.extend(s.modifiers)
     got = _assessment(attackers, hex, defenders, legal, refusals, total, defence, ratio, odds, mods,

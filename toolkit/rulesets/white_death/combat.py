@@ -56,6 +56,15 @@ class FireAssessment(CombatAssessment):
         out["fire"] = {"phase": self.fire, "fired_at": self.fired_at, "shots": [s.to_dict(fmt) for s in self.shots]}
         return out
 
+    def retreat_hexes(self, pos, rs) -> list:
+        """Where the units fired at would end a retreat if they failed or routed (14 B)."""
+        from .fire_apply import retreat_ends
+        out = set()
+        for s in self.shots:
+            if s.unit.id in pos.units and s.unit.hex is not None:
+                out |= set(retreat_ends(pos, rs, s.unit.id)[1])
+        return sorted(out)
+
     def detail_lines(self, fmt) -> list[str]:
         """Each target's odds and outcome distribution, for the human answer."""
         lines = []
