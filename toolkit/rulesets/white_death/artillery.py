@@ -171,7 +171,7 @@ def sees(pos, rs, observer, target, *, target_units=()) -> bool:
     elif len(line) > 1 and SLOPE in m.hexside_codes(Hexside.of(o, line[1])) and HIGH in m.features(o) \
             and HIGH not in m.features(line[1]):
         reach = 3
-    if any(U.marked(u, "rocket") and u.side == "soviet" and "deployed" in u.status for u in target_units):
+    if any(u.type == "rocket artillery" and u.side == "soviet" and "deployed" in u.status for u in target_units):
         reach += 1
     if U.marked(observer, "observation") and any(U.is_artillery(u) and u.side == "soviet" and
                                                  "deployed" in u.status for u in target_units):
