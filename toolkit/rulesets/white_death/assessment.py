@@ -285,8 +285,11 @@ def roll(pos, rs, a: FireAssessment, *, seed=None, roll=None, rolls=None) -> Fir
         state[s.unit.hex] = (routed, elim + 1) if o.eliminated else (routed + (o.check == "rout"), elim)
         lost_total += o.lost
         out_total += o.out
-    if given:
-        raise RulesError(f"no such roll in this fire: {', '.join(given)}")
+    valid = {f"{kind} {s.unit.id}" for s in a.shots for kind in ("morale", s.kind)} | \
+        {f"barrage#{i + 1} {s.unit.id}" for s in a.shots for i in range(1, len(s.attacks))}
+    unknown = [k for k in given if k not in valid]
+    if unknown:                     # a die the fire did not need (a morale check not taken) is no error
+        raise RulesError(f"no such roll in this fire: {', '.join(unknown)}; the dice are {', '.join(sorted(valid))}")
     result = _result_for(a, lost_total, out_total)
     fmt = pos.map.format
     rolled = ", ".join(f"{k} {v}" for k, v in dice.items())

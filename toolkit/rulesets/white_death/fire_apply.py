@@ -42,12 +42,19 @@ def retreat_ends(pos, rs, uid: str):
     zoc = enemy_zoc(pos, rs, unit.side)
     for length in range(2, MAX_RETREAT + 1):
         answer = retreat_options(pos, rs, [uid], length)
-        ends = {h: p for h, p in answer.paths.items() if not zoc[board.index[h]]}
+        ends = {h: p for h, p in answer.paths.items() if not zoc[board.index[h]] and not _overstacked(pos, rs, unit, h)}
         if ends:
             return length, ends, {h: min(1, answer.losses[h]) for h in ends}
         if not answer.paths and length > 2:
             break
     return None, {}, {}
+
+
+def _overstacked(pos, rs, unit, hex) -> bool:
+    """4: the retreating unit would break the stacking limit at ``hex``."""
+    from ...referee import stack_reasons
+    there = [u for u in pos.at(hex) if u.id != unit.id] + [unit]
+    return bool(stack_reasons(pos, rs, hex, there))
 
 
 def _choice(retreats, role, start):
