@@ -11,7 +11,7 @@ import pytest
 from toolkit.errors import IllegalMoveError, RulesError
 from toolkit.referee import apply_combat, assess_combat, roll_combat
 from toolkit.rulesets.white_death.fire_apply import retreat_ends
-from toolkit.rulesets.white_death.fire_tables import FireResult, fire_table
+from toolkit.rulesets.white_death.fire_tables import fire_table
 from toolkit.rulesets.white_death.morale import check_odds, grade, morale_check, tank_fright
 from toolkit.rulesets.white_death.shots import Shot, chain
 

@@ -19,13 +19,11 @@ from ...referee.combat_strength import Modifier
 from ...referee.reasons import Code, Reason
 from . import units as U
 from .artillery import barrage_value, observed, used
-from .combat import FireAssessment, _assault_refusals, _num, _supports, _weapon_limits, fire_targets
-from .fire import garrison_unit, isolated_units, refuse
-from .fire_tables import fire_table
-from .morale import tank_fright
-from .shots import Shot, chain, check_for, needs_check, outcome_of, _cap
-from .morale import grade
-from .fire import is_garrison
+from .combat import FireAssessment, assault_refusals, fire_targets, num_text, support_missions, weapon_limits
+from .fire import garrison_unit, is_garrison, isolated_units, refuse
+from .fire_tables import FireResult, fire_table
+from .morale import grade, tank_fright
+from .shots import Shot, cap_loss, chain, check_for, needs_check, outcome_of
 
 __all__ = ["build", "roll", "FireRoll"]
 
@@ -55,13 +53,13 @@ def _barrage_shots(pos, rs, firers, hex, context, refusals, mods):
             continue
         total += value
         note = "; ".join(t for _, t in notes)
-        mods.append(Modifier("attack", value, "11 B.2.a", f"barrage of {f.id}: {_num(value)}" +
+        mods.append(Modifier("attack", value, "11 B.2.a", f"barrage of {f.id}: {num_text(value)}" +
                              (f" ({note})" if note else ""), f.hex, (f.id,), "fire"))
     table = fire_table(pos.game, "barrage")
     split = [Fraction(v) for v in context.get("barrage_attacks") or ()] or [total]
     if sum(split) != total:
-        refusals.append(refuse("11 B.2.a", f"the barrage attacks {' + '.join(map(_num, split))} do not add up to the "
-                               f"barrage value {_num(total)}"))
+        refusals.append(refuse("11 B.2.a", f"the barrage attacks {' + '.join(map(num_text, split))} do not add up to the "
+                               f"barrage value {num_text(total)}"))
     obs_ok, obs_drm, notes = observed(pos, rs, firers, hex) if firers and not refusals else (True, 0, [])
     for rule, text in notes:
         mods.append(Modifier("drm" if obs_drm else "note", obs_drm, rule, text, hex))
@@ -108,7 +106,7 @@ def build(pos, rs, attackers, hex, supports, context, phase) -> FireAssessment:
             refusals.append(Reason(Code.NO_DEFENDER, "11 B", f"{pos.map.format(hex)} holds no enemy unit", hex))
         fired_at, firing_side = "defender", side
     else:
-        refusals += _assault_refusals(pos, rs, attackers, hex, defenders, phase)
+        refusals += assault_refusals(pos, rs, attackers, hex, defenders, phase)
         if phase == "assault":
             firers, targets_units, fired_at = attackers, defenders, "defender"
             stack, to_hex = attackers, min((u.hex for u in attackers if u.hex), default=hex,
@@ -122,7 +120,7 @@ def build(pos, rs, attackers, hex, supports, context, phase) -> FireAssessment:
                                          "and may not fire defensively", u.hex, (u.id,)))
             targets_units, fired_at, stack, to_hex = attackers, "attacker", defenders, hex
         firing_side = firers[0].side if firers else None
-        support_total, smods, srefusals, art = _supports(pos, rs, supports, phase, firing_side, stack, to_hex)
+        support_total, smods, srefusals, art = support_missions(pos, rs, supports, phase, firing_side, stack, to_hex)
         mods += smods
         refusals += srefusals
         firers = [f for f in firers if f.id not in art]        # 11 A.1: support, not fire
@@ -130,7 +128,7 @@ def build(pos, rs, attackers, hex, supports, context, phase) -> FireAssessment:
         targets, _ = fire_targets(pos, rs, phase, firers, targets_units, hex, wanted, support_total,
                                   dict(context.get("weapons_fire") or {}), refusals, mods,
                                   phase == "defensive", iso)
-        _weapon_limits(targets, {hex: defenders} if phase == "assault" else {}, refusals)
+        weapon_limits(targets, {hex: defenders} if phase == "assault" else {}, refusals)
         target_iso = isolated_units(pos, rs, targets_units[0].side) if targets_units else set()
         shots = []
         for t in targets:
@@ -190,7 +188,7 @@ def _finish(pos, rs, attackers, defenders, hex, supports, phase, shots, total, d
     first = shots[0] if shots else None
     table = first.table if first is not None and first.table is not None else fire_table(pos.game, "conventional_fire")
     if phase == "barrage":
-        ratio = f"barrage {_num(total)}" + (f" as {shots[0].ratio}" if shots and len(shots[0].attacks) > 1 else "")
+        ratio = f"barrage {num_text(total)}" + (f" as {shots[0].ratio}" if shots and len(shots[0].attacks) > 1 else "")
         odds = shots[0].column_text if shots else None
     else:
         ratio = "; ".join(f"{s.unit.id} {s.ratio}" for s in shots if s.table is not None) or "-"
@@ -263,14 +261,12 @@ def roll(pos, rs, a: FireAssessment, *, seed=None, roll=None, rolls=None) -> Fir
             for i, col in enumerate(s.attacks):
                 r = die(f"barrage{'#' + str(i + 1) if i else ''} {uid}")
                 n += s.table.result(r + s.drm, col).lost
-            from .fire_tables import FireResult
             cell = FireResult(f"{n} SP" if n else "-", n)
         elif s.table is None:
-            from .fire_tables import FireResult
             cell = FireResult("-")
         else:
             cell = s.table.result(die(f"{s.kind} {uid}"), s.column)
-        capped = _cap(s, cell.lost, U.strength(s.unit))
+        capped = cap_loss(s, cell.lost, U.strength(s.unit))
         check = None
         if not (capped >= U.strength(s.unit) or (is_garrison(s.unit) and capped)) and needs_check(s, cell, capped):
             mc = check_for(pos, s, cell, routed, elim)

@@ -22,16 +22,11 @@ from fractions import Fraction
 from ...errors import RulesError
 from ...hexes import Hex
 from ...referee.combat import CombatAssessment
-from ...referee.combat_chart import CombatResult, SideResult
 from ...referee.combat_strength import Modifier, Support
 from ...referee.reasons import Code, Reason
 from . import units as U
-from .artillery import barrage_value, observed, support_value, used
-from .fire import (Target, defence_value, eligible_target, fire_value, garrison_unit, isolated_units,
-                   refuse)
-from .fire_tables import fire_table
-from .morale import tank_fright
-from .shots import Shot, chain
+from .artillery import support_value, used
+from .fire import Target, defence_value, eligible_target, fire_value, refuse
 
 __all__ = ["FireAssessment", "assess", "PHASES"]
 
@@ -71,7 +66,7 @@ class FireAssessment(CombatAssessment):
         for s in self.shots:
             head = f"{s.unit.id} ({s.kind}"
             if s.kind in ("conventional", "antitank"):
-                head += f", fire {_num(s.fire)} vs defence {_num(s.defence)}: {s.ratio} -> {s.column_text}"
+                head += f", fire {num_text(s.fire)} vs defence {num_text(s.defence)}: {s.ratio} -> {s.column_text}"
             elif s.kind == "barrage":
                 head += f", attacks {s.ratio}, DRM {s.drm:+d}"
             lines.append(head + ")")
@@ -80,7 +75,7 @@ class FireAssessment(CombatAssessment):
         return lines
 
 
-def _num(x) -> str:
+def num_text(x) -> str:
     x = Fraction(x)
     return str(x.numerator) if x.denominator == 1 else str(x)
 
@@ -92,7 +87,7 @@ def _impulse_refusal(pos, rs, unit) -> Reason | None:
     return rs.assault_refusal(pos, unit)
 
 
-def _assault_refusals(pos, rs, attackers, hex: Hex, defenders, phase: str) -> list[Reason]:
+def assault_refusals(pos, rs, attackers, hex: Hex, defenders, phase: str) -> list[Reason]:
     """Who may assault ``hex`` (9 A, 9 B, 6 B.3, 12 A, 14 B.2, 19)."""
     from .activity import assault_into_refusal
     fmt = pos.map.format
@@ -126,7 +121,7 @@ def _assault_refusals(pos, rs, attackers, hex: Hex, defenders, phase: str) -> li
     return out
 
 
-def _supports(pos, rs, supports, phase, firing_side, stack_units, to_hex):
+def support_missions(pos, rs, supports, phase, firing_side, stack_units, to_hex):
     """``(value, modifiers, refusals, artillery ids)`` of the support missions (11 A)."""
     mods, refusals, ids, total = [], [], [], Fraction(0)
     if not supports:
@@ -172,7 +167,7 @@ def _supports(pos, rs, supports, phase, firing_side, stack_units, to_hex):
         ids.append(unit.id)
         total += value
         note = "; ".join(text for _, text in notes)
-        mods.append(Modifier("attack", value, "11 A", f"support of {unit.id}: {_num(value)}" +
+        mods.append(Modifier("attack", value, "11 A", f"support of {unit.id}: {num_text(value)}" +
                              (f" ({note})" if note else ""), unit.hex, (unit.id,), firing_side))
     return total, mods, refusals, ids
 
@@ -193,7 +188,7 @@ def _share(targets: list[Target], wanted: dict, pools: dict, refusals: list) -> 
                 given += Fraction(pts) / pool if pool else Fraction(1)
         if given > 1:
             refusals.append(refuse("9 C.3", f"{kind} fire allocated beyond the pool: "
-                                   + ", ".join(f"{t.unit.id} {_num(t.fire)} of {_num(pools[kind].get(t.unit.hex, 0))}"
+                                   + ", ".join(f"{t.unit.id} {num_text(t.fire)} of {num_text(pools[kind].get(t.unit.hex, 0))}"
                                                for t in mine if wanted.get(t.unit.id) is not None)))
             continue
         rest = [t for t in mine if wanted.get(t.unit.id) is None]
@@ -203,7 +198,7 @@ def _share(targets: list[Target], wanted: dict, pools: dict, refusals: list) -> 
             t.fire = pools[kind].get(t.unit.hex, Fraction(0)) * share
 
 
-def _weapon_limits(targets: list[Target], hex_units: dict, refusals: list) -> None:
+def weapon_limits(targets: list[Target], hex_units: dict, refusals: list) -> None:
     """9 C.3: no weapons unit fired at unless every personnel unit of its hex is, nor at higher
     odds than any personnel unit there."""
     for hx, units in hex_units.items():
@@ -221,8 +216,8 @@ def _weapon_limits(targets: list[Target], hex_units: dict, refusals: list) -> No
             low = min((fired[p.id].fire / fired[p.id].defence for p in personnel if fired[p.id].defence),
                       default=None)
             if odds is not None and low is not None and odds > low:
-                refusals.append(refuse("9 C.3", f"{t.unit.id} is a weapons unit: fired at {_num(odds)} to 1, higher "
-                                       f"odds than a personnel unit of the hex ({_num(low)} to 1)", hx, [t.unit.id]))
+                refusals.append(refuse("9 C.3", f"{t.unit.id} is a weapons unit: fired at {num_text(odds)} to 1, higher "
+                                       f"odds than a personnel unit of the hex ({num_text(low)} to 1)", hx, [t.unit.id]))
 
 
 def assess(pos, rs, attacker_ids, defender_hex, *, supports=(), context=None) -> FireAssessment:

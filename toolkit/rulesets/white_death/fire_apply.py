@@ -19,8 +19,6 @@ from ...referee import CombatOutcome, Reason, advance_options, end_stacking, ret
 from ...referee.board import board_of
 from ...referee.reasons import Code
 from ...referee.zoc import enemy_zoc
-from . import units as U
-from .fire import is_garrison
 
 __all__ = ["apply", "retreat_ends", "MAX_RETREAT"]
 
@@ -129,7 +127,6 @@ def apply(pos, rs, a, roll, *, losses=None, retreats=None, advance=None) -> Comb
             raise RulesError(f"a retreat is for the attacker or the defender, not {role!r}")
     work = pos.copy()
     out = CombatOutcome(work, roll, log=[roll.log])
-    fmt = work.map.format
     role = a.fired_at
     for uid, o in roll.outcomes.items():
         if uid.startswith("garrison@"):

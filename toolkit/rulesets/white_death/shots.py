@@ -101,7 +101,7 @@ class Shot:
                                  "eliminated": o.eliminated, "out": o.out} for k, o in self.details.items()}}
 
 
-def _cap(shot: Shot, lost: int, strength: int) -> int:
+def cap_loss(shot: Shot, lost: int, strength: int) -> int:
     """9 C.4 and 11 B.2.b: never more than half the remaining strength (rounded down, notes
     13.2) unless the strength is 1; bunkers and antitank fire are not capped."""
     if shot.kind in ("conventional", "barrage") and not U.is_bunker(shot.unit) and strength > 1:
@@ -114,7 +114,7 @@ def outcome_of(pos, shot: Shot, cell: FireResult, check: str | None, phase: str)
     check is taken) in fire ``phase`` ("assault", "defensive", "barrage")."""
     unit = shot.unit
     strength = U.strength(unit)
-    lost = _cap(shot, cell.lost, strength)
+    lost = cap_loss(shot, cell.lost, strength)
     head = cell.text if shot.kind != "morale" else "tank fright"
     capped = f" (capped at half of {strength}, 9 C.4)" if lost < cell.lost else ""
     if is_garrison(unit) and (lost or check in ("fail", "rout")):
@@ -151,7 +151,7 @@ def needs_check(shot: Shot, cell: FireResult, lost: int) -> bool:
 
 
 def check_for(pos, shot: Shot, cell: FireResult, routed: int, eliminated: int):
-    base = cell.lost if shot.kind == "conventional" else _cap(shot, cell.lost, U.strength(shot.unit))
+    base = cell.lost if shot.kind == "conventional" else cap_loss(shot, cell.lost, U.strength(shot.unit))
     what = {"conventional": f"{cell.text}: +{base}", "antitank": f"{base} SP lost to antitank fire",
             "barrage": f"{base} SP lost to the barrage"}.get(shot.kind, "")
     return morale_check(pos, shot.unit, base, fright=shot.fright, isolated=shot.isolated, routed=routed,
@@ -173,7 +173,7 @@ def chain(pos, shots: list[Shot], phase: str) -> dict[tuple, Fraction]:
             routed, elim = here.get(hx, (0, 0))
             for cell, q in cells.items():
                 strength = U.strength(shot.unit)
-                capped = _cap(shot, cell.lost, strength)
+                capped = cap_loss(shot, cell.lost, strength)
                 if capped >= strength or (is_garrison(shot.unit) and capped) or not needs_check(shot, cell, capped):
                     checks = {None: Fraction(1)}
                 else:
