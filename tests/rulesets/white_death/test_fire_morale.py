@@ -220,3 +220,24 @@ def test_apply_refuses_what_white_death_does_not_ask(game, rs):
         roll_combat(pos, rs, att, rolls={"morale nobody": 3})
     same = [roll_combat(pos, rs, att, seed=11).log for _ in range(2)]
     assert same[0] == same[1] and "[seed 11]" in same[0]
+
+
+def test_case_27_no_target_twice_a_phase_and_one_hex_per_assault(game, rs):
+    m = game.maps["main"]
+    a, b, c = clear_run(m)
+    pos = position(game, {"s-18g": m.format(a), "s-31g": m.format(a), "g-251-1": m.format(b),
+                          "g-251-2": m.format(b)})
+    first = assess_combat(pos, rs, ["s-18g"], b, context={"targets": {"g-251-1": None}})
+    after = apply_combat(pos, rs, first, roll_combat(pos, rs, first, roll=6)).position
+    again = assess_combat(after, rs, ["s-31g"], b, context={"targets": {"g-251-1": None}})
+    assert not again.legal and "more than once per phase" in again.refusals[0].text
+    rest = assess_combat(after, rs, ["s-31g"], b)                     # the default leaves g-251-1 out
+    assert rest.legal and [s.unit.id for s in rest.shots] == ["g-251-2"]
+    # the defensive fire of the same assault is another phase
+    assert assess_combat(after, rs, ["s-18g"], b, context={"fire": "defensive"}).legal
+    # s-18g assaulted b: it may not assault another hex this impulse
+    other = next(x for x in m.grid.neighbours(a) if x in m.grid and x != b and m.terrain(x) == "clear")
+    after.unit("g-251-2").hex = other
+    after.touch()
+    refused = assess_combat(after, rs, ["s-18g"], other)
+    assert not refused.legal and "assaults one hex" in refused.refusals[0].text

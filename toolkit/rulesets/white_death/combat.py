@@ -98,6 +98,7 @@ def assault_refusals(pos, rs, attackers, hex: Hex, defenders, phase: str) -> lis
         out.append(Reason(Code.NO_DEFENDER, "9 B", f"{fmt(hex)} holds no enemy unit to assault", hex))
     side = attackers[0].side
     barred = used(pos, "no_assault")
+    assaults = (pos.state.get("combat") or {}).get("assaults") or {}
     for u in attackers:
         if u.hex is None:
             out.append(Reason(Code.NOT_ON_MAP, "9 A", f"{u.id} is not on the map", None, (u.id,)))
@@ -113,6 +114,10 @@ def assault_refusals(pos, rs, attackers, hex: Hex, defenders, phase: str) -> lis
         if u.id in barred and phase == "assault":
             out.append(refuse("14 B.2", f"{u.id} failed a morale check against defensive fire and may not assault",
                               u.hex, [u.id]))
+        other = assaults.get(u.id)
+        if other is not None and other != fmt(hex):
+            out.append(refuse("9 B", f"{u.id} assaults {other} this impulse: a unit assaults one hex (Combat/"
+                              "Definition: ghosted)", u.hex, [u.id]))
         why = assault_into_refusal(pos, rs, u, hex) or _impulse_refusal(pos, rs, u)
         if why is not None:
             out.append(why)
@@ -245,8 +250,14 @@ def fire_targets(pos, rs, phase, firers, targets_units, assault_hex, wanted, sup
                  refusals, mods, assaulting_targets: bool, isolated: set) -> tuple[list[Target], dict]:
     """The targets with their defence values and the fire allocated to each (9 C.3, 10 C.2)."""
     targets = []
+    before = used(pos, f"fired_{phase}")
     for u in targets_units:
         kind = "antitank" if U.is_afv(u) else "conventional"
+        if u.id in before:
+            if u.id in wanted:
+                refusals.append(refuse("9 C.3", f"{u.id} was fired at in this {phase} fire already: no target "
+                                       "unit may be fired at more than once per phase", u.hex, [u.id]))
+            continue
         if eligible_target(u, kind):
             if u.id in wanted:
                 refusals.append(refuse("9 B" if kind == "conventional" else "10 B", eligible_target(u, kind),

@@ -127,6 +127,7 @@ def apply(pos, rs, a, roll, *, losses=None, retreats=None, advance=None) -> Comb
             raise RulesError(f"a retreat is for the attacker or the defender, not {role!r}")
     work = pos.copy()
     out = CombatOutcome(work, roll, log=[roll.log])
+    fmt = work.map.format
     role = a.fired_at
     for uid, o in roll.outcomes.items():
         if uid.startswith("garrison@"):
@@ -157,6 +158,13 @@ def apply(pos, rs, a, roll, *, losses=None, retreats=None, advance=None) -> Comb
     if a.fire == "barrage":
         for uid in a.attackers:
             _mark(work, "barraged", uid)
+    else:                             # a unit assaults one hex; no target is fired at twice a phase (9 C.3)
+        assaults = work.state.setdefault("combat", {}).setdefault("assaults", {})
+        for uid in a.attackers:
+            assaults[uid] = fmt(a.defender_hex)
+        for uid in roll.outcomes:
+            if not uid.startswith("garrison@"):
+                _mark(work, f"fired_{a.fire}", uid)
     unused = [r for r in (retreats or {}) if not any(u in out.retreats for u in roll.outcomes)]
     if unused:
         raise _refuse(Code.RETREAT_ILLEGAL, "14 B", f"no unit retreats on this roll: --retreat {unused[0]} is not used")
