@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -18,14 +19,12 @@ def run(capsys, *args):
     return exc.value.code, out.out, out.err
 
 
+DATA = Path(__file__).resolve().parents[2] / "data" / "combat" / "wd-assault.yaml"
+
+
 @pytest.fixture()
-def pos_file(tmp_path):
-    p = tmp_path / "pos.yaml"
-    p.write_text("game: white-death\nturn: 3\nside: soviet\nweather: clear_frost\nunits:\n"
-                 "  s-18g: {hex: '0603'}\n  s-31g: {hex: '0603'}\n  s-t184-2: {hex: '0603'}\n"
-                 "  s-art-9g: {hex: '0803', status: [deployed]}\n"
-                 "  g-251-1: {hex: '0703'}\n  g-251-2: {hex: '0703'}\n")
-    return p
+def pos_file():
+    return DATA
 
 
 def test_text_answer_lists_each_target(capsys, pos_file):
