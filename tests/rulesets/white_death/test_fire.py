@@ -127,10 +127,11 @@ def test_case_28_afvs_only_take_antitank_fire_and_only_afvs_do(game, rs):
     a, b, _ = _run(game)
     pos = position(game, {"s-18g": a, "g-pz10-1": b, "g-251-1": b})
     got = assess_combat(pos, rs, ["s-18g"], h(game, b))
-    tank = _shot(got, "g-pz10-1")
-    assert tank.kind == "antitank" and tank.fire == 0                       # infantry fire no AT in assault (10 A)
-    assert _shot(got, "g-251-1").fire == 12                                  # the regiment's AT adds nothing here
-    assert tank.outcomes == {"- -> no effect": 1}
+    assert [s.unit.id for s in got.shots] == ["g-251-1"] and got.shots[0].fire == 12   # its AT adds nothing
+    named = assess_combat(pos, rs, ["s-18g"], h(game, b), context={"targets": {"g-pz10-1": None}})
+    assert not named.legal and named.refusals[0].rule == "10 A"              # infantry fire no AT in assault
+    tanks = assess_combat(position(game, {"s-t184-1": a, "g-pz10-1": b, "g-251-1": b}), rs, ["s-t184-1"], h(game, b))
+    assert {s.unit.id: s.kind for s in tanks.shots} == {"g-pz10-1": "antitank", "g-251-1": "conventional"}
     # a bunker is never fired at by conventional or antitank fire (19: barrages only)
     pos = position(game, {"s-18g": "2012", "g-bunker1": "2013", "g-251-1": "2013"})
     bunker = assess_combat(pos, rs, ["s-18g"], h(game, "2013"), context={"targets": {"g-bunker1": None}})

@@ -296,6 +296,14 @@ def fire_targets(pos, rs, phase, firers, targets_units, assault_hex, wanted, sup
     for hx in {t.unit.hex for t in targets if t.kind == "conventional"}:
         if support_total:
             pools["conventional"][hx] = pools["conventional"].get(hx, Fraction(0)) + support_total
+    dry = [t for t in targets if not pools[t.kind].get(t.unit.hex)]
+    for t in dry:                   # nothing of that kind can reach it: not a target (named: refused)
+        if t.unit.id in wanted:
+            why = ("only assaulting AFVs fire antitank (10 A)" if t.kind == "antitank" and phase == "assault"
+                   else f"no unit here has {t.kind} fire for it")
+            refusals.append(refuse("10 A" if t.kind == "antitank" else "9 A", f"{t.unit.id} cannot be fired at: {why}",
+                                   t.unit.hex, [t.unit.id]))
+    targets = [t for t in targets if t not in dry]
     _share(targets, wanted, pools, refusals)
     return targets, pools
 
