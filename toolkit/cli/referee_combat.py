@@ -139,6 +139,9 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
     context = {"modifiers": declared}
+    if (fire or targets) and getattr(rs, "combat_model", None) is None:
+        raise RulesError(f"--fire and --target are for games whose fire is aimed at units (White Death); "
+                         f"{rs.name} resolves one attack on the hex")
     if fire:
         context["fire"] = fire
     if targets:

@@ -99,3 +99,9 @@ def test_a_retreat_to_choose_exits_2_and_writes_nothing(capsys, pos_file, tmp_pa
                        "--rolls", "morale g-251-1=5", "--rolls", "conventional g-251-2=6", "--apply",
                        "--retreat", "defender=0701", "--out", str(after))
     assert code == 0 and "g-251-1 retreats 0703" in out and "0701" in after.read_text()
+
+
+def test_aimed_fire_options_are_refused_elsewhere(capsys):
+    data = Path(__file__).resolve().parents[2] / "data" / "combat" / "tutorial-attack.yaml"
+    code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(data), "--target", "r-1")
+    assert code == 2 and "aimed at units" in err
