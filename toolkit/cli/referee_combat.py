@@ -207,8 +207,10 @@ def _draw_combat(pos, rs, a, png, dpi):
     legend = (f"{','.join(a.attackers)} -> {'+'.join(pos.map.format(h) for h in a.defender_hexes)}: {a.ratio} = "
               f"{a.odds}, column "
               f"{a.column}" + (f", most likely {best}" if best else "") +
-              ("; blue: defender's retreat hexes" if shade else "") if a.legal else
+              (f"; blue: {getattr(a, 'fired_at', 'defender')}'s retreat hexes" if shade else "") if a.legal else
               f"attack refused: {a.refusals[0].text}")
+    if getattr(a, "fire", None):                  # aimed fire (White Death): which fire it is
+        legend = f"{a.fire} fire: {legend}"
     draw(pos, png, dpi, shade=shade, labels=labels, marks=marks, legend=legend)
 
 

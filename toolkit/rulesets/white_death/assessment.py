@@ -53,7 +53,7 @@ def _barrage_shots(pos, rs, firers, hex, context, refusals, mods):
             continue
         total += value
         note = "; ".join(t for _, t in notes)
-        mods.append(Modifier("attack", value, "11 B.2.a", f"barrage of {f.id}: {num_text(value)}" +
+        mods.append(Modifier("note", 0, "11 B.2.a", f"barrage of {f.id}: {num_text(value)}" +
                              (f" ({note})" if note else ""), f.hex, (f.id,), "fire"))
     table = fire_table(pos.game, "barrage")
     split = [Fraction(v) for v in context.get("barrage_attacks") or ()] or [total]
