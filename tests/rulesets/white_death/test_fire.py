@@ -226,3 +226,27 @@ def test_refusals_and_bad_input(game, rs):
     with pytest.raises(RulesError):
         assess_combat(pos, rs, ["s-18g"], h(game, b), context={"targets": {"nobody": None}})
     assert assess_combat(pos, rs, ["s-31g", "s-18g"], h(game, b)).legal     # from two hexes
+
+
+def test_case_13_no_assault_into_prohibited_terrain_but_fire_into_it(game, rs):
+    # a tank battalion may not assault the forest of 0901 from 0801 (no road): 12 A
+    pos = position(game, {"s-t184-1": "0801", "s-18g": "0801", "g-251-1": "0901"})
+    tank = assess_combat(pos, rs, ["s-t184-1"], h(game, "0901"))
+    assert not tank.legal and tank.refusals[0].rule == "12 A"
+    assert assess_combat(pos, rs, ["s-18g"], h(game, "0901")).legal
+    # the defenders' fire into 0801 is not limited, and the forest's defence value counts
+    d = assess_combat(pos, rs, ["s-18g"], h(game, "0901"), context={"fire": "defensive"})
+    assert d.legal
+    assert assess_combat(pos, rs, ["s-18g"], h(game, "0901")).shots[0].defence == 9   # P in forest (estimated)
+
+
+def test_case_55_the_assault_needs_the_impulse_minimum(game, rs):
+    a, b, _ = _run(game)
+    units = {"s-18g": a, "g-251-1": b}
+    small = position(game, units, impulse=("soviet", 2))             # 2 of 10 MP: no assault (5)
+    refused = assess_combat(small, rs, ["s-18g"], h(game, b))
+    assert not refused.legal and refused.refusals[0].rule == "5"
+    assert assess_combat(position(game, units, impulse=("soviet", 3)), rs, ["s-18g"], h(game, b)).legal
+    german = position(game, units, side="german", impulse=("german", 1))
+    wrong = assess_combat(german, rs, ["s-18g"], h(game, b))
+    assert not wrong.legal                                            # not the Soviet's impulse
