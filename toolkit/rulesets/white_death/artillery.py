@@ -45,36 +45,58 @@ def _artillery_supplied(pos, rs, unit) -> bool:
     return unit.id in got
 
 
+def _not_ready(pos, unit, code, rule: str, barraged: str) -> Reason | None:
+    """Why ``unit`` may not fire indirectly now: not artillery, off the map, not deployed
+    (6 B.2), or it barraged this impulse (11 B.1)."""
+    ids = (unit.id,)
+    if not U.is_artillery(unit):
+        return Reason(code, "11", f"{unit.id} is not artillery (no range and barrage factor)", unit.hex, ids)
+    if unit.hex is None:
+        return Reason(Code.NOT_ON_MAP, rule, f"{unit.id} is not on the map", None, ids)
+    if not _deployed(unit):
+        return Reason(code, rule, f"{unit.id} is not deployed (6 B.2: 1 MP)", unit.hex, ids)
+    if unit.id in used(pos, "barraged"):
+        return Reason(code, "11 B.1", f"{unit.id} {barraged}", unit.hex, ids)
+    return None
+
+
+def _in_range(pos, unit, hex, code, rule: str):
+    """``(distance, range, refusal)``: indirect fire reaches its printed range (11 A.2, 11 B.2.a)."""
+    fmt = pos.map.format
+    dist, rng = pos.map.grid.distance(unit.hex, hex), _range(unit)
+    why = None if dist <= rng else Reason(code, rule, f"{unit.id} in {fmt(unit.hex)} (range {rng}) is {dist} hexes "
+                                          f"from {fmt(hex)}", unit.hex, (unit.id,))
+    return dist, rng, why
+
+
+def _halved(value, dist: int, rng: int, rule: str, notes: list):
+    """Beyond half range the value is halved, fractions kept (11 A.2, 11 B.2.a)."""
+    if 2 * dist > rng:
+        notes.append((rule, f"{dist} hexes is beyond half range ({rng}): halved"))
+        return value / 2
+    return value
+
+
 def support_value(pos, rs, unit, to_hex, *, formation: str | None, high_intensity: bool = True):
     """``(value, notes, refusal)`` of ``unit``'s support mission to the stack in ``to_hex``
     (11 A): deployed artillery within its printed range, halved beyond half range; Soviet
     artillery only for its own division or brigade (``formation``, the controlling HQ's),
     never non-divisional; support factor 1 at low intensity (15 A.4) or out of traced supply
     (15 B)."""
-    fmt = pos.map.format
     ids = (unit.id,)
-    if not U.is_artillery(unit):
-        return Fraction(0), [], Reason(Code.SUPPORT_REFUSED, "11", f"{unit.id} is not artillery (no range and barrage "
-                                       "factor)", unit.hex, ids)
-    if unit.hex is None:
-        return Fraction(0), [], Reason(Code.NOT_ON_MAP, "11 A", f"{unit.id} is not on the map", None, ids)
-    if not _deployed(unit):
-        return Fraction(0), [], Reason(Code.SUPPORT_REFUSED, "11 A", f"{unit.id} is not deployed (6 B.2: 1 MP)", unit.hex, ids)
-    if unit.id in used(pos, "barraged"):
-        return Fraction(0), [], Reason(Code.SUPPORT_REFUSED, "11 B.1", f"{unit.id} fired a barrage this impulse", unit.hex, ids)
-    if unit.side == "soviet":
+    refused = Code.SUPPORT_REFUSED
+    why = _not_ready(pos, unit, refused, "11 A", "fired a barrage this impulse")
+    if why is None and unit.side == "soviet":
         if U.marked(unit, "non-divisional") or not unit.counter.front.get("support"):
-            return Fraction(0), [], Reason(Code.SUPPORT_REFUSED, "11 A.1", f"{unit.id} is non-divisional: Soviet "
-                                           "non-divisional artillery may not fire support", unit.hex, ids)
-        if formation is not None and U.formation(unit) != formation:
-            return Fraction(0), [], Reason(Code.SUPPORT_REFUSED, "11 A.1", f"{unit.id} ({U.formation(unit)}) may support only "
-                                           f"stacks of its own division or brigade; the controlling HQ is {formation}",
-                                           unit.hex, ids)
-    dist = pos.map.grid.distance(unit.hex, to_hex)
-    rng = _range(unit)
-    if dist > rng:
-        return Fraction(0), [], Reason(Code.SUPPORT_REFUSED, "11 A.2", f"{unit.id} in {fmt(unit.hex)} (range {rng}) is "
-                                       f"{dist} hexes from {fmt(to_hex)}", unit.hex, ids)
+            why = Reason(refused, "11 A.1", f"{unit.id} is non-divisional: Soviet non-divisional artillery may not "
+                         "fire support", unit.hex, ids)
+        elif formation is not None and U.formation(unit) != formation:
+            why = Reason(refused, "11 A.1", f"{unit.id} ({U.formation(unit)}) may support only stacks of its own "
+                         f"division or brigade; the controlling HQ is {formation}", unit.hex, ids)
+    if why is None:
+        dist, rng, why = _in_range(pos, unit, to_hex, refused, "11 A.2")
+    if why is not None:
+        return Fraction(0), [], why
     notes = []
     factor = U.fraction(unit.counter.front.get("support", 0) or 0)
     if not high_intensity:
@@ -83,46 +105,27 @@ def support_value(pos, rs, unit, to_hex, *, formation: str | None, high_intensit
     elif not _artillery_supplied(pos, rs, unit):
         factor = Fraction(1)
         notes.append(("15 B", "out of traced supply: support factor 1"))
-    value = factor * U.strength(unit)
-    if 2 * dist > rng:
-        value /= 2
-        notes.append(("11 A.2", f"{dist} hexes is beyond half range ({rng}): halved"))
-    return value, notes, None
+    return _halved(factor * U.strength(unit), dist, rng, "11 A.2", notes), notes, None
 
 
 def barrage_value(pos, rs, unit, target, *, sp_spent: int = 2):
     """``(value, notes, refusal)`` of ``unit``'s barrage on ``target`` (11 B): deployed,
     supplied (15 B) artillery within its range, barrage factor (German rockets at half value
     without 3 SP, 15 A.3) x strength, halved beyond half range."""
-    fmt = pos.map.format
-    ids = (unit.id,)
-    if not U.is_artillery(unit):
-        return Fraction(0), [], Reason(Code.CANNOT_ATTACK, "11", f"{unit.id} is not artillery (no range and barrage "
-                                       "factor)", unit.hex, ids)
-    if unit.hex is None:
-        return Fraction(0), [], Reason(Code.NOT_ON_MAP, "11 B", f"{unit.id} is not on the map", None, ids)
-    if not _deployed(unit):
-        return Fraction(0), [], Reason(Code.CANNOT_ATTACK, "11 B", f"{unit.id} is not deployed (6 B.2: 1 MP)", unit.hex, ids)
-    if unit.id in used(pos, "barraged"):
-        return Fraction(0), [], Reason(Code.CANNOT_ATTACK, "11 B", f"{unit.id} already barraged a hex this impulse "
-                                       "(one hex per barraging unit)", unit.hex, ids)
-    if not _artillery_supplied(pos, rs, unit):
-        return Fraction(0), [], Reason(Code.SUPPLY_NONE, "15 B", f"{unit.id} is out of traced supply and may not "
-                                       "barrage", unit.hex, ids)
-    dist = pos.map.grid.distance(unit.hex, target)
-    rng = _range(unit)
-    if dist > rng:
-        return Fraction(0), [], Reason(Code.NOT_ADJACENT, "11 B.2.a", f"{unit.id} in {fmt(unit.hex)} (range {rng}) "
-                                       f"is {dist} hexes from {fmt(target)}", unit.hex, ids)
+    why = _not_ready(pos, unit, Code.CANNOT_ATTACK, "11 B",
+                     "already barraged a hex this impulse (one hex per barraging unit)")
+    if why is None and not _artillery_supplied(pos, rs, unit):
+        why = Reason(Code.SUPPLY_NONE, "15 B", f"{unit.id} is out of traced supply and may not barrage", unit.hex,
+                     (unit.id,))
+    if why is None:
+        dist, rng, why = _in_range(pos, unit, target, Code.CANNOT_ATTACK, "11 B.2.a")
+    if why is not None:
+        return Fraction(0), [], why
     notes = []
     factor = barrage_factor(unit, sp_spent)
     if factor != U.fraction(unit.counter.front.get("barrage", 0)):
         notes.append(("15 A.3", f"rocket artillery at half value without 3 SP: factor {factor}"))
-    value = factor * U.strength(unit)
-    if 2 * dist > rng:
-        value /= 2
-        notes.append(("11 B.2.a", f"{dist} hexes is beyond half range ({rng}): halved"))
-    return value, notes, None
+    return _halved(factor * U.strength(unit), dist, rng, "11 B.2.a", notes), notes, None
 
 
 def observers_for(pos, firer) -> list:
