@@ -10,7 +10,7 @@ from fractions import Fraction
 from math import ceil, floor
 from typing import ClassVar
 
-from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Position, Ruleset,
+from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Position, RetreatRules, Ruleset,
                         StackingRules, SupplyRules, ZocRules)
 from ...referee.reasons import Code, Reason
 from ...referee.ruleset import Source
@@ -26,6 +26,7 @@ DEFAULTS = {
     "passed_by_division": True,         # A10
     "road_through_na_supply": True,     # A19
     "overrun_spent": "through_adjacent",  # A21
+    "retreat_toward": "battalion",      # 10.5: the battalion's HQ, the Division HQ only without it
 }
 _CHOICES = {
     "out_of_supply_ma": ("9.1", "5.3"),
@@ -35,6 +36,7 @@ _CHOICES = {
     "passed_by_division": (True, False),
     "road_through_na_supply": (True, False),
     "overrun_spent": ("through_adjacent", "before_adjacent"),
+    "retreat_toward": ("battalion", "either"),
 }
 
 LEG, TRACKED, WHEELED = "leg", "tracked", "wheeled"
@@ -109,6 +111,10 @@ class Grossdeutschland(RuleOptions, Ruleset):
                 return Reason(Code.MODE_NOT_ALLOWED, "9.5", f"{unit.id} carries {', '.join(riders)} riding tanks "
                               f"and may not overrun", unit.hex, (unit.id, *riders))
         return why
+
+    #: True on the copy of the ruleset that answers an advance after combat (10.6): the
+    #: retreat's HQ constraint (10.5, :func:`.retreat.may_retreat_into`) does not apply.
+    advancing: bool = False
 
     #: MP left to units continuing an overrun (9.4), by unit id: set by :func:`overrun_moves`
     #: on a copy of the ruleset for that one question.
@@ -200,6 +206,22 @@ class Grossdeutschland(RuleOptions, Ruleset):
         from . import combat
         return combat.combat_dice(self, pos, combat_)
 
+    def check_support(self, pos, combat_, support):
+        from . import combat
+        return combat.check_support(self, pos, combat_, support)
+
+    def may_retreat_into(self, pos, units, a, b):
+        from . import retreat
+        return retreat.may_retreat_into(self, pos, units, a, b)
+
+    def advance_search(self, pos, unit_ids, vacated_hex, path=None, hexes=None):
+        from . import retreat
+        return retreat.advance_search(self, pos, unit_ids, vacated_hex, path=path, hexes=hexes)
+
+    def after_combat(self, pos, outcome, assessment, choices):
+        from . import retreat
+        retreat.after_combat(self, pos, outcome, assessment, choices)
+
     def supply_blocks(self, pos, side, hex):
         if self.option(pos, "road_through_na_supply"):
             return False
@@ -266,4 +288,8 @@ RULESET = Grossdeutschland(
     los=LosRules(rule="11.2", along_hexside="both", max_range=10),
     command=CommandRules(rule="6.0", hq_types=HQ_TYPES, radius=None, range_value="command", same_formation=True),
     combat=_combat.COMBAT,
+    # 10.5: no enemy ZOC, friendly units or not (8.0); stacking at the end; closer to the HQ is
+    # the may_retreat_into hook (.retreat). 10.6: the vacated hex, ZOC ignored (advance_search)
+    retreat=RetreatRules(rule="10.5", away=None, enemy_zoc="forbidden", friendly_negates=False, stacking_end=True,
+                         advance=1, advance_rule="10.6"),
 )

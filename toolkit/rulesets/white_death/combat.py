@@ -318,6 +318,9 @@ class WhiteDeathCombat:
         from .assessment import roll as roll_fire
         return roll_fire(pos, rs, assessment, seed=seed, roll=roll, rolls=rolls)
 
-    def apply(self, pos, rs, assessment, roll, *, losses=None, retreats=None, advance=None):
+    def apply(self, pos, rs, assessment, roll, *, losses=None, retreats=None, advance=None, choices=None):
         from .fire_apply import apply
+        if choices:
+            raise RulesError(f"White Death takes no game choices when fire is applied (got {', '.join(choices)}): "
+                             "retreats are --retreat, advances --advance")
         return apply(pos, rs, assessment, roll, losses=losses, retreats=retreats, advance=advance)
