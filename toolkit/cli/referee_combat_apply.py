@@ -28,6 +28,9 @@ def apply_options(func):
         click.option("--advance", "advance", multiple=True, metavar="UNITS|UNIT=HEX",
                      help="attacking units that advance into the vacated hex (UNIT=HEX: that hex of the "
                           "defender's retreat path); repeatable"),
+        click.option("--choice", "choice", multiple=True, metavar="NAME:KEY=VALUE",
+                     help="a game's own owner choice (relocate:HQ=HEX: where an overrun HQ goes, A Victory "
+                          "Denied 12.6); repeatable"),
         click.option("--no-retreat", "no_retreat", multiple=True, metavar="ROLE[=N]",
                      help="ROLE (attacker/defender) tries No Retreat instead of its retreat, with the die N "
                           "(default: rolled from the combat's seed); games with the option (Demyansk 12.42)"),
@@ -101,10 +104,23 @@ def _no_retreat(texts, option="--no-retreat") -> dict:
     return out
 
 
-def run(pos, rs, assessment, rolled, loss, retreat, advance, out, no_retreat=(), zoc_retreat=()):
+def game_choices(texts) -> dict:
+    """``--choice NAME:KEY=VALUE`` -> ``{NAME: {KEY: VALUE}}`` (the ruleset reads the values)."""
+    out: dict = {}
+    for text in texts:
+        left, eq, value = text.partition("=")
+        name, colon, key = left.partition(":")
+        if not eq or not colon or not name.strip() or not key.strip() or not value.strip():
+            raise RulesError(f"bad --choice {text!r}: expected NAME:KEY=VALUE, e.g. relocate:s-hq-16a=2811")
+        out.setdefault(name.strip(), {})[key.strip()] = value.strip()
+    return out
+
+
+def run(pos, rs, assessment, rolled, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=()):
     """Apply ``rolled`` with the owners' choices; write ``out`` when given. The outcome."""
     outcome = apply_combat(pos, rs, assessment, rolled, **choices(pos, loss, retreat, advance),
-                           no_retreat=_no_retreat(no_retreat), zoc_retreat=_no_retreat(zoc_retreat, "--zoc-retreat"))
+                           choices=game_choices(choice), no_retreat=_no_retreat(no_retreat),
+                           zoc_retreat=_no_retreat(zoc_retreat, "--zoc-retreat"))
     if out:
         dump_position(outcome.position, out)
     return outcome
@@ -117,6 +133,6 @@ def text(outcome, out) -> list[str]:
     return lines
 
 
-def check_usage(apply, loss, retreat, advance, out, no_retreat=(), zoc_retreat=()) -> None:
-    if not apply and (loss or retreat or advance or out or no_retreat or zoc_retreat):
-        raise RulesError("--loss, --retreat, --advance, --no-retreat, --zoc-retreat and --out need --apply")
+def check_usage(apply, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=()) -> None:
+    if not apply and (loss or retreat or advance or out or choice or no_retreat or zoc_retreat):
+        raise RulesError("--loss, --retreat, --advance, --choice, --no-retreat, --zoc-retreat and --out need --apply")

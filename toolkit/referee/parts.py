@@ -255,6 +255,8 @@ class SupportRules:
     from on-map units of those types (the support names the unit), within ``range_value``
     hexes of a defender hex (counter value; None: any range), not marked ``spent_status``,
     worth ``points_value`` (counter value) or 1 point. ``sides``: "attacker", "defender".
+    ``adds="strength"``: no shift; the points are added to the supported side's strength
+    total before the odds (Grossdeutschland 10.2: an artillery unit's attack strength).
     """
 
     rule: str | None = None
@@ -266,6 +268,7 @@ class SupportRules:
     range_value: str | None = "range"
     spent_status: str | None = None
     sides: tuple[str, ...] = ("attacker", "defender")
+    adds: str | None = None
 
 
 @dataclass(frozen=True)
@@ -345,8 +348,9 @@ class CombatRules:
     supports: dict = field(default_factory=dict)
     #: situational facts not on the map that the ruleset's hooks read from ``context`` (a Stuka
     #: mission, Timoshenko, an event chit): key -> the values allowed (empty: any); the CLI's
-    #: ``--context KEY=VALUE`` accepts only these (:func:`~toolkit.referee.check_combat_context`)
-    context_keys: dict = field(default_factory=dict)
+    #: ``--context KEY=VALUE`` accepts only these (:func:`~toolkit.referee.check_combat_context`);
+    #: None: undeclared, every key passes (a ruleset written before the declaration)
+    context_keys: dict | None = None
 
     def strength(self, unit, role: str):
         """The printed ``role`` ("attack" or "defence") strength of ``unit`` (0 if none)."""

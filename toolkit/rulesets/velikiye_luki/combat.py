@@ -21,7 +21,7 @@ INTEGRITY = ("20 Mot", "1 SS Bde", "291 ID", "6 Luft", "205 ID", "331 ID")
 HQ_ALL = ("hq-3c", "hq-chevalerie", "hq-wohler")
 
 COMBAT = CombatRules(
-    rule="6", crt="combat_results", attack_value="combat", defence_value="combat",
+    rule="6", crt="combat_results", attack_value="combat", defence_value="combat", context_keys={},
     odds_rule="6.3",
     # estimated: 6.3 bounds the *final* ratio to 1:3..8:1; raw odds below 1:3 are read at 1:3
     below_table="first",
