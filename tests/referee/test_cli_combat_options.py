@@ -35,7 +35,7 @@ def test_context_reaches_the_rulesets_hooks(capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["-p", AVD, "--context", "stukka=attack"], "unknown combat context 'stukka' for a-victory-denied; it knows: "
-                                                 "stuka, timoshenko"),
+                                                 "activated, fixed, minsk, stuka, timoshenko"),
     (["-p", AVD, "--context", "stuka=maybe"], "combat context stuka is one of attack, defence, not 'maybe'"),
     (["-p", AVD, "--context", "timoshenko"], "bad --context 'timoshenko': expected KEY=VALUE"),
     (["-p", AVD, "--context", "stuka=attack", "--context", "stuka=defence"], "--context stuka is given twice"),

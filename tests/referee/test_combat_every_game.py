@@ -1,6 +1,7 @@
 """``hexforge referee combat`` on every bundled game but White Death (its combat is its own
 branch's): an attack made from each game's first scenario set-up (the first unit of the side to
-move, in id order, that can move next to an enemy and attack it legally) is answered with its
+move, in id order, that can move next to an enemy and attack it legally, its HQ moving up
+when it must be in the HQ's range) is answered with its
 reasons and the exact distribution, and a seeded roll logs the seed; the referee plugin
 ``hexforge build`` emits carries the same combat and retreat rules."""
 
@@ -37,8 +38,19 @@ def _an_attack(game_id):
                 moved = pos.copy()
                 moved.unit(u.id).hex = h
                 moved.touch()
-                if assess_combat(moved, rs, [u.id], target).legal:
+                a = assess_combat(moved, rs, [u.id], target)
+                if a.legal:
                     return moved, rs, u.id, target
+                # a unit beyond its HQ's activation range (Grossdeutschland 10.0): the HQ moves up too
+                hqs = [x.id for x in moved.on_map(u.side) if x.type == "hq" and x.id != u.id
+                       and x.counter.formation == u.counter.formation] if a.refusals else []
+                for hq in hqs:
+                    near = min(destinations(moved, rs, hq), key=lambda d: (grid.distance(d, h), d), default=None)
+                    if near is not None:
+                        moved.unit(hq).hex = near
+                        moved.touch()
+                        if assess_combat(moved, rs, [u.id], target).legal:
+                            return moved, rs, u.id, target
     raise AssertionError(f"{game_id}: no unit can move next to an enemy and attack it")
 
 
