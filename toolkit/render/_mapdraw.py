@@ -24,7 +24,7 @@ from ..hexes import Hex, Hexside, Layout
 from ._mapgeom import Bins, chains, crossing, join_ends, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
 from ._glyphs import label_box, paste_label, paste_text, text_box
-from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, snap, walk
+from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, snap, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
 
@@ -83,12 +83,6 @@ class MapScene:
         self.id_boxes: dict[Hex, tuple] = {}
         self.place_boxes: dict[str, tuple] = {}
         self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-        # hexes by where they are drawn (fill, symbol sprite, grid line)
-        reach = max(layout.radius, 0.62 * self.size) + 4
-        self.hex_bins = Bins(1024)
-        for n, h in enumerate(self.hexes):
-            x, y = self.centres[h]
-            self.hex_bins.add(n, (x - reach, y - reach, x + reach, y + reach))
         self.terrain()
         self.water()
         self.symbols_plan()
@@ -100,12 +94,14 @@ class MapScene:
         edge_labels = self.edges(rec)
         self.marker_list = self.markers(rec)
         self.ops = rec.items
-        self.op_bins = Bins()
-        for n, (_, box, pad) in enumerate(self.ops):
-            self.op_bins.add(n, (box[0] - pad - 4, box[1] - pad - 4, box[2] + pad + 4, box[3] + pad + 4))
+        self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
+                                    for _, b, p in self.ops], dtype=float).reshape(-1, 4)
+        self.op_bins = _index(self.op_boxes)
         self.edge_tiles = self.edge_labels(edge_labels)
         self.hex_ids()
         self.places()
+        self.hex_boxes = self._hex_extents()
+        self.hex_bins = _index(self.hex_boxes)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -278,9 +274,8 @@ class MapScene:
 
     def _ticks(self, canvas, chain, colour, w: float) -> None:
         length = self.px(0.07)
-        for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035)):
-            nx, ny = -uy, ux
-            canvas.line([(x, y), (x + nx * length, y + ny * length)], colour, max(1.0, w * 0.6), round_ends=False)
+        canvas.segments([((x, y), (x - uy * length, y + ux * length))
+                         for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035))], colour, max(1.0, w * 0.6))
 
     def _bridge(self, canvas, at, direction, gap: float, colour, deck=None) -> None:
         """A bridge centred on ``at``, its deck along ``direction`` (where the road runs)."""
@@ -353,10 +348,9 @@ class MapScene:
                 canvas.line(pts, style.colour, w)
             if style.ties:
                 half = self.px(style.ties) / 2
-                for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2):
-                    nx, ny = -uy, ux
-                    canvas.line([(x - nx * half, y - ny * half), (x + nx * half, y + ny * half)],
-                                style.colour, max(1.0, w * 0.75), round_ends=False)
+                canvas.segments([((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
+                                 for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)],
+                                style.colour, max(1.0, w * 0.75))
 
     def _water_near(self, segment) -> list:
         """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
@@ -603,6 +597,20 @@ class MapScene:
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
         self.reserved = []   # only the placing needs them
 
+    def _hex_extents(self) -> np.ndarray:
+        """Per hex, the box of every pixel its fill, grid lines, symbols and id may touch."""
+        lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
+        reach = self.grid_style[1] + 2
+        boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
+        for n, sprites in self.sprites.items():
+            for spr, (x, y) in sprites:
+                boxes[n] = (min(boxes[n, 0], x), min(boxes[n, 1], y),
+                            max(boxes[n, 2], x + spr.width), max(boxes[n, 3], y + spr.height))
+        for n, (_, _, (x0, y0, x1, y1), _) in enumerate(self.ids):
+            boxes[n] = (min(boxes[n, 0], x0 - 2), min(boxes[n, 1], y0 - 2),
+                        max(boxes[n, 2], x1 + 2), max(boxes[n, 3], y1 + 2))
+        return boxes
+
     # -- painting a window -----------------------------------------------------------------
 
     def paint(self, image: Image.Image, origin: tuple[int, int]) -> None:
@@ -611,14 +619,14 @@ class MapScene:
         ox, oy = origin
         box = (ox, oy, ox + image.width, oy + image.height)
         draw = ImageDraw.Draw(image)
-        order = self.hex_bins.query(box)
+        order = _within(self.hex_bins, self.hex_boxes, box)
 
         local = self.corner_px[order] - np.asarray(origin, dtype=np.int32) if order else None
-        polygon = draw.polygon
-        fills = self.fill_list
+        polygon = draw.draw.draw_polygon
+        fills = self.fill_inks
         if order:
             for n, flat in zip(order, local.reshape(len(order), -1).tolist()):   # terrain fills
-                polygon(flat, fill=fills[n])
+                polygon(flat, fills[n], 1)
         # water bodies
         for colour, rings, bounds in self.bodies:
             if not meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
@@ -645,7 +653,7 @@ class MapScene:
             self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
         canvas = Canvas(image, self.factor, origin=origin)
-        for n in self.op_bins.query(box):
+        for n in _within(self.op_bins, self.op_boxes, box):
             op, obox, pad = self.ops[n]
             canvas.add(op, obox, pad)
         canvas.flush()
@@ -697,7 +705,7 @@ class MapScene:
                 missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in grid]
                 if missing:
                     self.grid_extra[n] = missing
-        self.fill_list = [self.fills[h] for h in self.hexes]
+        self.fill_inks = [ink(self.fills[h]) for h in self.hexes]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
         for n, h in enumerate(self.hexes):
@@ -716,7 +724,8 @@ class MapScene:
 
     def _grid_lines(self, draw, local, order) -> None:
         colour, width = self.grid_style
-        line = draw.line
+        colour = ink(colour)
+        line = draw.draw.draw_lines
         lo = width // 2
         outlines = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
         for k, n in enumerate(order):
@@ -724,10 +733,30 @@ class MapScene:
             for i, j in self.grid_extra.get(n, ()):
                 pieces.append([*local[k, i].tolist(), *local[k, j].tolist()])
             for flat in pieces:
-                line(flat, fill=colour, width=width)
+                line(flat, colour, width)
                 if width > 2:   # round joints (whole-pixel discs, the same in every window)
                     for x, y in zip(flat[::2], flat[1::2]):
-                        draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=colour)
+                        draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
+
+
+def _index(boxes: np.ndarray) -> Bins:
+    """A coarse index of ``boxes`` (N x 4), to be narrowed by :func:`_within`."""
+    bins = Bins(256)
+    for n, box in enumerate(boxes.tolist()):
+        bins.add(n, box)
+    return bins
+
+
+def _within(bins: Bins, boxes: np.ndarray, box) -> list[int]:
+    """Numbers of the ``boxes`` that overlap ``box``, in order (a window draws only what
+    reaches into it: with coarse cells alone it would draw four times as many hexes)."""
+    near = bins.query(box)
+    if not near:
+        return []
+    near = np.asarray(near)
+    b = boxes[near]
+    keep = (b[:, 0] < box[2]) & (box[0] < b[:, 2]) & (b[:, 1] < box[3]) & (box[1] < b[:, 3])
+    return near[keep].tolist()
 
 
 def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:

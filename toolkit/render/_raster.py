@@ -1,9 +1,10 @@
 """Anti-aliased vector drawing on large pillow images, and small polyline helpers.
 
 Pillow draws lines and polygons without anti-aliasing. :class:`Canvas` collects vector
-operations and draws them tile by tile: only tiles that some operation touches are cut out,
-enlarged, drawn at ``factor`` times the resolution and reduced back (box filter), so memory
-stays at one tile and untouched pixels come back unchanged.
+operations and draws them tile by tile: in each tile that some operation touches, only the
+box its operations cover is cut out, enlarged, drawn at ``factor`` times the resolution and
+reduced back (box filter), so memory stays at one tile, the supersampled area follows the
+lines (not the map) and untouched pixels come back unchanged.
 
 Coordinates are map pixels; the image may be any window of the map (``origin`` is the map
 pixel of its top-left corner). Every coordinate is rounded to whole (supersampled) pixels
@@ -35,7 +36,7 @@ def snap(v: float) -> int:
     """Round to a whole pixel the same way wherever the window is (half up)."""
     return math.floor(v + 0.5)
 
-__all__ = ["Canvas", "Recorder", "PAD", "snap", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
+__all__ = ["Canvas", "Recorder", "PAD", "ink", "snap", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
 
 
 class Canvas:
@@ -44,7 +45,7 @@ class Canvas:
     Operations are kept in supersampled whole pixels of the map (``factor`` times the map's
     pixels), snapped when they are queued."""
 
-    def __init__(self, image: Image.Image | None, factor: int = 3, tile: int = 256,
+    def __init__(self, image: Image.Image | None, factor: int = 3, tile: int = 128,
                  origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.factor = max(1, int(factor))
@@ -52,6 +53,7 @@ class Canvas:
         self.origin = origin
         self._ops: list[tuple] = []
         self._bins: dict[tuple[int, int], list[int]] = {}
+        self._boxes: dict[tuple[int, int], list[float]] = {}   # per tile: the box its ops cover
 
     # -- queueing --------------------------------------------------------------------------
 
@@ -67,12 +69,19 @@ class Canvas:
         pad += PAD + 1
         seen: set[tuple[int, int]] = set()
         for x0, y0, x1, y1 in boxes:
-            x0, x1, y0, y1 = x0 - ox, x1 - ox, y0 - oy, y1 - oy
-            for tx in range(max(0, int((x0 - pad) // t)), int((x1 + pad) // t) + 1):
-                for ty in range(max(0, int((y0 - pad) // t)), int((y1 + pad) // t) + 1):
-                    if (tx, ty) not in seen:
-                        seen.add((tx, ty))
-                        self._bins.setdefault((tx, ty), []).append(index)
+            x0, x1, y0, y1 = x0 - ox - pad, x1 - ox + pad, y0 - oy - pad, y1 - oy + pad
+            for tx in range(max(0, int(x0 // t)), int(x1 // t) + 1):
+                for ty in range(max(0, int(y0 // t)), int(y1 // t) + 1):
+                    key = (tx, ty)
+                    if key not in seen:
+                        seen.add(key)
+                        self._bins.setdefault(key, []).append(index)
+                    cover = self._boxes.get(key)
+                    if cover is None:
+                        self._boxes[key] = [x0, y0, x1, y1]
+                    else:
+                        cover[0], cover[1] = min(cover[0], x0), min(cover[1], y0)
+                        cover[2], cover[3] = max(cover[2], x1), max(cover[3], y1)
 
     def line(self, points: Sequence[Point], fill, width: float, *, round_ends: bool = True) -> None:
         """A polyline of ``width`` pixels with round joints (and round ends)."""
@@ -94,6 +103,16 @@ class Canvas:
             joints = _sharp_vertices(spts, w) if w > 2 else ()
             self._ops.append(("line", spts, fill, w, (round_ends and first, round_ends and last), joints))
             self._bin([_box(piece)], width)
+
+    def segments(self, pairs: Sequence[tuple[Point, Point]], fill, width: float) -> None:
+        """Short separate straight strokes with square ends (rail ties, slope ticks), queued
+        a few at a time: the same pixels as one :meth:`line` each, far fewer operations."""
+        w = max(1, round(width * self.factor))
+        for k in range(0, len(pairs), 8):
+            group = pairs[k:k + 8]
+            pts = [p for pair in group for p in pair]
+            self._ops.append(("segments", self._snap(pts), fill, w))
+            self._bin([_box(pts)], width)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
@@ -133,10 +152,13 @@ class Canvas:
         W, H = self.image.size
         ox, oy = self.origin
         for (tx, ty), indices in sorted(self._bins.items()):
-            x0, y0 = tx * t, ty * t
-            if x0 >= W or y0 >= H:
+            # only the part of the tile its operations cover (they draw nothing outside
+            # their boxes, which are padded): a road across a tile is a thin band to enlarge
+            cx0, cy0, cx1, cy1 = self._boxes[(tx, ty)]
+            x0, y0 = max(tx * t, math.floor(cx0)), max(ty * t, math.floor(cy0))
+            x1, y1 = min(W, (tx + 1) * t, math.ceil(cx1)), min(H, (ty + 1) * t, math.ceil(cy1))
+            if x0 >= x1 or y0 >= y1:
                 continue
-            x1, y1 = min(W, x0 + t), min(H, y0 + t)
             # a margin around the tile, drawn and thrown away: pixels at a crop's edge are
             # where pillow's rounding differs from one window to another
             bx0, by0 = max(0, x0 - PAD), max(0, y0 - PAD)
@@ -151,6 +173,7 @@ class Canvas:
             self.image.paste(crop.crop((x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)), (x0, y0))
         self._ops.clear()
         self._bins.clear()
+        self._boxes.clear()
 
 
 class Recorder(Canvas):
@@ -171,6 +194,7 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
     """Draw one operation; ``X0, Y0``: the crop's top-left corner in supersampled map pixels."""
     kind = op[0]
     off = np.array((X0, Y0), dtype=np.int32)
+    core = draw.draw
 
     def tr(points) -> list:
         return (points - off).ravel().tolist()
@@ -178,27 +202,35 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
     if kind == "line":
         _, points, fill, w, round_ends, joints = op
         flat = tr(points)
-        draw.line(flat, fill=fill, width=w)
+        c = ink(fill)
+        core.draw_lines(flat, c, w)
         if w > 2:
             for i in joints:
-                _dot(draw, flat[2 * i], flat[2 * i + 1], w, fill)
+                _dot(core, flat[2 * i], flat[2 * i + 1], w, c)
             for flag, (x, y) in zip(round_ends, ((flat[0], flat[1]), (flat[-2], flat[-1]))):
                 if flag:
-                    _dot(draw, x, y, w, fill)
+                    _dot(core, x, y, w, c)
+    elif kind == "segments":
+        _, points, fill, w = op
+        flat = tr(points)
+        c = ink(fill)
+        for i in range(0, len(flat), 4):
+            core.draw_lines(flat[i:i + 4], c, w)
     elif kind == "polygon":
         _, points, fill, outline, w = op
         flat = tr(points)
         if fill is not None:
-            draw.polygon(flat, fill=fill)
+            core.draw_polygon(flat, ink(fill), 1)
         if outline is not None:
-            draw.line(flat + flat[:2], fill=outline, width=w)
+            c = ink(outline)
+            core.draw_lines(flat + flat[:2], c, w)
             if w > 2:
                 for i in range(0, len(flat), 2):
-                    _dot(draw, flat[i], flat[i + 1], w, outline)
+                    _dot(core, flat[i], flat[i + 1], w, c)
     elif kind == "shape":
         _, rings, fill, outline, w, joints = op
         if fill is not None and len(rings) == 1:
-            draw.polygon(tr(rings[0]), fill=fill)
+            core.draw_polygon(tr(rings[0]), ink(fill), 1)
         elif fill is not None:
             # holes: a mask over the shape's own box only
             outer = rings[0] - off
@@ -215,21 +247,38 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
                     mdraw.polygon((hole - off - corner).ravel().tolist(), fill=0)
                 crop.paste(fill, (bx0, by0, bx1, by1), mask)
         if outline is not None:
+            c = ink(outline)
             for ring, ring_joints in zip(rings, joints):
                 flat = tr(ring)
-                draw.line(flat, fill=outline, width=w)
+                core.draw_lines(flat, c, w)
                 for i in ring_joints:
-                    _dot(draw, flat[2 * i], flat[2 * i + 1], w, outline)
+                    _dot(core, flat[2 * i], flat[2 * i + 1], w, c)
     elif kind == "ellipse":
         _, (x0, y0, x1, y1), fill, outline, w = op
         draw.ellipse((x0 - X0, y0 - Y0, x1 - X0, y1 - Y0), fill=fill, outline=outline,
                      width=w if outline is not None else 0)
 
 
-def _dot(draw, x: int, y: int, width: int, fill) -> None:
-    """A disc of diameter ``width`` centred on the whole pixel ``(x, y)`` (integer box)."""
+def _dot(core, x: int, y: int, width: int, c: int) -> None:
+    """A disc of diameter ``width`` centred on the whole pixel ``(x, y)`` (integer box), in
+    the packed colour ``c`` on pillow's drawing core."""
     lo = width // 2
-    draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=fill)
+    core.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), c, 1)
+
+
+_INK: dict = {}
+_PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+
+def ink(colour) -> int:
+    """``colour`` packed for pillow's drawing core on an RGB image (what ImageDraw does on
+    every call; drawing through the core with it skips that)."""
+    if isinstance(colour, list):
+        colour = tuple(colour)
+    packed = _INK.get(colour)
+    if packed is None:
+        packed = _INK[colour] = _PROBE._getink(colour)[0]
+    return packed
 
 
 @lru_cache(maxsize=256)
