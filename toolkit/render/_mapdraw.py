@@ -16,7 +16,7 @@ from collections import defaultdict
 import numpy as np
 
 from PIL import Image, ImageDraw
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Polygon
 from shapely.ops import linemerge, unary_union
 
 from ..game import Game, HexsideType, LineType, Map, TerrainType
@@ -142,7 +142,7 @@ class MapScene:
 
     def water(self) -> None:
         """Adjacent water hexes merged into one body with a rounded shore (shore line comes later)."""
-        self.shores = []
+        self.shores = []   # (points of a shore line, colour)
         self.bodies: list[tuple] = []   # (colour, [rings of whole pixels], box)
         self.water_colour: dict[Hex, tuple] = {}
         if not self.water_hexes:
@@ -152,32 +152,69 @@ class MapScene:
             by_style[self.style_of(self.m.terrain(h))].append(h)
         water_set = set(self.water_hexes)
         bodies = [(style, body) for style, hexes in by_style.items() for body in self._components(hexes)]
+        shapes: dict = {}
         for style, hexes in bodies:
             for h in hexes:
                 self.water_colour[h] = style.water
-            water = unary_union([self.layout.polygon(h) for h in hexes])
-            # the shore keeps a rim of land in the water hexes next to land, with rounded
-            # corners; where the water meets the map edge it runs to the hex edge
             shore_hexes = {n for h in hexes for n in self.grid.neighbours(h) if n not in water_set}
-            if shore_hexes:
-                land = unary_union([self.layout.polygon(h) for h in shore_hexes])
-                q = 6   # segments a quarter circle: round enough for corners this small
-                body = water.difference(land.buffer(self.px(0.075), quad_segs=q, join_style=1))
-                r = self.px(0.06)
-                body = body.buffer(-r, q, join_style=1).buffer(r, q, join_style=1)      # round the capes
-                body = body.buffer(r, q, join_style=1).buffer(-r, q, join_style=1).intersection(water)  # and the bays
-                coast = land.buffer(self.px(0.11), quad_segs=q, join_style=1)
-            else:
-                body, coast = water, None
-            for poly in getattr(body, "geoms", [body]):
-                if poly.is_empty or poly.geom_type != "Polygon":
-                    continue
-                rings = [[(snap(x), snap(y)) for x, y in ring.coords] for ring in (poly.exterior, *poly.interiors)]
-                self.bodies.append((style.water, rings, poly.bounds))
+            # the shape depends only on where the water and shore hexes lie relative to each
+            # other: a pond or lake repeated over the map is shaped once, then moved
+            x0, y0 = self.centres[hexes[0]]
+            water = tuple(sorted((round(x - x0, 6), round(y - y0, 6)) for x, y in map(self.centres.get, hexes)))
+            land = tuple(sorted((round(x - x0, 6), round(y - y0, 6))
+                                for x, y in map(self.centres.get, shore_hexes)))
+            shape = shapes.get((water, land))
+            if shape is None:
+                shape = shapes[(water, land)] = self._water_shape(water, land)
+            offset = np.asarray((x0, y0))
+            for rings, (bx0, by0, bx1, by1), shore in shape:
+                moved = [[(snap(x), snap(y)) for x, y in (ring + offset).tolist()] for ring in rings]
+                self.bodies.append((style.water, moved, (bx0 + x0, by0 + y0, bx1 + x0, by1 + y0)))
                 # the anti-aliased shore line hides the jagged edge of the fill
-                if coast is not None:
-                    line = poly.boundary.intersection(coast)
-                    self.shores.append((line, style.shore or style.ink))
+                for part in shore:
+                    self.shores.append(((part + offset).tolist(), style.shore or style.ink))
+
+    def _unit_corners(self) -> list[tuple[float, float]]:
+        """A hex's corners as offsets from its centre, as :meth:`Layout.corners` adds them."""
+        R = self.layout.radius
+        start = 180 if self.grid.flat else 270
+        return [(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i)))
+                for i in range(6)]
+
+    def _water_shape(self, water, land) -> list[tuple]:
+        """A water body of hexes centred at ``water`` with shore hexes at ``land`` (centre
+        offsets): per polygon its rings, bounds and shore lines (arrays, same offsets)."""
+        unit = self._unit_corners()
+
+        def union(centres):
+            return unary_union([Polygon([(x + ux, y + uy) for ux, uy in unit]) for x, y in centres])
+
+        body = union(water)
+        coast = None
+        # the shore keeps a rim of land in the water hexes next to land, with rounded
+        # corners; where the water meets the map edge it runs to the hex edge
+        if land:
+            whole = body
+            ground = union(land)
+            q = 6   # segments a quarter circle: round enough for corners this small
+            body = whole.difference(ground.buffer(self.px(0.075), quad_segs=q, join_style=1))
+            r = self.px(0.06)
+            body = body.buffer(-r, q, join_style=1).buffer(r, q, join_style=1)      # round the capes
+            body = body.buffer(r, q, join_style=1).buffer(-r, q, join_style=1).intersection(whole)  # and the bays
+            coast = ground.buffer(self.px(0.11), quad_segs=q, join_style=1)
+        out = []
+        for poly in getattr(body, "geoms", [body]):
+            if poly.is_empty or poly.geom_type != "Polygon":
+                continue
+            rings = [np.asarray(ring.coords) for ring in (poly.exterior, *poly.interiors)]
+            shore = []
+            if coast is not None:
+                line = poly.boundary.intersection(coast)
+                merged = linemerge(line) if line.geom_type == "MultiLineString" else line
+                shore = [np.asarray(part.coords) for part in getattr(merged, "geoms", [merged])
+                         if part.geom_type == "LineString" and len(part.coords) > 1]
+            out.append((rings, poly.bounds, shore))
+        return out
 
     def _components(self, hexes: list[Hex]) -> list[list[Hex]]:
         """Connected groups of ``hexes`` (one water body each: small geometry, fast buffers)."""
@@ -197,11 +234,8 @@ class MapScene:
 
     def shorelines(self, canvas) -> None:
         w = max(1.0, self.px(0.018))
-        for line, colour in self.shores:
-            merged = linemerge(line) if line.geom_type == "MultiLineString" else line
-            for part in getattr(merged, "geoms", [merged]):
-                if part.geom_type == "LineString" and len(part.coords) > 1:
-                    canvas.line(list(part.coords), colour, w)
+        for points, colour in self.shores:
+            canvas.line(points, colour, w)
 
     def symbols_plan(self) -> None:
         flat = self.grid.flat
