@@ -68,7 +68,7 @@ class MapScene:
     drawn in strips or pages is pixel for pixel the map drawn whole."""
 
     def __init__(self, game_map: Map, layout: Layout, theme: Theme, game: Game | None,
-                 extent: tuple[int, int]) -> None:
+                 extent: tuple[int, int], centres: dict[Hex, tuple[float, float]] | None = None) -> None:
         self.m = game_map
         self.extent = extent
         self.layout = layout
@@ -77,7 +77,7 @@ class MapScene:
         self.size = layout.size
         self.grid = game_map.grid
         self.hexes = self.grid.hexes()
-        self.centres = {h: layout.center(h) for h in self.hexes}
+        self.centres = centres or {h: layout.center(h) for h in self.hexes}
         self.factor = 3 if layout.size < 64 else 2
         self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
         self.id_boxes: dict[Hex, tuple] = {}

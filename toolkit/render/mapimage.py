@@ -12,6 +12,7 @@ map in memory, for maps small enough to hold.
 
 from __future__ import annotations
 
+import math
 import os
 from collections import OrderedDict
 from pathlib import Path
@@ -202,8 +203,7 @@ def render_map(game_map: Map, *, dpi: int = 150, theme: Theme | None = None,
     theme = theme or Theme.default()
     size = game_map.hex_size_inches * dpi
     margin = theme.data.get("margin", 0.42) * dpi
-    layout = Layout.fit(game_map.grid, size, margin)
-    area_w, area_h = layout.image_size(margin)
+    layout, (area_w, area_h), centres = _fit(game_map.grid, size, margin)
     plan, _ = plan_legend(game_map, game, theme, dpi, area_w, area_h)
     if plan.right:
         width, height = area_w + plan.width, max(area_h, plan.height)
@@ -214,8 +214,28 @@ def render_map(game_map: Map, *, dpi: int = 150, theme: Theme | None = None,
     if width * height > MAX_STREAM_PIXELS:
         raise BuildError(f"map {game_map.id} at {dpi} dpi would be {width} x {height} pixels, "
                          f"more than {MAX_STREAM_PIXELS:,}; use a lower --dpi")
-    scene = MapScene(game_map, layout, theme, game, (width, height))
+    scene = MapScene(game_map, layout, theme, game, (width, height), centres)
     return MapImage(scene, plan, origin, (width, height), dpi, (0, 0, area_w, area_h))
+
+
+def _fit(grid, size: float, margin: float):
+    """``Layout.fit(grid, size, margin)``, its ``image_size(margin)`` and the centre of every
+    hex, the same numbers without the corners of every hex twice (a monster map has tens of
+    thousands): rounding is monotonic, so the extreme corner is the extreme centre plus the
+    extreme corner offset."""
+    probe = Layout(grid, size)
+    hexes = grid.hexes()
+    xs, ys = zip(*map(probe.center, hexes))   # probe.center is exactly the offset from the origin
+    R = probe.radius
+    start = 180 if grid.flat else 270
+    ux = [R * math.cos(math.radians(start + 60 * i)) for i in range(6)]
+    uy = [R * math.sin(math.radians(start + 60 * i)) for i in range(6)]
+    layout = Layout(grid, size, (margin - (min(xs) + min(ux)), margin - (min(ys) + min(uy))))
+    ox, oy = layout.origin
+    x0, y0 = (ox + min(xs)) + min(ux), (oy + min(ys)) + min(uy)
+    x1, y1 = (ox + max(xs)) + max(ux), (oy + max(ys)) + max(uy)
+    area = math.ceil(x1 - min(x0, 0) + margin), math.ceil(y1 - min(y0, 0) + margin)
+    return layout, area, {h: (ox + x, oy + y) for h, x, y in zip(hexes, xs, ys)}
 
 
 def build_map(game: Game, out_dir: Path, progress: Callable[[str], None]) -> list[Path]:
