@@ -742,6 +742,7 @@ class MapScene:
         self.fill_inks = [ink(self.fills[h]) for h in self.hexes]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
+        trimmed: dict[int, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
         for n, h in enumerate(self.hexes):
             out = []
             cell = self.m.hexes.get(h)
@@ -749,10 +750,16 @@ class MapScene:
                 for code in (cell.terrain, *cell.features):
                     variant = (h.col * 7 + h.row * 13) % VARIANTS
                     spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
-                    if spr is not None:
+                    if spr is None:
+                        continue
+                    cut = trimmed.get(id(spr))
+                    if cut is None:   # (the sprite kept in the entry: its id stays its own)
+                        box = spr.getchannel("A").getbbox()
+                        cut = trimmed[id(spr)] = (spr.crop(box), box[0], box[1], spr) if box else (None, 0, 0, spr)
+                    if cut[0] is not None:
                         cx, cy = self.centres[h]
                         half = spr.width / 2
-                        out.append((spr, (round(cx - half), round(cy - half))))
+                        out.append((cut[0], (round(cx - half) + cut[1], round(cy - half) + cut[2])))
             if out:
                 self.sprites[n] = out
 

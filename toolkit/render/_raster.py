@@ -87,22 +87,25 @@ class Canvas:
         """A polyline of ``width`` pixels with round joints (and round ends)."""
         if len(points) < 2:
             return
-        points = list(points)
-        n = len(points)
+        exact = np.asarray(points, dtype=float).reshape(-1, 2)
+        n = len(exact)
         w = max(1, round(width * self.factor))
+        snapped = self._snap(exact)
+        sharp = np.asarray(_sharp_vertices(snapped, w) if w > 2 else (), dtype=int)
         # long polylines become short overlapping pieces, so a tile only draws what crosses
         # it; two shared points make every vertex an inner vertex of some piece (joints)
         step = _CHUNK
         starts = range(0, max(1, n - 2), step) if n > step + 2 else [0]
         for k in starts:
-            piece = points[k:k + step + 2]
-            if len(piece) < 2:
+            end = min(n, k + step + 2)
+            if end - k < 2:
                 continue
             first, last = k == 0, k + step + 2 >= n
-            spts = self._snap(piece)
-            joints = _sharp_vertices(spts, w) if w > 2 else ()
-            self._ops.append(("line", spts, fill, w, (round_ends and first, round_ends and last), joints))
-            self._bin([_box(piece)], width)
+            joints = tuple((sharp[(sharp > k) & (sharp < end - 1)] - k).tolist())
+            self._ops.append(("line", snapped[k:end].copy(), fill, w, (round_ends and first, round_ends and last),
+                              joints))
+            lo, hi = exact[k:end].min(axis=0), exact[k:end].max(axis=0)
+            self._bin([(lo[0], lo[1], hi[0], hi[1])], width)
 
     def segments(self, pairs: Sequence[tuple[Point, Point]], fill, width: float) -> None:
         """Short separate straight strokes with square ends (rail ties, slope ticks), queued
