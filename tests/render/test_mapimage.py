@@ -168,6 +168,16 @@ def test_the_renderers_fit_is_layout_fit_and_image_size_to_the_bit(grid_args, si
     assert centres == {h: expected.center(h) for h in grid}
 
 
+@pytest.mark.parametrize("grid_args", [
+    dict(), dict(orientation="pointy"), dict(shifted="odd", short_shifted=True),
+    dict(col_direction="descending", row_direction="descending"), dict(orientation="pointy", short_shifted=True)])
+def test_the_scenes_edge_hexes_are_the_grids(grid_args):
+    game_map = _synthetic(**grid_args)
+    scene = render_map(game_map, dpi=60).scene
+    for edge in ("north", "south", "west", "east"):
+        assert scene._edge_hexes(edge) == game_map.grid.edge_hexes(edge)
+
+
 def test_legend_band_lies_outside_the_hexes(tutorial):
     image = render_map(tutorial.main_map, dpi=150, game=tutorial)
     x0, y0, x1, y1 = image.layout.bounds()

@@ -16,7 +16,8 @@ from collections import defaultdict
 import numpy as np
 
 from PIL import Image, ImageDraw
-from shapely.geometry import LineString, Polygon
+import shapely
+from shapely.geometry import LineString
 from shapely.ops import linemerge, unary_union
 
 from ..game import Game, HexsideType, LineType, Map, TerrainType
@@ -184,10 +185,8 @@ class MapScene:
     def _water_shape(self, water, land) -> list[tuple]:
         """A water body of hexes centred at ``water`` with shore hexes at ``land`` (centre
         offsets): per polygon its rings, bounds and shore lines (arrays, same offsets)."""
-        unit = self._unit_corners()
-
         def union(centres):
-            return unary_union([Polygon([(x + ux, y + uy) for ux, uy in unit]) for x, y in centres])
+            return unary_union(self._hex_polygons(centres))
 
         body = union(water)
         coast = None
@@ -448,11 +447,36 @@ class MapScene:
                 best, count = name, on
         return best if count * 2 >= len(hexes) else None
 
+    def _lines(self) -> dict[Hex, tuple[int, int]]:
+        """Line coordinates of every hex (see :meth:`Grid.to_lines`), and the set of them."""
+        if "_line_coords" not in self.__dict__:
+            lines = {h: self.grid.to_lines(h) for h in self.hexes}
+            self._line_coords = (lines, set(lines.values()))
+        return self._line_coords
+
     def _edge_hexes(self, name: str) -> list[Hex]:
+        """``Grid.edge_hexes(name)``, from one table of line coordinates for all four edges."""
         cache = self.__dict__.setdefault("_edge_cache", {})
         if name not in cache:
-            cache[name] = self.grid.edge_hexes(name)
+            lines, occupied = self._lines()
+            flat = self.grid.flat
+            across = ("west", "east") if flat else ("north", "south")
+            along = {"north": "N", "south": "S"} if flat else {"west": "W", "east": "E"}
+            if name in across:
+                wanted = 0 if name == across[0] else max(a for a, _ in occupied)
+                cache[name] = [h for h in self.hexes if lines[h][0] == wanted]
+            elif name in along:
+                da, dd = next((da, dd) for n, da, dd in self.grid.directions if n == along[name])
+                cache[name] = [h for h in self.hexes if (lines[h][0] + da, lines[h][1] + dd) not in occupied]
+            else:
+                cache[name] = self.grid.edge_hexes(name)   # its error names the edge
         return cache[name]
+
+    def _hex_polygons(self, centres) -> np.ndarray:
+        """Shapely polygons of hexes centred at ``centres``: the corners of :meth:`Layout.corners`,
+        made in one call."""
+        unit = np.asarray(self._unit_corners())
+        return shapely.polygons(np.asarray(centres, dtype=float).reshape(-1, 1, 2) + unit[None])
 
     def edges(self, canvas) -> list[tuple]:
         """Coloured bands outside friendly and supply edges; returns label data for each."""
@@ -461,23 +485,26 @@ class MapScene:
             return []
         # the bands only touch edge hexes: subtract those, not the whole grid
         near = {h for name in ("north", "south", "west", "east") for h in self._edge_hexes(name)}
-        grid_poly = unary_union([self.layout.polygon(h) for h in near])
+        grid_poly = unary_union(self._hex_polygons([self.centres[h] for h in near]))
         out = []
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
+        lines_of, occupied = self._lines()
         for (edge_name, side_id, _), entry in groups.items():
             hexes = entry["hexes"] or tuple(self._edge_hexes(edge_name))
             wanted = EDGE_SIDES[flat].get(edge_name, set())
+            steps = [(da, dd) for name, da, dd in self.grid.directions if name in wanted]
             segments = []
             for h in hexes:
-                for direction, side in self.grid.hexsides(h):
-                    other = side.b if side.a == h else side.a
-                    if direction in wanted and other not in self.grid:
-                        segments.append(LineString(self.layout.hexside_segment(side)))
+                a, d = lines_of.get(h) or self.grid.to_lines(h)
+                for da, dd in steps:
+                    if (a + da, d + dd) not in occupied:   # the side faces off the map
+                        other = self.grid.from_lines(a + da, d + dd)
+                        segments.append(self.layout.hexside_segment(Hexside.of(h, other)))
             if not segments:
                 continue
             # merged into chains first so the band's corners are mitred, not notched
-            lines = [LineString(c) for c in chains([list(seg.coords) for seg in segments])]
+            lines = [LineString(c) for c in chains(segments)]
             band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
             band = band.difference(grid_poly)
             colour = side_colour(side_id, self.game)
