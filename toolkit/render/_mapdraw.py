@@ -114,6 +114,13 @@ class MapScene:
         return tt if tt is not None else TerrainType(code=code, name=code)
 
     def style_of(self, code: str | None) -> TerrainStyle:
+        styles = self.__dict__.setdefault("_styles", {})
+        style = styles.get(code)
+        if style is None:
+            style = styles[code] = self._style_of(code)
+        return style
+
+    def _style_of(self, code: str | None) -> TerrainStyle:
         if code is None:
             clear = next((t for t in self.m.terrain_types.values()
                           if self.theme.terrain_style(t).key == "clear"), None)
