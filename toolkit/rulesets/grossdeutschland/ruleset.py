@@ -142,6 +142,10 @@ class Grossdeutschland(RuleOptions, Ruleset):
 
     # -- zones of control (8.0) ------------------------------------------------------------
 
+    #: 8.0: a unit's ZOC (the six hexes around it, less terrain NA to Wheeled units) depends on
+    #: the unit and the map alone; no other unit can change it
+    zoc_radius = 0
+
     def exerts_zoc(self, pos, unit):
         return unit.counter.kind == "unit" and unit.type not in HQ_TYPES     # "never HQ"
 
