@@ -97,12 +97,12 @@ class MapScene:
         self.ops = rec.items
         self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
                                     for _, b, p in self.ops], dtype=float).reshape(-1, 4)
-        self.op_bins = _index(self.op_boxes)
+        self.op_index = _Boxes(self.op_boxes)
         self.edge_tiles = self.edge_labels(edge_labels)
         self.hex_ids()
         self.places()
         self.hex_boxes = self._hex_extents()
-        self.hex_bins = _index(self.hex_boxes)
+        self.hex_index = _Boxes(self.hex_boxes)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -276,11 +276,11 @@ class MapScene:
                 w = max(1.0, self.px(style.width))
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w)
-                    self.water_lines.append(LineString(chain))
+                    self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
-                    self.water_lines.append(LineString(pts))
+                    self.water_lines.append(LineString(np.asarray(pts, dtype=float)))
                 if style.edge is not None:
                     canvas.line(pts, style.edge, w + max(1.5, self.px(0.016)) * 2 if style.key == "river" else w + 2)
                 canvas.line(pts, style.colour, w)
@@ -366,11 +366,13 @@ class MapScene:
         bridged = {side for side, feats in self.m.hexsides.items()
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
         for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
+            drawn = None
             for a, b in zip(line.hexes, line.hexes[1:]):
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
                     segment = self.layout.hexside_segment(side)
-                    at, direction = crossing(pts, segment, self.centres[a], self.centres[b],
+                    drawn = drawn or LineString(np.asarray(pts, dtype=float))
+                    at, direction = crossing(drawn, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
@@ -670,13 +672,16 @@ class MapScene:
         lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
         reach = self.grid_style[1] + 2
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
-        for n, sprites in self.sprites.items():
-            for spr, (x, y) in sprites:
-                boxes[n] = (min(boxes[n, 0], x), min(boxes[n, 1], y),
-                            max(boxes[n, 2], x + spr.width), max(boxes[n, 3], y + spr.height))
-        for n, (_, _, (x0, y0, x1, y1), _) in enumerate(self.ids):
-            boxes[n] = (min(boxes[n, 0], x0 - 2), min(boxes[n, 1], y0 - 2),
-                        max(boxes[n, 2], x1 + 2), max(boxes[n, 3], y1 + 2))
+        parts = [(n, x, y, x + spr.width, y + spr.height)
+                 for n, sprites in self.sprites.items() for spr, (x, y) in sprites]
+        parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _) in enumerate(self.ids)]
+        if parts:
+            p = np.asarray(parts, dtype=float)
+            n = p[:, 0].astype(int)
+            np.minimum.at(boxes[:, 0], n, p[:, 1])
+            np.minimum.at(boxes[:, 1], n, p[:, 2])
+            np.maximum.at(boxes[:, 2], n, p[:, 3])
+            np.maximum.at(boxes[:, 3], n, p[:, 4])
         return boxes
 
     # -- painting a window -----------------------------------------------------------------
@@ -687,7 +692,7 @@ class MapScene:
         ox, oy = origin
         box = (ox, oy, ox + image.width, oy + image.height)
         draw = ImageDraw.Draw(image)
-        order = _within(self.hex_bins, self.hex_boxes, box)
+        order = self.hex_index.within(box)
 
         local = self.corner_px[order] - np.asarray(origin, dtype=np.int32) if order else None
         polygon = draw.draw.draw_polygon
@@ -721,7 +726,7 @@ class MapScene:
             self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
         canvas = Canvas(image, self.factor, origin=origin)
-        for n in _within(self.op_bins, self.op_boxes, box):
+        for n in self.op_index.within(box):
             op, obox, pad = self.ops[n]
             canvas.add(op, obox, pad)
         canvas.flush()
@@ -814,24 +819,25 @@ class MapScene:
                         draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
 
 
-def _index(boxes: np.ndarray) -> Bins:
-    """A coarse index of ``boxes`` (N x 4), to be narrowed by :func:`_within`."""
-    bins = Bins(256)
-    for n, box in enumerate(boxes.tolist()):
-        bins.add(n, box)
-    return bins
+class _Boxes:
+    """Boxes (N x 4: left, top, right, bottom) found by the windows they meet: sorted by their
+    top edge, a window looks only at the band of boxes that can reach it."""
 
+    def __init__(self, boxes: np.ndarray) -> None:
+        self.boxes = boxes
+        self.order = np.argsort(boxes[:, 1], kind="stable")
+        self.tops = boxes[self.order, 1]
+        self.tallest = float((boxes[:, 3] - boxes[:, 1]).max()) if len(boxes) else 0.0
 
-def _within(bins: Bins, boxes: np.ndarray, box) -> list[int]:
-    """Numbers of the ``boxes`` that overlap ``box``, in order (a window draws only what
-    reaches into it: with coarse cells alone it would draw four times as many hexes)."""
-    near = bins.query(box)
-    if not near:
-        return []
-    near = np.asarray(near)
-    b = boxes[near]
-    keep = (b[:, 0] < box[2]) & (box[0] < b[:, 2]) & (b[:, 1] < box[3]) & (box[1] < b[:, 3])
-    return near[keep].tolist()
+    def within(self, box) -> list[int]:
+        """Numbers of the boxes that overlap ``box``, in order (a window draws only what
+        reaches into it)."""
+        lo = np.searchsorted(self.tops, box[1] - self.tallest, side="left")
+        hi = np.searchsorted(self.tops, box[3], side="left")
+        near = self.order[lo:hi]
+        b = self.boxes[near]
+        keep = (b[:, 0] < box[2]) & (box[0] < b[:, 2]) & (b[:, 1] < box[3]) & (box[1] < b[:, 3])
+        return np.sort(near[keep]).tolist()
 
 
 def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:
