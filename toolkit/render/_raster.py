@@ -154,6 +154,8 @@ class Canvas:
         f, t = self.factor, self.tile
         W, H = self.image.size
         ox, oy = self.origin
+        self.image.load()
+        core = self.image.im
         for (tx, ty), indices in sorted(self._bins.items()):
             # only the part of the tile its operations cover (they draw nothing outside
             # their boxes, which are padded): a road across a tile is a thin band to enlarge
@@ -165,15 +167,16 @@ class Canvas:
             # a margin around the tile, drawn and thrown away: pixels at a crop's edge are
             # where pillow's rounding differs from one window to another
             bx0, by0 = max(0, x0 - PAD), max(0, y0 - PAD)
-            crop = self.image.crop((bx0, by0, min(W, x1 + PAD), min(H, y1 + PAD)))
+            w, h = min(W, x1 + PAD) - bx0, min(H, y1 + PAD) - by0
+            # pillow's core directly: the Python wrappers cost more than small tiles' pixels
+            crop = core.crop((bx0, by0, bx0 + w, by0 + h))
             if f > 1:
-                crop = crop.resize((crop.width * f, crop.height * f), Image.NEAREST)
-            draw = ImageDraw.Draw(crop)
+                crop = crop.resize((w * f, h * f), Image.NEAREST, (0, 0, w, h))
+            draw = Image.core.draw(crop, 0)
             for i in indices:
                 _draw_op(draw, crop, self._ops[i], (ox + bx0) * f, (oy + by0) * f)
-            if f > 1:
-                crop = crop.reduce(f)
-            self.image.paste(crop.crop((x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)), (x0, y0))
+            inner = ((x0 - bx0) * f, (y0 - by0) * f, (x1 - bx0) * f, (y1 - by0) * f)
+            core.paste(crop.reduce((f, f), inner) if f > 1 else crop.crop(inner), (x0, y0, x1, y1))
         self._ops.clear()
         self._bins.clear()
         self._boxes.clear()
@@ -193,11 +196,11 @@ class Recorder(Canvas):
             self.items.append((op, tuple(box), pad))
 
 
-def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y0: int) -> None:
-    """Draw one operation; ``X0, Y0``: the crop's top-left corner in supersampled map pixels."""
+def _draw_op(core, crop, op: tuple, X0: int, Y0: int) -> None:
+    """Draw one operation with pillow's drawing ``core`` on the image core ``crop``; ``X0,
+    Y0``: the crop's top-left corner in supersampled map pixels."""
     kind = op[0]
     off = np.array((X0, Y0), dtype=np.int32)
-    core = draw.draw
 
     def tr(points) -> list:
         return (points - off).ravel().tolist()
@@ -239,8 +242,8 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
             outer = rings[0] - off
             bx0 = max(0, int(outer[:, 0].min()))
             by0 = max(0, int(outer[:, 1].min()))
-            bx1 = min(crop.width, int(outer[:, 0].max()) + 2)
-            by1 = min(crop.height, int(outer[:, 1].max()) + 2)
+            bx1 = min(crop.size[0], int(outer[:, 0].max()) + 2)
+            by1 = min(crop.size[1], int(outer[:, 1].max()) + 2)
             if bx1 > bx0 and by1 > by0:
                 mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
                 mdraw = ImageDraw.Draw(mask)
@@ -248,7 +251,7 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
                 mdraw.polygon((outer - corner).ravel().tolist(), fill=255)
                 for hole in rings[1:]:
                     mdraw.polygon((hole - off - corner).ravel().tolist(), fill=0)
-                crop.paste(fill, (bx0, by0, bx1, by1), mask)
+                crop.paste(tuple(fill), (bx0, by0, bx1, by1), mask.im)
         if outline is not None:
             c = ink(outline)
             for ring, ring_joints in zip(rings, joints):
@@ -258,8 +261,13 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
                     _dot(core, flat[2 * i], flat[2 * i + 1], w, c)
     elif kind == "ellipse":
         _, (x0, y0, x1, y1), fill, outline, w = op
-        draw.ellipse((x0 - X0, y0 - Y0, x1 - X0, y1 - Y0), fill=fill, outline=outline,
-                     width=w if outline is not None else 0)
+        box = (x0 - X0, y0 - Y0, x1 - X0, y1 - Y0)
+        # as ImageDraw.ellipse does it
+        fill_ink = ink(fill) if fill is not None else None
+        if fill_ink is not None:
+            core.draw_ellipse(box, fill_ink, 1)
+        if outline is not None and ink(outline) != fill_ink and w != 0:
+            core.draw_ellipse(box, ink(outline), 0, w)
 
 
 def _dot(core, x: int, y: int, width: int, c: int) -> None:

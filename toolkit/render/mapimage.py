@@ -115,7 +115,7 @@ class MapImage:
         x0, y0, x1, y1 = (int(v) for v in box)
         if self._image is not None:
             return self._image.crop((x0, y0, x1, y1))
-        out = Image.new("RGB", (x1 - x0, y1 - y0), self.scene.theme.paper)
+        out = Image.new("RGB", (x1 - x0, y1 - y0), None)   # every pixel comes from a tile
         for ty in range(y0 // self.tile_h, (y1 - 1) // self.tile_h + 1):
             for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
                 th = self.tile_h
