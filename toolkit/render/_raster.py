@@ -54,6 +54,9 @@ class Canvas:
         self._ops: list[tuple] = []
         self._bins: dict[tuple[int, int], list[int]] = {}
         self._boxes: dict[tuple[int, int], list[float]] = {}   # per tile: the box its ops cover
+        # the last tile of a row or column takes a sliver left at the image's edge (a window
+        # of 1024 pixels and a margin would end in tiles of 4 pixels, each a full round)
+        self._last = (_last_tile(image.size[0], tile), _last_tile(image.size[1], tile)) if image else (1 << 30,) * 2
 
     # -- queueing --------------------------------------------------------------------------
 
@@ -70,8 +73,9 @@ class Canvas:
         seen: set[tuple[int, int]] = set()
         for x0, y0, x1, y1 in boxes:
             x0, x1, y0, y1 = x0 - ox - pad, x1 - ox + pad, y0 - oy - pad, y1 - oy + pad
-            for tx in range(max(0, int(x0 // t)), int(x1 // t) + 1):
-                for ty in range(max(0, int(y0 // t)), int(y1 // t) + 1):
+            lx, ly = self._last
+            for tx in range(max(0, min(lx, int(x0 // t))), min(lx, int(x1 // t)) + 1):
+                for ty in range(max(0, min(ly, int(y0 // t))), min(ly, int(y1 // t)) + 1):
                     key = (tx, ty)
                     if key not in seen:
                         seen.add(key)
@@ -160,8 +164,10 @@ class Canvas:
             # only the part of the tile its operations cover (they draw nothing outside
             # their boxes, which are padded): a road across a tile is a thin band to enlarge
             cx0, cy0, cx1, cy1 = self._boxes[(tx, ty)]
+            right = W if tx == self._last[0] else (tx + 1) * t
+            bottom = H if ty == self._last[1] else (ty + 1) * t
             x0, y0 = max(tx * t, math.floor(cx0)), max(ty * t, math.floor(cy0))
-            x1, y1 = min(W, (tx + 1) * t, math.ceil(cx1)), min(H, (ty + 1) * t, math.ceil(cy1))
+            x1, y1 = min(W, right, math.ceil(cx1)), min(H, bottom, math.ceil(cy1))
             if x0 >= x1 or y0 >= y1:
                 continue
             # a margin around the tile, drawn and thrown away: pixels at a crop's edge are
@@ -194,6 +200,15 @@ class Recorder(Canvas):
         op = self._ops.pop()
         for box in boxes:
             self.items.append((op, tuple(box), pad))
+
+
+def _last_tile(size: int, tile: int) -> int:
+    """Index of the last tile along a side of ``size`` pixels: a sliver under a quarter
+    tile joins the tile before it."""
+    last = max(0, (size - 1) // tile)
+    if last and size - last * tile < tile // 4:
+        last -= 1
+    return last
 
 
 def _draw_op(core, crop, op: tuple, X0: int, Y0: int) -> None:

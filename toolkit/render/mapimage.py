@@ -136,10 +136,11 @@ class MapImage:
 
     def _tile(self, tx: int, ty: int) -> Image.Image:
         x0, y0 = tx * TILE, ty * self.tile_h
-        x1, y1 = x0 + TILE, y0 + self.tile_h
+        # the last tiles of a row or column end with the map
+        x1, y1 = min(x0 + TILE, self.size[0]), min(y0 + self.tile_h, self.size[1])
         scene = self.scene
         # a margin drawn and thrown away: at a window's edge pillow's rounding differs
-        buf = Image.new("RGB", (TILE + 2 * PAD, self.tile_h + 2 * PAD), scene.theme.paper)
+        buf = Image.new("RGB", (x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD), scene.theme.paper)
         origin = (x0 - PAD, y0 - PAD)
         hx0, hy0, hx1, hy1 = self.hex_area
         if x0 - PAD < hx1 and y0 - PAD < hy1:
@@ -147,7 +148,7 @@ class MapImage:
         for (bx0, by0, bx1, by1), block in self._blocks:
             if bx0 < x1 + PAD and x0 - PAD < bx1 and by0 < y1 + PAD and y0 - PAD < by1:
                 buf.paste(self._block_image(block), (bx0 - origin[0], by0 - origin[1]))
-        return buf.crop((PAD, PAD, PAD + TILE, PAD + self.tile_h))
+        return buf.crop((PAD, PAD, PAD + x1 - x0, PAD + y1 - y0))
 
     def _block_image(self, block) -> Image.Image:
         """One legend block drawn on its own (a few kept: strips cross them in turn)."""
