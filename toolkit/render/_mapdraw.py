@@ -603,18 +603,21 @@ class MapScene:
         pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
         styles: dict = {}
+        lumas: dict = {}
         for h in self.hexes:
             cx, cy = self.centres[h]
             label = fmt(h)
             water = self.water_colour.get(h)
             ground = water or self.fills[h]
-            ink = colour if _luma(ground) > 0.55 else self.theme.paper
+            ink = lumas.get(ground)
+            if ink is None:
+                ink = lumas[ground] = colour if _luma(ground) > 0.55 else self.theme.paper
             x0, y0, x1, y1 = label_box(cx, cy + dy, label, *self.id_font, anchor=self.id_anchor)
             box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
             # nothing but the id shows in its box: a road, rail, river or shore line passing
             # there is interrupted by it (on water the box is water)
             knock = ground
-            self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock))))
+            self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock)), label))
             self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
             self.id_boxes[h] = box
 
@@ -674,7 +677,7 @@ class MapScene:
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
         parts = [(n, x, y, x + spr.width, y + spr.height)
                  for n, sprites in self.sprites.items() for spr, (x, y) in sprites]
-        parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _) in enumerate(self.ids)]
+        parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _, _) in enumerate(self.ids)]
         if parts:
             p = np.asarray(parts, dtype=float)
             n = p[:, 0].astype(int)
@@ -739,12 +742,11 @@ class MapScene:
         # hex ids over a knock-out box of the hex's colour
         if self.ids:
             size, bold, family = self.id_font
-            fmt = self.grid.format
             for n in order:
-                x, y, (x0, y0, x1, y1), (ink, knock) = self.ids[n]
+                x, y, (x0, y0, x1, y1), (ink, knock), label = self.ids[n]
                 if knock is not None:
                     core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                paste_label(image, origin, x, y, fmt(self.hexes[n]), size, bold, family, ink, anchor=self.id_anchor)
+                paste_label(image, origin, x, y, label, size, bold, family, ink, anchor=self.id_anchor)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
