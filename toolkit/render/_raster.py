@@ -17,6 +17,7 @@ window's edge.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -95,7 +96,8 @@ class Canvas:
         n = len(exact)
         w = max(1, round(width * self.factor))
         snapped = self._snap(exact)
-        sharp = np.asarray(_sharp_vertices(snapped, w) if w > 2 else (), dtype=int)
+        sharp = list(_sharp_vertices(snapped, w)) if w > 2 else []
+        xs, ys = exact[:, 0].tolist(), exact[:, 1].tolist()
         # long polylines become short overlapping pieces, so a tile only draws what crosses
         # it; two shared points make every vertex an inner vertex of some piece (joints)
         step = _CHUNK
@@ -105,11 +107,11 @@ class Canvas:
             if end - k < 2:
                 continue
             first, last = k == 0, k + step + 2 >= n
-            joints = tuple((sharp[(sharp > k) & (sharp < end - 1)] - k).tolist())
+            joints = tuple(i - k for i in sharp[bisect_right(sharp, k):bisect_left(sharp, end - 1)])
             self._ops.append(("line", snapped[k:end].copy(), fill, w, (round_ends and first, round_ends and last),
                               joints))
-            lo, hi = exact[k:end].min(axis=0), exact[k:end].max(axis=0)
-            self._bin([(lo[0], lo[1], hi[0], hi[1])], width)
+            px, py = xs[k:end], ys[k:end]
+            self._bin([(min(px), min(py), max(px), max(py))], width)
 
     def segments(self, pairs: Sequence[tuple[Point, Point]], fill, width: float) -> None:
         """Short separate straight strokes with square ends (rail ties, slope ticks), queued
