@@ -151,7 +151,7 @@ class MapScene:
     def water(self) -> None:
         """Adjacent water hexes merged into one body with a rounded shore (shore line comes later)."""
         self.shores = []   # (points of a shore line, colour)
-        self.bodies: list[tuple] = []   # (colour, [rings of whole pixels], box)
+        self.bodies: list[tuple] = []   # (colour, [rings of whole pixels (n x 2 arrays)], box)
         self.water_colour: dict[Hex, tuple] = {}
         if not self.water_hexes:
             return
@@ -176,7 +176,7 @@ class MapScene:
                 shape = shapes[(water, land)] = self._water_shape(water, land)
             offset = np.asarray((x0, y0))
             for rings, (bx0, by0, bx1, by1), shore in shape:
-                moved = [[(snap(x), snap(y)) for x, y in (ring + offset).tolist()] for ring in rings]
+                moved = [np.floor(ring + offset + 0.5).astype(np.int64) for ring in rings]   # snap()
                 self.bodies.append((style.water, moved, (bx0 + x0, by0 + y0, bx1 + x0, by1 + y0)))
                 # the anti-aliased shore line hides the jagged edge of the fill
                 for part in shore:
@@ -708,7 +708,7 @@ class MapScene:
             if not meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
                 continue
             if len(rings) == 1:
-                draw.polygon([(x - ox, y - oy) for x, y in rings[0]], fill=colour)
+                draw.polygon((rings[0] - (ox, oy)).ravel().tolist(), fill=colour)
                 continue
             # islands: fill through a mask so the land drawn inside stays
             mx0, my0 = max(0, math.floor(bounds[0]) - ox - 2), max(0, math.floor(bounds[1]) - oy - 2)
@@ -718,7 +718,7 @@ class MapScene:
             mask = Image.new("L", (mx1 - mx0, my1 - my0), 0)
             md = ImageDraw.Draw(mask)
             for k, ring in enumerate(rings):
-                md.polygon([(x - ox - mx0, y - oy - my0) for x, y in ring], fill=255 if k == 0 else 0)
+                md.polygon((ring - (ox + mx0, oy + my0)).ravel().tolist(), fill=255 if k == 0 else 0)
             image.paste(colour, (mx0, my0, mx1, my1), mask)
         # terrain symbols
         core = image.im
@@ -783,23 +783,22 @@ class MapScene:
         self.fill_inks = [ink(self.fills[h]) for h in self.hexes]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
-        trimmed: dict[int, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
+        trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
         for n, h in enumerate(self.hexes):
             out = []
             cell = self.m.hexes.get(h)
             if cell is not None:
                 for code in (cell.terrain, *cell.features):
                     variant = (h.col * 7 + h.row * 13) % VARIANTS
-                    spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
-                    if spr is None:
-                        continue
-                    cut = trimmed.get(id(spr))
-                    if cut is None:   # (the sprite kept in the entry: its id stays its own)
-                        box = spr.getchannel("A").getbbox()
-                        cut = trimmed[id(spr)] = (spr.crop(box), box[0], box[1], spr) if box else (None, 0, 0, spr)
+                    cut = trimmed.get((code, variant))
+                    if cut is None:
+                        spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
+                        box = spr.getchannel("A").getbbox() if spr is not None else None
+                        cut = trimmed[(code, variant)] = ((spr.crop(box), box[0], box[1], spr.width / 2) if box
+                                                          else (None, 0, 0, 0))
                     if cut[0] is not None:
                         cx, cy = self.centres[h]
-                        half = spr.width / 2
+                        half = cut[3]
                         out.append((cut[0], (round(cx - half) + cut[1], round(cy - half) + cut[2])))
             if out:
                 self.sprites[n] = out
