@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 from referee_oracle import random_position
 
 from toolkit.io import load_game
-from toolkit.referee import Ruleset, enemy_zoc, enemy_zoc_owners, get_ruleset, position_from_scenario, zoc_counts
+from toolkit.referee import (Ruleset, Unit, board_of, enemy_zoc, enemy_zoc_owners, get_ruleset, position_from_scenario,
+                             zoc_counts)
 from toolkit.referee.zoc import rebuilt_enemy_zoc, zoc_radius
+from toolkit.rulesets.grossdeutschland.bridges import bridged
 from toolkit.rulesets.velikiye_luki.city import encircled, velikiye_luki_hexes
 
 TUTORIAL = load_game("tutorial")
@@ -71,12 +73,13 @@ def test_incremental_zoc_with_hooks_that_look_at_neighbours(seed):
     _moves(pos, rs, seed, 30)
 
 
-@pytest.mark.parametrize("game_id, radius", [("velikiye-luki", 2), ("grossdeutschland", 0), ("a-victory-denied", 0)])
+@pytest.mark.parametrize("game_id, radius", [("velikiye-luki", 2), ("grossdeutschland", 1), ("a-victory-denied", 0)])
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_each_games_declared_radius_follows_moves_exactly(game_id, radius, seed):
-    # VL: the Festung's ZOC follows the encirclement (4.2.2, 7.6); GD (8.0) and AVD (6.1): a
-    # ZOC depends on its unit alone. The Festungs never move (1.6), they may be eliminated.
+    # VL: the Festung's ZOC follows the encirclement (4.2.2, 7.6); GD: the bridge markers next
+    # to a unit (8.0, 12.0); AVD (6.1): a ZOC depends on its unit alone. The Festungs never move
+    # (1.6), they may be eliminated.
     rs = get_ruleset(game_id)
     assert zoc_radius(rs) == radius
     pos = position_from_scenario(GAMES[game_id])
@@ -127,6 +130,39 @@ def test_the_festungs_zoc_follows_the_encirclement_as_units_come_and_go(seed):
         assert enemy_zoc(pos, rs, side) == rebuilt_enemy_zoc(pos, rs, side)
     near = sorted(h for h in grid.within(city, 3) if h != city)
     _moves(pos, rs, seed, 30, hexes=near, fixed=fixed)
+
+
+def test_a_blown_bridge_marker_takes_the_zoc_off_the_bridge_next_to_it():
+    # 8.0, 12.0: a ZOC crosses a river over a standing bridge, not over a blown one; the
+    # marker is placed in the hex on one bank, the unit whose ZOC it stops stands on the other
+    rs = get_ruleset("grossdeutschland")
+    game = GAMES["grossdeutschland"]
+    pos = position_from_scenario(game)
+    grid = pos.map.grid
+    index = board_of(pos.map).index
+    for side in sorted(s for s, feats in pos.map.hexsides.items() if any(f.code == "river" for f in feats)):
+        if not bridged(pos, side.a, side.b):
+            continue
+        for u in pos.on_map():
+            if grid.distance(u.hex, side.a) <= 2 or grid.distance(u.hex, side.b) <= 2:
+                pos.place(u.id, None, "eliminated")
+        soviet = next(u for u in pos.units.values() if u.side == "soviet" and u.counter.kind == "unit"
+                      and rs.exerts_zoc(pos, u))
+        pos.place(soviet.id, side.b)
+        if enemy_zoc(pos, rs, "german")[index[side.a]]:
+            break
+    else:
+        pytest.fail("no bridged river hexside the Soviet ZOC crosses")
+    marker = Unit("m-blown-bridge", game.counters["m-blown-bridge"], None,
+                  status={f"facing:{grid.direction(side.a, side.b)}"})
+    pos.units[marker.id] = marker
+    pos.touch()
+    for s in pos.sides():
+        enemy_zoc(pos, rs, s)   # cached, to be followed
+    pos.place(marker.id, side.a)
+    assert not enemy_zoc(pos, rs, "german")[index[side.a]]
+    for s in pos.sides():
+        assert enemy_zoc(pos, rs, s) == rebuilt_enemy_zoc(pos, rs, s)
 
 
 def test_a_move_updates_the_cached_arrays_instead_of_rebuilding():
