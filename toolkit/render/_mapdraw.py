@@ -25,7 +25,7 @@ from ..hexes import Hex, Hexside, Layout
 from ._mapgeom import Bins, chains, crossing, join_ends, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
 from ._glyphs import label_box, paste_label, paste_text, text_box
-from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, snap, walk
+from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
 
