@@ -435,6 +435,10 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     outcome its own way (A Victory Denied 12.2, 12.6: HQs relocated); ``choices`` are the
     owners' game-specific choices it reads (``{"relocate": {hq: hex}}``).
     """
+    model = getattr(rs, "combat_model", None)
+    if model is not None:
+        return model.apply(pos, rs, assessment, roll, losses=losses, retreats=retreats, advance=advance,
+                           choices=choices)
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
     if roll.result.text not in assessment.results:
