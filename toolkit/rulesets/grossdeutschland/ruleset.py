@@ -153,6 +153,11 @@ class Grossdeutschland(RuleOptions, Ruleset):
 
     # -- zones of control (8.0) ------------------------------------------------------------
 
+    #: 8.0, 12.0, 12.1: a unit's ZOC (the six hexes around it, less what is NA to Wheeled
+    #: units) changes with the blown-bridge and pontoon markers in its hex and the hexes next
+    #: to it (``zoc_reaches``): markers one hex away
+    zoc_radius = 1
+
     def exerts_zoc(self, pos, unit):
         return unit.counter.kind == "unit" and unit.type not in HQ_TYPES     # "never HQ"
 

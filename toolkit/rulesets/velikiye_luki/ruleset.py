@@ -98,6 +98,12 @@ class VelikiyeLuki(RuleOptions, Ruleset):
 
     # -- zones of control and supply ------------------------------------------------------
 
+    #: 4.2.2, 7.6: a Festung's ZOC is off while the city is encircled (7.1), which looks at the
+    #: units in the hexes next to the city and at the Soviet ZOC there: units up to two hexes
+    #: from the city hex, where both Festung counters stand and never move (1.6). Other units'
+    #: ZOC (4.1) depends on nobody else.
+    zoc_radius = 2
+
     def exerts_zoc(self, pos, unit):
         if unit.counter.kind != "unit" or unit.type in _NO_ZOC_TYPES:
             return False
