@@ -65,7 +65,7 @@ class _Module:
         self.where = where
         self.archive = archive
         self.problems: list[str] = []
-        self.budget = _Budget(where)
+        self.budget = DecodeBudget(where)
         name = "buildFile.xml" if "buildFile.xml" in archive else "buildFile" if "buildFile" in archive else None
         if name is None:
             raise DataError("not a VASSAL module: no buildFile.xml or buildFile", path=where)
@@ -191,32 +191,31 @@ def _text(element) -> str:
     return "".join([element.text or ""] + [child.tail or "" for child in element]).strip()
 
 
-#: Work allowed per file on long pieces: a piece's nested escaping makes decoding it cost about
-#: (characters)^1.5, so a few crafted pieces of thousands of traits would take minutes.
-_MAX_WORK = 3 * 10**8
-_CHEAP = 20_000        # pieces shorter than this (every real one) cost nothing from the budget
+#: Characters of piece text decoded per file: decoding is linear (:func:`split_chain`), so this
+#: only bounds a file that repeats huge pieces; a real module decodes a few million.
+_MAX_CHARS = 10**9
 _MAX_PIECES = 100_000  # pieces, slots and prototypes decoded per file (large modules have ~10,000)
 
 
-class _Budget:
+class DecodeBudget:
+    """How much piece decoding one file may ask for (crafted files cannot make it run for minutes)."""
+
     def __init__(self, where: str) -> None:
-        self.where, self.left, self.pieces = where, _MAX_WORK, _MAX_PIECES
+        self.where, self.left, self.pieces = where, _MAX_CHARS, _MAX_PIECES
 
     def chain(self, type_text: str, state: str) -> list[Trait]:
         """:func:`split_chain`, charged to this file's budget."""
         self.pieces -= 1
         if self.pieces < 0:
             raise DataError(f"more than {_MAX_PIECES:,} pieces to decode in one file", path=self.where)
-        size = len(type_text) + len(state)
-        if size > _CHEAP:
-            self.left -= int(size ** 1.5)
-            if self.left < 0:
-                raise DataError("pieces nest too many traits to decode in reasonable time (thousands of "
-                                "traits per piece)", path=self.where)
+        self.left -= len(type_text) + len(state)
+        if self.left < 0:
+            raise DataError(f"more than {_MAX_CHARS:,} characters of pieces to decode in one file",
+                            path=self.where)
         return split_chain(type_text, state)
 
 
-def _decode_piece(text: str, budget: _Budget) -> tuple[str, list[Trait]]:
+def _decode_piece(text: str, budget: DecodeBudget) -> tuple[str, list[Trait]]:
     piece_id, type_text, state = parse_add_piece(text)
     return piece_id, budget.chain(type_text, state)
 
@@ -340,7 +339,7 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataError(f"savedGame is corrupt: {exc}", path=where) from None
     commands = _commands(text)
-    budget = module.budget if module is not None else _Budget(where)
+    budget = module.budget if module is not None else DecodeBudget(where)
     pieces: dict[str, dict] = {}
     stacks, boards, decks, problems = [], [], [], []
     for command in commands:
