@@ -22,13 +22,13 @@ from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
 from ..io import dump_game
 from ..io.counters import BACK_KINDS, KINDS
 from ..vassal.encoding import decode
-from ..vassal.reader import BUILT_IN_IMAGES, _decode_piece, _inside, _text, describe_piece, read_module, read_save
+from ..vassal.reader import BUILD, BUILT_IN_IMAGES, describe_piece, inside_shape, read_module, read_save
 from ..vassal.safety import MAX_NESTED_BYTES
 from .grid import BoardGrid, convert_grid
 
 __all__ = ["import_vmod", "ImportResult"]
 
-_B = "VASSAL.build."
+_B = BUILD
 _MAPPED = {  # buildFile elements whose content the import carries over
     "GameModule", "module.Map", "module.map.BoardPicker", "module.map.boardPicker.Board",
     "module.map.boardPicker.board.HexGrid", "module.map.boardPicker.board.mapgrid.HexGridNumbering",
@@ -161,7 +161,7 @@ class _Importer:
                 continue  # an at-start copy of a palette piece
             names.add(entry)
             try:
-                _, traits = _decode_piece(_text(element), self.module.budget)
+                traits = self.module.piece(element)
             except ValueError as exc:
                 self.report.append(f"piece slot {entry!r} not imported: it does not decode ({exc})")
                 continue
@@ -279,7 +279,7 @@ class _Importer:
                 counter_id = by_gpid.get(slot.get("gpid", ""))
                 if counter_id is None:
                     try:
-                        traits = _decode_piece(_text(slot), self.module.budget)[1]
+                        traits = self.module.piece(slot)
                         piece = describe_piece(traits, self.module.prototypes)
                     except ValueError:
                         piece = {}
@@ -330,7 +330,7 @@ class _Importer:
 
     def _locate(self, scenario, counter_id, board: _Board, x: int, y: int, game, label, state=None) -> None:
         for name, path, box_id in board.zones:
-            if _inside(path, x, y):
+            if inside_shape(path, x, y):
                 _add(scenario, counter_id, box=box_id, game=game, state=state)
                 return
         if board.converted is not None:

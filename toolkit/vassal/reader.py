@@ -10,17 +10,19 @@ pieces, missing prototypes and images, duplicate gpids, setups that do not start
 from __future__ import annotations
 
 import io
+import re
 import struct
 from pathlib import Path
 
 from ..errors import DataError
 from .encoding import ESC, Trait, decode, parse_add_piece, split_chain
-from .grid import VassalHexGrid
+from .grid import VassalHexGrid, inside_shape
 from .pieces import expand
 from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
 from .savegame import deobfuscate
 
-__all__ = ["inspect", "read_module", "describe_piece", "read_save", "KNOWN_TRAITS"]
+__all__ = ["inspect", "read_module", "Module", "describe_piece", "decode_piece", "read_save", "element_text",
+           "image_size", "inside_shape", "DecodeBudget", "BUILD", "KNOWN_TRAITS", "BUILT_IN_IMAGES"]
 
 KNOWN_TRAITS = frozenset(
     "piece; emb2; emb; mark; PROP; prototype; label; obs; hide; delete; clone; report; macro; immob; sendto; "
@@ -42,24 +44,40 @@ BUILT_IN_IMAGES = frozenset(
     "lockedRoom.gif map.gif moved.gif notes.gif overview.gif playerAway.gif playerLooking.gif postMessage.gif "
     "recenter.gif status.gif thread.gif unmoved.gif zoom.png zoomIn.gif zoomIn.png zoomOut.gif zoomOut.png".split())
 
-_B = "VASSAL.build."
+#: The package of every buildFile element's tag.
+BUILD = "VASSAL.build."
+_B = BUILD
 _MAX_COMMANDS = 1_000_000
 _MAX_DEPTH = 50
 
 
-def _png_size(data: bytes) -> tuple[int, int] | None:
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return struct.unpack(">II", data[16:24])
-    try:
-        from PIL import Image
-        with Image.open(io.BytesIO(data)) as image:
-            return image.size
-    except Exception:  # an unreadable image is reported, not fatal
-        return None
+#: Bytes of an image read to learn its size: a PNG's or GIF's header is in its first 24 and
+#: 10 bytes; a JPEG's frame header follows its EXIF block (rarely more than 64 KB).
+_HEADER_BYTES = 64 * 1024
 
 
-class _Module:
-    """The parts of a buildFile the reader needs."""
+def image_size(archive: SafeZip, name: str) -> tuple[int, int] | None:
+    """Width and height of an image of the archive from its header (the pixels are not read);
+    None if it is not an image PIL knows."""
+    head = archive.head(name, _HEADER_BYTES)
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
+        return struct.unpack(">II", head[16:24])
+    from PIL import Image
+    for data in (head, None):
+        if data is None:
+            if archive.size(name) <= len(head):
+                return None
+            data = archive.read(name)  # a header beyond the first 64 KB (a JPEG with a big EXIF)
+        try:
+            with Image.open(io.BytesIO(data)) as image:   # PIL reads the header only
+                return image.size
+        except Exception:  # an unreadable or truncated header: reported, not fatal
+            continue
+    return None
+
+
+class Module:
+    """The parts of a buildFile the reader needs (see :func:`read_module`)."""
 
     def __init__(self, archive: SafeZip, where: str) -> None:
         self.where = where
@@ -81,12 +99,12 @@ class _Module:
         self.info = {k: root.get(k, "") for k in ("name", "version", "VassalVersion", "description",
                                                    "nextPieceSlotId")}
         self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
-        self.sides = [_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
+        self.sides = [element_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
         self.prototypes: dict[str, list[Trait]] = {}
         for element in root.iter(_B + "module.PrototypeDefinition"):
-            text = _text(element)
+            text = element_text(element)
             try:
-                self.prototypes[element.get("name", "")] = _decode_piece(text, self.budget)[1]
+                self.prototypes[element.get("name", "")] = decode_piece(text, self.budget)[1]
             except ValueError as exc:
                 self.problems.append(f"prototype {element.get('name')!r} does not decode: {exc}")
         for chart in root.iter(_B + "widget.Chart"):
@@ -103,7 +121,7 @@ class _Module:
             size = None
             if image:
                 if image in self.images:
-                    size = _png_size(self.archive.read("images/" + image))
+                    size = image_size(self.archive, "images/" + image)
                 else:
                     self.problems.append(f"board {board.get('name')!r}: image {image!r} is not in images/")
             if size is None:
@@ -143,6 +161,11 @@ class _Module:
             raise DataError(f"HexGrid attributes are malformed: {exc}", path=self.where) from None
         return {"attributes": attrs, "numbering": num_attrs, "_grid": grid}
 
+    def piece(self, element) -> list[Trait]:
+        """The traits of a PieceSlot or CardSlot element, charged to this module's decoding
+        budget; ValueError if it does not decode."""
+        return decode_piece(element_text(element), self.budget)[1]
+
     def locate(self, map_name: str, x: int, y: int) -> tuple[str, str] | None:
         """``("zone", name)`` or ``("hex", label)`` of a point, ``("", "")`` if neither; None: no such map."""
         for m in self.maps:
@@ -150,7 +173,7 @@ class _Module:
                 continue
             board = m["boards"][0]  # generated maps have one board at the origin
             for zone in board["zones"]:
-                if _inside(zone["path"], x, y):
+                if inside_shape(zone["path"], x, y):
                     return "zone", zone["name"]
             if board["grid"] is not None:
                 return "hex", board["grid"]["_grid"].label(x, y)
@@ -177,17 +200,9 @@ def _path(text: str) -> list[tuple[int, int]]:
     return points
 
 
-def _inside(poly: list[tuple[int, int]], x: float, y: float) -> bool:
-    inside = False
-    for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
-        if (y1 <= y < y2) or (y2 <= y < y1):
-            if x1 + (y - y1) * (x2 - x1) / (y2 - y1) <= x:
-                inside = not inside
-    return inside
-
-
-def _text(element) -> str:
-    # Builder.getText: text and entity children only (CDATA is ignored by VASSAL), trimmed
+def element_text(element) -> str:
+    """An element's text as VASSAL's Builder.getText reads it: text and entity children only
+    (CDATA is ignored by VASSAL), trimmed."""
     return "".join([element.text or ""] + [child.tail or "" for child in element]).strip()
 
 
@@ -215,7 +230,9 @@ class DecodeBudget:
         return split_chain(type_text, state)
 
 
-def _decode_piece(text: str, budget: DecodeBudget) -> tuple[str, list[Trait]]:
+def decode_piece(text: str, budget: DecodeBudget) -> tuple[str, list[Trait]]:
+    """``(id, traits)`` of a piece's AddPiece text (a PieceSlot's), charged to ``budget``;
+    ValueError if it does not decode."""
     piece_id, type_text, state = parse_add_piece(text)
     return piece_id, budget.chain(type_text, state)
 
@@ -329,7 +346,7 @@ def _commands(text: str, depth: int = 0) -> list[str]:
     return out
 
 
-def read_save(data: bytes, where: str, module: _Module | None) -> dict:
+def read_save(data: bytes, where: str, module: Module | None) -> dict:
     """Pieces (with locations when the module is known), stacks and boards of a .vsav."""
     archive = SafeZip(data, where=where, max_total=MAX_NESTED_BYTES * 4)
     if "savedGame" not in archive:
@@ -394,7 +411,7 @@ _FACE_DOWN = {"Always", "Never", "Via right-click Menu", "MenuDefaultUp"}
 _SHUFFLE = {"Always", "Never", "Via right-click Menu"}
 
 
-def _decks(mod: _Module, problems: list[str]) -> list[dict]:
+def _decks(mod: Module, problems: list[str]) -> list[dict]:
     """Every DrawPile: where it sits, how it draws and its cards; problems VASSAL would hit."""
     out = []
     names = [d["name"] for m in mod.maps for d in m["decks"]]
@@ -405,7 +422,7 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
             label = f"deck {deck['name']!r}"
             if names.count(deck["name"]) > 1:
                 problems.append(f"{label}: two decks have this name (Return to Deck finds decks by name)")
-            if deck["board"] not in boards:
+            if deck["board"] and deck["board"] not in boards:   # none: placed on the map (DrawPile.getPosition)
                 problems.append(f"{label}: owning board {deck['board']!r} is not a board of map {m['name']!r}")
             try:
                 x, y = int(deck["x"]), int(deck["y"])
@@ -425,7 +442,7 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
             cards = []
             for slot in pile.iter(_B + "widget.CardSlot", _B + "widget.PieceSlot"):   # deck folders too
                 try:
-                    _, traits = _decode_piece(_text(slot), mod.budget)
+                    _, traits = decode_piece(element_text(slot), mod.budget)
                 except ValueError:
                     continue  # reported with the other slots
                 try:
@@ -445,7 +462,8 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
                         # version 2 names the deck in an expression and may prompt instead; older ones by id
                         select, target = ((fields[6] == "true", fields[7]) if fields[5] == "2"
                                           else (not fields[2], fields[2]))
-                        if not select and target and "$" not in target and target not in names:
+                        target = _literal_name(target)
+                        if not select and target and target not in names:
                             problems.append(f"{label}: card {piece['name']!r} returns to deck {target!r}, "
                                             f"which does not exist")
             deck["cards"] = cards
@@ -455,6 +473,18 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
     return out
 
 
+_STRING_EXPRESSION = re.compile(r'\{\s*"([^"\\]*)"\s*\}')
+
+
+def _literal_name(target: str) -> str:
+    """The deck a Return to Deck names, if its expression is a constant (``Discard``,
+    ``{"Discard"}``); "" if only the game can tell (``$side$ Discard``, ``{Side + " Discard"}``)."""
+    match = _STRING_EXPRESSION.fullmatch(target.strip())
+    if match:
+        return match[1]
+    return "" if "$" in target or target.strip().startswith("{") else target
+
+
 def _num(text: str) -> int:
     try:
         return int(text)
@@ -462,12 +492,13 @@ def _num(text: str) -> int:
         return 0
 
 
-def read_module(path: str | Path) -> "_Module":
-    """The parsed module: ``root`` (the buildFile), ``prototypes``, ``maps`` (boards with their
-    ``_grid`` port), ``images``, ``sides`` and the open ``archive`` (the caller closes it)."""
+def read_module(path: str | Path) -> Module:
+    """The parsed module: ``root`` (the buildFile), ``info``, ``prototypes``, ``maps`` (boards
+    with their ``_grid`` port), ``images``, ``sides`` and the open ``archive`` (the caller
+    closes it)."""
     archive = SafeZip(Path(path), where=str(path))
     try:
-        return _Module(archive, str(path))
+        return Module(archive, str(path))
     except Exception:
         archive.close()
         raise
@@ -504,10 +535,10 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
             mod = None
             if module is not None:
                 mod_archive = SafeZip(Path(module), where=str(module))
-                mod = _Module(mod_archive, str(module))
+                mod = Module(mod_archive, str(module))
             save = read_save(path.read_bytes(), where, mod)
             return _strip({"kind": "save", "file": where, **save})
-        mod = _Module(archive, where)
+        mod = Module(archive, where)
         problems = list(mod.problems)
         slots, gpids = [], {}
         for element in mod.root.iter(_B + "widget.PieceSlot", _B + "widget.CardSlot"):
@@ -517,7 +548,7 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
                 problems.append(f"gpid {gpid} is used by {gpids[gpid]!r} and {entry!r}")
             gpids[gpid] = entry
             try:
-                _, traits = _decode_piece(_text(element), mod.budget)
+                _, traits = decode_piece(element_text(element), mod.budget)
             except ValueError as exc:
                 problems.append(f"piece slot {entry!r} does not decode: {exc}")
                 continue
