@@ -22,7 +22,7 @@ from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
 from ..io import dump_game
 from ..io.counters import BACK_KINDS, KINDS
 from ..vassal.encoding import decode
-from ..vassal.reader import BUILD, BUILT_IN_IMAGES, describe_piece, inside_shape, read_module, read_save
+from ..vassal.reader import BUILD, BUILT_IN_IMAGES, inside_shape, read_module, read_save
 from ..vassal.safety import MAX_NESTED_BYTES
 from .grid import BoardGrid, convert_grid
 
@@ -165,7 +165,7 @@ class _Importer:
             except ValueError as exc:
                 self.report.append(f"piece slot {entry!r} not imported: it does not decode ({exc})")
                 continue
-            piece = describe_piece(traits, self.module.prototypes)
+            piece = self.module.describe(traits)
             if not piece.get("name") and not piece.get("image") and "piece;" not in piece["traits"]:
                 self.report.append(f"piece slot {entry!r} not imported: no BasicPiece")
                 continue
@@ -280,7 +280,7 @@ class _Importer:
                 if counter_id is None:
                     try:
                         traits = self.module.piece(slot)
-                        piece = describe_piece(traits, self.module.prototypes)
+                        piece = self.module.describe(traits)
                     except ValueError:
                         piece = {}
                     counter_id = self._counter_by_name(game, piece, slot.get("entryName", ""))

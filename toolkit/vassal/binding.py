@@ -22,7 +22,7 @@ from .boards import dead_pile_zone, turn_zone
 from .encoding import Trait, decode
 from .grid import VassalHexGrid
 from .pieces import plain_text, step_faces, unique_name
-from .reader import BUILD, Module, describe_piece, inside_shape
+from .reader import BUILD, Module, inside_shape
 from .safety import SafeZip
 
 __all__ = ["ModuleBinding", "Place", "BOXES_MAP", "steps_of_level", "level_of_steps", "layer_level"]
@@ -147,7 +147,7 @@ class ModuleBinding:
                 traits = module.piece(element)
             except ValueError:
                 continue   # reported by ``vassal inspect``; not a counter hexforge can place
-            uid = describe_piece(traits, self.prototypes)["properties"].get("UnitId")
+            uid = module.describe(traits)["properties"].get("UnitId")
             if uid and uid not in self._slots:
                 self._slots[uid] = (element.get("gpid", ""), traits)
         self._by_uid = {c.id: c for c in game.counters.values()}

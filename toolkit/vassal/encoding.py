@@ -18,7 +18,7 @@ TAB = "\t"
 ESC = "\x1b"
 
 __all__ = ["TAB", "ESC", "encode", "decode", "Trait", "chain_type", "chain_state", "split_chain",
-           "add_piece", "parse_add_piece", "key"]
+           "split_states", "add_piece", "parse_add_piece", "key"]
 
 
 def _escape(token: str, delim: str) -> str:
@@ -122,6 +122,7 @@ def _unquoted(value: str) -> str:
 
 
 _TAB_RUN = re.compile(r"\\*\t")
+_SEPARATOR = re.compile(r"(\\*)\t")
 
 
 def _split_levels(text: str, limit: int) -> list[str]:
@@ -134,6 +135,11 @@ def _split_levels(text: str, limit: int) -> list[str]:
     each level removes one backslash before each TAB), and a level's enclosing quotes are its
     first and last characters. Each TAB is looked at once, each own part copied once.
     """
+    if not text.endswith("'"):
+        # the usual chain: its only TABs are the separators, the k-th after k backslashes
+        pieces = _SEPARATOR.split(text)
+        if all(len(run) == k for k, run in enumerate(pieces[1::2])):
+            return [_unquoted(own) for own in pieces[0:2 * limit:2]]
     out: list[str] = []
     start, end, level = 0, len(text), 0
     for match in _TAB_RUN.finditer(text):
@@ -164,9 +170,14 @@ def split_chain(type_text: str, state_text: str) -> list[Trait]:
     are split once.
     """
     types = _split_types(type_text)
-    states = _split_levels(state_text, len(types)) if state_text else [""]
-    states += [""] * (len(types) - len(states))
-    return [Trait(t, st) for t, st in zip(types, states)]
+    return [Trait(t, st) for t, st in zip(types, split_states(state_text, len(types)))]
+
+
+def split_states(state_text: str, count: int) -> list[str]:
+    """The states of a chain of ``count`` traits (outermost first, missing ones empty), as
+    :func:`split_chain` gives them, without building the traits."""
+    states = _split_levels(state_text, count) if state_text else [""]
+    return states + [""] * (count - len(states))
 
 
 @lru_cache(maxsize=4096)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import io
 import re
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DataError
-from .encoding import ESC, Trait, decode, parse_add_piece, split_chain
+from .encoding import ESC, Trait, decode, parse_add_piece, split_chain, split_states
 from .grid import VassalHexGrid, inside_shape
 from .pieces import expand
 from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
@@ -101,6 +102,7 @@ class Module:
         self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
         self.sides = [element_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
         self.prototypes: dict[str, list[Trait]] = {}
+        self.designs: dict = {}   # describe_piece's cache for these prototypes
         for element in root.iter(_B + "module.PrototypeDefinition"):
             text = element_text(element)
             try:
@@ -166,6 +168,10 @@ class Module:
         budget; ValueError if it does not decode."""
         return decode_piece(element_text(element), self.budget)[1]
 
+    def describe(self, traits: list[Trait]) -> dict:
+        """:func:`describe_piece` against this module's prototypes (each design decoded once)."""
+        return describe_piece(traits, self.prototypes, self.designs)
+
     def locate(self, map_name: str, x: int, y: int) -> tuple[str, str] | None:
         """``("zone", name)`` or ``("hex", label)`` of a point, ``("", "")`` if neither; None: no such map."""
         for m in self.maps:
@@ -229,22 +235,23 @@ class DecodeBudget:
                             path=self.where)
         return split_chain(type_text, state)
 
+    def states(self, type_text: str, state: str, count: int) -> list[str]:
+        """:func:`split_states` of a piece whose types were split before, charged like :meth:`chain`."""
+        self.pieces -= 1
+        if self.pieces < 0:
+            raise DataError(f"more than {_MAX_PIECES:,} pieces to decode in one file", path=self.where)
+        self.left -= len(type_text) + len(state)
+        if self.left < 0:
+            raise DataError(f"more than {_MAX_CHARS:,} characters of pieces to decode in one file",
+                            path=self.where)
+        return split_states(state, count)
+
 
 def decode_piece(text: str, budget: DecodeBudget) -> tuple[str, list[Trait]]:
     """``(id, traits)`` of a piece's AddPiece text (a PieceSlot's), charged to ``budget``;
     ValueError if it does not decode."""
     piece_id, type_text, state = parse_add_piece(text)
     return piece_id, budget.chain(type_text, state)
-
-
-def _layer_name(trait: Trait) -> tuple[int, list[str]]:
-    fields = decode(trait.type[len("emb2;"):], ";")
-    names = decode(fields[16], ",") if len(fields) > 16 else []
-    try:
-        level = int(trait.state.split(";")[0] or "1")
-    except ValueError:
-        level = 1
-    return level, names
 
 
 def _prototype_names(traits: list[Trait]) -> list[str]:
@@ -269,8 +276,25 @@ def _missing_prototypes(traits: list[Trait], prototypes: dict[str, list[Trait]])
     return missing
 
 
-def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> dict:
-    """Name, image, properties, layer level and problems of one decoded piece."""
+@dataclass(frozen=True)
+class _Design:
+    """What a piece's types and its prototypes say, whatever its state: shared by every copy
+    of a piece (a save repeats a few hundred designs thousands of times). State sources are
+    ``(index of the piece's own trait, None)`` or ``(None, a prototype definition's state)``."""
+
+    own: int   # the piece's own traits (before its prototypes are expanded)
+    used: tuple[str, ...]
+    trait_ids: tuple[str, ...]
+    problems: tuple[str, ...]
+    basic: tuple[int | None, str] | None
+    name: str = ""
+    image: str = ""
+    images: tuple[str, ...] = ()
+    marks: tuple[tuple[list[str], tuple[int | None, str]], ...] = ()   # innermost first
+    layers: tuple[tuple[list[str], bool, tuple[int | None, str]], ...] = ()   # names, images match, state
+
+
+def _design(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> _Design:
     problems = []
     used = _prototype_names(traits)
     if prototypes is not None:
@@ -279,57 +303,108 @@ def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | Non
         full = expand(traits, prototypes)
     else:
         full = traits
-    unknown = [t.id for t in full if t.id not in KNOWN_TRAITS]
-    problems += [f"unknown trait {u!r}" for u in unknown]
-    if not full or full[-1].id != "piece;":
+    own = {id(t): i for i, t in enumerate(traits)}
+
+    def source(trait: Trait) -> tuple[int | None, str]:
+        i = own.get(id(trait))
+        return (i, "") if i is not None else (None, trait.state)
+
+    ids = tuple(t.id for t in full)
+    problems += [f"unknown trait {u!r}" for u in ids if u not in KNOWN_TRAITS]
+    if not full or ids[-1] != "piece;":
         # VASSAL builds a piece only on a BasicPiece (a Stack or a Deck is never wrapped in traits)
         problems.append("the innermost trait is not a BasicPiece")
-        return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": used,
-                "traits": [t.id for t in full], "layer": None, "problems": problems}
+        return _Design(len(traits), tuple(used), ids, tuple(problems), None)
     basic = full[-1]
     _, _, image, name = (decode(basic.type[len("piece;"):], ";") + ["", "", "", ""])[:4]
-    state = decode(basic.state, ";")
-    properties: dict[str, str] = {}
-    for trait in reversed(full):
-        if trait.id == "mark;":
-            keys = decode(trait.type[len("mark;"):], ",")
-            values = decode(trait.state, ",")
-            for k, v in zip(keys, values + [""] * len(keys)):
-                properties.setdefault(k, v)
+    marks = tuple((decode(t.type[len("mark;"):], ","), source(t)) for t in reversed(full) if t.id == "mark;")
     images = [image] if image else []
-    level = None
+    layers = []
     for trait in full:
         if trait.id == "emb2;":
-            level, names = _layer_name(trait)
             fields = decode(trait.type[len("emb2;"):], ";")
+            names = decode(fields[16], ",") if len(fields) > 16 else []
             level_images = decode(fields[15], ",") if len(fields) > 15 else []
             images += [i for i in level_images if i]
+            layers.append((names, len(level_images) == len(names), source(trait)))
             if len(level_images) != len(names):
                 problems.append(f"a Layer has {len(level_images)} images but {len(names)} level names")
-            elif level is not None and names and not 0 < abs(level) <= len(names):
-                problems.append(f"a Layer is at level {level} of {len(names)}")
-            if level is not None and 0 < level <= len(names) and names[level - 1]:
-                label = names[level - 1]
-                if label.startswith("+"):
-                    name = name + label[1:]
-                elif label.endswith("+"):
-                    name = label[:-1] + name
-                else:
-                    name = label
-    for trait in full:
-        if trait.id == "markmoved;":
+        elif trait.id == "markmoved;":
             moved = decode(trait.type[len("markmoved;"):], ";")[0]
             if moved and "/" not in moved:  # a bare name is looked up in images/
                 images.append(moved)
-    out = {"name": name, "image": image, "images": images, "properties": properties, "prototypes": used,
-           "traits": [t.id for t in full], "layer": level, "problems": problems}
-    if len(state) >= 4:
-        out["map"] = None if state[0] == "null" else state[0]
-        out["gpid"] = state[3]
+    return _Design(len(traits), tuple(used), ids, tuple(problems), source(basic), name, image, tuple(images), marks,
+                   tuple(layers))
+
+
+def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | None,
+                   designs: dict | None = None) -> dict:
+    """Name, image, properties, layer level and problems of one decoded piece.
+
+    ``designs`` (a dict kept for one set of ``prototypes``, as :class:`Module` keeps one)
+    caches what the piece's types say, so each copy of a piece only decodes its state.
+    """
+    key = tuple(t.type for t in traits)
+    design = designs.get(key) if designs is not None else None
+    if design is None:
+        design = _design(traits, prototypes)
+        if designs is not None:
+            designs[key] = design
+    return _describe(design, [t.state for t in traits])
+
+
+def _describe_text(type_text: str, state_text: str, prototypes: dict[str, list[Trait]] | None, designs: dict,
+                   budget: DecodeBudget) -> dict:
+    """:func:`describe_piece` of a piece still encoded: a design seen before (the same type
+    text) only has its state split, and no trait objects are built."""
+    design = designs.get(type_text)
+    if design is None:
+        traits = budget.chain(type_text, state_text)
+        design = designs[type_text] = _design(traits, prototypes)
+        return _describe(design, [t.state for t in traits])
+    return _describe(design, budget.states(type_text, state_text, design.own))
+
+
+def _describe(design: _Design, states: list[str]) -> dict:
+    def state(src: tuple[int | None, str]) -> str:
+        return states[src[0]] if src[0] is not None else src[1]
+
+    problems = list(design.problems)
+    if design.basic is None:
+        return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": list(design.used),
+                "traits": list(design.trait_ids), "layer": None, "problems": problems}
+    name = design.name
+    properties: dict[str, str] = {}
+    for keys, src in design.marks:
+        values = decode(state(src), ",")
+        for k, v in zip(keys, values + [""] * len(keys)):
+            properties.setdefault(k, v)
+    level = None
+    for names, matching, src in design.layers:
         try:
-            out["x"], out["y"] = int(state[1]), int(state[2])
+            level = int(state(src).split(";")[0] or "1")
         except ValueError:
-            problems.append(f"position {state[1]!r},{state[2]!r} is not a number")
+            level = 1
+        if matching and names and not 0 < abs(level) <= len(names):
+            problems.append(f"a Layer is at level {level} of {len(names)}")
+        if 0 < level <= len(names) and names[level - 1]:
+            label = names[level - 1]
+            if label.startswith("+"):
+                name = name + label[1:]
+            elif label.endswith("+"):
+                name = label[:-1] + name
+            else:
+                name = label
+    out = {"name": name, "image": design.image, "images": list(design.images), "properties": properties,
+           "prototypes": list(design.used), "traits": list(design.trait_ids), "layer": level, "problems": problems}
+    fields = decode(state(design.basic), ";")
+    if len(fields) >= 4:
+        out["map"] = None if fields[0] == "null" else fields[0]
+        out["gpid"] = fields[3]
+        try:
+            out["x"], out["y"] = int(fields[1]), int(fields[2])
+        except ValueError:
+            problems.append(f"position {fields[1]!r},{fields[2]!r} is not a number")
     return out
 
 
@@ -357,6 +432,7 @@ def read_save(data: bytes, where: str, module: Module | None) -> dict:
         raise DataError(f"savedGame is corrupt: {exc}", path=where) from None
     commands = _commands(text)
     budget = module.budget if module is not None else DecodeBudget(where)
+    designs: dict = {}
     pieces: dict[str, dict] = {}
     stacks, boards, decks, problems = [], [], [], []
     for command in commands:
@@ -378,11 +454,11 @@ def read_save(data: bytes, where: str, module: Module | None) -> dict:
                 stacks.append({"id": piece_id, "map": fields[0], "pieces": ids})
                 continue
             try:
-                traits = budget.chain(type_text, state)
+                piece = _describe_text(type_text, state, module.prototypes if module is not None else None,
+                                       module.designs if module is not None else designs, budget)
             except ValueError as exc:
                 problems.append(f"piece {piece_id} does not decode: {exc}")
                 continue
-            piece = describe_piece(traits, module.prototypes if module else None)
             piece["id"] = piece_id
             problems += [f"piece {piece_id} ({piece.get('name')}): {p}" for p in piece["problems"]]
             if module is not None:
@@ -450,7 +526,7 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                 except ValueError as exc:        # prototypes that nest without end
                     problems.append(f"{label}: a card does not expand: {exc}")
                     continue
-                piece = describe_piece(traits, mod.prototypes)
+                piece = mod.describe(traits)
                 cards.append(piece["name"])
                 if deck["face_down"] != "Never" and not any(t.id == "obs;" for t in full):
                     problems.append(f"{label}: card {piece['name']!r} has no Mask trait, so it shows its face "
@@ -537,7 +613,7 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
                 mod_archive = SafeZip(Path(module), where=str(module))
                 mod = Module(mod_archive, str(module))
             save = read_save(path.read_bytes(), where, mod)
-            return _strip({"kind": "save", "file": where, **save})
+            return {"kind": "save", "file": where, **save}
         mod = Module(archive, where)
         problems = list(mod.problems)
         slots, gpids = [], {}
@@ -552,7 +628,7 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
             except ValueError as exc:
                 problems.append(f"piece slot {entry!r} does not decode: {exc}")
                 continue
-            piece = describe_piece(traits, mod.prototypes)
+            piece = mod.describe(traits)
             problems += [f"piece slot {entry!r}: {p}" for p in piece["problems"]]
             problems += [f"piece slot {entry!r}: image {i!r} is not in images/" for i in piece["images"]
                          if i not in mod.images]
@@ -581,9 +657,10 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
                         problems.append(f"setup {entry['name']!r} has no end_save: VASSAL cancels the load")
                     entry.update(save)
             setups.append(entry)
-        return _strip({
+        return {
             "kind": "module", "file": where, **{k: v for k, v in mod.info.items()},
-            "maps": mod.maps, "prototypes": sorted(mod.prototypes), "pieces": slots, "decks": decks,
+            "maps": _strip(mod.maps),   # the grid ports; pieces and setups hold no private keys
+            "prototypes": sorted(mod.prototypes), "pieces": slots, "decks": decks,
             "setups": setups,
             "problems": problems,
-        })
+        }
