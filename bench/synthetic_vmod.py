@@ -89,7 +89,7 @@ def make_module(path: Path, *, slots: int = 780, setups: int = 4, pieces: int = 
     counter_images, card_images = [], []
     total = sum(map(len, images.values()))
     n = 0
-    while total < images_mb * 1e6:
+    while total < images_mb * 1e6 or len(card_images) < 2:
         n += 1
         if n % 3:
             name, data = f"counter_{n}.png", _noise_image(rnd, (96, 96), "png")
@@ -99,8 +99,6 @@ def make_module(path: Path, *, slots: int = 780, setups: int = 4, pieces: int = 
             card_images.append(name)
         images[name] = data
         total += len(data)
-    counter_images = counter_images or ["boxes.png"]
-    card_images = card_images or ["boxes.png"]
     # prototypes: a few dozen, each of 8-30 traits, some using others
     protos = {}
     for p in range(40):
@@ -178,8 +176,10 @@ def make_module(path: Path, *, slots: int = 780, setups: int = 4, pieces: int = 
             for c, (gpid, chain) in enumerate(card_designs[d * (cards // 4):(d + 1) * (cards // 4)]):
                 ids.append(f"s{s}c{d}-{c}")
                 commands.append(add_piece(ids[-1], _placed(chain, "Boxes", 100 + 150 * d, 100, gpid)))
-            commands.append(f"+/s{s}d{d}/deck;Boxes;{100 + 150 * d};100;Deck {d}/"
-                            + encode(["Boxes", 100 + 150 * d, 100] + ids, ";"))
+            kind = encode([False, "255,255,255", 260, 380, "Always", "Always", False, False, False, "Reshuffle", "",
+                           "", f"Deck {d}", "", "", "", False, True], ";")   # Deck.getType's first fields
+            commands.append(add_piece(f"s{s}d{d}", [Trait("deck;" + kind, encode(["Boxes", 100 + 150 * d, 100, True,
+                                                                                   encode(ids, ",")], ";"))]))
         commands += ["MainBoardPicker\tMain board\t0\t0", "BoxesBoardPicker\tBoxes\t0\t0", "end_save"]
         inner = io.BytesIO()
         with zipfile.ZipFile(inner, "w", zipfile.ZIP_DEFLATED) as zf:

@@ -61,6 +61,8 @@ def decode(text: str, delim: str) -> list[str]:
                 parts = [token]
         joined.append("".join(parts))
         tokens = joined
+    if "'" not in text:
+        return tokens
     return [t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t for t in tokens]
 
 
@@ -139,7 +141,8 @@ def _split_levels(text: str, limit: int) -> list[str]:
         # the usual chain: its only TABs are the separators, the k-th after k backslashes
         pieces = _SEPARATOR.split(text)
         if all(len(run) == k for k, run in enumerate(pieces[1::2])):
-            return [_unquoted(own) for own in pieces[0:2 * limit:2]]
+            owns = pieces[0:2 * limit:2]
+            return [_unquoted(own) for own in owns] if "'" in text else owns
     out: list[str] = []
     start, end, level = 0, len(text), 0
     for match in _TAB_RUN.finditer(text):

@@ -290,7 +290,7 @@ class _Design:
     name: str = ""
     image: str = ""
     images: tuple[str, ...] = ()
-    marks: tuple[tuple[list[str], tuple[int | None, str]], ...] = ()   # innermost first
+    marks: tuple[tuple[list[str], int | None, list[str] | None], ...] = ()   # keys, own index or values; innermost first
     layers: tuple[tuple[list[str], bool, tuple[int | None, str]], ...] = ()   # names, images match, state
 
 
@@ -317,7 +317,8 @@ def _design(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> _
         return _Design(len(traits), tuple(used), ids, tuple(problems), None)
     basic = full[-1]
     _, _, image, name = (decode(basic.type[len("piece;"):], ";") + ["", "", "", ""])[:4]
-    marks = tuple((decode(t.type[len("mark;"):], ","), source(t)) for t in reversed(full) if t.id == "mark;")
+    marks = tuple((decode(t.type[len("mark;"):], ","), own.get(id(t)), None if id(t) in own else decode(t.state, ","))
+                  for t in reversed(full) if t.id == "mark;")
     images = [image] if image else []
     layers = []
     for trait in full:
@@ -375,8 +376,9 @@ def _describe(design: _Design, states: list[str]) -> dict:
                 "traits": list(design.trait_ids), "layer": None, "problems": problems}
     name = design.name
     properties: dict[str, str] = {}
-    for keys, src in design.marks:
-        values = decode(state(src), ",")
+    for keys, index, values in design.marks:
+        if index is not None:
+            values = decode(states[index], ",")
         for k, v in zip(keys, values + [""] * len(keys)):
             properties.setdefault(k, v)
     level = None
@@ -443,8 +445,11 @@ def read_save(data: bytes, where: str, module: Module | None) -> dict:
                 problems.append(f"command does not decode: {exc}")
                 continue
             if type_text.startswith("deck;"):  # a Deck holds cards added before it, like a stack
-                fields = decode(state, ";")
-                decks.append({"id": piece_id, "map": fields[0] if fields else None})
+                fields = decode(state, ";")   # Deck.getState: map;x;y;faceDown;id1,id2,...
+                kind = decode(type_text[len("deck;"):], ";")
+                decks.append({"id": piece_id, "name": kind[12] if len(kind) > 12 else "",
+                              "map": fields[0] if fields else None,
+                              "pieces": [i for i in decode(fields[4], ",") if i] if len(fields) > 4 else []})
                 continue
             if type_text == "stack":
                 fields = decode(state, ";")
