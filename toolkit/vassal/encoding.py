@@ -125,6 +125,7 @@ def _unquoted(value: str) -> str:
 
 _TAB_RUN = re.compile(r"\\*\t")
 _SEPARATOR = re.compile(r"(\\*)\t")
+_RUNS = ["\\" * k for k in range(64)]   # the k-th separator's backslashes in the usual chain
 
 
 def _split_levels(text: str, limit: int) -> list[str]:
@@ -140,7 +141,10 @@ def _split_levels(text: str, limit: int) -> list[str]:
     if not text.endswith("'"):
         # the usual chain: its only TABs are the separators, the k-th after k backslashes
         pieces = _SEPARATOR.split(text)
-        if all(len(run) == k for k, run in enumerate(pieces[1::2])):
+        runs = pieces[1::2]
+        while len(runs) > len(_RUNS):
+            _RUNS.append("\\" * len(_RUNS))
+        if runs == _RUNS[:len(runs)]:
             owns = pieces[0:2 * limit:2]
             return [_unquoted(own) for own in owns] if "'" in text else owns
     out: list[str] = []

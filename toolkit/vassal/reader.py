@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DataError
@@ -292,6 +292,7 @@ class _Design:
     images: tuple[str, ...] = ()
     marks: tuple[tuple[list[str], int | None, list[str] | None], ...] = ()   # keys, own index or values; innermost first
     layers: tuple[tuple[list[str], bool, tuple[int | None, str]], ...] = ()   # names, images match, state
+    properties: dict = field(default_factory=dict, compare=False)   # own mark states -> properties
 
 
 def _design(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> _Design:
@@ -375,12 +376,18 @@ def _describe(design: _Design, states: list[str]) -> dict:
         return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": list(design.used),
                 "traits": list(design.trait_ids), "layer": None, "problems": problems}
     name = design.name
-    properties: dict[str, str] = {}
-    for keys, index, values in design.marks:
-        if index is not None:
-            values = decode(states[index], ",")
-        for k, v in zip(keys, values + [""] * len(keys)):
-            properties.setdefault(k, v)
+    own = tuple(states[index] for _, index, _ in design.marks if index is not None)
+    properties = design.properties.get(own)
+    if properties is None:   # copies of a piece mostly keep their design's values: decoded once
+        properties = {}
+        for keys, index, values in design.marks:
+            if index is not None:
+                values = decode(states[index], ",")
+            for k, v in zip(keys, values + [""] * len(keys)):
+                properties.setdefault(k, v)
+        if len(design.properties) < 64:
+            design.properties[own] = properties
+    properties = dict(properties)
     level = None
     for names, matching, src in design.layers:
         try:
