@@ -32,6 +32,10 @@ KNOWN_TRAITS = frozenset(
     "nonRect; pivot; button; playSound; deselect; locCommand; border; propertysheet; mat; matPiece; basicName; "
     "cmt; locmsg; attach; deck;".split())
 
+#: Trait ids without a ``;`` (Deselect, TranslatableMessage): their types run on into their first
+#: field (``deselectDeselect;88,130;...``), so they are known by their prefix.
+_BARE_IDS = ("deselect", "locmsg")
+
 #: What can be a piece's innermost member (BasicCommandEncoder.createBasic): a BasicPiece, a
 #: Stack or a Deck; cards are BasicPieces (with a Mask) since VASSAL 3.2.
 INNERMOST = ("piece;", "deck;", "stack")
@@ -311,7 +315,7 @@ def _design(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> _
         return (i, "") if i is not None else (None, trait.state)
 
     ids = tuple(t.id for t in full)
-    problems += [f"unknown trait {u!r}" for u in ids if u not in KNOWN_TRAITS]
+    problems += [f"unknown trait {t.id!r}" for t in full if t.id not in KNOWN_TRAITS and not t.type.startswith(_BARE_IDS)]
     if not full or ids[-1] != "piece;":
         # VASSAL builds a piece only on a BasicPiece (a Stack or a Deck is never wrapped in traits)
         problems.append("the innermost trait is not a BasicPiece")
