@@ -133,7 +133,8 @@ class Module:
                     entry["grid"] = self._grid(child, size)
                 elif child.tag == ns + "ZonedGrid":
                     for zone in child.iter(ns + "mapgrid.Zone"):
-                        entry["zones"].append({"name": zone.get("name", ""), "path": _path(zone.get("path", ""))})
+                        path = _path(zone.get("path", ""))
+                        entry["zones"].append({"name": zone.get("name", ""), "path": path, "_bounds": _bounds(path)})
                     for grid in child.findall(ns + "HexGrid"):
                         entry["grid"] = self._grid(grid, size)
             boards.append(entry)
@@ -172,7 +173,8 @@ class Module:
                 continue
             board = m["boards"][0]  # generated maps have one board at the origin
             for zone in board["zones"]:
-                if inside_shape(zone["path"], x, y):
+                x0, y0, x1, y1 = zone["_bounds"]
+                if x0 <= x <= x1 and y0 <= y <= y1 and inside_shape(zone["path"], x, y):
                     return "zone", zone["name"]
             if board["grid"] is not None:
                 return "hex", board["grid"]["_grid"].label(x, y)
@@ -185,6 +187,14 @@ def _int_attr(element, name: str) -> int:
         return max(0, int(element.get(name, "0") or 0))
     except ValueError:
         return 0
+
+
+def _bounds(path: list[tuple[int, int]]) -> tuple[int, int, int, int]:
+    """A zone's bounding box: a point outside it is outside the zone (most zones, most points)."""
+    if not path:
+        return (1, 1, 0, 0)   # empty: holds nothing
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _path(text: str) -> list[tuple[int, int]]:
