@@ -259,7 +259,8 @@ class _Importer:
             if file not in archive:
                 self.report.append(f"setup {name!r}: file {file!r} is not in the module")
                 continue
-            save = read_save(archive.read(file, limit=MAX_NESTED_BYTES), f"{self.where}!{file}", self.module)
+            save = read_save(archive.read(file, limit=MAX_NESTED_BYTES), f"{self.where}!{file}", self.module,
+                             locate=False)   # placed below, on whichever board of the layout they lie
             scenario = Scenario(id=_unique(_slug(name, "setup"), used), name=name, map=next(iter(game.maps)),
                                 source=Source(estimated=f"predefined setup {name!r} of {self.path.name}"))
             layout = {b["map"]: b.get("positions", []) for b in save["boards"]}

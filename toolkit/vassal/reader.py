@@ -228,8 +228,8 @@ def _commands(text: str, depth: int = 0) -> list[str]:
     return out
 
 
-def read_save(data: bytes, where: str, module: Module | None) -> dict:
-    """Pieces (with locations when the module is known), stacks and boards of a .vsav."""
+def read_save(data: bytes, where: str, module: Module | None, *, locate: bool = True) -> dict:
+    """Pieces (with locations when the module is known and ``locate``), stacks and boards of a .vsav."""
     archive = SafeZip(data, where=where, max_total=MAX_NESTED_BYTES * 4)
     if "savedGame" not in archive:
         raise DataError("not a VASSAL saved game: no savedGame entry", path=where)
@@ -274,7 +274,7 @@ def read_save(data: bytes, where: str, module: Module | None) -> dict:
             if module is not None:
                 problems += [f"piece {piece_id}: image {i!r} is not in images/" for i in piece.get("images", [])
                              if i not in module.images]
-                if piece.get("map") is not None and "x" in piece:
+                if locate and piece.get("map") is not None and "x" in piece:
                     location = module.locate(piece["map"], piece["x"], piece["y"])
                     if location is None:
                         problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
