@@ -122,3 +122,20 @@ def test_board_sizes_come_from_image_headers(tmp_path):
     with SafeZip(tmp_path / "i.zip") as archive:
         assert [image_size(archive, n) for n in ("a.png", "b.jpg", "c.gif", "d.txt")] == [
             (300, 200), (640, 480), (33, 44), None]
+
+
+def test_a_setup_without_a_file_starts_a_new_game(tmp_path):
+    # PredefinedSetup.launch: no file name, no save to load (a "No Setup" entry of a real module)
+    import zipfile
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)))
+    path = module(tmp_path / "m.vmod", maps, "", images={"a.png": png(300, 200)})
+    with zipfile.ZipFile(path) as zf:
+        entries = {n: zf.read(n) for n in zf.namelist()}
+    entries["buildFile.xml"] = entries["buildFile.xml"].replace(
+        f"</{B}GameModule>".encode(),
+        f'<{B}module.PredefinedSetup isMenu="false" name="No Setup" useFile="true"/></{B}GameModule>'.encode())
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    report = inspect(path)
+    assert report["problems"] == [] and [s["name"] for s in report["setups"]] == ["No Setup"]

@@ -456,7 +456,9 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
         setups = []
         for element in mod.root.iter(_B + "module.PredefinedSetup"):
             entry = {"name": element.get("name", ""), "file": element.get("file", "")}
-            if element.get("useFile", "true") == "true" and element.get("isMenu", "false") != "true":
+            # no file attribute: VASSAL starts a new game (PredefinedSetup.launch, fileName null)
+            if (element.get("useFile", "true") == "true" and element.get("isMenu", "false") != "true"
+                    and element.get("file") is not None):
                 file = entry["file"]
                 if file not in archive:
                     problems.append(f"setup {entry['name']!r}: file {file!r} is not in the module")
