@@ -106,7 +106,7 @@ class _Design:
     images: tuple[str, ...] = ()
     marks: tuple[tuple[list[str], int | None, list[str] | None], ...] = ()   # keys, own index or values; innermost first
     layers: tuple[tuple[list[str], bool, tuple[int | None, str]], ...] = ()   # names, images match, state
-    properties: dict = field(default_factory=dict, compare=False)   # own mark states -> properties
+    states: dict = field(default_factory=dict, compare=False)   # own mark and layer states -> _read_states
 
 
 def _design(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> _Design:
@@ -181,28 +181,15 @@ def describe_text(type_text: str, state_text: str, prototypes: dict[str, list[Tr
     return _describe(design, budget.states(type_text, state_text, design.own))
 
 
-def _describe(design: _Design, states: list[str]) -> dict:
-    def state(src: tuple[int | None, str]) -> str:
-        return states[src[0]] if src[0] is not None else src[1]
-
-    problems = list(design.problems)
-    if design.basic is None:
-        return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": list(design.used),
-                "traits": list(design.trait_ids), "layer": None, "problems": problems}
-    name = design.name
-    own = tuple(states[index] for _, index, _ in design.marks if index is not None)
-    properties = design.properties.get(own)
-    if properties is None:   # copies of a piece mostly keep their design's values: decoded once
-        properties = {}
-        for keys, index, values in design.marks:
-            if index is not None:
-                values = decode(states[index], ",")
-            for k, v in zip(keys, values + [""] * len(keys)):
-                properties.setdefault(k, v)
-        if len(design.properties) < 64:
-            design.properties[own] = properties
-    properties = dict(properties)
-    level = None
+def _read_states(design: _Design, state) -> tuple[dict, str, int | None, list[str]]:
+    """The properties, name, Layer level and Layer problems a piece's states give."""
+    properties: dict[str, str] = {}
+    for keys, index, values in design.marks:
+        if index is not None:
+            values = decode(state((index, "")), ",")
+        for k, v in zip(keys, values + [""] * len(keys)):
+            properties.setdefault(k, v)
+    name, level, problems = design.name, None, []
     for names, matching, src in design.layers:
         try:
             level = int(state(src).split(";")[0] or "1")
@@ -218,7 +205,27 @@ def _describe(design: _Design, states: list[str]) -> dict:
                 name = label[:-1] + name
             else:
                 name = label
-    out = {"name": name, "image": design.image, "images": list(design.images), "properties": properties,
+    return properties, name, level, problems
+
+
+def _describe(design: _Design, states: list[str]) -> dict:
+    def state(src: tuple[int | None, str]) -> str:
+        return states[src[0]] if src[0] is not None else src[1]
+
+    problems = list(design.problems)
+    if design.basic is None:
+        return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": list(design.used),
+                "traits": list(design.trait_ids), "layer": None, "problems": problems}
+    own = tuple(states[index] for _, index, _ in design.marks if index is not None) + tuple(
+        states[src[0]] for _, _, src in design.layers if src[0] is not None)
+    found = design.states.get(own)
+    if found is None:   # copies of a piece mostly keep their design's values and levels: read once
+        found = _read_states(design, state)
+        if len(design.states) < 64:
+            design.states[own] = found
+    properties, name, level, layer_problems = found
+    problems += layer_problems
+    out = {"name": name, "image": design.image, "images": list(design.images), "properties": dict(properties),
            "prototypes": list(design.used), "traits": list(design.trait_ids), "layer": level, "problems": problems}
     fields = decode(state(design.basic), ";")
     if len(fields) >= 4:
