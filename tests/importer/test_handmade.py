@@ -216,3 +216,12 @@ def test_an_editor_module_with_a_deck_imports_validates_and_builds_back(tmp_path
     assert sorted(events["cards"]) == ["Ambush", "Ambush", "Rain"]
     [setup] = report["setups"]
     assert [p["hex"] for p in setup["pieces"] if p["name"] == "Rifles"] == [rifles_at]
+
+
+def test_inspect_names_hexes_on_every_board_of_a_map(handmade):
+    # the set-up's BoardPicker puts South below North: a piece there is on South's grid
+    from toolkit.vassal import inspect
+    path, north, south, n_centre, s_centre = handmade
+    [setup] = inspect(path)["setups"]
+    where = {p["id"]: p.get("hex") or p.get("zone") for p in setup["pieces"]}
+    assert where == {"p1": north.label(*n_centre), "p2": south.label(*s_centre), "p3": "Reserve"}

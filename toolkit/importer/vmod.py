@@ -363,20 +363,12 @@ class _Importer:
         self.report.append(f"{label} lies on board {board.board['name']!r} outside every zone: not placed")
 
     def _board_at(self, map_name, x, y, boards, layout):
-        on_map = [b for b in boards if b.map_name == map_name]
-        if not on_map:
+        found = self.module.board_at(map_name, x, y, layout.get(map_name))
+        if found is None:
             return None
-        edge = next((m["edge"] for m in self.module.maps if m["name"] == map_name), (0, 0))
-        positions = layout.get(map_name) or [[on_map[0].board["name"], 0, 0]]
-        by_name = {b.board["name"]: b for b in on_map}
-        placed = [(by_name[n], c, r) for n, c, r in positions if n in by_name]
-        for board, col, row in placed:
-            left = edge[0] + sum(b.board["width"] for b, c, r in placed if r == row and c < col)
-            top = edge[1] + sum(max((b.board["height"] for b, c2, r2 in placed if r2 == rr), default=0)
-                                for rr in {r for _, _, r in placed} if rr < row)
-            if left <= x < left + board.board["width"] and top <= y < top + board.board["height"]:
-                return board, x - left, y - top
-        return None
+        board, lx, ly = found
+        target = next((b for b in boards if b.board is board), None)
+        return (target, lx, ly) if target is not None else None
 
     def _add(self, scenario: Scenario, counter_id: str, *, hex=None, box=None, map_id=None, game,
              state=None) -> None:

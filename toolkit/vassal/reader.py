@@ -166,20 +166,43 @@ class Module:
         """:func:`describe_piece` against this module's prototypes (each design decoded once)."""
         return describe_piece(traits, self.prototypes, self.designs)
 
-    def locate(self, map_name: str, x: int, y: int) -> tuple[str, str] | None:
-        """``("zone", name)`` or ``("hex", label)`` of a point, ``("", "")`` if neither; None: no such map."""
-        for m in self.maps:
-            if m["name"] != map_name or not m["boards"]:
-                continue
-            board = m["boards"][0]  # generated maps have one board at the origin
-            for zone in board["zones"]:
-                x0, y0, x1, y1 = zone["_bounds"]
-                if x0 <= x <= x1 and y0 <= y <= y1 and inside_shape(zone["path"], x, y):
-                    return "zone", zone["name"]
-            if board["grid"] is not None:
-                return "hex", board["grid"]["_grid"].label(x, y)
-            return "", ""
+    def board_at(self, map_name: str, x: int, y: int, layout: list | None = None) -> tuple[dict, int, int] | None:
+        """The board of map ``map_name`` under point ``(x, y)`` and the point on that board.
+
+        ``layout`` is a save's BoardPicker positions (``[[board, column, row], ...]``); without
+        one the map's first board is alone at its origin. Boards of a row sit side by side, rows
+        one below the other, all inside the map's edge margins (as VASSAL lays them out).
+        """
+        m = next((m for m in self.maps if m["name"] == map_name), None)
+        if m is None or not m["boards"]:
+            return None
+        by_name = {b["name"]: b for b in m["boards"]}
+        placed = [(by_name[n], c, r) for n, c, r in (layout or [[m["boards"][0]["name"], 0, 0]]) if n in by_name]
+        edge = m["edge"]
+        for board, col, row in placed:
+            left = edge[0] + sum(b["width"] for b, c, r in placed if r == row and c < col)
+            top = edge[1] + sum(max((b["height"] for b, c2, r2 in placed if r2 == rr), default=0)
+                                for rr in {r for _, _, r in placed} if rr < row)
+            if left <= x < left + board["width"] and top <= y < top + board["height"]:
+                return board, x - left, y - top
         return None
+
+    def locate(self, map_name: str, x: int, y: int, layout: list | None = None) -> tuple[str, str] | None:
+        """``("zone", name)`` or ``("hex", label)`` of a point, ``("", "")`` if neither (off every
+        board too); None: no such map. ``layout`` as for :meth:`board_at`."""
+        if not any(m["name"] == map_name for m in self.maps):
+            return None
+        found = self.board_at(map_name, x, y, layout)
+        if found is None:
+            return "", ""
+        board, x, y = found
+        for zone in board["zones"]:
+            x0, y0, x1, y1 = zone["_bounds"]
+            if x0 <= x <= x1 and y0 <= y <= y1 and inside_shape(zone["path"], x, y):
+                return "zone", zone["name"]
+        if board["grid"] is not None:
+            return "hex", board["grid"]["_grid"].label(x, y)
+        return "", ""
 
 
 def _int_attr(element, name: str) -> int:
@@ -274,21 +297,24 @@ def read_save(data: bytes, where: str, module: Module | None, *, locate: bool = 
             if module is not None:
                 problems += [f"piece {piece_id}: image {i!r} is not in images/" for i in piece.get("images", [])
                              if i not in module.images]
-                if locate and piece.get("map") is not None and "x" in piece:
-                    location = module.locate(piece["map"], piece["x"], piece["y"])
-                    if location is None:
-                        problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
-                        piece["location"] = None
-                    else:
-                        piece["location"] = location[1]
-                        if location[0]:
-                            piece[location[0]] = location[1]
             pieces[piece_id] = piece
         elif "BoardPicker\t" in command:
             parts = decode(command, "\t")
             boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3],
                            "positions": [[name, _num(col), _num(row)]
                                          for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
+    if module is not None and locate:   # after the BoardPicker commands, which say where each board lies
+        layout = {b["map"]: b["positions"] for b in boards}
+        for piece_id, piece in pieces.items():
+            if piece.get("map") is not None and "x" in piece:
+                location = module.locate(piece["map"], piece["x"], piece["y"], layout.get(piece["map"]))
+                if location is None:
+                    problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
+                    piece["location"] = None
+                else:
+                    piece["location"] = location[1]
+                    if location[0]:
+                        piece[location[0]] = location[1]
     return {"pieces": list(pieces.values()), "stacks": stacks, "decks": decks, "boards": boards,
             "begins": "begin_save" in commands, "starts": "end_save" in commands, "problems": problems}
 
