@@ -15,6 +15,7 @@ from ..game import Box, Counter, Deck, Source
 from ..vassal.encoding import decode
 from ..vassal.pieces import expand
 from ..vassal.reader import BUILD, inside_shape
+from ._ids import slug, unique
 
 __all__ = ["import_decks", "layer_images", "with_count"]
 
@@ -22,11 +23,10 @@ _FACE_DOWN = {"Never": False, "MenuDefaultUp": False}   # "Always" and "Via righ
 _SHUFFLE = {"Always": "always", "Never": "never", "Via right-click Menu": "menu"}
 
 
-def import_decks(importer, game, boards, slug, unique, printed_values) -> dict[str, str]:
+def import_decks(importer, game, boards) -> dict[str, str]:
     """Every DrawPile of the module as a deck of ``game`` and its cards as counters.
 
     Returns card gpid -> counter id (a card a set-up shows outside its deck is reported).
-    ``slug``, ``unique`` and ``printed_values`` are the importer's own helpers.
     """
     module = importer.module
     used = set(game.counters)
@@ -71,7 +71,7 @@ def import_decks(importer, game, boards, slug, unique, printed_values) -> dict[s
                 held.add(counter_id)
                 cards[key] = counter_id
                 by_gpid[slot.get("gpid", "")] = counter_id
-            box, map_id, hex = _place(importer, game, boards, vmap, pile, slug, unique)
+            box, map_id, hex = _place(importer, game, boards, vmap, pile)
             deck = Deck(id=unique(slug(pile["name"], "deck"), used_decks), name=pile["name"] or "Deck",
                         counters=tuple(cards.values()), box=box, map=map_id, hex=hex,
                         face_down=_FACE_DOWN.get(pile["face_down"], True), draw_face_up=pile["draw_face_up"],
@@ -120,7 +120,7 @@ def with_count(counter: Counter, count: int) -> Counter:
     return replace(counter, count=count)
 
 
-def _place(importer, game, boards, vmap, pile, slug, unique):
+def _place(importer, game, boards, vmap, pile):
     """``(box, map, hex)`` of a DrawPile: its zone, else its hex, else a new box named after it."""
     x, y = pile["x"], pile["y"]
     try:

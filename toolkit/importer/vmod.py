@@ -24,6 +24,7 @@ from ..io.counters import BACK_KINDS, KINDS
 from ..vassal.pieces import expand
 from ..vassal.reader import BUILD, BUILT_IN_IMAGES, inside_shape, read_module, read_save
 from ..vassal.safety import MAX_NESTED_BYTES
+from ._ids import printed_values, slug, unique
 from .decks import import_decks, layer_images, with_count
 from .grid import BoardGrid, convert_grid
 
@@ -38,9 +39,6 @@ _MAPPED = {  # buildFile elements whose content the import carries over
     "widget.PanelWidget", "widget.ListWidget", "widget.BoxWidget", "widget.PieceSlot", "module.PredefinedSetup",
     "module.PlayerRoster", "module.map.SetupStack", "module.map.DrawPile", "widget.CardSlot",
 }
-#: Properties hexforge's own modules carry, read back into counter fields rather than values.
-_FIELDS = {"UnitId", "Side", "SideName", "Kind", "Type", "Size", "Formation", "UnitClass", "Steps", "BackKind",
-           "Layer", "CadreId"}
 _SIDE_KEYS = ("Side", "side", "Nationality", "Faction", "Army", "Player", "Country")
 
 
@@ -52,20 +50,6 @@ class ImportResult:
     game: Game
     report: list[str] = field(default_factory=list)
     counts: dict = field(default_factory=dict)
-
-
-def _slug(text: str, fallback: str = "x") -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
-    return slug[:60] or fallback
-
-
-def _unique(name: str, used: set[str]) -> str:
-    candidate, n = name, 1
-    while candidate in used:
-        n += 1
-        candidate = f"{name}-{n}"
-    used.add(candidate)
-    return candidate
 
 
 @dataclass
@@ -108,7 +92,7 @@ class _Importer:
                         self.report.append(f"board {board['name']!r} not imported: {exc.problem}")
                 map_id = None
                 if converted is not None:
-                    map_id = _unique(_slug(board["name"] or vmap["name"], "map"), used_maps)
+                    map_id = unique(slug(board["name"] or vmap["name"], "map"), used_maps)
                     m = Map(id=map_id, name=board["name"] or vmap["name"], grid=converted.grid,
                             hex_size_inches=min(5.0, max(0.1, round(converted.size / 150, 4))))
                     if board["image"] and board["image"] in self.module.images - BUILT_IN_IMAGES:
@@ -131,7 +115,7 @@ class _Importer:
                                        "no zones: not imported (its image is not kept)")
                 zones = []
                 for zone in board["zones"]:
-                    box_id = _unique(_slug(zone["name"], "box"), self.used_boxes)
+                    box_id = unique(slug(zone["name"], "box"), self.used_boxes)
                     zones.append((zone["name"], zone["path"], box_id))
                 boards.append(_Board(vmap["name"], board, converted, map_id, zones))
         if not hex_maps:
@@ -150,7 +134,7 @@ class _Importer:
         root = self.module.root
         sides = self.sides
         for name in self.module.sides:
-            sides.setdefault(_slug(name, "side"), Side(id=_slug(name, "side"), name=name))
+            sides.setdefault(slug(name, "side"), Side(id=slug(name, "side"), name=name))
         by_gpid: dict[str, str] = {}
         used: set[str] = set()
         palette, at_start = [], []
@@ -176,12 +160,12 @@ class _Importer:
                 continue
             props = piece["properties"]
             name = piece.get("name") or entry or "piece"
-            counter_id = props.get("UnitId") or _slug(entry or name, "piece")
+            counter_id = props.get("UnitId") or slug(entry or name, "piece")
             if props.get("UnitId") and counter_id in game.counters:  # the same unit in another palette tab
                 by_gpid[element.get("gpid", "")] = counter_id
                 continue
             if counter_id in used:
-                counter_id = _unique(counter_id, used)
+                counter_id = unique(counter_id, used)
                 self.report.append(f"piece slot {entry!r}: id taken, imported as {counter_id!r}")
             used.add(counter_id)
             counter = self.make_counter(counter_id, entry, element, traits, piece)
@@ -208,7 +192,7 @@ class _Importer:
             steps = max(1, min(20, int(props.get("Steps", ""))))
         except ValueError:
             steps = 2 if back and not card else 1
-        front_values, back_values = _printed_values(props)
+        front_values, back_values = printed_values(props)
         return Counter(
             id=counter_id, side=self._side(props, element, self.sides), name=name, kind=kind,
             type=props.get("Type") or ("card" if card else "infantry"),
@@ -221,11 +205,11 @@ class _Importer:
     def _side(self, props: dict, element, sides: dict[str, Side]) -> str | None:
         for key in _SIDE_KEYS:
             if props.get(key):
-                sid = _slug(props[key], "side")
+                sid = slug(props[key], "side")
                 sides.setdefault(sid, Side(id=sid, name=props.get("SideName") or props[key]))
                 return sid
         for ancestor in element.iterancestors():  # a palette folder named after a side
-            sid = _slug(ancestor.get("entryName", ""), "")
+            sid = slug(ancestor.get("entryName", ""), "")
             if sid and sid in sides:
                 return sid
         return None
@@ -261,7 +245,7 @@ class _Importer:
                 continue
             save = read_save(archive.read(file, limit=MAX_NESTED_BYTES), f"{self.where}!{file}", self.module,
                              locate=False)   # placed below, on whichever board of the layout they lie
-            scenario = Scenario(id=_unique(_slug(name, "setup"), used), name=name, map=next(iter(game.maps)),
+            scenario = Scenario(id=unique(slug(name, "setup"), used), name=name, map=next(iter(game.maps)),
                                 source=Source(estimated=f"predefined setup {name!r} of {self.path.name}"))
             layout = {b["map"]: b.get("positions", []) for b in save["boards"]}
             in_decks = {i for deck in save["decks"] for i in deck["pieces"]}
@@ -283,7 +267,7 @@ class _Importer:
             self._setup_stacks(game, stacks, boards, by_gpid, used)
 
     def _setup_stacks(self, game, stacks, boards, by_gpid, used) -> None:
-        scenario = Scenario(id=_unique("at-start", used), name="At-start stacks", map=next(iter(game.maps)),
+        scenario = Scenario(id=unique("at-start", used), name="At-start stacks", map=next(iter(game.maps)),
                             source=Source(estimated=f"at-start stacks of {self.path.name}"))
         for stack in stacks:
             map_name = stack.getparent().get("mapName", "")
@@ -423,26 +407,6 @@ class _Importer:
             self.report.append("piece behaviour not imported (traits of the prototypes): " + " ".join(behaviour))
 
 
-def _printed_values(props: dict[str, str]) -> tuple[dict, dict]:
-    """A piece's static properties as a counter's printed values (front, back): hexforge's own
-    fields and empty values left out, ``back_*`` on the back."""
-    front, back = {}, {}
-    for key, value in props.items():
-        if key in _FIELDS or value == "" or not re.fullmatch(r"[A-Za-z0-9_]+", key):
-            continue
-        if key.startswith("cadre_") and props.get("CadreId"):
-            continue  # hexforge's copy of the cadre counter's values; the cadre is its own counter
-        if key.startswith("back_"):
-            back[key[5:]] = _value(value)
-        else:
-            front[key] = _value(value)
-    return front, back
-
-
-def _value(text: str):
-    return int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text
-
-
 def _file_name(image: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", image.replace("/", "_")) or "image"
 
@@ -458,11 +422,11 @@ def import_vmod(module: str | Path, out_dir: str | Path | None = None) -> Import
     importer = _Importer(path)
     try:
         info = importer.module.info
-        game_id = _slug(info.get("name") or path.stem, "game")
+        game_id = slug(info.get("name") or path.stem, "game")
         game = Game(id=game_id, name=info.get("name") or path.stem, ruleset=None)
         boards = importer.maps(game)
         by_gpid = importer.counters(game)
-        cards = import_decks(importer, game, boards, _slug, _unique, _printed_values)
+        cards = import_decks(importer, game, boards)
         game.sides = list(importer.sides.values())
         importer.scenarios(game, boards, by_gpid, cards)
         importer.unmapped()
