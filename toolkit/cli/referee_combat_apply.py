@@ -27,6 +27,9 @@ def apply_options(func):
         click.option("--advance", "advance", multiple=True, metavar="UNITS|UNIT=HEX",
                      help="attacking units that advance into the vacated hex (UNIT=HEX: that hex of the "
                           "defender's retreat path); repeatable"),
+        click.option("--choice", "choice", multiple=True, metavar="NAME:KEY=VALUE",
+                     help="a game's own owner choice (relocate:HQ=HEX: where an overrun HQ goes, A Victory "
+                          "Denied 12.6); repeatable"),
         click.option("--out", "out", type=click.Path(dir_okay=False), help="write the resulting position file"),
     ]
     for option in reversed(options):
@@ -83,9 +86,22 @@ def choices(pos, loss, retreat, advance) -> dict:
     return {"losses": losses, "retreats": retreats, "advance": advances}
 
 
-def run(pos, rs, assessment, rolled, loss, retreat, advance, out):
+def game_choices(texts) -> dict:
+    """``--choice NAME:KEY=VALUE`` -> ``{NAME: {KEY: VALUE}}`` (the ruleset reads the values)."""
+    out: dict = {}
+    for text in texts:
+        left, eq, value = text.partition("=")
+        name, colon, key = left.partition(":")
+        if not eq or not colon or not name.strip() or not key.strip() or not value.strip():
+            raise RulesError(f"bad --choice {text!r}: expected NAME:KEY=VALUE, e.g. relocate:s-hq-16a=2811")
+        out.setdefault(name.strip(), {})[key.strip()] = value.strip()
+    return out
+
+
+def run(pos, rs, assessment, rolled, loss, retreat, advance, out, choice=()):
     """Apply ``rolled`` with the owners' choices; write ``out`` when given. The outcome."""
-    outcome = apply_combat(pos, rs, assessment, rolled, **choices(pos, loss, retreat, advance))
+    outcome = apply_combat(pos, rs, assessment, rolled, **choices(pos, loss, retreat, advance),
+                           choices=game_choices(choice))
     if out:
         dump_position(outcome.position, out)
     return outcome
@@ -98,6 +114,6 @@ def text(outcome, out) -> list[str]:
     return lines
 
 
-def check_usage(apply, loss, retreat, advance, out) -> None:
-    if not apply and (loss or retreat or advance or out):
-        raise RulesError("--loss, --retreat, --advance and --out need --apply")
+def check_usage(apply, loss, retreat, advance, out, choice=()) -> None:
+    if not apply and (loss or retreat or advance or out or choice):
+        raise RulesError("--loss, --retreat, --advance, --choice and --out need --apply")

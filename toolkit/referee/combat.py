@@ -246,8 +246,19 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
     ``context`` goes to the ruleset's hooks; its ``"modifiers"`` entries (dicts with ``kind``
     "shift" or "drm", ``value``, ``rule``, ``text``) add declared shifts such as event chits.
     Unknown units or kinds of support raise :class:`RulesError`; a rule that forbids the attack
-    gives ``legal=False`` with the refusals (the distribution is then empty).
+    gives ``legal=False`` with the refusals (the distribution is then empty). ``context["fixed"]``
+    names an attack on a fixed column that the ruleset's ``fixed_attack(pos, attacker_ids,
+    defender_hex, context)`` method assesses instead (A Victory Denied 13.2: artillery, rockets,
+    the bomber).
     """
+    model = getattr(rs, "combat_model", None)
+    if model is not None:         # a game whose fire is not one odds-and-shift attack (Ruleset.combat_model)
+        return model.assess(pos, rs, attacker_ids, defender_hex, supports=supports, context=context)
+    if (context or {}).get("fixed") is not None:
+        custom = getattr(rs, "fixed_attack", None)
+        if custom is None:
+            raise RulesError(f"{rs.name} has no fixed-column attacks (context fixed={context['fixed']!r})")
+        return custom(pos, attacker_ids, defender_hex, dict(context))
     attackers = pos.units_of(attacker_ids)
     if not attackers:
         raise RulesError("no attacking unit given")
@@ -273,6 +284,11 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
     support_mods, support_refusals = support_modifiers(combat)
     mods += support_mods
     refusals += support_refusals
+    for m in support_mods:                    # SupportRules.adds="strength": points added to a side's total
+        if m.kind == "attack":
+            attack += m.value
+        elif m.kind == "defence":
+            defence += m.value
     mods += list(rs.combat_modifiers(pos, combat))
     for extra in combat.context.get("modifiers", ()):
         mods.append(Modifier(str(extra.get("kind", "shift")), int(extra.get("value", 0)), extra.get("rule"),
@@ -340,6 +356,9 @@ def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | 
     """Roll one legal combat: the CRT dice (``roll`` if given, else from ``seed``) and each
     random shift's dice (``rolls`` by ``"<side> <name>"``, else from the seed). Without a seed a
     fresh one is drawn and logged, so the roll can be replayed and audited."""
+    model = getattr(rs, "combat_model", None)
+    if model is not None:
+        return model.roll(pos, rs, assessment, seed=seed, roll=roll, rolls=rolls)
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
     chart = assessment.chart

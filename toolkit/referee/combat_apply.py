@@ -422,7 +422,7 @@ class _Applier:
 
 
 def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, *, losses=None,
-                 retreats=None, advance=None) -> CombatOutcome:
+                 retreats=None, advance=None, choices=None) -> CombatOutcome:
     """Apply ``roll`` (of ``assessment``) to a copy of ``pos``; ``pos`` is left untouched.
 
     ``losses``: unit id -> steps it loses (ZOC steps of its retreat included); ``retreats``:
@@ -431,7 +431,14 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     the vacated hex (or unit id -> hex, along the retreat path where the game allows).
     A choice the result leaves open and not given, or a choice that does not fit the result or
     the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
+    A ruleset with an ``after_combat(pos, outcome, assessment, choices)`` method finishes the
+    outcome its own way (A Victory Denied 12.2, 12.6: HQs relocated); ``choices`` are the
+    owners' game-specific choices it reads (``{"relocate": {hq: hex}}``).
     """
+    model = getattr(rs, "combat_model", None)
+    if model is not None:
+        return model.apply(pos, rs, assessment, roll, losses=losses, retreats=retreats, advance=advance,
+                           choices=choices)
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
     if roll.result.text not in assessment.results:
@@ -451,4 +458,14 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
             raise _refuse(Code.RETREAT_ILLEGAL, rs.retreat.rule, f"the {role} does not retreat on {result.text}",
                           None, work.members[role])
     work.advance(advance)
+    for s in assessment.supports:             # a support unit is spent (fired) by the combat it gave
+        spent = getattr(rs.combat.supports.get(s.kind), "spent_status", None)
+        if s.unit and spent and spent not in work.pos.unit(s.unit).status:
+            work.pos.unit(s.unit).status.add(spent)
+            work.out.log.append(f"{s.unit} is {spent.replace('_', ' ')} ({s.kind} support)")
+    work.pos.touch()
+    after = getattr(rs, "after_combat", None)
+    if after is not None:
+        after(pos, work.out, assessment, dict(choices or {}))
+        work.pos.touch()
     return work.out

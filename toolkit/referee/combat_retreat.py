@@ -20,7 +20,8 @@ from .position import Position, Unit
 from .reasons import Code, Reason
 from .zoc import enemy_zoc
 
-__all__ = ["RetreatAnswer", "advance_options", "next_retreat_hexes", "retreat_options", "retreat_step_loss"]
+__all__ = ["RetreatAnswer", "advance_options", "next_retreat_hexes", "plain_advance_options", "plain_retreat_options",
+           "retreat_options", "retreat_step_loss"]
 
 
 @dataclass
@@ -92,7 +93,14 @@ def _open(pos: Position, rs, units: list[Unit], a: Hex, b: Hex) -> bool:
 
 def retreat_step_loss(pos: Position, rs, units: list[Unit], h: Hex) -> int | None:
     """Steps lost entering ``h``: 0, 1 (a vacant enemy-ZOC hex under ``enemy_zoc="loss"``), or
-    None when the hex may not be entered (``"forbidden"``)."""
+    None when the hex may not be entered (``"forbidden"``). A ruleset's ``retreat_loss(pos,
+    units, h)`` method decides first unless it returns ``NotImplemented`` (A Victory Denied 9.5.4:
+    a German motorised unit entering a hex that holds a German unit loses nothing)."""
+    custom = getattr(rs, "retreat_loss", None)
+    if custom is not None:
+        lost = custom(pos, units, h)
+        if lost is not NotImplemented:
+            return lost
     r = rs.retreat
     side = units[0].side
     board = board_of(pos.map)
@@ -135,7 +143,18 @@ def next_retreat_hexes(pos: Position, rs, unit_ids, path: list[Hex], origin: Hex
 def retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex | None = None) -> RetreatAnswer:
     """Where ``unit_ids`` (one hex) may end a retreat of ``length`` hexes (an int, or the
     lengths the owner may choose among), retreating away from ``from_hex`` (default their hex).
-    Each end keeps one path (the first found with the fewest ZOC losses)."""
+    Each end keeps one path (the first found with the fewest ZOC losses). A ruleset with a
+    ``retreat_search(pos, unit_ids, length, from_hex)`` method answers instead (a game whose
+    retreat picks among whole paths, A Victory Denied 9.5.3); it may call
+    :func:`plain_retreat_options`."""
+    custom = getattr(rs, "retreat_search", None)
+    if custom is not None:
+        return custom(pos, unit_ids, length, from_hex=from_hex)
+    return plain_retreat_options(pos, rs, unit_ids, length, from_hex=from_hex)
+
+
+def plain_retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex | None = None) -> RetreatAnswer:
+    """:func:`retreat_options` without the ruleset's ``retreat_search``."""
     units = _units(pos, unit_ids)
     lengths = tuple(sorted({int(x) for x in ((length,) if isinstance(length, int) else length)}))
     if not lengths or lengths[0] < 1:
@@ -177,7 +196,19 @@ def advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path: list
     """Hexes ``unit_ids`` may advance into after combat: the ``vacated_hex`` (next to them), then
     along the defeated units' retreat ``path`` (vacated hex first) up to ``hexes`` hexes when
     ``RetreatRules.advance`` is "retreat", stopping where the rules stop an advance in enemy ZOC.
-    The hexes must be empty of enemy units and open to the advancing units' movement."""
+    The hexes must be empty of enemy units and open to the advancing units' movement. A ruleset
+    with an ``advance_search(pos, unit_ids, vacated_hex, path, hexes)`` method answers instead
+    (a second hex in any direction, Grossdeutschland 10.6, A Victory Denied 9.6); it may call
+    :func:`plain_advance_options`."""
+    custom = getattr(rs, "advance_search", None)
+    if custom is not None:
+        return custom(pos, unit_ids, vacated_hex, path=path, hexes=hexes)
+    return plain_advance_options(pos, rs, unit_ids, vacated_hex, path=path, hexes=hexes)
+
+
+def plain_advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path: list[Hex] | None = None,
+                          hexes: int | None = None) -> list[Hex]:
+    """:func:`advance_options` without the ruleset's ``advance_search``."""
     units = _units(pos, unit_ids)
     r = rs.retreat
     grid = pos.map.grid

@@ -100,6 +100,11 @@ def support_modifiers(combat: Combat) -> tuple[list[Modifier], list[Reason]]:
             continue
         units = tuple(s.unit for s, _ in where[(kind, side)] if s.unit)
         hex = next((h for _, h in where[(kind, side)] if h is not None), None)
+        if rules.adds == "strength":          # the points join the side's total (assess_combat adds them)
+            role = "attack" if side == "attacker" else "defence"
+            mods.append(Modifier(role, points, rules.rule, f"{side} {kind} ({', '.join(units) or points}): "
+                                 f"+{points} {role}", hex, units, side))
+            continue
         if rules.chart:
             by_chart.setdefault(rules.chart, {}).setdefault(side, 0)
             by_chart[rules.chart][side] += points

@@ -255,6 +255,8 @@ class SupportRules:
     from on-map units of those types (the support names the unit), within ``range_value``
     hexes of a defender hex (counter value; None: any range), not marked ``spent_status``,
     worth ``points_value`` (counter value) or 1 point. ``sides``: "attacker", "defender".
+    ``adds="strength"``: no shift; the points are added to the supported side's strength
+    total before the odds (Grossdeutschland 10.2: an artillery unit's attack strength).
     """
 
     rule: str | None = None
@@ -266,6 +268,7 @@ class SupportRules:
     range_value: str | None = "range"
     spent_status: str | None = None
     sides: tuple[str, ...] = ("attacker", "defender")
+    adds: str | None = None
 
 
 @dataclass(frozen=True)

@@ -148,3 +148,89 @@ def overrun_hq(pos: Position, rs, unit_ids, hex: Hex, mode: str | None = None) -
         entered.place(uid, hex)
     out["relocation"] = hq_relocation(entered, rs, hq.id, hex)
     return out
+
+
+def _relocate(pos: Position, rs, hq_id: str, from_hex: Hex, chosen, log: list, why: str) -> None:
+    """Relocate ``hq_id`` on ``pos`` (12.6) to the owner's ``chosen`` hex (a hex or its text), or
+    the only destination; none: eliminated. Several and none chosen: IllegalMoveError."""
+    from ...errors import IllegalMoveError
+    answer = hq_relocation(pos, rs, hq_id, from_hex)
+    fmt = pos.map.format
+    hq = pos.unit(hq_id)
+    if answer["eliminated"]:
+        hq.hex = None
+        log.append(f"{hq_id} cannot be relocated ({why}): eliminated (12.6)")
+        return
+    ends = answer["destinations"]
+    if chosen is not None and not isinstance(chosen, Hex):
+        from ...errors import HexforgeError, RulesError
+        try:
+            chosen = pos.map.grid.parse(str(chosen))
+        except HexforgeError as exc:
+            raise RulesError(f"relocate:{hq_id}={chosen}: not a hex of the map ({exc})") from None
+    if chosen is None and len(ends) == 1:
+        chosen = ends[0]
+    if chosen not in ends:
+        what = (f"{fmt(chosen)} is not a relocation hex" if chosen is not None else "its owner must choose where")
+        reason = Reason(Code.COMBAT_CHOICE, "12.6", f"{hq_id} is relocated ({why}): {what}; it may go to "
+                        f"{' '.join(fmt(h) for h in ends)} (choice relocate:{hq_id}=HEX)", from_hex, (hq_id,))
+        raise IllegalMoveError(str(reason), [reason])
+    hq.hex = chosen
+    log.append(f"{hq_id} relocated {fmt(from_hex)} -> {fmt(chosen)} ({why}; 12.6)")
+
+
+def after_combat(rs, before: Position, outcome, assessment, choices: dict) -> None:
+    """The HQ rules of combat on an applied outcome (``apply_combat``'s hook): an HQ never loses
+    a step (12.2: taking one from it when a combat unit of its side still had steps is refused);
+    it retreats with its stack (12.3, done by the shared retreat); it is relocated when every
+    combat unit stacked with it is eliminated (12.2), and when a retreating or advancing enemy
+    unit enters its hex while it stands alone (9.5.7, 9.6.4, 12.1). ``choices["relocate"]``
+    maps an HQ to the hex its owner relocates it to (:func:`hq_relocation`)."""
+    from ...errors import IllegalMoveError
+    from .fixed import FIXED
+    pos = outcome.position
+    if outcome.advances and assessment.ratio.split(" ")[0] in FIXED:       # "art 3-1": no unit attacked
+        reason = Reason(Code.ADVANCE_ILLEGAL, "13.2", "no advance after an artillery, rocket or bomber attack",
+                        assessment.defender_hex, tuple(outcome.advances))
+        raise IllegalMoveError(str(reason), [reason])
+    chosen = dict(choices.get("relocate") or {})
+    involved = [u for u in (*assessment.attackers, *assessment.defenders)]
+    hqs = [uid for uid in involved if before.unit(uid).counter.kind == "hq"]
+    for uid in hqs:
+        start = before.unit(uid).hex
+        mates = [u.id for u in before.at(start) if u.side == before.unit(uid).side and u.counter.kind == "unit"
+                 and u.id in involved]
+        survivors = [m for m in mates if pos.unit(m).hex is not None]
+        if uid in outcome.losses:
+            if survivors:
+                reason = Reason(Code.COMBAT_CHOICE, "12.2", f"{uid} is an HQ: it never loses a step; the combat "
+                                f"units ({', '.join(mates)}) take the losses", start, (uid,))
+                raise IllegalMoveError(str(reason), [reason])
+            del outcome.losses[uid]                          # 12.2: not eliminated by combat
+            if uid in outcome.eliminated:
+                outcome.eliminated.remove(uid)
+            unit = pos.unit(uid)
+            unit.hex, unit.box, unit.steps = start, None, before.unit(uid).steps
+            outcome.retreats.pop(uid, None)
+        if mates and not survivors:
+            unit = pos.unit(uid)
+            unit.hex = start
+            outcome.retreats.pop(uid, None)
+            lifted = pos.copy()
+            _relocate(lifted, rs, uid, start, chosen.get(uid), outcome.log, "its stack was eliminated")
+            unit.hex = lifted.unit(uid).hex
+    moves = [(uid, path[1:]) for uid, path in outcome.retreats.items()]
+    moves += [(uid, [h]) for uid, h in outcome.advances.items()]
+    for uid, hexes in moves:
+        mover = pos.unit(uid)
+        if mover.hex is None or mover.counter.kind != "unit":
+            continue                                       # 9.5.7: eliminated on entering: no overrun
+        for h in hexes:
+            hq = lone_hq(before, mover.side, h)
+            if hq is None or pos.unit(hq.id).hex != h:
+                continue
+            entered = pos.copy()
+            entered.place(uid, h)
+            _relocate(entered, rs, hq.id, h, chosen.get(hq.id), outcome.log,
+                      f"overrun by {uid} {'retreating' if uid in outcome.retreats else 'advancing'}")
+            pos.unit(hq.id).hex = entered.unit(hq.id).hex

@@ -9,8 +9,8 @@ from fractions import Fraction
 from typing import ClassVar
 
 from ...hexes import Hex
-from ...referee import (MovementMode, MovementRules, Position, Reason, Ruleset, StackingRules, SupplyRules, Unit,
-                        ZocRules)
+from ...referee import (MovementMode, MovementRules, Position, Reason, RetreatRules, Ruleset, StackingRules,
+                        SupplyRules, Unit, ZocRules)
 from ...referee.reasons import Code
 from .._options import RuleOptions
 from . import combat, movement
@@ -63,7 +63,12 @@ class AVictoryDenied(RuleOptions, Ruleset):
         "10.3 halved MA out of supply / isolated (1.3 rounding)", "8.1.6 PVO never move",
         "8.1.3 unbridged major rivers", "8.2.2 no major river ZOC to ZOC", "8.3.1 strategic movement adjacency",
         "14 no German entry into the Minsk Pocket", "5.1-5.3 stacking by colour", "7 command chits",
-        "10.1 Out of Supply chosen by the Soviet player", "12.1 overrun of a lone HQ", "12.6 HQ relocation")
+        "10.1 Out of Supply chosen by the Soviet player", "12.1 overrun of a lone HQ", "12.6 HQ relocation",
+        "9.5 retreat paths ranked by ZOC, supply and stacking", "9.6 advance of motorised units")
+
+    #: True on the copy of the ruleset that answers an advance after combat (9.6): the retreat's
+    #: major-river-between-ZOCs rule (9.5.6) does not apply.
+    advancing: bool = False
 
     # -- movement -------------------------------------------------------------------------
 
@@ -115,6 +120,36 @@ class AVictoryDenied(RuleOptions, Ruleset):
     def combat_modifiers(self, pos, combat_):
         return combat.combat_modifiers(self, pos, combat_)
 
+    def combat_dice(self, pos, combat_):
+        return combat.combat_dice(self, pos, combat_)
+
+    def fixed_attack(self, pos, attacker_ids, defender_hex, context):
+        from .fixed import fixed_attack
+        return fixed_attack(self, pos, attacker_ids, defender_hex, context)
+
+    # -- retreat and advance (9.5, 9.6; :mod:`.retreat`) ----------------------------------
+
+    def retreat_search(self, pos, unit_ids, length, from_hex=None):
+        from . import retreat
+        return retreat.retreat_search(self, pos, unit_ids, length, from_hex=from_hex)
+
+    def retreat_loss(self, pos, units, hex):
+        from . import retreat
+        return retreat.retreat_loss(self, pos, units, hex)
+
+    def may_retreat_into(self, pos, units, a, b):
+        from . import retreat
+        return retreat.may_retreat_into(self, pos, units, a, b)
+
+    def advance_search(self, pos, unit_ids, vacated_hex, path=None, hexes=None):
+        from . import retreat
+        return retreat.advance_search(self, pos, unit_ids, vacated_hex, path=path, hexes=hexes)
+
+    def after_combat(self, pos, outcome, assessment, choices):
+        from .hq import after_combat
+        after_combat(self, pos, outcome, assessment, choices)
+        combat.send_eliminated(pos, outcome)
+
     # -- supply (10.2) --------------------------------------------------------------------
 
     def needs_supply(self, pos, unit):
@@ -157,6 +192,10 @@ def _ruleset() -> AVictoryDenied:
         supply=SupplyRules(rule="10.2.2", max_length=None, road_lines=(), enemy_blocks=True, ezoc_blocks=True,
                            friendly_negates=True, hexsides_block=True, ladder=("isolated",), ladder_rule="10.2.3"),
         combat=combat.COMBAT,
+        # 9.5: away from the start (notes 14.4.6), a step per enemy-ZOC hex (9.5.4), lone HQs overrun
+        # (9.5.7: they block nothing); the ranking of 9.5.3 and 9.5.5 is retreat_search (.retreat)
+        retreat=RetreatRules(rule="9.5", ignore_types=("hq",), away="farther", enemy_zoc="loss",
+                             friendly_negates=False, stacking_end=False, advance=1, advance_rule="9.6"),
     )
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from math import ceil, floor
 from typing import ClassVar
 
-from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Position, Ruleset,
+from ...referee import (CommandRules, LosRules, MovementMode, MovementRules, Position, RetreatRules, Ruleset,
                         StackingRules, SupplyRules, ZocRules)
 from ...referee.reasons import Code, Reason
 from ...referee.ruleset import Source
@@ -26,6 +26,9 @@ DEFAULTS = {
     "passed_by_division": True,         # A10
     "road_through_na_supply": True,     # A19
     "overrun_spent": "through_adjacent",  # A21
+    "retreat_toward": "battalion",      # 10.5: the battalion's HQ, the Division HQ only without it
+    "op_fire_retreats": False,          # A27
+    "pontoon": "bridge",                # 12.1: a completed pontoon is a bridge for movement
 }
 _CHOICES = {
     "out_of_supply_ma": ("9.1", "5.3"),
@@ -35,6 +38,9 @@ _CHOICES = {
     "passed_by_division": (True, False),
     "road_through_na_supply": (True, False),
     "overrun_spent": ("through_adjacent", "before_adjacent"),
+    "retreat_toward": ("battalion", "either"),
+    "op_fire_retreats": (False, True),
+    "pontoon": ("bridge", "na_only"),
 }
 
 LEG, TRACKED, WHEELED = "leg", "tracked", "wheeled"
@@ -71,6 +77,7 @@ class Grossdeutschland(RuleOptions, Ruleset):
     needs_python: tuple[str, ...] = (
         "9.0 H and ALL costs", "13.2/14.1 night and weather halve the MA", "5.3/9.1 out of supply halves the MA",
         "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier; +1 MP to mount or dismount; no overrun with a rider", "8.0 no move across a river into enemy ZOC",
+        "12.0/12.1 blown bridges and pontoons change the crossing",
         "5.1 supply to the unit's own battalion HQ; an HQ to any other HQ", "7.1 depleted units count half",
         "7.2 city and Downtown hexes stack 6")
 
@@ -110,6 +117,10 @@ class Grossdeutschland(RuleOptions, Ruleset):
                               f"and may not overrun", unit.hex, (unit.id, *riders))
         return why
 
+    #: True on the copy of the ruleset that answers an advance after combat (10.6): the
+    #: retreat's HQ constraint (10.5, :func:`.retreat.may_retreat_into`) does not apply.
+    advancing: bool = False
+
     #: MP left to units continuing an overrun (9.4), by unit id: set by :func:`overrun_moves`
     #: on a copy of the ruleset for that one question.
     overrun_left: dict = dataclasses.field(default_factory=dict)
@@ -144,6 +155,10 @@ class Grossdeutschland(RuleOptions, Ruleset):
 
     def exerts_zoc(self, pos, unit):
         return unit.counter.kind == "unit" and unit.type not in HQ_TYPES     # "never HQ"
+
+    def zoc_reaches(self, pos, unit, hex):
+        from .bridges import zoc_crosses
+        return zoc_crosses(pos, unit, hex)                  # 8.0: a blown bridge carries no ZOC
 
     # -- stacking (7.0-7.2) -----------------------------------------------------------------
 
@@ -199,6 +214,28 @@ class Grossdeutschland(RuleOptions, Ruleset):
     def combat_dice(self, pos, combat_):
         from . import combat
         return combat.combat_dice(self, pos, combat_)
+
+    def check_support(self, pos, combat_, support):
+        from . import combat
+        return combat.check_support(self, pos, combat_, support)
+
+    def may_retreat_into(self, pos, units, a, b):
+        from . import retreat
+        return retreat.may_retreat_into(self, pos, units, a, b)
+
+    def advance_search(self, pos, unit_ids, vacated_hex, path=None, hexes=None):
+        from . import retreat
+        return retreat.advance_search(self, pos, unit_ids, vacated_hex, path=path, hexes=hexes)
+
+    def after_combat(self, pos, outcome, assessment, choices):
+        from . import retreat
+        retreat.after_combat(self, pos, outcome, assessment, choices)
+    def opportunity_fire(self, pos, mover_ids, hex, how="move"):
+        """11.4: ``(firers, why none, targets)``: :func:`.opfire.opportunity_fire` and
+        :func:`.opfire.fire_targets` (``hexforge referee opfire``)."""
+        from .opfire import fire_targets, opportunity_fire
+        firers, why = opportunity_fire(self, pos, mover_ids, hex, how)
+        return firers, why, (fire_targets(self, pos, hex, mover_ids) if firers else [])
 
     def supply_blocks(self, pos, side, hex):
         if self.option(pos, "road_through_na_supply"):
@@ -266,4 +303,8 @@ RULESET = Grossdeutschland(
     los=LosRules(rule="11.2", along_hexside="both", max_range=10),
     command=CommandRules(rule="6.0", hq_types=HQ_TYPES, radius=None, range_value="command", same_formation=True),
     combat=_combat.COMBAT,
+    # 10.5: no enemy ZOC, friendly units or not (8.0); stacking at the end; closer to the HQ is
+    # the may_retreat_into hook (.retreat). 10.6: the vacated hex, ZOC ignored (advance_search)
+    retreat=RetreatRules(rule="10.5", away=None, enemy_zoc="forbidden", friendly_negates=False, stacking_end=True,
+                         advance=1, advance_rule="10.6"),
 )

@@ -1,0 +1,118 @@
+"""Combat applied with apply_combat on A Victory Denied: the HQ rules of combat (12.2 no step
+loss and relocation when its stack is gone, 12.3 retreat with the stack), overruns by a
+retreating or advancing unit (9.5.7, 9.6.4, 12.1, 12.6) with the owner's relocation as a
+choice, and where eliminated units go (9.4.2)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from toolkit.errors import IllegalMoveError
+from toolkit.referee import apply_combat, assess_combat, retreat_options, roll_combat
+from toolkit.rulesets.a_victory_denied import hq_relocation
+
+from .helpers import position
+
+CENTRE = "1537"
+
+
+def _setup(game):
+    g = copy.deepcopy(game)
+    m = g.main_map
+    x = m.grid.parse(CENTRE)
+    ring = [n for n in m.grid.neighbours(x) if n in m.grid]
+    return g, x, ring
+
+
+def _at(g, units, **state):
+    m = g.main_map
+    return position(g, {u: m.format(h) for u, h in units.items()}, side="soviet", **state)
+
+
+def _roll(pos, rs, a, text):
+    return next(r for r in (roll_combat(pos, rs, a, roll=n) for n in range(1, 10)) if r.result.text == text)
+
+
+def test_12_2_the_hq_never_loses_a_step_and_relocates_when_its_stack_is_gone(game, rs):
+    g, x, ring = _setup(game)
+    pos = _at(g, {"s-20c": ring[0], "s-45c": ring[1], "g-31id": x, "g-hq-9a": x}, **{"g-31id": {"steps": 1}})
+    a = assess_combat(pos, rs, ["s-20c", "s-45c"], x)
+    assert a.legal and "g-hq-9a" in a.defenders and a.defence == pos.unit("g-31id").value("combat")
+    roll = _roll(pos, rs, a, "D2R")                          # two steps: the corps' one and the HQ's
+    ends = hq_relocation(pos.copy(), rs, "g-hq-9a", x)["destinations"]
+    assert len(ends) > 1
+    with pytest.raises(IllegalMoveError) as err:
+        apply_combat(pos, rs, a, roll)
+    assert err.value.reasons[0].rule == "12.6" and "relocate:g-hq-9a=" in str(err.value)
+    out = apply_combat(pos, rs, a, roll, choices={"relocate": {"g-hq-9a": ends[0]}})
+    assert out.position.unit("g-31id").hex is None and out.position.unit("g-hq-9a").hex == ends[0]
+    assert "g-hq-9a" not in out.eliminated and "g-hq-9a" not in out.losses
+    with pytest.raises(IllegalMoveError, match="12.6"):
+        apply_combat(pos, rs, a, roll, choices={"relocate": {"g-hq-9a": x}})
+
+
+def test_12_2_a_step_taken_from_the_hq_is_refused_and_12_3_it_retreats_with_the_stack(game, rs):
+    g, x, ring = _setup(game)
+    pos = _at(g, {"s-20c": ring[0], "s-45c": ring[1], "g-31id": x, "g-hq-9a": x})
+    a = assess_combat(pos, rs, ["s-20c", "s-45c"], x)
+    roll = _roll(pos, rs, a, "D1R")
+    end = retreat_options(pos, rs, ["g-31id", "g-hq-9a"], 1).hexes()[0]
+    with pytest.raises(IllegalMoveError, match="12.2"):
+        apply_combat(pos, rs, a, roll, losses={"g-hq-9a": 1}, retreats={"defender": end})
+    out = apply_combat(pos, rs, a, roll, losses={"g-31id": 1}, retreats={"defender": end})
+    assert out.position.unit("g-hq-9a").hex == out.position.unit("g-31id").hex == end
+
+
+def test_9_5_7_a_retreat_into_a_lone_hq_relocates_it(game, rs):
+    g, x, ring = _setup(game)
+    pos = _at(g, {"s-20c": ring[0], "g-31id": x})
+    a = assess_combat(pos, rs, ["s-20c"], x)
+    end = retreat_options(pos, rs, ["g-31id"], 1).hexes()[0]
+    pos = _at(g, {"s-20c": ring[0], "g-31id": x, "s-hq-16a": end})
+    a = assess_combat(pos, rs, ["s-20c"], x)
+    roll = _roll(pos, rs, a, "DR")
+    answer = retreat_options(pos, rs, ["g-31id"], 1)
+    assert answer.overruns.get(end) == ["s-hq-16a"]
+    entered = pos.copy()
+    entered.place("g-31id", end)
+    ends = hq_relocation(entered, rs, "s-hq-16a", end)["destinations"]
+    out = apply_combat(pos, rs, a, roll, retreats={"defender": end}, choices={"relocate": {"s-hq-16a": ends[-1]}})
+    assert out.position.unit("g-31id").hex == end and out.position.unit("s-hq-16a").hex == ends[-1]
+    assert any("overrun by g-31id retreating" in line for line in out.log)
+
+
+def test_9_6_4_an_advance_into_a_lone_hq_relocates_it(game, rs):
+    g, x, ring = _setup(game)
+    grid = g.main_map.grid
+    second = next(n for n in grid.neighbours(x) if n in grid and not grid.adjacent(n, ring[0]) and n != ring[0])
+    pos = _at(g, {"s-kv1b": ring[0], "g-31id": x, "g-hq-9a": second})
+    pos.units["g-31id"].steps = 1
+    a = assess_combat(pos, rs, ["s-kv1b"], x)
+    roll = _roll(pos, rs, a, "D1R") if "D1R" in a.distribution else _roll(pos, rs, a, "D2R")
+    entered = pos.copy()
+    entered.place("g-31id", None)
+    entered.place("s-kv1b", second)
+    ends = hq_relocation(entered, rs, "g-hq-9a", second)["destinations"]
+    out = apply_combat(pos, rs, a, roll, advance={"s-kv1b": second}, choices={"relocate": {"g-hq-9a": ends[0]}})
+    assert out.position.unit("s-kv1b").hex == second and out.position.unit("g-hq-9a").hex == ends[0]
+
+
+@pytest.mark.parametrize("uid, status, box", [("s-20c", (), "soviet-reserve"), ("s-20c", ("isolated",), None),
+                                              ("s-1mrd", (), "elite-cup"), ("s-pvo1", (), None),
+                                              ("g-3pz", (), "eliminated-motorised"), ("g-31id", (), None)])
+def test_9_4_2_eliminated_units_go_where_the_rule_sends_them(game, rs, uid, status, box):
+    g, x, ring = _setup(game)
+    side = "german" if uid.startswith("s-") else "soviet"
+    firer = "g-3pz" if side == "german" else "s-20c"
+    pos = _at(g, {uid: x, firer: ring[0]})
+    pos.units[uid].status = set(status)
+    pos.units[uid].steps = 1
+    attacker = [u for u in pos.units if u != uid][0]
+    kind = "bomber" if side == "german" else "art"
+    a = assess_combat(pos, rs, [attacker], x, context={"fixed": kind})
+    roll = next(r for r in (roll_combat(pos, rs, a, roll=n) for n in range(1, 7)) if r.result.defender.steps)
+    out = apply_combat(pos, rs, a, roll)                      # a one-step unit: every loss eliminates it
+    unit = out.position.unit(uid)
+    assert unit.hex is None and unit.box == box and any("9.4.2" in line for line in out.log)
