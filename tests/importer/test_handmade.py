@@ -207,9 +207,13 @@ def test_an_editor_module_with_a_deck_imports_validates_and_builds_back(tmp_path
     # at the boards' edges the drafter could not see
     codes = set(re.findall(r"error: .*\((\S+)\)$", out, re.M))
     assert code == 1 and err == "" and codes <= {"hex-without-terrain", "tec-gap", "missing-side"}, out
-    code, out, err = run("vassal", str(tmp_path / "game"), "--out", str(tmp_path / "build"), "-q")
+    _fix_by_hand(tmp_path / "game")
+    code, out, err = run("validate", str(tmp_path / "game"))
+    assert code == 0, out
+    code, out, err = run("build", str(tmp_path / "game"), "--out", str(tmp_path / "build"), "-q")
     assert code == 0, err
     [rebuilt] = (tmp_path / "build").glob("*/*.vmod")
+    assert not (rebuilt.parent / "referee").exists()   # no ruleset yet: map, counters, sheets and module
     report = inspect(rebuilt)
     assert report["problems"] == []
     [events] = [d for d in report["decks"] if d["name"] == "Events"]
@@ -225,3 +229,19 @@ def test_inspect_names_hexes_on_every_board_of_a_map(handmade):
     [setup] = inspect(path)["setups"]
     where = {p["id"]: p.get("hex") or p.get("zone") for p in setup["pieces"]}
     assert where == {"p1": north.label(*n_centre), "p2": south.label(*s_centre), "p3": "Reserve"}
+
+
+def _fix_by_hand(folder):
+    """What the user does after the draft (from-a-module.md, step 3): a movement cost for the
+    learned terrain, terrain for the partial hexes at the boards' edges, the unit's side."""
+    import yaml
+    game = load_game(str(folder))
+    for map_id, game_map in game.maps.items():
+        path = folder / "maps" / f"{map_id}.yaml"
+        data = yaml.safe_load(path.read_text())
+        data["terrain_types"]["clear"]["move"] = {"*": 1}
+        data["terrain"] += [{"hex": game_map.format(h), "terrain": "clear", "estimated": "by eye"}
+                            for h in game_map.grid if game_map.terrain(h) is None]
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+    csv = folder / "counters.csv"
+    csv.write_text(csv.read_text().replace("\nrifles,,", "\nrifles,red,"))
