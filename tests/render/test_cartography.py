@@ -36,7 +36,7 @@ def _id_box_offenders(map_image) -> list:
     image = np.asarray(map_image.image, dtype=float)
     bad = []
     fmt = map_image.game_map.grid.format
-    for h, (x, y, (x0, y0, x1, y1), (ink, ground)) in zip(map_image.scene.hexes, map_image.scene.ids):
+    for h, (x, y, (x0, y0, x1, y1), (ink, ground), _) in zip(map_image.scene.hexes, map_image.scene.ids):
         label = fmt(h)
         if ground is None:
             continue   # a water hex with nothing crossing: the shore rim may show there

@@ -155,6 +155,29 @@ def test_layout_is_the_hexes_layout_at_the_map_size(tutorial):
         assert image.layout.center(h) == expected.center(h)
 
 
+@pytest.mark.parametrize("grid_args", [
+    dict(), dict(orientation="pointy"), dict(shifted="odd", short_shifted=True),
+    dict(col_direction="descending", row_direction="descending"), dict(orientation="pointy", short_shifted=True)])
+@pytest.mark.parametrize("size, margin", [(93.75, 63.0), (187.5, 126.0), (61.3, 17.7)])
+def test_the_renderers_fit_is_layout_fit_and_image_size_to_the_bit(grid_args, size, margin):
+    from toolkit.render.mapimage import _fit
+    grid = Grid(3, 17, 2, 11, **grid_args)
+    layout, area, centres = _fit(grid, size, margin)
+    expected = Layout.fit(grid, size, margin)
+    assert layout == expected and area == expected.image_size(margin)
+    assert centres == {h: expected.center(h) for h in grid}
+
+
+@pytest.mark.parametrize("grid_args", [
+    dict(), dict(orientation="pointy"), dict(shifted="odd", short_shifted=True),
+    dict(col_direction="descending", row_direction="descending"), dict(orientation="pointy", short_shifted=True)])
+def test_the_scenes_edge_hexes_are_the_grids(grid_args):
+    game_map = _synthetic(**grid_args)
+    scene = render_map(game_map, dpi=60).scene
+    for edge in ("north", "south", "west", "east"):
+        assert scene._edge_hexes(edge) == game_map.grid.edge_hexes(edge)
+
+
 def test_legend_band_lies_outside_the_hexes(tutorial):
     image = render_map(tutorial.main_map, dpi=150, game=tutorial)
     x0, y0, x1, y1 = image.layout.bounds()

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 
 import click
 
 from ..errors import HexforgeError, RulesError
-from ..referee import Support, assess_combat, roll_combat
+from ..referee import Support, assess_combat, check_combat_context, roll_combat
 from . import referee_combat_apply as applying
 from ._referee_options import common_options, draw, header, position_of, units_arg
 from .referee_combat_apply import apply_options
@@ -55,6 +56,20 @@ def _rolls(texts):
     return out
 
 
+def _targets(texts) -> dict:
+    """``UNIT`` or ``UNIT=POINTS`` (a whole number or a fraction such as 15/2), in order."""
+    out = {}
+    for text in texts:
+        uid, eq, points = text.partition("=")
+        try:
+            out[uid.strip()] = Fraction(points.strip()) if eq else None
+        except (ValueError, ZeroDivisionError):
+            raise RulesError(f"bad --target {text!r}: expected UNIT or UNIT=POINTS") from None
+        if not uid.strip() or (eq and out[uid.strip()] < 0):
+            raise RulesError(f"bad --target {text!r}: expected UNIT or UNIT=POINTS (0 or more)")
+    return out
+
+
 def _context(texts) -> dict:
     """``--context KEY=VALUE``: true/false, a whole number, a comma list, or text."""
     out = {}
@@ -63,6 +78,8 @@ def _context(texts) -> dict:
         key, value = key.strip(), value.strip()
         if not eq or not key or not value:
             raise RulesError(f"bad --context {text!r}: expected KEY=VALUE, e.g. stuka=attack or fixed=art")
+        if key in out:
+            raise RulesError(f"--context {key} is given twice")
         if value.lower() in ("true", "yes", "false", "no"):
             out[key] = value.lower() in ("true", "yes")
         elif value.lstrip("-").isdigit():
@@ -72,6 +89,9 @@ def _context(texts) -> dict:
         else:
             out[key] = value
     return out
+
+
+_RETREAT_SHADE = (240, 140, 20, 120)
 
 
 def _pct(p) -> str:
@@ -98,6 +118,9 @@ def _text(pos, a) -> str:
         r = a.results[text]
         lines.append(f"  {text:8s} {str(p):>7s} {_pct(p)}  attacker: {r.attacker.describe()}; "
                      f"defender: {r.defender.describe()}")
+    detail = getattr(a, "detail_lines", None)      # games that aim fire at units (White Death)
+    if detail is not None:
+        lines += ["per target:", *detail(fmt)]
     e = a.expected_steps
     lines.append(f"expected steps lost: attacker {e['attacker']} ({float(e['attacker']):.2f}), "
                  f"defender {e['defender']} ({float(e['defender']):.2f})")
@@ -115,19 +138,25 @@ def _text(pos, a) -> str:
 @click.option("--shift", "declared_shift", type=int, default=0, help="declared column shift (event chits...)")
 @click.option("--drm", "declared_drm", type=int, default=0, help="declared die-roll modifier (event chits...)")
 @click.option("--context", "context", multiple=True, metavar="KEY=VALUE",
-              help="a game's declared conditions for its combat hooks (stuka=attack, minsk=true, fixed=art, "
-                   "activating_hq=UNIT, nullified=bunker: docs/games/); repeatable")
+              help="a situational fact not on the map that the game's combat hooks read, checked against "
+                   "the keys it declares (stuka=attack, minsk=true, fixed=art, activating_hq=UNIT, "
+                   "nullified=bunker: docs/games/); repeatable")
 @click.option("--seed", type=int, help="roll the combat with this seed (logged)")
 @click.option("--roll", "roll", type=int, help="roll the combat with this CRT roll")
 @click.option("--rolls", "rolls", multiple=True, metavar="NAME=N",
               help="the roll of a random shift ('attacker quality=3'); repeatable")
+@click.option("--fire", "fire", type=click.Choice(["assault", "defensive", "barrage"]),
+              help="games with aimed fire (White Death): which fire to judge (default assault)")
+@click.option("--target", "targets", multiple=True, metavar="UNIT[=POINTS]",
+              help="games with aimed fire: a unit fired at, with the fire points given it (default: a share); "
+                   "repeatable, resolved in this order")
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
-           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, apply, loss, retreat,
-           advance, choice, out):
+           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets, apply,
+           loss, retreat, advance, choice, no_retreat, zoc_retreat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
-    applying.check_usage(apply, loss, retreat, advance, out, choice)
+    applying.check_usage(apply, loss, retreat, advance, out, choice, no_retreat, zoc_retreat)
     pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     target = [_hex(pos, h) for h in defender_hex.replace("+", ",").split(",") if h.strip()]
     target = target[0] if len(target) == 1 else target
@@ -137,14 +166,23 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
-    a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports,
-                      context={**_context(context), "modifiers": declared})
+    facts = _context(context)
+    check_combat_context(rs, facts)
+    ctx = {**facts, "modifiers": declared}
+    if (fire or targets) and getattr(rs, "combat_model", None) is None:
+        raise RulesError(f"--fire and --target are for games whose fire is aimed at units (White Death); "
+                         f"{rs.name} resolves one attack on the hex")
+    if fire:
+        ctx["fire"] = fire
+    if targets:
+        ctx["targets"] = _targets(targets)
+    a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports, context=ctx)
     rolled = None
     outcome = None
     if a.legal and (seed is not None or roll is not None or rolls or apply):
         rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
         if apply:
-            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, choice)
+            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat)
     if as_json:
         doc = {**header("combat", pos), "combat": a.to_dict(pos.map.format)}
         if rolled:
@@ -181,22 +219,30 @@ def _draw_combat(pos, rs, a, png, dpi):
         else:
             labels[m.hex] = f"{labels[m.hex]} {text}" if m.hex in labels else text
     shade = {}
+    own = getattr(a, "retreat_hexes", None)       # a game with its own retreats (White Death)
     try:
+        if own is not None:
+            raise LookupError
         from ..referee import retreat_options
         for d in a.defender_hexes:
             here = [u for u in a.defenders if pos.unit(u).hex == d]
             lengths = [r.defender.retreat[0] for r in a.results.values() if r.defender.retreat] or [1]
             if here:
                 answer = retreat_options(pos, rs, here, max(lengths), from_hex=d)
-                shade.update({h: (90, 160, 230, 110) for h in answer.hexes()})
+                # orange, not blue: the maps draw lakes and swamps in blues
+                shade.update({h: _RETREAT_SHADE for h in answer.hexes()})
     except (ImportError, HexforgeError):
         shade = {}
+    except LookupError:
+        shade = {h: (90, 160, 230, 110) for h in own(pos, rs)}
     best = max(a.distribution.items(), key=lambda kv: kv[1])[0] if a.distribution else None
     legend = (f"{','.join(a.attackers)} -> {'+'.join(pos.map.format(h) for h in a.defender_hexes)}: {a.ratio} = "
               f"{a.odds}, column "
               f"{a.column}" + (f", most likely {best}" if best else "") +
-              ("; blue: defender's retreat hexes" if shade else "") if a.legal else
+              (f"; orange: {getattr(a, 'fired_at', 'defender')}'s retreat hexes" if shade else "") if a.legal else
               f"attack refused: {a.refusals[0].text}")
+    if getattr(a, "fire", None):                  # aimed fire (White Death): which fire it is
+        legend = f"{a.fire} fire: {legend}"
     draw(pos, png, dpi, shade=shade, labels=labels, marks=marks, legend=legend)
 
 
@@ -249,7 +295,7 @@ def retreat_command(units, game_name, scenario, turn, position, side, weather, r
         if advance:
             click.echo(f"{advance} may advance into: {' '.join(fmt(h) for h in adv) or 'nowhere'}")
     if png:
-        shade = {h: (90, 160, 230, 120) for h in answer.hexes()}
+        shade = {h: _RETREAT_SHADE for h in answer.hexes()}
         labels = {h: str(answer.losses[h]) for h in answer.hexes() if answer.losses[h]}
         draw(pos, png, dpi, shade=shade, labels=labels, paths=[answer.paths[h] for h in answer.hexes()],
               legend=f"{units}: retreat ends in blue" if not answer.eliminated else f"{units}: no retreat")

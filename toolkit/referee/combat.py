@@ -25,7 +25,8 @@ from .combat_support import random_parts, support_modifiers
 from .position import Position
 from .reasons import Code, Reason
 
-__all__ = ["CombatAssessment", "CombatRoll", "Modifier", "Support", "assess_combat", "roll_combat"]
+__all__ = ["CombatAssessment", "CombatRoll", "Modifier", "Support", "assess_combat", "check_combat_context",
+           "roll_combat"]
 
 ROLES = ("attacker", "defender")
 
@@ -238,6 +239,26 @@ def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, pa
     return distribution, results, columns, expected
 
 
+def check_combat_context(rs, context: dict) -> None:
+    """Refuse (:class:`RulesError`) a ``context`` key the ruleset's ``CombatRules.context_keys``
+    does not declare, or a value outside the ones it allows, naming the key and the choices.
+    ``modifiers`` (declared shifts and DRMs) is always allowed; a ruleset that declares nothing
+    (``context_keys`` None) is not checked."""
+    keys = rs.combat.context_keys
+    if keys is None:
+        return
+    for key, value in context.items():
+        if key == "modifiers":
+            continue
+        if key not in keys:
+            known = ", ".join(sorted(keys)) or "none"
+            raise RulesError(f"unknown combat context {key!r} for {rs.name}; it knows: {known}")
+        allowed = tuple(keys[key] or ())
+        if allowed and (isinstance(value, list) or value not in allowed):
+            raise RulesError(f"combat context {key} is one of {', '.join(str(v).lower() for v in allowed)}, "
+                             f"not {str(value).lower()!r}")
+
+
 def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(), context=None) -> CombatAssessment:
     """Assess an attack by ``attacker_ids`` (one id or several) on ``defender_hex`` (a hex, or
     several hexes attacked together where ``CombatRules.multi_hex`` allows it).
@@ -251,6 +272,9 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
     defender_hex, context)`` method assesses instead (A Victory Denied 13.2: artillery, rockets,
     the bomber).
     """
+    model = getattr(rs, "combat_model", None)
+    if model is not None:         # a game whose fire is not one odds-and-shift attack (Ruleset.combat_model)
+        return model.assess(pos, rs, attacker_ids, defender_hex, supports=supports, context=context)
     if (context or {}).get("fixed") is not None:
         custom = getattr(rs, "fixed_attack", None)
         if custom is None:
@@ -353,6 +377,9 @@ def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | 
     """Roll one legal combat: the CRT dice (``roll`` if given, else from ``seed``) and each
     random shift's dice (``rolls`` by ``"<side> <name>"``, else from the seed). Without a seed a
     fresh one is drawn and logged, so the roll can be replayed and audited."""
+    model = getattr(rs, "combat_model", None)
+    if model is not None:
+        return model.roll(pos, rs, assessment, seed=seed, roll=roll, rolls=rolls)
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
     chart = assessment.chart

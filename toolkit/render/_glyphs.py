@@ -77,13 +77,19 @@ def _label_layout(text: str, size: float, bold: bool, family: str, anchor: str):
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _label_extent(text: str, size: float, bold: bool, family: str, anchor: str) -> tuple[int, int, int, int]:
+    parts = _label_layout(text, size, bold, family, anchor)
+    return (min(p[1] for p in parts), min(p[2] for p in parts),
+            max(p[1] + p[3] for p in parts), max(p[2] + p[4] for p in parts))
+
+
 def label_box(x: float, y: float, text: str, size: float, bold: bool, family: str,
               anchor: str = "mm") -> tuple[int, int, int, int]:
     """The pixel box of the characters :func:`paste_label` draws."""
-    parts = _label_layout(text, size, bold, family, anchor)
+    x0, y0, x1, y1 = _label_extent(text, size, bold, family, anchor)
     X, Y = snap(x), snap(y)
-    return (X + min(p[1] for p in parts), Y + min(p[2] for p in parts),
-            X + max(p[1] + p[3] for p in parts), Y + max(p[2] + p[4] for p in parts))
+    return X + x0, Y + y0, X + x1, Y + y1
 
 
 def paste_label(image: Image.Image, origin: tuple[int, int], x: float, y: float, text: str, size: float,

@@ -16,6 +16,7 @@ from collections import defaultdict
 import numpy as np
 
 from PIL import Image, ImageDraw
+import shapely
 from shapely.geometry import LineString
 from shapely.ops import linemerge, unary_union
 
@@ -24,7 +25,7 @@ from ..hexes import Hex, Hexside, Layout
 from ._mapgeom import Bins, chains, crossing, join_ends, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
 from ._glyphs import label_box, paste_label, paste_text, text_box
-from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, snap, walk
+from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
 
@@ -68,7 +69,7 @@ class MapScene:
     drawn in strips or pages is pixel for pixel the map drawn whole."""
 
     def __init__(self, game_map: Map, layout: Layout, theme: Theme, game: Game | None,
-                 extent: tuple[int, int]) -> None:
+                 extent: tuple[int, int], centres: dict[Hex, tuple[float, float]] | None = None) -> None:
         self.m = game_map
         self.extent = extent
         self.layout = layout
@@ -77,18 +78,12 @@ class MapScene:
         self.size = layout.size
         self.grid = game_map.grid
         self.hexes = self.grid.hexes()
-        self.centres = {h: layout.center(h) for h in self.hexes}
+        self.centres = centres or {h: layout.center(h) for h in self.hexes}
         self.factor = 3 if layout.size < 64 else 2
         self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
         self.id_boxes: dict[Hex, tuple] = {}
         self.place_boxes: dict[str, tuple] = {}
         self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-        # hexes by where they are drawn (fill, symbol sprite, grid line)
-        reach = max(layout.radius, 0.62 * self.size) + 4
-        self.hex_bins = Bins(1024)
-        for n, h in enumerate(self.hexes):
-            x, y = self.centres[h]
-            self.hex_bins.add(n, (x - reach, y - reach, x + reach, y + reach))
         self.terrain()
         self.water()
         self.symbols_plan()
@@ -100,12 +95,14 @@ class MapScene:
         edge_labels = self.edges(rec)
         self.marker_list = self.markers(rec)
         self.ops = rec.items
-        self.op_bins = Bins()
-        for n, (_, box, pad) in enumerate(self.ops):
-            self.op_bins.add(n, (box[0] - pad - 4, box[1] - pad - 4, box[2] + pad + 4, box[3] + pad + 4))
+        self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
+                                    for _, b, p in self.ops], dtype=float).reshape(-1, 4)
+        self.op_index = _Boxes(self.op_boxes)
         self.edge_tiles = self.edge_labels(edge_labels)
         self.hex_ids()
         self.places()
+        self.hex_boxes = self._hex_extents()
+        self.hex_index = _Boxes(self.hex_boxes)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -117,6 +114,13 @@ class MapScene:
         return tt if tt is not None else TerrainType(code=code, name=code)
 
     def style_of(self, code: str | None) -> TerrainStyle:
+        styles = self.__dict__.setdefault("_styles", {})
+        style = styles.get(code)
+        if style is None:
+            style = styles[code] = self._style_of(code)
+        return style
+
+    def _style_of(self, code: str | None) -> TerrainStyle:
         if code is None:
             clear = next((t for t in self.m.terrain_types.values()
                           if self.theme.terrain_style(t).key == "clear"), None)
@@ -146,8 +150,8 @@ class MapScene:
 
     def water(self) -> None:
         """Adjacent water hexes merged into one body with a rounded shore (shore line comes later)."""
-        self.shores = []
-        self.bodies: list[tuple] = []   # (colour, [rings of whole pixels], box)
+        self.shores = []   # (points of a shore line, colour)
+        self.bodies: list[tuple] = []   # (colour, [rings of whole pixels (n x 2 arrays)], box)
         self.water_colour: dict[Hex, tuple] = {}
         if not self.water_hexes:
             return
@@ -156,32 +160,67 @@ class MapScene:
             by_style[self.style_of(self.m.terrain(h))].append(h)
         water_set = set(self.water_hexes)
         bodies = [(style, body) for style, hexes in by_style.items() for body in self._components(hexes)]
+        shapes: dict = {}
         for style, hexes in bodies:
             for h in hexes:
                 self.water_colour[h] = style.water
-            water = unary_union([self.layout.polygon(h) for h in hexes])
-            # the shore keeps a rim of land in the water hexes next to land, with rounded
-            # corners; where the water meets the map edge it runs to the hex edge
             shore_hexes = {n for h in hexes for n in self.grid.neighbours(h) if n not in water_set}
-            if shore_hexes:
-                land = unary_union([self.layout.polygon(h) for h in shore_hexes])
-                q = 6   # segments a quarter circle: round enough for corners this small
-                body = water.difference(land.buffer(self.px(0.075), quad_segs=q, join_style=1))
-                r = self.px(0.06)
-                body = body.buffer(-r, q, join_style=1).buffer(r, q, join_style=1)      # round the capes
-                body = body.buffer(r, q, join_style=1).buffer(-r, q, join_style=1).intersection(water)  # and the bays
-                coast = land.buffer(self.px(0.11), quad_segs=q, join_style=1)
-            else:
-                body, coast = water, None
-            for poly in getattr(body, "geoms", [body]):
-                if poly.is_empty or poly.geom_type != "Polygon":
-                    continue
-                rings = [[(snap(x), snap(y)) for x, y in ring.coords] for ring in (poly.exterior, *poly.interiors)]
-                self.bodies.append((style.water, rings, poly.bounds))
+            # the shape depends only on where the water and shore hexes lie relative to each
+            # other: a pond or lake repeated over the map is shaped once, then moved
+            x0, y0 = self.centres[hexes[0]]
+            water = tuple(sorted((round(x - x0, 6), round(y - y0, 6)) for x, y in map(self.centres.get, hexes)))
+            land = tuple(sorted((round(x - x0, 6), round(y - y0, 6))
+                                for x, y in map(self.centres.get, shore_hexes)))
+            shape = shapes.get((water, land))
+            if shape is None:
+                shape = shapes[(water, land)] = self._water_shape(water, land)
+            offset = np.asarray((x0, y0))
+            for rings, (bx0, by0, bx1, by1), shore in shape:
+                moved = [np.floor(ring + offset + 0.5).astype(np.int64) for ring in rings]   # snap()
+                self.bodies.append((style.water, moved, (bx0 + x0, by0 + y0, bx1 + x0, by1 + y0)))
                 # the anti-aliased shore line hides the jagged edge of the fill
-                if coast is not None:
-                    line = poly.boundary.intersection(coast)
-                    self.shores.append((line, style.shore or style.ink))
+                for part in shore:
+                    self.shores.append(((part + offset).tolist(), style.shore or style.ink))
+
+    def _unit_corners(self) -> list[tuple[float, float]]:
+        """A hex's corners as offsets from its centre, as :meth:`Layout.corners` adds them."""
+        R = self.layout.radius
+        start = 180 if self.grid.flat else 270
+        return [(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i)))
+                for i in range(6)]
+
+    def _water_shape(self, water, land) -> list[tuple]:
+        """A water body of hexes centred at ``water`` with shore hexes at ``land`` (centre
+        offsets): per polygon its rings, bounds and shore lines (arrays, same offsets)."""
+        def union(centres):
+            return unary_union(self._hex_polygons(centres))
+
+        body = union(water)
+        coast = None
+        # the shore keeps a rim of land in the water hexes next to land, with rounded
+        # corners; where the water meets the map edge it runs to the hex edge
+        if land:
+            whole = body
+            ground = union(land)
+            q = 6   # segments a quarter circle: round enough for corners this small
+            body = whole.difference(ground.buffer(self.px(0.075), quad_segs=q, join_style=1))
+            r = self.px(0.06)
+            body = body.buffer(-r, q, join_style=1).buffer(r, q, join_style=1)      # round the capes
+            body = body.buffer(r, q, join_style=1).buffer(-r, q, join_style=1).intersection(whole)  # and the bays
+            coast = ground.buffer(self.px(0.11), quad_segs=q, join_style=1)
+        out = []
+        for poly in getattr(body, "geoms", [body]):
+            if poly.is_empty or poly.geom_type != "Polygon":
+                continue
+            rings = [np.asarray(ring.coords) for ring in (poly.exterior, *poly.interiors)]
+            shore = []
+            if coast is not None:
+                line = poly.boundary.intersection(coast)
+                merged = linemerge(line) if line.geom_type == "MultiLineString" else line
+                shore = [np.asarray(part.coords) for part in getattr(merged, "geoms", [merged])
+                         if part.geom_type == "LineString" and len(part.coords) > 1]
+            out.append((rings, poly.bounds, shore))
+        return out
 
     def _components(self, hexes: list[Hex]) -> list[list[Hex]]:
         """Connected groups of ``hexes`` (one water body each: small geometry, fast buffers)."""
@@ -201,11 +240,8 @@ class MapScene:
 
     def shorelines(self, canvas) -> None:
         w = max(1.0, self.px(0.018))
-        for line, colour in self.shores:
-            merged = linemerge(line) if line.geom_type == "MultiLineString" else line
-            for part in getattr(merged, "geoms", [merged]):
-                if part.geom_type == "LineString" and len(part.coords) > 1:
-                    canvas.line(list(part.coords), colour, w)
+        for points, colour in self.shores:
+            canvas.line(points, colour, w)
 
     def symbols_plan(self) -> None:
         flat = self.grid.flat
@@ -240,11 +276,11 @@ class MapScene:
                 w = max(1.0, self.px(style.width))
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w)
-                    self.water_lines.append(LineString(chain))
+                    self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
-                    self.water_lines.append(LineString(pts))
+                    self.water_lines.append(LineString(np.asarray(pts, dtype=float)))
                 if style.edge is not None:
                     canvas.line(pts, style.edge, style.drawn_width(self.size))
                 canvas.line(pts, style.colour, w)
@@ -278,9 +314,8 @@ class MapScene:
 
     def _ticks(self, canvas, chain, colour, w: float) -> None:
         length = self.px(0.07)
-        for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035)):
-            nx, ny = -uy, ux
-            canvas.line([(x, y), (x + nx * length, y + ny * length)], colour, max(1.0, w * 0.6), round_ends=False)
+        canvas.segments([((x, y), (x - uy * length, y + ux * length))
+                         for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035))], colour, max(1.0, w * 0.6))
 
     def _bridge(self, canvas, at, direction, gap: float, colour, deck=None) -> None:
         """A bridge centred on ``at``, its deck along ``direction`` (where the road runs)."""
@@ -331,11 +366,13 @@ class MapScene:
         bridged = {side for side, feats in self.m.hexsides.items()
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
         for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
+            drawn = None
             for a, b in zip(line.hexes, line.hexes[1:]):
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
                     segment = self.layout.hexside_segment(side)
-                    at, direction = crossing(pts, segment, self.centres[a], self.centres[b],
+                    drawn = drawn or LineString(np.asarray(pts, dtype=float))
+                    at, direction = crossing(drawn, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
@@ -353,10 +390,9 @@ class MapScene:
                 canvas.line(pts, style.colour, w)
             if style.ties:
                 half = self.px(style.ties) / 2
-                for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2):
-                    nx, ny = -uy, ux
-                    canvas.line([(x - nx * half, y - ny * half), (x + nx * half, y + ny * half)],
-                                style.colour, max(1.0, w * 0.75), round_ends=False)
+                canvas.segments([((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
+                                 for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)],
+                                style.colour, max(1.0, w * 0.75))
 
     def _water_near(self, segment) -> list:
         """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
@@ -420,11 +456,36 @@ class MapScene:
                 best, count = name, on
         return best if count * 2 >= len(hexes) else None
 
+    def _lines(self) -> dict[Hex, tuple[int, int]]:
+        """Line coordinates of every hex (see :meth:`Grid.to_lines`), and the set of them."""
+        if "_line_coords" not in self.__dict__:
+            lines = {h: self.grid.to_lines(h) for h in self.hexes}
+            self._line_coords = (lines, set(lines.values()))
+        return self._line_coords
+
     def _edge_hexes(self, name: str) -> list[Hex]:
+        """``Grid.edge_hexes(name)``, from one table of line coordinates for all four edges."""
         cache = self.__dict__.setdefault("_edge_cache", {})
         if name not in cache:
-            cache[name] = self.grid.edge_hexes(name)
+            lines, occupied = self._lines()
+            flat = self.grid.flat
+            across = ("west", "east") if flat else ("north", "south")
+            along = {"north": "N", "south": "S"} if flat else {"west": "W", "east": "E"}
+            if name in across:
+                wanted = 0 if name == across[0] else max(a for a, _ in occupied)
+                cache[name] = [h for h in self.hexes if lines[h][0] == wanted]
+            elif name in along:
+                da, dd = next((da, dd) for n, da, dd in self.grid.directions if n == along[name])
+                cache[name] = [h for h in self.hexes if (lines[h][0] + da, lines[h][1] + dd) not in occupied]
+            else:
+                cache[name] = self.grid.edge_hexes(name)   # its error names the edge
         return cache[name]
+
+    def _hex_polygons(self, centres) -> np.ndarray:
+        """Shapely polygons of hexes centred at ``centres``: the corners of :meth:`Layout.corners`,
+        made in one call."""
+        unit = np.asarray(self._unit_corners())
+        return shapely.polygons(np.asarray(centres, dtype=float).reshape(-1, 1, 2) + unit[None])
 
     def edges(self, canvas) -> list[tuple]:
         """Coloured bands outside friendly and supply edges; returns label data for each."""
@@ -433,23 +494,26 @@ class MapScene:
             return []
         # the bands only touch edge hexes: subtract those, not the whole grid
         near = {h for name in ("north", "south", "west", "east") for h in self._edge_hexes(name)}
-        grid_poly = unary_union([self.layout.polygon(h) for h in near])
+        grid_poly = unary_union(self._hex_polygons([self.centres[h] for h in near]))
         out = []
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
+        lines_of, occupied = self._lines()
         for (edge_name, side_id, _), entry in groups.items():
             hexes = entry["hexes"] or tuple(self._edge_hexes(edge_name))
             wanted = EDGE_SIDES[flat].get(edge_name, set())
+            steps = [(da, dd) for name, da, dd in self.grid.directions if name in wanted]
             segments = []
             for h in hexes:
-                for direction, side in self.grid.hexsides(h):
-                    other = side.b if side.a == h else side.a
-                    if direction in wanted and other not in self.grid:
-                        segments.append(LineString(self.layout.hexside_segment(side)))
+                a, d = lines_of.get(h) or self.grid.to_lines(h)
+                for da, dd in steps:
+                    if (a + da, d + dd) not in occupied:   # the side faces off the map
+                        other = self.grid.from_lines(a + da, d + dd)
+                        segments.append(self.layout.hexside_segment(Hexside.of(h, other)))
             if not segments:
                 continue
             # merged into chains first so the band's corners are mitred, not notched
-            lines = [LineString(c) for c in chains([list(seg.coords) for seg in segments])]
+            lines = [LineString(c) for c in chains(segments)]
             band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
             band = band.difference(grid_poly)
             colour = side_colour(side_id, self.game)
@@ -542,18 +606,21 @@ class MapScene:
         pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
         styles: dict = {}
+        lumas: dict = {}
         for h in self.hexes:
             cx, cy = self.centres[h]
             label = fmt(h)
             water = self.water_colour.get(h)
             ground = water or self.fills[h]
-            ink = colour if _luma(ground) > 0.55 else self.theme.paper
+            ink = lumas.get(ground)
+            if ink is None:
+                ink = lumas[ground] = colour if _luma(ground) > 0.55 else self.theme.paper
             x0, y0, x1, y1 = label_box(cx, cy + dy, label, *self.id_font, anchor=self.id_anchor)
             box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
             # nothing but the id shows in its box: a road, rail, river or shore line passing
             # there is interrupted by it (on water the box is water)
             knock = ground
-            self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock))))
+            self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock)), label))
             self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
             self.id_boxes[h] = box
 
@@ -606,6 +673,23 @@ class MapScene:
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
         self.reserved = []   # only the placing needs them
 
+    def _hex_extents(self) -> np.ndarray:
+        """Per hex, the box of every pixel its fill, grid lines, symbols and id may touch."""
+        lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
+        reach = self.grid_style[1] + 2
+        boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
+        parts = [(n, x, y, x + spr.width, y + spr.height)
+                 for n, sprites in self.sprites.items() for spr, (x, y) in sprites]
+        parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _, _) in enumerate(self.ids)]
+        if parts:
+            p = np.asarray(parts, dtype=float)
+            n = p[:, 0].astype(int)
+            np.minimum.at(boxes[:, 0], n, p[:, 1])
+            np.minimum.at(boxes[:, 1], n, p[:, 2])
+            np.maximum.at(boxes[:, 2], n, p[:, 3])
+            np.maximum.at(boxes[:, 3], n, p[:, 4])
+        return boxes
+
     # -- painting a window -----------------------------------------------------------------
 
     def paint(self, image: Image.Image, origin: tuple[int, int]) -> None:
@@ -614,20 +698,20 @@ class MapScene:
         ox, oy = origin
         box = (ox, oy, ox + image.width, oy + image.height)
         draw = ImageDraw.Draw(image)
-        order = self.hex_bins.query(box)
+        order = self.hex_index.within(box)
 
         local = self.corner_px[order] - np.asarray(origin, dtype=np.int32) if order else None
-        polygon = draw.polygon
-        fills = self.fill_list
+        polygon = draw.draw.draw_polygon
+        fills = self.fill_inks
         if order:
             for n, flat in zip(order, local.reshape(len(order), -1).tolist()):   # terrain fills
-                polygon(flat, fill=fills[n])
+                polygon(flat, fills[n], 1)
         # water bodies
         for colour, rings, bounds in self.bodies:
             if not meets(bounds, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
                 continue
             if len(rings) == 1:
-                draw.polygon([(x - ox, y - oy) for x, y in rings[0]], fill=colour)
+                draw.polygon((rings[0] - (ox, oy)).ravel().tolist(), fill=colour)
                 continue
             # islands: fill through a mask so the land drawn inside stays
             mx0, my0 = max(0, math.floor(bounds[0]) - ox - 2), max(0, math.floor(bounds[1]) - oy - 2)
@@ -637,7 +721,7 @@ class MapScene:
             mask = Image.new("L", (mx1 - mx0, my1 - my0), 0)
             md = ImageDraw.Draw(mask)
             for k, ring in enumerate(rings):
-                md.polygon([(x - ox - mx0, y - oy - my0) for x, y in ring], fill=255 if k == 0 else 0)
+                md.polygon((ring - (ox + mx0, oy + my0)).ravel().tolist(), fill=255 if k == 0 else 0)
             image.paste(colour, (mx0, my0, mx1, my1), mask)
         # terrain symbols
         core = image.im
@@ -648,7 +732,7 @@ class MapScene:
             self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
         canvas = Canvas(image, self.factor, origin=origin)
-        for n in self.op_bins.query(box):
+        for n in self.op_index.within(box):
             op, obox, pad = self.ops[n]
             canvas.add(op, obox, pad)
         canvas.flush()
@@ -661,12 +745,11 @@ class MapScene:
         # hex ids over a knock-out box of the hex's colour
         if self.ids:
             size, bold, family = self.id_font
-            fmt = self.grid.format
             for n in order:
-                x, y, (x0, y0, x1, y1), (ink, knock) = self.ids[n]
+                x, y, (x0, y0, x1, y1), (ink, knock), label = self.ids[n]
                 if knock is not None:
                     core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                paste_label(image, origin, x, y, fmt(self.hexes[n]), size, bold, family, ink, anchor=self.id_anchor)
+                paste_label(image, origin, x, y, label, size, bold, family, ink, anchor=self.id_anchor)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
@@ -700,26 +783,33 @@ class MapScene:
                 missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in grid]
                 if missing:
                     self.grid_extra[n] = missing
-        self.fill_list = [self.fills[h] for h in self.hexes]
+        self.fill_inks = [ink(self.fills[h]) for h in self.hexes]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
+        trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
         for n, h in enumerate(self.hexes):
             out = []
             cell = self.m.hexes.get(h)
             if cell is not None:
                 for code in (cell.terrain, *cell.features):
                     variant = (h.col * 7 + h.row * 13) % VARIANTS
-                    spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
-                    if spr is not None:
+                    cut = trimmed.get((code, variant))
+                    if cut is None:
+                        spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
+                        box = spr.getchannel("A").getbbox() if spr is not None else None
+                        cut = trimmed[(code, variant)] = ((spr.crop(box), box[0], box[1], spr.width / 2) if box
+                                                          else (None, 0, 0, 0))
+                    if cut[0] is not None:
                         cx, cy = self.centres[h]
-                        half = spr.width / 2
-                        out.append((spr, (round(cx - half), round(cy - half))))
+                        half = cut[3]
+                        out.append((cut[0], (round(cx - half) + cut[1], round(cy - half) + cut[2])))
             if out:
                 self.sprites[n] = out
 
     def _grid_lines(self, draw, local, order) -> None:
         colour, width = self.grid_style
-        line = draw.line
+        colour = ink(colour)
+        line = draw.draw.draw_lines
         lo = width // 2
         outlines = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
         for k, n in enumerate(order):
@@ -727,10 +817,31 @@ class MapScene:
             for i, j in self.grid_extra.get(n, ()):
                 pieces.append([*local[k, i].tolist(), *local[k, j].tolist()])
             for flat in pieces:
-                line(flat, fill=colour, width=width)
+                line(flat, colour, width)
                 if width > 2:   # round joints (whole-pixel discs, the same in every window)
                     for x, y in zip(flat[::2], flat[1::2]):
-                        draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=colour)
+                        draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
+
+
+class _Boxes:
+    """Boxes (N x 4: left, top, right, bottom) found by the windows they meet: sorted by their
+    top edge, a window looks only at the band of boxes that can reach it."""
+
+    def __init__(self, boxes: np.ndarray) -> None:
+        self.boxes = boxes
+        self.order = np.argsort(boxes[:, 1], kind="stable")
+        self.tops = boxes[self.order, 1]
+        self.tallest = float((boxes[:, 3] - boxes[:, 1]).max()) if len(boxes) else 0.0
+
+    def within(self, box) -> list[int]:
+        """Numbers of the boxes that overlap ``box``, in order (a window draws only what
+        reaches into it)."""
+        lo = np.searchsorted(self.tops, box[1] - self.tallest, side="left")
+        hi = np.searchsorted(self.tops, box[3], side="left")
+        near = self.order[lo:hi]
+        b = self.boxes[near]
+        keep = (b[:, 0] < box[2]) & (box[0] < b[:, 2]) & (b[:, 1] < box[3]) & (box[1] < b[:, 3])
+        return np.sort(near[keep]).tolist()
 
 
 def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:

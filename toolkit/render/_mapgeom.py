@@ -7,6 +7,7 @@ import math
 from collections import defaultdict
 
 import numpy as np
+import shapely
 from shapely.geometry import LineString, MultiLineString, Point
 from shapely.ops import linemerge
 
@@ -87,7 +88,7 @@ def crossing(pts, segment, a, b, water=()):
     """Where the drawn line ``pts`` crosses the drawn ``water`` of a hexside (else the straight
     hexside ``segment``), and its direction there; the middle of the side and the line between
     the centres ``a``, ``b`` if it crosses neither."""
-    line = LineString(pts)
+    line = pts if isinstance(pts, LineString) else LineString(np.asarray(pts, dtype=float))
     (sx0, sy0), (sx1, sy1) = segment
     mid = Point((sx0 + sx1) / 2, (sy0 + sy1) / 2)
     points = []
@@ -114,7 +115,7 @@ def join_ends(paths):
     Smoothing cuts corners, so a curve passes near, not through, the centres of the hexes
     where it bends; a road ending at such a hex would otherwise stop short of the other.
     """
-    curves = [LineString(pts) for _, pts, _ in paths]
+    curves = [LineString(np.asarray(pts, dtype=float)) for _, pts, _ in paths]
     inner = [set(line.hexes[1:-1]) for _, _, line in paths]
     out = []
     for i, (style, pts, line) in enumerate(paths):
@@ -138,7 +139,11 @@ def chains(segments) -> list[list[tuple[float, float]]]:
     if not segments:
         return []
     # round to merge end points that differ by float noise
-    lines = [LineString([(round(x, 3), round(y, 3)) for x, y in seg]) for seg in segments]
+    rounded = [[(round(x, 3), round(y, 3)) for x, y in seg] for seg in segments]
+    if all(len(seg) == 2 for seg in rounded):   # hexsides: one call for all
+        lines = list(shapely.linestrings(np.asarray(rounded, dtype=float)))
+    else:
+        lines = [LineString(seg) for seg in rounded]
     merged = linemerge(MultiLineString(lines))
     geoms = getattr(merged, "geoms", [merged])
     return [list(g.coords) for g in geoms]

@@ -1,9 +1,10 @@
 """Anti-aliased vector drawing on large pillow images, and small polyline helpers.
 
 Pillow draws lines and polygons without anti-aliasing. :class:`Canvas` collects vector
-operations and draws them tile by tile: only tiles that some operation touches are cut out,
-enlarged, drawn at ``factor`` times the resolution and reduced back (box filter), so memory
-stays at one tile and untouched pixels come back unchanged.
+operations and draws them tile by tile: in each tile that some operation touches, only the
+box its operations cover is cut out, enlarged, drawn at ``factor`` times the resolution and
+reduced back (box filter), so memory stays at one tile, the supersampled area follows the
+lines (not the map) and untouched pixels come back unchanged.
 
 Coordinates are map pixels; the image may be any window of the map (``origin`` is the map
 pixel of its top-left corner). Every coordinate is rounded to whole (supersampled) pixels
@@ -16,6 +17,7 @@ window's edge.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -35,7 +37,7 @@ def snap(v: float) -> int:
     """Round to a whole pixel the same way wherever the window is (half up)."""
     return math.floor(v + 0.5)
 
-__all__ = ["Canvas", "Recorder", "PAD", "snap", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
+__all__ = ["Canvas", "Recorder", "PAD", "ink", "snap", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
 
 
 class Canvas:
@@ -44,7 +46,7 @@ class Canvas:
     Operations are kept in supersampled whole pixels of the map (``factor`` times the map's
     pixels), snapped when they are queued."""
 
-    def __init__(self, image: Image.Image | None, factor: int = 3, tile: int = 256,
+    def __init__(self, image: Image.Image | None, factor: int = 3, tile: int = 128,
                  origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.factor = max(1, int(factor))
@@ -52,6 +54,10 @@ class Canvas:
         self.origin = origin
         self._ops: list[tuple] = []
         self._bins: dict[tuple[int, int], list[int]] = {}
+        self._boxes: dict[tuple[int, int], list[float]] = {}   # per tile: the box its ops cover
+        # the last tile of a row or column takes a sliver left at the image's edge (a window
+        # of 1024 pixels and a margin would end in tiles of 4 pixels, each a full round)
+        self._last = (_last_tile(image.size[0], tile), _last_tile(image.size[1], tile)) if image else (1 << 30,) * 2
 
     # -- queueing --------------------------------------------------------------------------
 
@@ -67,33 +73,55 @@ class Canvas:
         pad += PAD + 1
         seen: set[tuple[int, int]] = set()
         for x0, y0, x1, y1 in boxes:
-            x0, x1, y0, y1 = x0 - ox, x1 - ox, y0 - oy, y1 - oy
-            for tx in range(max(0, int((x0 - pad) // t)), int((x1 + pad) // t) + 1):
-                for ty in range(max(0, int((y0 - pad) // t)), int((y1 + pad) // t) + 1):
-                    if (tx, ty) not in seen:
-                        seen.add((tx, ty))
-                        self._bins.setdefault((tx, ty), []).append(index)
+            x0, x1, y0, y1 = x0 - ox - pad, x1 - ox + pad, y0 - oy - pad, y1 - oy + pad
+            lx, ly = self._last
+            for tx in range(max(0, min(lx, int(x0 // t))), min(lx, int(x1 // t)) + 1):
+                for ty in range(max(0, min(ly, int(y0 // t))), min(ly, int(y1 // t)) + 1):
+                    key = (tx, ty)
+                    if key not in seen:
+                        seen.add(key)
+                        self._bins.setdefault(key, []).append(index)
+                    cover = self._boxes.get(key)
+                    if cover is None:
+                        self._boxes[key] = [x0, y0, x1, y1]
+                    else:
+                        cover[0], cover[1] = min(cover[0], x0), min(cover[1], y0)
+                        cover[2], cover[3] = max(cover[2], x1), max(cover[3], y1)
 
     def line(self, points: Sequence[Point], fill, width: float, *, round_ends: bool = True) -> None:
         """A polyline of ``width`` pixels with round joints (and round ends)."""
         if len(points) < 2:
             return
-        points = list(points)
-        n = len(points)
+        exact = np.asarray(points, dtype=float).reshape(-1, 2)
+        n = len(exact)
         w = max(1, round(width * self.factor))
+        snapped = self._snap(exact)
+        sharp = list(_sharp_vertices(snapped, w)) if w > 2 else []
+        xs, ys = exact[:, 0].tolist(), exact[:, 1].tolist()
         # long polylines become short overlapping pieces, so a tile only draws what crosses
         # it; two shared points make every vertex an inner vertex of some piece (joints)
         step = _CHUNK
         starts = range(0, max(1, n - 2), step) if n > step + 2 else [0]
         for k in starts:
-            piece = points[k:k + step + 2]
-            if len(piece) < 2:
+            end = min(n, k + step + 2)
+            if end - k < 2:
                 continue
             first, last = k == 0, k + step + 2 >= n
-            spts = self._snap(piece)
-            joints = _sharp_vertices(spts, w) if w > 2 else ()
-            self._ops.append(("line", spts, fill, w, (round_ends and first, round_ends and last), joints))
-            self._bin([_box(piece)], width)
+            joints = tuple(i - k for i in sharp[bisect_right(sharp, k):bisect_left(sharp, end - 1)])
+            self._ops.append(("line", snapped[k:end].copy(), fill, w, (round_ends and first, round_ends and last),
+                              joints))
+            px, py = xs[k:end], ys[k:end]
+            self._bin([(min(px), min(py), max(px), max(py))], width)
+
+    def segments(self, pairs: Sequence[tuple[Point, Point]], fill, width: float) -> None:
+        """Short separate straight strokes with square ends (rail ties, slope ticks), queued
+        a few at a time: the same pixels as one :meth:`line` each, far fewer operations."""
+        w = max(1, round(width * self.factor))
+        for k in range(0, len(pairs), 8):
+            group = pairs[k:k + 8]
+            pts = [p for pair in group for p in pair]
+            self._ops.append(("segments", self._snap(pts), fill, w))
+            self._bin([_box(pts)], width)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
@@ -132,25 +160,34 @@ class Canvas:
         f, t = self.factor, self.tile
         W, H = self.image.size
         ox, oy = self.origin
+        self.image.load()
+        core = self.image.im
         for (tx, ty), indices in sorted(self._bins.items()):
-            x0, y0 = tx * t, ty * t
-            if x0 >= W or y0 >= H:
+            # only the part of the tile its operations cover (they draw nothing outside
+            # their boxes, which are padded): a road across a tile is a thin band to enlarge
+            cx0, cy0, cx1, cy1 = self._boxes[(tx, ty)]
+            right = W if tx == self._last[0] else (tx + 1) * t
+            bottom = H if ty == self._last[1] else (ty + 1) * t
+            x0, y0 = max(tx * t, math.floor(cx0)), max(ty * t, math.floor(cy0))
+            x1, y1 = min(W, right, math.ceil(cx1)), min(H, bottom, math.ceil(cy1))
+            if x0 >= x1 or y0 >= y1:
                 continue
-            x1, y1 = min(W, x0 + t), min(H, y0 + t)
             # a margin around the tile, drawn and thrown away: pixels at a crop's edge are
             # where pillow's rounding differs from one window to another
             bx0, by0 = max(0, x0 - PAD), max(0, y0 - PAD)
-            crop = self.image.crop((bx0, by0, min(W, x1 + PAD), min(H, y1 + PAD)))
+            w, h = min(W, x1 + PAD) - bx0, min(H, y1 + PAD) - by0
+            # pillow's core directly: the Python wrappers cost more than small tiles' pixels
+            crop = core.crop((bx0, by0, bx0 + w, by0 + h))
             if f > 1:
-                crop = crop.resize((crop.width * f, crop.height * f), Image.NEAREST)
-            draw = ImageDraw.Draw(crop)
+                crop = crop.resize((w * f, h * f), Image.NEAREST, (0, 0, w, h))
+            draw = Image.core.draw(crop, 0)
             for i in indices:
                 _draw_op(draw, crop, self._ops[i], (ox + bx0) * f, (oy + by0) * f)
-            if f > 1:
-                crop = crop.reduce(f)
-            self.image.paste(crop.crop((x0 - bx0, y0 - by0, x1 - bx0, y1 - by0)), (x0, y0))
+            inner = ((x0 - bx0) * f, (y0 - by0) * f, (x1 - bx0) * f, (y1 - by0) * f)
+            core.paste(crop.reduce((f, f), inner) if f > 1 else crop.crop(inner), (x0, y0, x1, y1))
         self._ops.clear()
         self._bins.clear()
+        self._boxes.clear()
 
 
 class Recorder(Canvas):
@@ -167,8 +204,18 @@ class Recorder(Canvas):
             self.items.append((op, tuple(box), pad))
 
 
-def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y0: int) -> None:
-    """Draw one operation; ``X0, Y0``: the crop's top-left corner in supersampled map pixels."""
+def _last_tile(size: int, tile: int) -> int:
+    """Index of the last tile along a side of ``size`` pixels: a sliver under a quarter
+    tile joins the tile before it."""
+    last = max(0, (size - 1) // tile)
+    if last and size - last * tile < tile // 4:
+        last -= 1
+    return last
+
+
+def _draw_op(core, crop, op: tuple, X0: int, Y0: int) -> None:
+    """Draw one operation with pillow's drawing ``core`` on the image core ``crop``; ``X0,
+    Y0``: the crop's top-left corner in supersampled map pixels."""
     kind = op[0]
     off = np.array((X0, Y0), dtype=np.int32)
 
@@ -178,34 +225,42 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
     if kind == "line":
         _, points, fill, w, round_ends, joints = op
         flat = tr(points)
-        draw.line(flat, fill=fill, width=w)
+        c = ink(fill)
+        core.draw_lines(flat, c, w)
         if w > 2:
             for i in joints:
-                _dot(draw, flat[2 * i], flat[2 * i + 1], w, fill)
+                _dot(core, flat[2 * i], flat[2 * i + 1], w, c)
             for flag, (x, y) in zip(round_ends, ((flat[0], flat[1]), (flat[-2], flat[-1]))):
                 if flag:
-                    _dot(draw, x, y, w, fill)
+                    _dot(core, x, y, w, c)
+    elif kind == "segments":
+        _, points, fill, w = op
+        flat = tr(points)
+        c = ink(fill)
+        for i in range(0, len(flat), 4):
+            core.draw_lines(flat[i:i + 4], c, w)
     elif kind == "polygon":
         _, points, fill, outline, w = op
         flat = tr(points)
         if fill is not None:
-            draw.polygon(flat, fill=fill)
+            core.draw_polygon(flat, ink(fill), 1)
         if outline is not None:
-            draw.line(flat + flat[:2], fill=outline, width=w)
+            c = ink(outline)
+            core.draw_lines(flat + flat[:2], c, w)
             if w > 2:
                 for i in range(0, len(flat), 2):
-                    _dot(draw, flat[i], flat[i + 1], w, outline)
+                    _dot(core, flat[i], flat[i + 1], w, c)
     elif kind == "shape":
         _, rings, fill, outline, w, joints = op
         if fill is not None and len(rings) == 1:
-            draw.polygon(tr(rings[0]), fill=fill)
+            core.draw_polygon(tr(rings[0]), ink(fill), 1)
         elif fill is not None:
             # holes: a mask over the shape's own box only
             outer = rings[0] - off
             bx0 = max(0, int(outer[:, 0].min()))
             by0 = max(0, int(outer[:, 1].min()))
-            bx1 = min(crop.width, int(outer[:, 0].max()) + 2)
-            by1 = min(crop.height, int(outer[:, 1].max()) + 2)
+            bx1 = min(crop.size[0], int(outer[:, 0].max()) + 2)
+            by1 = min(crop.size[1], int(outer[:, 1].max()) + 2)
             if bx1 > bx0 and by1 > by0:
                 mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
                 mdraw = ImageDraw.Draw(mask)
@@ -213,23 +268,45 @@ def _draw_op(draw: ImageDraw.ImageDraw, crop: Image.Image, op: tuple, X0: int, Y
                 mdraw.polygon((outer - corner).ravel().tolist(), fill=255)
                 for hole in rings[1:]:
                     mdraw.polygon((hole - off - corner).ravel().tolist(), fill=0)
-                crop.paste(fill, (bx0, by0, bx1, by1), mask)
+                crop.paste(tuple(fill), (bx0, by0, bx1, by1), mask.im)
         if outline is not None:
+            c = ink(outline)
             for ring, ring_joints in zip(rings, joints):
                 flat = tr(ring)
-                draw.line(flat, fill=outline, width=w)
+                core.draw_lines(flat, c, w)
                 for i in ring_joints:
-                    _dot(draw, flat[2 * i], flat[2 * i + 1], w, outline)
+                    _dot(core, flat[2 * i], flat[2 * i + 1], w, c)
     elif kind == "ellipse":
         _, (x0, y0, x1, y1), fill, outline, w = op
-        draw.ellipse((x0 - X0, y0 - Y0, x1 - X0, y1 - Y0), fill=fill, outline=outline,
-                     width=w if outline is not None else 0)
+        box = (x0 - X0, y0 - Y0, x1 - X0, y1 - Y0)
+        # as ImageDraw.ellipse does it
+        fill_ink = ink(fill) if fill is not None else None
+        if fill_ink is not None:
+            core.draw_ellipse(box, fill_ink, 1)
+        if outline is not None and ink(outline) != fill_ink and w != 0:
+            core.draw_ellipse(box, ink(outline), 0, w)
 
 
-def _dot(draw, x: int, y: int, width: int, fill) -> None:
-    """A disc of diameter ``width`` centred on the whole pixel ``(x, y)`` (integer box)."""
+def _dot(core, x: int, y: int, width: int, c: int) -> None:
+    """A disc of diameter ``width`` centred on the whole pixel ``(x, y)`` (integer box), in
+    the packed colour ``c`` on pillow's drawing core."""
     lo = width // 2
-    draw.ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), fill=fill)
+    core.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), c, 1)
+
+
+_INK: dict = {}
+_PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+
+def ink(colour) -> int:
+    """``colour`` packed for pillow's drawing core on an RGB image (what ImageDraw does on
+    every call; drawing through the core with it skips that)."""
+    if isinstance(colour, list):
+        colour = tuple(colour)
+    packed = _INK.get(colour)
+    if packed is None:
+        packed = _INK[colour] = _PROBE._getink(colour)[0]
+    return packed
 
 
 @lru_cache(maxsize=256)
@@ -346,12 +423,12 @@ def catmull_rom(points: Sequence[Point], samples: int = 10) -> list[Point]:
         return list(pts)
     ext = [(2 * pts[0][0] - pts[1][0], 2 * pts[0][1] - pts[1][1]), *pts,
            (2 * pts[-1][0] - pts[-2][0], 2 * pts[-1][1] - pts[-2][1])]
-    out: list[Point] = [pts[0]]
-    for i in range(1, len(ext) - 2):
-        p0, p1, p2, p3 = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
-        for k in range(1, samples + 1):
-            t = k / samples
-            t2, t3 = t * t, t * t * t
-            out.append(tuple(0.5 * (2 * p1[j] + (-p0[j] + p2[j]) * t + (2 * p0[j] - 5 * p1[j] + 4 * p2[j] - p3[j]) * t2
-                                    + (-p0[j] + 3 * p1[j] - 3 * p2[j] + p3[j]) * t3) for j in (0, 1)))
-    return out
+    # every sample of every span at once (the same arithmetic, in the same order, as the
+    # formula written out per point)
+    e = np.asarray(ext, dtype=float)
+    p0, p1, p2, p3 = (e[k:len(e) - 3 + k, None, :] for k in range(4))
+    t = (np.arange(1, samples + 1) / samples)[None, :, None]
+    t2, t3 = t * t, t * t * t
+    curve = 0.5 * (2 * p1 + (-p0 + p2) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t2
+                   + (-p0 + 3 * p1 - 3 * p2 + p3) * t3)
+    return [pts[0], *map(tuple, curve.reshape(-1, 2).tolist())]

@@ -12,6 +12,7 @@ map in memory, for maps small enough to hold.
 
 from __future__ import annotations
 
+import math
 import os
 from collections import OrderedDict
 from pathlib import Path
@@ -114,7 +115,7 @@ class MapImage:
         x0, y0, x1, y1 = (int(v) for v in box)
         if self._image is not None:
             return self._image.crop((x0, y0, x1, y1))
-        out = Image.new("RGB", (x1 - x0, y1 - y0), self.scene.theme.paper)
+        out = Image.new("RGB", (x1 - x0, y1 - y0), None)   # every pixel comes from a tile
         for ty in range(y0 // self.tile_h, (y1 - 1) // self.tile_h + 1):
             for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
                 th = self.tile_h
@@ -135,10 +136,11 @@ class MapImage:
 
     def _tile(self, tx: int, ty: int) -> Image.Image:
         x0, y0 = tx * TILE, ty * self.tile_h
-        x1, y1 = x0 + TILE, y0 + self.tile_h
+        # the last tiles of a row or column end with the map
+        x1, y1 = min(x0 + TILE, self.size[0]), min(y0 + self.tile_h, self.size[1])
         scene = self.scene
         # a margin drawn and thrown away: at a window's edge pillow's rounding differs
-        buf = Image.new("RGB", (TILE + 2 * PAD, self.tile_h + 2 * PAD), scene.theme.paper)
+        buf = Image.new("RGB", (x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD), scene.theme.paper)
         origin = (x0 - PAD, y0 - PAD)
         hx0, hy0, hx1, hy1 = self.hex_area
         if x0 - PAD < hx1 and y0 - PAD < hy1:
@@ -146,7 +148,7 @@ class MapImage:
         for (bx0, by0, bx1, by1), block in self._blocks:
             if bx0 < x1 + PAD and x0 - PAD < bx1 and by0 < y1 + PAD and y0 - PAD < by1:
                 buf.paste(self._block_image(block), (bx0 - origin[0], by0 - origin[1]))
-        return buf.crop((PAD, PAD, PAD + TILE, PAD + self.tile_h))
+        return buf.crop((PAD, PAD, PAD + x1 - x0, PAD + y1 - y0))
 
     def _block_image(self, block) -> Image.Image:
         """One legend block drawn on its own (a few kept: strips cross them in turn)."""
@@ -202,8 +204,7 @@ def render_map(game_map: Map, *, dpi: int = 150, theme: Theme | None = None,
     theme = theme or Theme.default()
     size = game_map.hex_size_inches * dpi
     margin = theme.data.get("margin", 0.42) * dpi
-    layout = Layout.fit(game_map.grid, size, margin)
-    area_w, area_h = layout.image_size(margin)
+    layout, (area_w, area_h), centres = _fit(game_map.grid, size, margin)
     plan, _ = plan_legend(game_map, game, theme, dpi, area_w, area_h)
     if plan.right:
         width, height = area_w + plan.width, max(area_h, plan.height)
@@ -214,8 +215,28 @@ def render_map(game_map: Map, *, dpi: int = 150, theme: Theme | None = None,
     if width * height > MAX_STREAM_PIXELS:
         raise BuildError(f"map {game_map.id} at {dpi} dpi would be {width} x {height} pixels, "
                          f"more than {MAX_STREAM_PIXELS:,}; use a lower --dpi")
-    scene = MapScene(game_map, layout, theme, game, (width, height))
+    scene = MapScene(game_map, layout, theme, game, (width, height), centres)
     return MapImage(scene, plan, origin, (width, height), dpi, (0, 0, area_w, area_h))
+
+
+def _fit(grid, size: float, margin: float):
+    """``Layout.fit(grid, size, margin)``, its ``image_size(margin)`` and the centre of every
+    hex, the same numbers without the corners of every hex twice (a monster map has tens of
+    thousands): rounding is monotonic, so the extreme corner is the extreme centre plus the
+    extreme corner offset."""
+    probe = Layout(grid, size)
+    hexes = grid.hexes()
+    xs, ys = zip(*map(probe.center, hexes))   # probe.center is exactly the offset from the origin
+    R = probe.radius
+    start = 180 if grid.flat else 270
+    ux = [R * math.cos(math.radians(start + 60 * i)) for i in range(6)]
+    uy = [R * math.sin(math.radians(start + 60 * i)) for i in range(6)]
+    layout = Layout(grid, size, (margin - (min(xs) + min(ux)), margin - (min(ys) + min(uy))))
+    ox, oy = layout.origin
+    x0, y0 = (ox + min(xs)) + min(ux), (oy + min(ys)) + min(uy)
+    x1, y1 = (ox + max(xs)) + max(ux), (oy + max(ys)) + max(uy)
+    area = math.ceil(x1 - min(x0, 0) + margin), math.ceil(y1 - min(y0, 0) + margin)
+    return layout, area, {h: (ox + x, oy + y) for h, x, y in zip(hexes, xs, ys)}
 
 
 def build_map(game: Game, out_dir: Path, progress: Callable[[str], None]) -> list[Path]:

@@ -94,6 +94,10 @@ class AVictoryDenied(RuleOptions, Ruleset):
 
     # -- ZOC (6.1) ------------------------------------------------------------------------
 
+    #: 6.1: every combat unit's ZOC covers the six hexes around it, across rivers too: it
+    #: depends on the unit alone, no other unit can change it
+    zoc_radius = 0
+
     def exerts_zoc(self, pos, unit):
         return unit.counter.kind == "unit"        # every combat unit, PVO too; HQs never
 

@@ -49,7 +49,8 @@ class VelikiyeLuki(RuleOptions, Ruleset):
         "TEC 12 lake option (lifts the prohibited step)", "8 Festung needs no supply (estimated)",
         "5 division equivalent (1.7)", "6.5.1 retreats (retreat_priority)",
         "6.2.2-6.2.8, 7.6 column shifts (combat_modifiers)", "1.4 HQ support (check_support)",
-        "13.2.3 2M limit (attack_refusals)")
+        "13.2.3 2M limit (attack_refusals)", "6.4 first loss (first_loss)",
+        "6.4 retreat converted to a loss (retreat_to_loss)")
 
     # -- movement -------------------------------------------------------------------------
 
@@ -81,6 +82,12 @@ class VelikiyeLuki(RuleOptions, Ruleset):
     def check_support(self, pos, c, support):
         return combat.check_support(self, pos, c, support)
 
+    def first_loss(self, pos, role, units, enemies):
+        return combat.first_loss(self, pos, role, units, enemies)
+
+    def retreat_to_loss(self, pos, role, units):
+        return combat.retreat_to_loss(self, pos, role, units)
+
     # -- retreats (6.5.1) -----------------------------------------------------------------
 
     def retreat_priority(self, pos, units, hex, path):
@@ -90,6 +97,12 @@ class VelikiyeLuki(RuleOptions, Ruleset):
         return retreats.may_retreat_into(pos, self, units, b)
 
     # -- zones of control and supply ------------------------------------------------------
+
+    #: 4.2.2, 7.6: a Festung's ZOC is off while the city is encircled (7.1), which looks at the
+    #: units in the hexes next to the city and at the Soviet ZOC there: units up to two hexes
+    #: from the city hex, where both Festung counters stand and never move (1.6). Other units'
+    #: ZOC (4.1) depends on nobody else.
+    zoc_radius = 2
 
     def exerts_zoc(self, pos, unit):
         if unit.counter.kind != "unit" or unit.type in _NO_ZOC_TYPES:
@@ -152,7 +165,7 @@ RULESET = VelikiyeLuki(
     retreat=RetreatRules(
         rule="6.5.1", away=None,            # 6.5.1: no "away" rule; the priorities (retreat_priority) steer
         enemy_zoc="loss", friendly_negates=True,   # 4.3: a step per enemy ZOC hex without a friendly unit
-        stacking_end=False,                 # 6.5.1: over-stacking is allowed and punished by elimination (5)
+        stacking_end="phase", stacking_rule="6.5.1",   # over-stacking allowed; a unit eliminated at the phase end (5.1)
         advance="retreat", advance_rule="6.5.2",   # along the retreat path, as far as it went
         advance_zoc_stop=2, advance_ignore_zoc_classes=("mechanised", "ski"),   # 6.5.2
     ),
