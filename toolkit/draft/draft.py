@@ -362,8 +362,9 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False,
     reach = 0.15 * size
     profiles = [sampler.profile(a, b, t, reach) for t in ts]
     # the fill either side where the profile ends (the hex's commonest colour may be a symbol's)
-    locals_ = [tuple(_outer(profile, sign, 0.7 * reach) or fill for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
-               for profile in profiles]
+    corr = sampler.correction
+    locals_ = [tuple(_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
+                     for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b))) for profile in profiles]
     best, seen, scores = None, 0.0, []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
@@ -374,7 +375,8 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False,
             # a river drawn along the hexside covers it; a hex id or a symbol beside it does not;
             # a grid line blurred into a dark fill is not a slope
             if any(abs(k) <= near and body(c, fill) >= 0.5
-                   and _off(c, fill, colour) < _off(c, fill, grid_rgb) for k, c, fill in fills):
+                   and _off(_fix(c, corr), fill, colour) < _off(_fix(c, corr), fill, grid_rgb)
+                   for k, c, fill in fills):
                 widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
         share = len(widths) / len(ts)
         seen = max(seen, share)
@@ -391,6 +393,11 @@ def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False,
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
     return best[:2], seen, sure
+
+
+def _corrected(colour, correction):
+    """A picture colour after the colour correction, in whole levels (None stays None)."""
+    return None if colour is None else tuple(int(round(v)) for v in _fix(colour, correction))
 
 
 def _off(colour, fill, target) -> float:
