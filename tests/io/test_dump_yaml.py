@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from toolkit.io._source import _Style, dump_yaml
+from toolkit.io._source import _plain, _Style, dump_yaml
 
 SAMPLE = {
     "id": "velikiye-luki",
@@ -31,5 +31,5 @@ def test_dump_yaml_keeps_hex_ids_text_and_short_lists_on_one_line():
 
 
 def test_libyaml_and_pure_python_emitters_write_the_same_text():
-    pure = yaml.dump(SAMPLE, Dumper=_PurePython, sort_keys=False, allow_unicode=True, width=110)
+    pure = yaml.dump(_plain(SAMPLE), Dumper=_PurePython, sort_keys=False, allow_unicode=True, width=110)
     assert dump_yaml(SAMPLE) == pure
