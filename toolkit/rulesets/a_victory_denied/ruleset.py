@@ -147,8 +147,10 @@ class AVictoryDenied(RuleOptions, Ruleset):
 
     def after_combat(self, pos, outcome, assessment, choices):
         from .hq import after_combat
+        from .limits import record
         after_combat(self, pos, outcome, assessment, choices)
         combat.send_eliminated(pos, outcome)
+        record(pos, outcome, assessment)
 
     # -- supply (10.2) --------------------------------------------------------------------
 
