@@ -29,7 +29,7 @@ def apply_options(func):
                           "defender's retreat path); repeatable"),
         click.option("--choice", "choice", multiple=True, metavar="NAME:KEY=VALUE",
                      help="a game's own owner choice (relocate:HQ=HEX: where an overrun HQ goes, A Victory "
-                          "Denied 12.6); repeatable"),
+                          "Denied 12.6; advance:HQ=HEX: an HQ advancing with its stack, 12.4); repeatable"),
         click.option("--out", "out", type=click.Path(dir_okay=False), help="write the resulting position file"),
     ]
     for option in reversed(options):

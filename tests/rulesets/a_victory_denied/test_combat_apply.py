@@ -116,3 +116,32 @@ def test_9_4_2_eliminated_units_go_where_the_rule_sends_them(game, rs, uid, stat
     out = apply_combat(pos, rs, a, roll)                      # a one-step unit: every loss eliminates it
     unit = out.position.unit(uid)
     assert unit.hex is None and unit.box == box and any("9.4.2" in line for line in out.log)
+
+
+def test_12_4_an_hq_advances_with_its_stack_at_the_attackers_option(game, rs):
+    g, x, ring = _setup(game)
+    grid = g.main_map.grid
+    second = next(n for n in grid.neighbours(x) if n in grid and not grid.adjacent(n, ring[0]) and n != ring[0])
+    pos = _at(g, {"s-kv1b": ring[0], "s-hq-16a": ring[0], "g-31id": x, "s-20c": ring[1], "s-hq-20a": ring[1]})
+    pos.units["g-31id"].steps = 1
+    a = assess_combat(pos, rs, ["s-kv1b", "s-20c"], x)
+    roll = _roll(pos, rs, a, "D1R") if "D1R" in a.distribution else _roll(pos, rs, a, "D2R")
+    out = apply_combat(pos, rs, a, roll, advance={"s-kv1b": second, "s-20c": x},
+                       choices={"advance": {"s-hq-16a": g.main_map.format(second)}})    # two hexes with the KV
+    assert out.position.unit("s-hq-16a").hex == second and out.advances["s-hq-16a"] == second
+    assert any("(12.4)" in line for line in out.log)
+    kept = apply_combat(pos, rs, a, roll, advance={"s-kv1b": second})                   # optional: it stays
+    assert kept.position.unit("s-hq-16a").hex == ring[0]
+    for advance, hqs, text in [
+            ({"s-kv1b": second}, {"s-hq-16a": x}, "into a hex one of them advanced to"),   # not where its stack went
+            ({"s-20c": x}, {"s-hq-16a": x}, "none of s-kv1b advanced"),                    # its stack did not advance
+            ({"s-kv1b": x, "s-20c": x}, {"s-hq-20a": x, "s-hq-16a": x}, "one HQ a hex")]:
+        with pytest.raises(IllegalMoveError, match="12.4") as exc:
+            apply_combat(pos, rs, a, roll, advance=advance, choices={"advance": hqs})
+        assert text in str(exc.value)
+    lone = _at(g, {"s-kv1b": ring[0], "g-31id": x, "s-hq-16a": ring[2]})
+    lone.units["g-31id"].steps = 1
+    b = assess_combat(lone, rs, ["s-kv1b"], x)
+    with pytest.raises(IllegalMoveError, match="no attacking combat unit stood with it"):
+        apply_combat(lone, rs, b, _roll(lone, rs, b, roll.result.text), advance={"s-kv1b": x},
+                     choices={"advance": {"s-hq-16a": x}})
