@@ -435,8 +435,8 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     outcome its own way (A Victory Denied 12.2, 12.6: HQs relocated); ``choices`` are the
     owners' game-specific choices it reads (``{"relocate": {hq: hex}}``). A ruleset with a
     ``convert_result(pos, assessment, result)`` method rewrites the rolled result first; it
-    returns ``(result, staying, note)``: the result applied, the defender ids the result leaves
-    out, a log line or None (A Victory Denied 9.5.2: PVO units take steps instead of retreating).
+    returns ``(result, staying, note)``: the result applied, the unit ids the result leaves
+    out (the ruleset's ``after_combat`` deals with them), a log line or None (A Victory Denied 9.5.2: PVO units take steps instead of retreating).
     """
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
@@ -448,7 +448,8 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     convert = getattr(rs, "convert_result", None)
     if convert is not None:                   # a game rewriting a result for what the hex holds (AVD 9.5.2)
         result, staying, note = convert(pos, assessment, result)
-        work.members["defender"] = [u for u in work.members["defender"] if u not in set(staying)]
+        for role in work.members:
+            work.members[role] = [u for u in work.members[role] if u not in set(staying)]
         if note:
             work.out.log.append(note)
     lost = work.side("defender", result.defender, 0)

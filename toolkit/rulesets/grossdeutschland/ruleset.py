@@ -218,8 +218,13 @@ class Grossdeutschland(RuleOptions, Ruleset):
         from . import retreat
         return retreat.advance_search(self, pos, unit_ids, vacated_hex, path=path, hexes=hexes)
 
+    def convert_result(self, pos, assessment, result):
+        from . import retreat
+        return retreat.convert_result(self, pos, assessment, result)
+
     def after_combat(self, pos, outcome, assessment, choices):
         from . import retreat
+        retreat.rider_follows(self, pos, outcome, assessment)
         retreat.after_combat(self, pos, outcome, assessment, choices)
 
     def supply_blocks(self, pos, side, hex):
