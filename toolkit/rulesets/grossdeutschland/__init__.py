@@ -30,11 +30,13 @@ defaults are the notes' suggested rulings (docs/games/grossdeutschland.md, "Ruli
 from __future__ import annotations
 
 from .activation import Activation, ActivationError, chits_of
+from .air import air_chance, air_distribution
 from .movement import debark, dismount, entry_hex, ma_share, mount, reembark
 from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
 from .sight import inspectable, sees
 
 __all__ = [
-    "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "chits_of", "inspectable",
+    "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "air_chance",
+    "air_distribution", "chits_of", "inspectable",
     "debark", "dismount", "entry_hex", "ma_share", "mount", "overrun_moves", "reembark", "sees", "time_of_day",
 ]
