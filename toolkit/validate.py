@@ -419,11 +419,48 @@ def _check_scenarios(game: Game, out: _Collector) -> None:
                         f"{', '.join(sorted(boxes)) or 'no boxes'}", at, f"reinforcements[{i}].box")
             if not r.entry and not r.box:
                 out.add("no-entry", "reinforcement has neither entry hexes nor a box", at, f"reinforcements[{i}]")
+        _check_scenario_decks(game, s, turns, where, out)
         for unit, n in placed.items():
             counter = game.counters.get(unit)
             if counter and n > counter.count:
                 out.add("counter-overused", f"{unit!r} is placed {n} times (decks included) but the counter "
                         f"mix has {counter.count}", (file, None), "setup")
+
+
+def _check_scenario_decks(game: Game, s, turns: set, where, out: _Collector) -> None:
+    """A scenario's ``decks:``: each entry names a deck of the game and counters some deck of the
+    game holds (a counter may move to another deck, never into two), on a turn of the scenario."""
+    decks = {d.id for d in game.decks}
+    in_decks = {unit for d in game.decks for unit in d.counters}
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(s.decks):
+        at = where(("decks", i))
+        if entry.box is not None:
+            boxes = {b.id for m in game.maps.values() for b in m.boxes}
+            if entry.box not in boxes:
+                out.add("unknown-box", f"the scenario puts counters in box {entry.box!r}; the maps have "
+                        f"{', '.join(sorted(boxes)) or 'no boxes'}", at, f"decks[{i}].box")
+        elif entry.deck not in decks:
+            out.add("unknown-deck", f"the scenario fills deck {entry.deck!r}; expected a deck of the game: "
+                    f"{', '.join(sorted(decks)) or 'none'}", at, f"decks[{i}].deck")
+        if entry.turn is not None and entry.turn not in turns:
+            out.add("turn-out-of-range", f"counters go into deck {entry.deck!r} on turn {entry.turn}; expected a "
+                    f"turn from {min(turns, default=0)} to {max(turns, default=0)}", at, f"decks[{i}].turn")
+        for unit in entry.counters:
+            if unit not in game.counters:
+                out.add("unknown-counter", f"the scenario puts {unit!r} in deck {entry.deck!r}, but no counter "
+                        f"defines it", at, f"decks[{i}].counters")
+            elif unit not in in_decks:
+                out.add("unknown-counter", f"the scenario puts {unit!r} in deck {entry.deck!r}, but no deck of the "
+                        f"game holds it (game.yaml decks)", at, f"decks[{i}].counters")
+            elif unit in seen:
+                out.add("counter-overused", f"the scenario lists {unit!r} in decks[{seen[unit]}] and decks[{i}]; "
+                        f"a counter starts in one place", at, f"decks[{i}].counters")
+            seen.setdefault(unit, i)
+        copies = sum(game.counters[u].count for u in entry.counters if u in game.counters)
+        if entry.pick is not None and entry.pick > copies:
+            out.add("counter-overused", f"the scenario picks {entry.pick} of {copies} copies; expected at most "
+                    f"{copies}", at, f"decks[{i}].pick")
 
 
 def _check_decks(game: Game, out: _Collector) -> None:

@@ -310,7 +310,8 @@ terrain_types:
     name: Bunker
     overlay: true
     move: {"*": 1}
-    estimated: "Rule 19: bunkers are counters of strength 10 or 15 in seven hexes of the city; no movement effect"
+    combat: {defence: {P: 12, L: 11, H: 10}}
+    estimated: "Rule 19: bunkers are counters of strength 10 or 15 in seven hexes of the city; no movement effect; the defence values (12 D: a benefit beyond the town's) estimated, counted while a bunker counter stands in the hex"
 
 hexside_types:
   slope:

@@ -212,6 +212,7 @@ SUBCOMMANDS = {
     "referee_impulse": ("impulse_command", "analysis_command", "rail_command"),
     "referee_combat": ("combat_command", "retreat_command"),
     "referee_turn": ("command",),
+    "referee_opfire": ("command",),
 }
 for _module, _names in SUBCOMMANDS.items():
     _defined = importlib.import_module(f"{__package__}.{_module}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 
 import click
 
@@ -52,6 +53,20 @@ def _rolls(texts):
         if not eq or not value.strip().lstrip("-").isdigit():
             raise RulesError(f"bad --rolls {text!r}: expected NAME=N, e.g. 'attacker quality=3'")
         out[name.strip()] = int(value)
+    return out
+
+
+def _targets(texts) -> dict:
+    """``UNIT`` or ``UNIT=POINTS`` (a whole number or a fraction such as 15/2), in order."""
+    out = {}
+    for text in texts:
+        uid, eq, points = text.partition("=")
+        try:
+            out[uid.strip()] = Fraction(points.strip()) if eq else None
+        except (ValueError, ZeroDivisionError):
+            raise RulesError(f"bad --target {text!r}: expected UNIT or UNIT=POINTS") from None
+        if not uid.strip() or (eq and out[uid.strip()] < 0):
+            raise RulesError(f"bad --target {text!r}: expected UNIT or UNIT=POINTS (0 or more)")
     return out
 
 
@@ -98,6 +113,9 @@ def _text(pos, a) -> str:
         r = a.results[text]
         lines.append(f"  {text:8s} {str(p):>7s} {_pct(p)}  attacker: {r.attacker.describe()}; "
                      f"defender: {r.defender.describe()}")
+    detail = getattr(a, "detail_lines", None)      # games that aim fire at units (White Death)
+    if detail is not None:
+        lines += ["per target:", *detail(fmt)]
     e = a.expected_steps
     lines.append(f"expected steps lost: attacker {e['attacker']} ({float(e['attacker']):.2f}), "
                  f"defender {e['defender']} ({float(e['defender']):.2f})")
@@ -121,10 +139,15 @@ def _text(pos, a) -> str:
 @click.option("--roll", "roll", type=int, help="roll the combat with this CRT roll")
 @click.option("--rolls", "rolls", multiple=True, metavar="NAME=N",
               help="the roll of a random shift ('attacker quality=3'); repeatable")
+@click.option("--fire", "fire", type=click.Choice(["assault", "defensive", "barrage"]),
+              help="games with aimed fire (White Death): which fire to judge (default assault)")
+@click.option("--target", "targets", multiple=True, metavar="UNIT[=POINTS]",
+              help="games with aimed fire: a unit fired at, with the fire points given it (default: a share); "
+                   "repeatable, resolved in this order")
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
-           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, apply, loss, retreat,
-           advance, choice, out):
+           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets, apply,
+           loss, retreat, advance, choice, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
     applying.check_usage(apply, loss, retreat, advance, out, choice)
@@ -137,8 +160,15 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
-    a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports,
-                      context={**_context(context), "modifiers": declared})
+    ctx = {**_context(context), "modifiers": declared}
+    if (fire or targets) and getattr(rs, "combat_model", None) is None:
+        raise RulesError(f"--fire and --target are for games whose fire is aimed at units (White Death); "
+                         f"{rs.name} resolves one attack on the hex")
+    if fire:
+        ctx["fire"] = fire
+    if targets:
+        ctx["targets"] = _targets(targets)
+    a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports, context=ctx)
     rolled = None
     outcome = None
     if a.legal and (seed is not None or roll is not None or rolls or apply):
@@ -181,7 +211,10 @@ def _draw_combat(pos, rs, a, png, dpi):
         else:
             labels[m.hex] = f"{labels[m.hex]} {text}" if m.hex in labels else text
     shade = {}
+    own = getattr(a, "retreat_hexes", None)       # a game with its own retreats (White Death)
     try:
+        if own is not None:
+            raise LookupError
         from ..referee import retreat_options
         for d in a.defender_hexes:
             here = [u for u in a.defenders if pos.unit(u).hex == d]
@@ -191,12 +224,16 @@ def _draw_combat(pos, rs, a, png, dpi):
                 shade.update({h: (90, 160, 230, 110) for h in answer.hexes()})
     except (ImportError, HexforgeError):
         shade = {}
+    except LookupError:
+        shade = {h: (90, 160, 230, 110) for h in own(pos, rs)}
     best = max(a.distribution.items(), key=lambda kv: kv[1])[0] if a.distribution else None
     legend = (f"{','.join(a.attackers)} -> {'+'.join(pos.map.format(h) for h in a.defender_hexes)}: {a.ratio} = "
               f"{a.odds}, column "
               f"{a.column}" + (f", most likely {best}" if best else "") +
-              ("; blue: defender's retreat hexes" if shade else "") if a.legal else
+              (f"; blue: {getattr(a, 'fired_at', 'defender')}'s retreat hexes" if shade else "") if a.legal else
               f"attack refused: {a.refusals[0].text}")
+    if getattr(a, "fire", None):                  # aimed fire (White Death): which fire it is
+        legend = f"{a.fire} fire: {legend}"
     draw(pos, png, dpi, shade=shade, labels=labels, marks=marks, legend=legend)
 
 

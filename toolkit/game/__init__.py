@@ -8,11 +8,12 @@ from .ids import ID_PATTERN, id_problem
 from .map import (BoardImage, Box, HexsideFeature, HexTerrain, Line, Map, MapEdge, Place, SupplySource,
                   VictoryHex)
 from .provenance import UNSOURCED, Source
-from .scenario import Placement, Reinforcement, Scenario, Turn
+from .scenario import DeckStart, Placement, Reinforcement, Scenario, Turn
 from .terrain import ANY, Cost, CostTable, HexsideType, LineType, TerrainType
 
 __all__ = [
-    "ANY", "AreaError", "BoardImage", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Deck", "FogOfWar",
+    "ANY", "AreaError", "BoardImage", "Box", "Cost", "CostTable", "Counter", "CounterStyle", "Deck", "DeckStart",
+    "FogOfWar",
     "Game",
     "HexsideFeature", "HexsideType", "HexTerrain", "ID_PATTERN", "Line", "LineType", "Map", "MapEdge",
     "Placement", "Place", "Reinforcement", "Scenario", "SetupArea", "SHUFFLES", "Side", "Source",

@@ -43,6 +43,23 @@ class Reinforcement:
 
 
 @dataclass(frozen=True)
+class DeckStart:
+    """Where a scenario puts some of the counters of the game's decks at the start: in deck
+    ``deck``, or waiting in box ``box`` (a player's hand); with ``turn``, waiting on the turn
+    track and going into the deck on that turn (a battalion's chit that comes with it). With
+    ``pick``, only that many of the listed counters' copies, chosen at random when the module
+    is built (the others are not in the game): "place 30 random blue chits in the cup"."""
+
+    deck: str | None
+    counters: tuple[str, ...]
+    turn: int | None = None
+    box: str | None = None
+    pick: int | None = None
+    note: str | None = None
+    source: Source = UNSOURCED
+
+
+@dataclass(frozen=True)
 class Turn:
     """One game turn with its date and weather."""
 
@@ -64,6 +81,10 @@ class Scenario:
     setup: list[Placement] = field(default_factory=list)
     reinforcements: list[Reinforcement] = field(default_factory=list)
     options: dict = field(default_factory=dict)
+    #: The decks' contents at the start (empty: every deck holds all its counters). A named deck
+    #: holds what its entries list; a deck no entry names its own counters less those listed
+    #: elsewhere; a counter of a named deck that no entry lists is set aside (not in the game).
+    decks: list[DeckStart] = field(default_factory=list)
     victory: str | None = None
     notes: str | None = None
     source: Source = UNSOURCED

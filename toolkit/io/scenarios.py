@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import DataError
 from ..game.map import Map
 from ..game.areas import SIDES, SetupArea
-from ..game.scenario import Placement, Reinforcement, Scenario, Turn
+from ..game.scenario import DeckStart, Placement, Reinforcement, Scenario, Turn
 from ._atomic import write_text
 from ._source import Fields, YDict, dump_yaml, load_yaml, parse_hex_list, source_dict
 
@@ -76,6 +76,23 @@ def load_scenario(path: str, maps: dict[str, Map]) -> Scenario:
             map=map_id if map_id != default_map else None, note=sub.str("note"), source=sub.source()))
         s.locations[("reinforcements", i)] = (path, sub.line)
         sub.done(["notes"])
+    decks = f.list("decks")
+    for i, item in enumerate(decks):
+        sub = Fields(item, path, f"decks[{i}]", decks.line_of(i) if hasattr(decks, "line_of") else None)
+        counters = tuple(sub.words("counters"))
+        if not counters:
+            raise sub.error("counters", "a deck entry needs at least one counter id")
+        turn = sub.int("turn", minimum=0, maximum=MAX_TURNS) if sub.has("turn") else None
+        if sub.has("deck") == sub.has("box"):
+            raise sub.error("deck", "a deck entry names exactly one of deck (where the counters start) or box "
+                            "(where they wait)")
+        if sub.has("box") and turn is not None:
+            raise sub.error("turn", "counters waiting in a box have no turn; give the deck they go into")
+        pick = sub.int("pick", minimum=1, maximum=100_000) if sub.has("pick") else None
+        s.decks.append(DeckStart(deck=sub.str("deck"), counters=counters, turn=turn, box=sub.str("box"), pick=pick,
+                                 note=sub.str("note"), source=sub.source()))
+        s.locations[("decks", i)] = (path, sub.line)
+        sub.done()
     f.done()
     return s
 
@@ -205,6 +222,15 @@ def scenario_to_dict(s: Scenario, maps: dict[str, Map]) -> dict[str, Any]:
             if getattr(r, key):
                 item[key] = getattr(r, key)
         out["reinforcements"].append({**item, **source_dict(r.source)})
+    if s.decks:
+        out["decks"] = []
+        for d in s.decks:
+            item = {"deck": d.deck} if d.deck is not None else {"box": d.box}
+            item["counters"] = list(d.counters)
+            for key in ("turn", "pick", "note"):
+                if getattr(d, key) is not None:
+                    item[key] = getattr(d, key)
+            out["decks"].append({**item, **source_dict(d.source)})
     return out
 
 

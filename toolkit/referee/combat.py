@@ -253,6 +253,9 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
     defender_hex, context)`` method assesses instead (A Victory Denied 13.2: artillery, rockets,
     the bomber).
     """
+    model = getattr(rs, "combat_model", None)
+    if model is not None:         # a game whose fire is not one odds-and-shift attack (Ruleset.combat_model)
+        return model.assess(pos, rs, attacker_ids, defender_hex, supports=supports, context=context)
     if (context or {}).get("fixed") is not None:
         custom = getattr(rs, "fixed_attack", None)
         if custom is None:
@@ -355,6 +358,9 @@ def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | 
     """Roll one legal combat: the CRT dice (``roll`` if given, else from ``seed``) and each
     random shift's dice (``rolls`` by ``"<side> <name>"``, else from the seed). Without a seed a
     fresh one is drawn and logged, so the roll can be replayed and audited."""
+    model = getattr(rs, "combat_model", None)
+    if model is not None:
+        return model.roll(pos, rs, assessment, seed=seed, roll=roll, rolls=rolls)
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
     chart = assessment.chart

@@ -438,6 +438,10 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     returns ``(result, staying, note)``: the result applied, the unit ids the result leaves
     out (the ruleset's ``after_combat`` deals with them), a log line or None (A Victory Denied 9.5.2: PVO units take steps instead of retreating).
     """
+    model = getattr(rs, "combat_model", None)
+    if model is not None:
+        return model.apply(pos, rs, assessment, roll, losses=losses, retreats=retreats, advance=advance,
+                           choices=choices)
     if not assessment.legal:
         raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in assessment.refusals))
     if roll.result.text not in assessment.results:

@@ -263,6 +263,11 @@ class Ruleset:
 
     # -- combat hooks ---------------------------------------------------------------------
 
+    #: A game whose combat is not one odds-and-shift attack answers it itself (White Death:
+    #: fire aimed at each unit): an object with ``assess``, ``roll`` and ``apply`` taking the
+    #: arguments of assess_combat, roll_combat and apply_combat. None: the shared engine.
+    combat_model: ClassVar[object | None] = None
+
     def combat_status(self, pos: "Position", unit: "Unit", role: str, combat) -> set:
         """The statuses combat judges ``unit`` by ("out_of_supply", "isolated"...; default its
         markers). ``role`` is "attacker" or "defender"; a game that checks supply at the moment

@@ -19,7 +19,8 @@ from .grid import VassalHexGrid
 from .pieces import MARKERS_LAYER, UNITS_LAYER
 from .savegame import VASSAL_VERSION
 
-__all__ = ["Slot", "Panel", "Tab", "DeckSpec", "MapSpec", "ModulePlan", "build_xml", "SHUFFLE_OPTIONS"]
+__all__ = ["Slot", "Panel", "Tab", "DeckSpec", "MapSpec", "ModulePlan", "build_xml", "SHUFFLE_OPTIONS", "deck_type",
+           "pile_attributes"]
 
 _B = "VASSAL.build."
 _M = _B + "module."
@@ -183,12 +184,12 @@ def _map(root, spec: MapSpec, first: bool) -> None:
         _deck(m, deck)
 
 
-def _deck(parent, deck: DeckSpec) -> None:
-    """A DrawPile with every attribute ``DrawPile.getAttributeNames`` lists, then its CardSlots."""
+def pile_attributes(deck: DeckSpec) -> dict[str, str]:
+    """The DrawPile's attributes: every one ``DrawPile.getAttributeNames`` lists."""
     sends = deck.send_to is not None
-    pile = _el(parent, _MAP + "DrawPile", {
-        "name": deck.name, "description": "", "owningBoard": deck.board, "x": deck.x, "y": deck.y,
-        "width": deck.size, "height": deck.size,
+    return {
+        "name": deck.name, "description": "", "owningBoard": deck.board, "x": str(deck.x), "y": str(deck.y),
+        "width": str(deck.size), "height": str(deck.size),
         "allowMultiple": "false", "drawMultipleMessage": "Draw multiple counters",
         "allowSelect": "false", "drawSpecificMessage": "Draw specific counters",
         "selectDisplayProperty": "$BasicName$", "selectSortProperty": "",
@@ -207,7 +208,39 @@ def _deck(parent, deck: DeckSpec) -> None:
         "loadMessage": "Load Deck", "loadHotkey": "", "loadReportFormat": "",
         "maxStack": "10", "expressionCounting": "false", "countExpressions": "",
         "restrictOption": "false", "restrictExpression": "", "deckRestrictAccess": "false", "deckOwners": "",
-    })
+    }
+
+
+#: ``Deck.getType`` field by field: the DrawPile attribute each comes from (``DrawPile.setAttribute``
+#: copies it into the pile's template Deck, whose type a new game's Deck takes). Hotkeys are
+#: all empty here and NamedHotKeyConfigurer writes an empty key as ""; a string array attribute
+#: ("" here) is written back as "" (StringArrayConfigurer); no DeckGlobalKeyCommand: "".
+DECK_TYPE_FIELDS = (
+    "draw", "color", "width", "height", "faceDown", "shuffle", "allowMultiple", "allowSelect", "reversible",
+    "reshuffleCommand", "reshuffleTarget", "reshuffleMessage", "name", "shuffleFormat", "reverseFormat",
+    "faceDownFormat", "drawFaceUp", "canSave", "shuffleHotkey", "reshuffleHotkey", "maxStack", "countExpressions",
+    "expressionCounting", None, "hotkeyOnEmpty", "emptyHotkey", "selectDisplayProperty", "selectSortProperty",
+    "restrictOption", "restrictExpression", "shuffleCommand", "reverseCommand", "reverseHotkey",
+    "drawMultipleMessage", "drawSpecificMessage", "faceUpMessage", "faceDownMessage", "faceUpHotkey",
+    "faceUpReportFormat", "faceFlipHotkey", "faceDownHotkey", "saveMessage", "saveHotkey", "saveReportFormat",
+    "loadMessage", "loadHotkey", "loadReportFormat", "deckRestrictAccess", "deckOwners")
+
+
+def deck_type(deck: DeckSpec) -> str:
+    """The type of the Deck VASSAL makes from this DrawPile (``Deck.getType``: ``deck;`` and 49
+    fields); a saved game writes it in the Deck's AddPiece. Needs the hotkeys, arrays and
+    colour of :func:`pile_attributes` as they are (empty, empty, opaque black)."""
+    attrs = pile_attributes(deck)
+    for name in ("shuffleHotkey", "reshuffleHotkey", "emptyHotkey", "reverseHotkey", "faceUpHotkey",
+                 "faceFlipHotkey", "faceDownHotkey", "saveHotkey", "loadHotkey", "countExpressions", "deckOwners"):
+        if attrs[name]:
+            raise ValueError(f"deck {deck.name}: {name} {attrs[name]!r} has no Deck.getType encoding here")
+    return "deck;" + encode(["" if name is None else attrs[name] for name in DECK_TYPE_FIELDS], ";")
+
+
+def _deck(parent, deck: DeckSpec) -> None:
+    """A DrawPile with every attribute ``DrawPile.getAttributeNames`` lists, then its CardSlots."""
+    pile = _el(parent, _MAP + "DrawPile", pile_attributes(deck))
     for card in deck.cards:
         _el(pile, _B + "widget.CardSlot",
             {"entryName": card.name, "gpid": str(card.gpid), "height": str(card.size), "width": str(card.size)},

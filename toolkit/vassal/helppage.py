@@ -60,6 +60,16 @@ def help_html(game: Game, deck_names: dict[str, str]) -> str:
             out.append(f"<p><b>Victory:</b> {escape(scenario.victory)}</p>")
         for key, value in scenario.options.items():
             out.append(f"<p><b>{escape(key.replace('_', ' '))}:</b> {escape(_text(value, game))}</p>")
+        if scenario.decks:
+            out.append("<p><b>Decks at the start</b> (the scenario's set-up fills them):</p><ul>")
+            for entry in scenario.decks:
+                names = _text(list(entry.counters), game)
+                when = f" from turn {entry.turn} (waiting on its turn box)" if entry.turn is not None else ""
+                picked = f"{entry.pick} at random of " if entry.pick is not None else ""
+                note = f". {escape(entry.note[:1].upper() + entry.note[1:])}" if entry.note else ""
+                place = deck_names.get(entry.deck, entry.deck) if entry.box is None else f"{_box_name(game, entry.box)} (box)"
+                out.append(f"<li>{escape(place)}{when}: {escape(picked + names)}{_cite(entry.source)}{note}</li>")
+            out.append("</ul>")
         areas = [p for p in scenario.setup if p.area is not None]
         if areas and m is not None:
             out.append("<p><b>Set-up areas</b> (the module sets each unit up on one legal hex of its area; "
@@ -72,6 +82,10 @@ def help_html(game: Game, deck_names: dict[str, str]) -> str:
             out.append("</ul>")
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _box_name(game: Game, box_id: str) -> str:
+    return next((b.name for m in game.maps.values() for b in m.boxes if b.id == box_id), box_id)
 
 
 def _cite(source) -> str:

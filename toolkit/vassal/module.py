@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import time
 import zipfile
@@ -23,12 +24,12 @@ from ..errors import BuildError, HexforgeError
 from ..game import Counter, Game, Scenario
 from ..io import atomic_path
 from .boards import boxes_board, chart_images, dead_pile_zone, deck_back_image, moved_image, turn_zone
-from .buildfile import DeckSpec, MapSpec, ModulePlan, Panel, Slot, Tab, build_xml
+from .buildfile import DeckSpec, MapSpec, ModulePlan, Panel, Slot, Tab, build_xml, deck_type
 from .grid import derive_grid, raw_index
 from .helppage import help_html
 from .pieces import (MOVED_IMAGE, PieceDesign, cadre_of, counter_piece, expand, image_names, obscurable,
                      plain_text, prototypes, return_to_deck, safe_name, step_faces, unique_name, with_position)
-from .savegame import VASSAL_VERSION, Setup, Stack, metadata_xml, setup_commands, vsav_bytes
+from .savegame import VASSAL_VERSION, DeckState, Setup, Stack, metadata_xml, setup_commands, vsav_bytes
 
 __all__ = ["build_module", "BOXES_MAP", "DEFAULT_DPI"]
 
@@ -167,6 +168,8 @@ class _Planner:
             self.charts.append((name, file))
         self.images.add(MOVED_IMAGE, moved_image())
         self.deck_names: dict[str, str] = {}
+        self.deck_specs: dict[str, tuple] = {}      # deck id -> (its MapSpec, its DeckSpec)
+        self.card_slots: dict[str, list] = {}       # counter id -> the CardSlots of its copies
         used_decks: set[str] = set()
         for deck in self.game.decks:
             self.deck_names[deck.id] = unique_name(safe_name(deck.name), used_decks)
@@ -271,6 +274,7 @@ class _Planner:
                 for _ in range(counter.count):
                     cards.append(Slot(plain_text(counter.name), self._next_gpid(),
                                       tuple(wrap) + self.designs[counter_id].traits, self.px))
+                    self.card_slots.setdefault(counter_id, []).append(cards[-1])
             send_to = self.deck_names.get(deck.send_to) if deck.send_to else None
             if deck.send_to and send_to is None:
                 raise BuildError(f"{self.game.id}: deck {deck.id!r} sends to unknown deck {deck.send_to!r}")
@@ -278,6 +282,60 @@ class _Planner:
                                        face_down=deck.face_down, draw_face_up=deck.draw_face_up,
                                        shuffle=deck.shuffle, shuffle_command=plain_text(deck.shuffle_command),
                                        send_to=send_to, send_command=plain_text(deck.send_command or "")))
+            self.deck_specs[deck.id] = (spec, spec.decks[-1])
+
+    def deck_states(self, scenario: Scenario, place_card) -> list[DeckState]:
+        """Every deck as the scenario starts it (``scenario.decks``; docs/vassal-decks.md): a named
+        deck holds the counters listed for it, a deck no entry names its own counters less those
+        the scenario lists elsewhere; counters listed with a ``turn`` wait on that turn's box of
+        the turn track, those listed with a ``box`` in that box (``place_card``); an entry with
+        ``pick`` takes that many of its copies, chosen with a generator seeded by the scenario
+        (a build repeats itself)."""
+        named = {e.deck for e in scenario.decks if e.box is None}
+        listed = {c for e in scenario.decks for c in e.counters}
+        holds: dict[str, list] = {d.id: [] if d.id in named else
+                                  [s for c in d.counters if c not in listed for s in self._slots_of(c, scenario)]
+                                  for d in self.game.decks}
+        for n, entry in enumerate(scenario.decks):
+            slots = [s for c in entry.counters for s in self._slots_of(c, scenario)]
+            if entry.pick is not None:
+                if entry.pick > len(slots):
+                    raise BuildError(f"{self.game.id}: scenario {scenario.id} picks {entry.pick} of {len(slots)} "
+                                     f"copies of {', '.join(entry.counters)}")
+                chosen = set(random.Random(f"{scenario.id}:{n}").sample(range(len(slots)), entry.pick))
+                slots = [s for i, s in enumerate(slots) if i in chosen]
+            if entry.box is not None:
+                zone = self._box_zone(entry.box, scenario)
+            elif entry.turn is not None:
+                zone = self._turn_box(entry.turn, scenario, "deck counters")
+            elif entry.deck not in holds:
+                raise BuildError(f"{self.game.id}: scenario {scenario.id} fills unknown deck {entry.deck!r}")
+            else:
+                holds[entry.deck] += slots
+                continue
+            for slot in slots:
+                place_card(slot, *zone.centre)
+        proto = self.proto_definitions
+        states = []
+        for deck in self.game.decks:
+            spec, pile = self.deck_specs[deck.id]
+            cards = [with_position(expand(slot.traits, proto), spec.name, pile.x, pile.y, slot.gpid)
+                     for slot in holds[deck.id]]
+            states.append(DeckState(deck_type(pile), spec.name, pile.x, pile.y, pile.face_down, cards))
+        return states
+
+    def _turn_box(self, turn: int, scenario: Scenario, what: str):
+        zone = self.zones.get(turn_zone(turn))
+        if zone is None:
+            raise BuildError(f"{self.game.id}: scenario {scenario.id}: {what} on turn {turn} are beyond the turn track")
+        return zone
+
+    def _slots_of(self, counter_id: str, scenario: Scenario) -> list:
+        slots = self.card_slots.get(counter_id)
+        if not slots:
+            raise BuildError(f"{self.game.id}: scenario {scenario.id} puts {counter_id!r} in a deck, but no deck "
+                             f"of the game holds it")
+        return slots
 
     # -- setups ------------------------------------------------------------------------------
 
@@ -320,10 +378,7 @@ class _Planner:
             if r.box:
                 in_boxes.setdefault(r.box, []).append(r)
                 continue
-            zone = self.zones.get(turn_zone(r.turn))
-            if zone is None:
-                raise BuildError(f"{game.id}: scenario {scenario.id}: reinforcements on turn {r.turn} "
-                                 f"are beyond the turn track")
+            zone = self._turn_box(r.turn, scenario, "reinforcements")
             for unit in r.units:
                 place(unit, BOXES_MAP, *zone.centre, None, f"turn {r.turn} reinforcements")
         for box_id, arrivals in in_boxes.items():
@@ -337,8 +392,14 @@ class _Planner:
         placed = {unit for p in scenario.setup for unit in p.units}
         if turn_markers and turn_zone(1) in self.zones and not placed & {c.id for c in turn_markers}:
             place(turn_markers[0].id, BOXES_MAP, *self.zones[turn_zone(1)].centre, None, "turn marker")
+        decks = None
+        if scenario.decks:
+            def place_card(slot, x, y):
+                traits = with_position(expand(slot.traits, proto), BOXES_MAP, x, y, slot.gpid)
+                stacks.setdefault((BOXES_MAP, x, y, 1), Stack(BOXES_MAP, x, y, 1)).pieces.append(traits)
+            decks = self.deck_states(scenario, place_card)
         boards = [(spec.name, spec.board) for spec in self.maps]
-        return Setup(list(stacks.values()), boards)
+        return Setup(list(stacks.values()), boards, decks)
 
     def _map_for(self, map_id: str | None, scenario: Scenario):
         if map_id is None:

@@ -351,8 +351,13 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
                 problems.append(f"command does not decode: {exc}")
                 continue
             if type_text.startswith("deck;"):  # a Deck holds cards added before it, like a stack
-                fields = decode(state, ";")
-                decks.append({"id": piece_id, "map": fields[0] if fields else None})
+                fields, kind = decode(state, ";"), decode(type_text[len("deck;"):], ";")
+                ids = [i for i in decode(fields[4], ",") if i] if len(fields) > 4 else []
+                problems += [f"deck {piece_id} holds piece {i} that was not added before it" for i in ids
+                             if i not in pieces]
+                decks.append({"id": piece_id, "name": kind[12] if len(kind) > 12 else None,
+                              "map": fields[0] if fields else None, "face_down": fields[3:4] == ["true"],
+                              "pieces": ids})
                 continue
             if type_text == "stack":
                 fields = decode(state, ";")
@@ -388,7 +393,8 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
                            "positions": [[name, _num(col), _num(row)]
                                          for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
     return {"pieces": list(pieces.values()), "stacks": stacks, "decks": decks, "boards": boards,
-            "begins": "begin_save" in commands, "starts": "end_save" in commands, "problems": problems}
+            "begins": "begin_save" in commands, "starts": "end_save" in commands,
+            "decks_as_saved": "SETUP_STACK\t" in commands, "problems": problems}
 
 
 _FACE_DOWN = {"Always", "Never", "Via right-click Menu", "MenuDefaultUp"}

@@ -2,11 +2,18 @@
 
 A setup is ``begin_save``, the pieces (AddPiece), the stacks that hold them, one board
 selection per map and ``end_save`` (which is what starts the game), joined with ESC.
+
+A setup that gives the decks' contents (``Setup.decks``) also writes every deck as VASSAL's own
+saves do (docs/vassal-decks.md): the cards (AddPiece), then each deck as an AddPiece of type
+``deck;...`` (``Deck.getType``) and state ``map;x;y;faceDown;id,id,...`` (``Deck.getState``),
+then ``SETUP_STACK<TAB>`` (``NewGameIndicator``'s MarkGameNotNew), which tells every DrawPile
+and at-start stack not to fill itself from its slots when the game starts.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import io
 import time
 import zipfile
@@ -17,7 +24,7 @@ from lxml import etree
 
 from .encoding import ESC, TAB, Trait, add_piece, encode
 
-__all__ = ["Stack", "Setup", "setup_commands", "obfuscate", "deobfuscate", "vsav_bytes", "VASSAL_VERSION",
+__all__ = ["Stack", "Setup", "DeckState", "SETUP_STACK", "setup_commands", "obfuscate", "deobfuscate", "vsav_bytes", "VASSAL_VERSION",
            "metadata_xml"]
 
 VASSAL_VERSION = "3.7.26"
@@ -36,28 +43,54 @@ class Stack:
 
 
 @dataclass
+class DeckState:
+    """A deck as a saved game holds it: its Deck type (``Deck.getType``), where it is, whether its
+    cards are face down, and its cards (trait chains placed at the deck), bottom first."""
+
+    type: str
+    map_name: str
+    x: int
+    y: int
+    face_down: bool
+    cards: list[list[Trait]] = field(default_factory=list)
+
+
+#: ``SetupStack.COMMAND_PREFIX``: the game is not new, at-start stacks and DrawPiles stay as saved.
+SETUP_STACK = "SETUP_STACK" + TAB
+
+
+@dataclass
 class Setup:
-    """Everything one predefined setup puts on the maps."""
+    """Everything one predefined setup puts on the maps; with ``decks`` (not None) the save
+    holds every deck of the module itself, and VASSAL fills none from its slots."""
 
     stacks: list[Stack]
     boards: list[tuple[str, str]]  # (map name, board name)
+    decks: list[DeckState] | None = None
 
 
 def setup_commands(setup: Setup, prefix: str = "hf") -> list[str]:
-    """The commands of the setup, in VASSAL's order: pieces before the stacks holding them."""
+    """The commands of the setup, in VASSAL's order: pieces before the stacks and decks holding them."""
     commands = ["begin_save"]
+    count = itertools.count(1)
+
+    def add(pieces: list[list[Trait]]) -> list[str]:
+        ids = [f"{prefix}{next(count)}" for _ in pieces]
+        commands.extend(add_piece(piece_id, traits) for piece_id, traits in zip(ids, pieces))
+        return ids
+
     stack_commands = []
-    n = 0
     for s_index, stack in enumerate(setup.stacks):
-        ids = []
-        for traits in stack.pieces:
-            n += 1
-            piece_id = f"{prefix}{n}"
-            ids.append(piece_id)
-            commands.append(add_piece(piece_id, traits))
+        ids = add(stack.pieces)
         state = encode([stack.map_name, stack.x, stack.y, *ids, f"@@{stack.layer}"], ";")
         stack_commands.append("+/" + encode([f"{prefix}s{s_index + 1}", "stack", state], "/"))
     commands += stack_commands
+    for d_index, deck in enumerate(setup.decks or ()):
+        ids = add(deck.cards)
+        state = encode([deck.map_name, deck.x, deck.y, deck.face_down] + ([encode(ids, ",")] if ids else []), ";")
+        commands.append("+/" + encode([f"{prefix}d{d_index + 1}", deck.type, state], "/"))
+    if setup.decks is not None:
+        commands.append(SETUP_STACK)
     for map_name, board in setup.boards:
         commands.append(encode([map_name + "BoardPicker", board, 0, 0], TAB))
     commands.append("end_save")

@@ -88,6 +88,20 @@ def test_b42_a_bridge_gives_plus_1_instead_of_the_river_and_3d6(gd):
     assert 3 <= roll.roll <= 18 and "3d6" in roll.log
 
 
+def test_a_blown_bridge_gives_the_river_back_and_2d6(gd):
+    """12.0: a blown bridge makes the crossing what it was without the bridge, so 10.8's +1 and
+    10.1 step 6's 3d6 give way to the river's DRM and the chart's 2d6."""
+    pos = board(gd)
+    r = _ring(pos)
+    side_feature(pos, "river", f"{r[0]}/{D}", f"{r[1]}/{D}")
+    road(pos, r[0], D)
+    put(pos, "g-1gr-1k", r[0]); put(pos, "g-1gr-2k", r[1]); put(pos, "s-1rif-1", D)
+    put(pos, "m-blown-bridge", r[0], status=(f"facing:{pos.map.grid.direction(h(r[0]), h(D))}",))
+    a = assess_combat(pos, RS, ["g-1gr-1k", "g-1gr-2k"], h(D))
+    assert a.drm == int(pos.map.hexside_types["river"].combat["drm"]) and a.dice in (None, "2d6")   # None: the chart's own
+    assert not any(m.rule == "10.8" for m in a.modifiers)
+
+
 def test_b44_engineers_halve_each_terrain_drm(gd):
     pos = board(gd)
     r = _ring(pos)

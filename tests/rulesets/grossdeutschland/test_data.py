@@ -67,12 +67,22 @@ def test_bundled_set_ups_are_legal(gd, scenario):
 
 
 def test_the_activation_cup_holds_every_scenarios_chits(gd):
-    """2.5, 3.4: the module's one activation cup must hold each scenario's chits, since players
-    set aside those a scenario does not list (the module cannot yet empty the cup per scenario)."""
+    """2.5, 3.4: the module's one activation cup has a CardSlot for each scenario's chits; each
+    scenario's set-up then starts the cup with its own (``decks:``, tests/vassal/test_deck_state.py)."""
     cup = next(d for d in gd.decks if d.id == "activation-cup")
     for scenario in gd.scenarios.values():
         chits = scenario.options["activation_chits"]
         assert len(set(chits)) == len(chits) and set(chits) <= set(cup.counters), scenario.id
+        activation = [e for e in scenario.decks if e.deck in ("activation-cup", "activation-discard")]
+        listed = [c for entry in activation for c in entry.counters]
+        assert sorted(listed) == sorted(chits), scenario.id          # every chit of the scenario, once
+        cups = scenario.options["event_cups"]
+        for side, mix in cups.items():                               # 18.2-21.2, as the options say
+            entries = [e for e in scenario.decks if e.deck == f"{side}-event-cup"]
+            assert sorted(e.pick for e in entries) == sorted([mix["blue"], mix["red"], mix["random_black"]])
+            [held] = [e for e in scenario.decks if e.box == f"{side}-black-chits"]
+            assert list(held.counters) == mix["black_allotment"]
+            assert not set(held.counters) & {c for e in entries for c in e.counters}
     assert set(cup.counters) == {c for s in gd.scenarios.values() for c in s.options["activation_chits"]}
 
 

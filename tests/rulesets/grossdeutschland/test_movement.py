@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from toolkit.referee import check_path, reachable
-from toolkit.rulesets.grossdeutschland import Activation, dismount, mount
+from toolkit.rulesets.grossdeutschland import Activation, dismount, mount, pin, reembark
 
 from .helpers import RS, board, h, paint, put, road, side_feature
 
@@ -270,6 +270,53 @@ def test_a_carrier_with_a_rider_may_not_overrun(gd):
     assert dismount(RS, pos, "g-1gr-1k") is None
     _, reach = overrun_moves(pos, RS, "g-2pz-5k", spent=3, approach=1)
     assert reach.refused is None and h("0605") in reach
+
+
+def test_b13_a_pinned_carrier_pins_and_drops_its_rider(gd):
+    """9.5: "If a Tracked unit becomes pinned while a Leg unit is riding it, the riding Leg unit
+    is also pinned. Further, that Leg unit is immediately dismounted" (no MP paid)."""
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0505")
+    put(pos, "g-1gr-1k", "0505", status={"riding_tanks"})
+    put(pos, "g-1gr-2k", "0505")                                   # stacked, not riding: untouched
+    assert pin(RS, pos, "g-2pz-5k") == ["g-2pz-5k", "g-1gr-1k"]
+    leg = pos.unit("g-1gr-1k")
+    assert leg.status == {"pinned"} and RS.unit_class(pos, leg) == "leg"
+    assert "pinned" in pos.unit("g-2pz-5k").status and not pos.unit("g-1gr-2k").status
+    assert RS.movement_allowance(pos, leg, RS.mode(None)) == 4      # jumping off costs no MP
+    alone = board(gd)
+    put(alone, "g-1gr-1k", "0505", status={"riding_tanks"})         # a rider pinned on its own
+    assert pin(RS, alone, "g-1gr-1k") == ["g-1gr-1k"]
+
+
+def test_a_reembarked_rider_is_dismounted(gd):
+    """9.6: a debarked unit may ride tanks, "but once a unit is re-embarked, it is immediately
+    considered dismounted"."""
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0505")
+    flak = put(pos, "g-2gr-flak", "0505", status={"debarked", "riding_tanks"})
+    assert RS.unit_class(pos, flak) == "tracked"
+    assert reembark(RS, pos, "g-2gr-flak") is None
+    assert flak.status == set() and RS.unit_class(pos, flak) == "wheeled"
+
+
+def test_a_rider_is_activated_only_with_its_carrier(gd):
+    """9.5: the rider "is only activated when that Tracked unit is activated", whatever its own
+    battalion; its own battalion's chit does not move it while it rides."""
+    pos = board(gd)
+    put(pos, "g-2pz-hq", "0504")
+    put(pos, "g-1gr-hq", "0506")
+    put(pos, "g-2pz-5k", "0505")
+    put(pos, "g-1gr-1k", "0505", status={"riding_tanks"})           # a 1Gr company on a 2Pz tank
+    act = Activation.for_turn(pos, RS)
+    act.draw(pos, "chit-g-1gr")
+    why = act.may_activate(pos, RS, "g-1gr-1k")
+    assert why is not None and why.rule == "9.5" and "g-2pz-5k" in why.text
+    act = Activation.for_turn(pos, RS)
+    act.draw(pos, "chit-g-2pz")
+    assert act.may_activate(pos, RS, "g-1gr-1k") is None
+    act.activate(pos, RS, "g-2pz-5k")
+    assert {"g-2pz-5k", "g-1gr-1k"} <= act.units
 
 
 def test_a15_a_minefield_adds_half_the_allowance(gd):

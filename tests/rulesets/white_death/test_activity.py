@@ -115,3 +115,22 @@ def test_case_13_a_tank_assaults_into_forest_only_along_a_road(game, rs):
     assert assault_into_refusal(pos, rs, pos.units["s-18g"], forest) is None        # leg units may
     with pytest.raises(RulesError):
         assault_into_refusal(pos, rs, pos.units["s-m18-t"], m.grid.parse("3030"))   # not adjacent
+
+
+def test_case_8_the_transit_fire_resolved(game, rs):
+    from toolkit.rulesets.white_death.transit import transit_odds
+    m = game.maps["main"]
+    a, b, c = clear_run(m)
+    x = _beside(m, a, b, c)
+    units = {"s-m18-t": m.format(a), "g-pzj183": m.format(x), "g-flak": m.format(x)}
+    pos = position(game, units, impulse=TEN)
+    (where, firers), = transit_fire(pos, rs, "s-m18-t", [a, b, c])
+    odds, shot = transit_odds(pos, rs, "s-m18-t", where, firers)
+    # 8 (flak 4 x 2) + 6 (AT company 3 x 2) against the T-34 battalion's 3: 4:1 on the AT table
+    assert (shot.fire, shot.defence, shot.column_text) == (14, 3, "4:1")
+    assert sum(odds.values()) == 1 and set(odds) <= {"continue", "stop", "rout", "eliminated"}
+    # a loss needs a check (3 A): a 1-2 costs two points, 3-5 one, a 6 misses
+    assert odds["continue"] > Fraction(1, 6)                      # a miss, or a loss and a passed check
+    strict, _ = transit_odds(pos, rs.with_options(afv_transit_stop="any_loss"), "s-m18-t", where, firers)
+    assert strict["continue"] == Fraction(1, 6)                   # only the miss goes on (the UI's reading)
+    assert odds["continue"] + odds.get("stop", 0) == strict["continue"] + strict.get("stop", 0)

@@ -18,9 +18,14 @@ one module per job:
 * :mod:`.movement`: the H and ALL cells of the Terrain Chart (9.0), no move across a river
   into an enemy ZOC without a bridge (8.0), fortification chit costs (15.2), rafts (9.7),
   :func:`debark` and :func:`reembark` (9.6), :func:`mount` and :func:`dismount`
-  (9.5, +1 MP each to the rider and its carrier), :func:`entry_hex` (4.0);
+  (9.5, +1 MP each to the rider and its carrier), :func:`pin` (a pinned carrier's riders are
+  pinned and dismounted, 9.5), :func:`entry_hex` (4.0);
+* :mod:`.bridges`: blown bridges and pontoons as markers that change crossings (12.0, 12.1);
+* :mod:`.engineers`: :func:`demolish`, :func:`place_pontoon`, :func:`complete_pontoons` and
+  :func:`enemy_moved_next_to` (12.0, 12.1), :func:`clear_fortifications` (16.1);
 * :mod:`.activation`: the chit-pull order as referee state (2.5, 3.4, 6.0);
-* :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1).
+* :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1);
+* :mod:`.opfire`: who may opportunity-fire at a unit entering a hex, and at which unit (11.4).
 
 Options (``RULESET.with_options(...)``, else the scenario's ``options``, else the game's, else
 :data:`DEFAULTS`) settle the contradictions of the rulebook that touch these rules; the
@@ -31,12 +36,16 @@ from __future__ import annotations
 
 from .activation import Activation, ActivationError, chits_of
 from .air import air_chance, air_distribution
-from .movement import debark, dismount, entry_hex, ma_share, mount, reembark
+from .engineers import clear_fortifications, complete_pontoons, demolish, enemy_moved_next_to, place_pontoon
+from .movement import debark, dismount, entry_hex, ma_share, mount, pin, reembark, riders
+from .opfire import fire_targets, opportunity_fire
 from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
 from .sight import inspectable, sees
 
 __all__ = [
     "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "air_chance",
-    "air_distribution", "chits_of", "inspectable",
-    "debark", "dismount", "entry_hex", "ma_share", "mount", "overrun_moves", "reembark", "sees", "time_of_day",
+    "air_distribution", "chits_of", "clear_fortifications", "complete_pontoons", "debark", "demolish", "dismount",
+    "enemy_moved_next_to", "entry_hex", "fire_targets",
+    "inspectable", "ma_share", "mount", "opportunity_fire", "overrun_moves", "pin", "place_pontoon", "reembark",
+    "riders", "sees", "time_of_day",
 ]

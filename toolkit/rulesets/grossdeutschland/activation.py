@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ...errors import RulesError
 from ...referee import Reason
 from ...referee.reasons import Code
-from .ruleset import DIVISION_HQ, PAID
+from .ruleset import DIVISION_HQ, PAID, RIDING
 
 DIVISION = "Division"
 
@@ -152,6 +152,15 @@ class Activation:
         side = pos.game.counters[self.chit].side
         if unit.side != side:
             return Reason(Code.CUSTOM, "6.0", f"{unit_id} is not a {side} unit", unit.hex, ids)
+        host = rs.carrier(pos, unit) if RIDING in unit.status else None
+        if host is not None:            # 9.5: a rider "is only activated when that Tracked unit is activated"
+            if unit_id in self.units:
+                return Reason(Code.CUSTOM, "6.0", f"{unit_id} has already been activated this turn", unit.hex, ids)
+            why = self.may_activate(pos, rs, host.id) if host.id not in self.units else None
+            if why is not None:
+                return Reason(Code.CUSTOM, "9.5", f"{unit_id} rides {host.id} and is activated only with it: "
+                              f"{why.text}", unit.hex, ids)
+            return None
         if unit.counter.formation != self.battalion:
             return Reason(Code.CUSTOM, "6.0", f"{unit_id} belongs to battalion {unit.counter.formation}, not "
                           f"{self.battalion}: no HQ activates units of another battalion", unit.hex, ids)
@@ -196,8 +205,11 @@ class Activation:
         why = self.may_activate(pos, rs, unit_id)
         if why is not None:
             raise ActivationError(why.text)
-        self.units.add(unit_id)
-        pos.unit(unit_id).status -= set(PAID)       # 9.5: a mount or dismount is paid per activation
+        unit = pos.unit(unit_id)
+        carried = [u for u in _riders(pos, rs, unit) if u.id not in self.units]
+        for u in (unit, *carried):                  # 9.5: the riders are activated with their carrier
+            self.units.add(u.id)
+            u.status -= set(PAID)                   # 9.5: a mount or dismount is paid per activation
         pos.touch()
         self.activated.setdefault(self.battalion, self.chit)
         if self._hq(pos, rs) is None and self.stack_hex is None:
@@ -216,6 +228,11 @@ class Activation:
         return {"cup": sorted(self.cup), "preselected": list(self.side_first), "drawn": list(self.drawn),
                 "chit": self.chit, "battalion": self.battalion, "activated": dict(self.activated),
                 "passed": sorted(self.passed), "units": sorted(self.units)}
+
+
+def _riders(pos, rs, carrier) -> list:
+    from .movement import riders
+    return riders(rs, pos, carrier)
 
 
 def _battalion(pos, chit: str) -> tuple[str | None, str]:

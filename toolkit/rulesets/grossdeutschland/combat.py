@@ -19,6 +19,7 @@ from ...errors import RulesError
 from ...referee import CombatRules, Modifier, Reason, SupportRules
 from ...referee.combat_strength import terrain_modifiers
 from ...referee.reasons import Code
+from .bridges import bridged
 from .movement import OMNIDIRECTIONAL        # 15.1: a minefield faces every side
 
 HQ_TYPES = ("hq", "division hq")
@@ -49,20 +50,16 @@ COMBAT = CombatRules(
 
 
 def _bridged(pos, combat) -> list[str]:
-    """Attackers attacking across a stream, river or canal hexside crossed by a bridge (a bridge
-    feature or a road over it; 10.8, 9.1)."""
+    """Attackers attacking across a stream, river or canal hexside crossed by a standing bridge
+    (a bridge feature, a road over it or a completed pontoon; a blown bridge is none: 10.8, 9.1,
+    12.0, 12.1)."""
     m = pos.map
-    links = m.line_links()
     out = []
     for u in combat.attackers:
         if u.hex is None or not m.grid.adjacent(u.hex, combat.defender_hex):
             continue
-        side = m.grid.hexside(u.hex, combat.defender_hex)
-        codes = m.hexside_codes(side)
-        if not any(c in WATER for c in codes):
-            continue
-        bridge = any(c in m.hexside_types and m.hexside_types[c].bridge for c in codes)
-        if bridge or side in links:
+        codes = m.hexside_codes(m.grid.hexside(u.hex, combat.defender_hex))
+        if any(c in WATER for c in codes) and bridged(pos, u.hex, combat.defender_hex):
             out.append(u.id)
     return out
 

@@ -1,6 +1,7 @@
-"""The Grossdeutschland say on one step: the Terrain Chart's H and ALL cells (9.0), no move
-across a river into an enemy ZOC without a bridge (8.0), German rafts (9.7), and the MP a fortification chit adds
-when its hex is entered through its green hexside (15.2; a minefield from every side).
+"""The Grossdeutschland say on one step: blown bridges and pontoons (12.0, 12.1, :mod:`.bridges`),
+the Terrain Chart's H and ALL cells (9.0), no move across a river into an enemy ZOC without a
+bridge (8.0), German rafts (9.7), and the MP a fortification chit adds when its hex is entered
+through its green hexside (15.2; a minefield from every side).
 
 A fortification chit is a marker of type trench, minefield, dragons teeth or bunker in the hex;
 its facing is a status ``facing:N`` (one per green hexside, compass names of the grid) in the
@@ -16,6 +17,7 @@ from fractions import Fraction
 from ...hexes import Hexside
 from ...referee import Reason, Step
 from ...referee.reasons import Code
+from .bridges import bridged, crossing_rule
 
 #: Hexside features a unit may not cross into an enemy ZOC (8.0) unless a bridge is there.
 WATER = ("river", "canal")
@@ -36,11 +38,14 @@ def ma_share(pos, cls: str, hex) -> str | None:
 def step_rule(rs, pos, units, step: Step) -> Step | Reason:
     ids = tuple(u.id for u in units)
     fmt = pos.map.format
+    crossed = crossing_rule(rs, pos, units, step)         # 12.0, 12.1: blown bridges, pontoons
+    if isinstance(crossed, Reason):
+        return crossed
+    step = crossed or step
     if step.prohibited is not None:
         return step.prohibited
     codes = pos.map.hexside_codes(Hexside.of(step.a, step.b))
-    if step.zoc_to and any(c in WATER for c in codes) and not any(
-            pos.map.hexside_types[c].bridge for c in codes if c in pos.map.hexside_types):
+    if step.zoc_to and any(c in WATER for c in codes) and not bridged(pos, step.a, step.b):
         return Reason(Code.ZOC_ENTRY, "8.0", f"may not cross the river between {fmt(step.a)} and {fmt(step.b)} "
                       f"into an enemy ZOC: no bridge there", step.b, ids)
     extra = Fraction(0)
@@ -78,7 +83,7 @@ def _rafted(rs, pos, units, step, codes) -> Fraction:
     """9.7: the MP of a ford, stream, canal or river a German Leg unit crosses, when a German
     Raft unit (mark ``raft``) is adjacent to that hexside (in or next to either of its hexes)."""
     water = [c for c in codes if c in RAFTED and c in pos.map.hexside_types]
-    if not water or any(u.side != "german" or rs.unit_class(pos, u) != "leg" for u in units):
+    if not water or bridged(pos, step.a, step.b) or any(u.side != "german" or rs.unit_class(pos, u) != "leg" for u in units):
         return Fraction(0)
     grid = pos.map.grid
     near = {step.a, step.b} | set(grid.neighbours(step.a)) & set(grid.neighbours(step.b))
@@ -153,9 +158,35 @@ def reembark(rs, pos, unit_id: str, debarked_this_activation: bool = False) -> R
         return Reason(Code.CANNOT_MOVE, "9.6", f"{unit_id} is pinned and may not re-embark", unit.hex, ids)
     if unit.status & {"out_of_supply", "step_loss"}:
         return Reason(Code.CUSTOM, "9.6", f"{unit_id} is out of supply and may not re-embark", unit.hex, ids)
+    from .ruleset import RIDING
     unit.status.discard("debarked")
+    unit.status.discard(RIDING)          # 9.6: "once a unit is re-embarked, it is immediately considered dismounted"
     pos.touch()
     return None
+
+
+def riders(rs, pos, carrier) -> list:
+    """The Leg units riding the Tracked unit ``carrier`` (9.5)."""
+    from .ruleset import RIDING
+    if carrier.hex is None:
+        return []
+    return [u for u in pos.at(carrier.hex) if RIDING in u.status and u.id != carrier.id
+            and (host := rs.carrier(pos, u)) is not None and host.id == carrier.id]
+
+
+def pin(rs, pos, unit_id: str) -> list[str]:
+    """A hit pins ``unit_id`` (11.3, 11.4: the ``pinned`` status, which halts its move). If it is a
+    Tracked unit carrying riders, each rider is pinned too and "immediately dismounted" (9.5): the
+    Riding Tanks marker goes with no MP paid (the troops jump off). Returns the units pinned."""
+    from .ruleset import RIDING
+    unit = pos.unit(unit_id)
+    hit = [unit, *riders(rs, pos, unit)]
+    for u in hit:
+        u.status.add("pinned")
+        if u is not unit:
+            u.status.discard(RIDING)
+    pos.touch()
+    return [u.id for u in hit]
 
 
 def entry_hex(rs, pos, unit_ids, entry) -> object | None:

@@ -27,6 +27,8 @@ DEFAULTS = {
     "road_through_na_supply": True,     # A19
     "overrun_spent": "through_adjacent",  # A21
     "retreat_toward": "battalion",      # 10.5: the battalion's HQ, the Division HQ only without it
+    "op_fire_retreats": False,          # A27
+    "pontoon": "bridge",                # 12.1: a completed pontoon is a bridge for movement
 }
 _CHOICES = {
     "out_of_supply_ma": ("9.1", "5.3"),
@@ -37,6 +39,8 @@ _CHOICES = {
     "road_through_na_supply": (True, False),
     "overrun_spent": ("through_adjacent", "before_adjacent"),
     "retreat_toward": ("battalion", "either"),
+    "op_fire_retreats": (False, True),
+    "pontoon": ("bridge", "na_only"),
 }
 
 LEG, TRACKED, WHEELED = "leg", "tracked", "wheeled"
@@ -73,6 +77,7 @@ class Grossdeutschland(RuleOptions, Ruleset):
     needs_python: tuple[str, ...] = (
         "9.0 H and ALL costs", "13.2/14.1 night and weather halve the MA", "5.3/9.1 out of supply halves the MA",
         "9.6 a debarked Wheeled unit moves as Leg with MA 4", "9.5 a rider moves as its Tracked carrier; +1 MP to mount or dismount; no overrun with a rider", "8.0 no move across a river into enemy ZOC",
+        "12.0/12.1 blown bridges and pontoons change the crossing",
         "5.1 supply to the unit's own battalion HQ; an HQ to any other HQ", "7.1 depleted units count half",
         "7.2 city and Downtown hexes stack 6")
 
@@ -151,6 +156,10 @@ class Grossdeutschland(RuleOptions, Ruleset):
     def exerts_zoc(self, pos, unit):
         return unit.counter.kind == "unit" and unit.type not in HQ_TYPES     # "never HQ"
 
+    def zoc_reaches(self, pos, unit, hex):
+        from .bridges import zoc_crosses
+        return zoc_crosses(pos, unit, hex)                  # 8.0: a blown bridge carries no ZOC
+
     # -- stacking (7.0-7.2) -----------------------------------------------------------------
 
     def stack_points(self, pos, unit):
@@ -226,6 +235,13 @@ class Grossdeutschland(RuleOptions, Ruleset):
         from . import retreat
         retreat.rider_follows(self, pos, outcome, assessment)
         retreat.after_combat(self, pos, outcome, assessment, choices)
+
+    def opportunity_fire(self, pos, mover_ids, hex, how="move"):
+        """11.4: ``(firers, why none, targets)``: :func:`.opfire.opportunity_fire` and
+        :func:`.opfire.fire_targets` (``hexforge referee opfire``)."""
+        from .opfire import fire_targets, opportunity_fire
+        firers, why = opportunity_fire(self, pos, mover_ids, hex, how)
+        return firers, why, (fire_targets(self, pos, hex, mover_ids) if firers else [])
 
     def supply_blocks(self, pos, side, hex):
         if self.option(pos, "road_through_na_supply"):

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from ...referee import MovementRules, Position, Reason, Ruleset, StackingRules, SupplyRules, Unit, ZocRules
+from ...referee import (CombatRules, LosRules, MovementRules, Position, Reason, RetreatRules, Ruleset, StackingRules,
+                        SupplyRules, Unit, ZocRules)
 from ...referee.reasons import Code
 from .._options import RuleOptions
 from . import movement, stacking
+from .combat import WhiteDeathCombat
 from . import units as U
 from .impulses import budget_of
 from .terrain import city_hexes, garrison_towns
@@ -56,7 +58,10 @@ class WhiteDeath(RuleOptions, Ruleset):
         "3 A AFV transit fire", "21 B Brandenburg escorts", "12 A assaults into prohibited terrain",
         "15 A/D supply points and the Velikiye Luki waiver", "4 stacking by battalion equivalents and brigades",
         "8 rail movement", "15 B/C artillery supply and isolation", "20 bridges", "22 garrisons",
-        "p.35 intrinsic garrisons")
+        "p.35 intrinsic garrisons", "9-11, 14 fire aimed at each unit, morale (combat_model)")
+
+    #: 9-11, 14: fire aimed at individual units, resolved by :mod:`.combat` (not odds and shifts)
+    combat_model: ClassVar[object] = WhiteDeathCombat()
 
     # -- impulse MP (Rule 5, 6 A) ------------------------------------------------------------
 
@@ -203,6 +208,7 @@ class WhiteDeath(RuleOptions, Ruleset):
         mp = min(self.pass_cost(pos), budget.left[side]) if passing else mp
         set_budget(pos, budget.declare(side, mp, passing=passing))
         pos.state.pop("spent", None)
+        pos.state.pop("combat", None)            # 11 B.1, 14 B.1-2 last one impulse
         pos.side = side
         pos.touch()
 
@@ -244,6 +250,11 @@ def _ruleset() -> WhiteDeath:
         supply=SupplyRules(rule="15 C", source_kinds=("edge",), max_length=None, road_lines=(),
                            enemy_blocks=True, ezoc_blocks=True, friendly_negates=False, hexsides_block=False,
                            ladder=("isolated",), ladder_rule="15 C"),
+        los=LosRules(rule="11 B.3.c", along_hexside="both"),
+        combat=CombatRules(rule="9", crt="conventional_fire", odds_rule="9 C.3", terrain_rule="12",
+                           strength_rule="9 C.1", status_rule="15 C"),
+        retreat=RetreatRules(rule="14 B", away="farther", enemy_zoc="loss", friendly_negates=False,
+                             stacking_end=True, advance=1, advance_rule="9 D"),
     )
 
 
