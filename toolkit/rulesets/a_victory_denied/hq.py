@@ -162,12 +162,8 @@ def _relocate(pos: Position, rs, hq_id: str, from_hex: Hex, chosen, log: list, w
         log.append(f"{hq_id} cannot be relocated ({why}): eliminated (12.6)")
         return
     ends = answer["destinations"]
-    if chosen is not None and not isinstance(chosen, Hex):
-        from ...errors import HexforgeError, RulesError
-        try:
-            chosen = pos.map.grid.parse(str(chosen))
-        except HexforgeError as exc:
-            raise RulesError(f"relocate:{hq_id}={chosen}: not a hex of the map ({exc})") from None
+    if chosen is not None:
+        chosen = _parse(pos, chosen, f"relocate:{hq_id}")
     if chosen is None and len(ends) == 1:
         chosen = ends[0]
     if chosen not in ends:
