@@ -88,3 +88,42 @@ def test_9_4_3_only_the_soviet_attacker_draws(game, rs):
     pos = _at(g, {"s-20c": x, "g-3pz": ring[0]}, side="german")
     with pytest.raises(RulesError, match="9.4.3"):
         elite_distribution(pos, rs, ["g-3pz"], x)
+
+
+def test_tc09_rolled_a_10_draws_the_infantry_stacks_it_and_a_3_is_dr(game, rs):
+    from toolkit.referee import apply_combat, retreat_options
+    from toolkit.rulesets.a_victory_denied.elite import roll_elite
+    g, x, ring = _board(game)
+    pos = _at(g, {"g-3pz": x, "s-kv1b": ring[0], "s-20c": ring[1], "s-45c": ring[2]})
+    pos.units["s-20c"].steps = pos.units["s-45c"].steps = 1
+    _only_in_cup(pos, ("s-100id",))
+    out = roll_elite(pos, rs, ["s-kv1b", "s-20c", "s-45c"], x, rolls=[10, 3], place={"s-100id": ring[0]})
+    assert out["drawn"] == ["s-100id"] and out["position"].unit("s-100id").hex == ring[0]
+    assert out["assessment"].column == "4-1" and out["assessment"].ratio == "8:2"
+    assert out["roll"].result.text == "DR" and "9.4.3" in out["log"][0]
+    assert "s-100id" not in pos.units or pos.unit("s-100id").hex is None           # the input is untouched
+    work = out["position"]
+    end = retreat_options(work, rs, ["g-3pz"], 1).hexes()[0]
+    applied = apply_combat(work, rs, out["assessment"], out["roll"], retreats={"defender": end})
+    assert applied.position.unit("g-3pz").hex == end and applied.position.unit("s-100id").hex == ring[0]
+    with pytest.raises(RulesError, match="9.4.3"):                                 # only with an attacker
+        roll_elite(_only_in_cup(_at(g, {"g-3pz": x, "s-kv1b": ring[0]}), ("s-100id",)), rs, ["s-kv1b"], x,
+                   rolls=[10, 3], place={"s-100id": ring[3]})
+    full = _only_in_cup(_at(g, {"g-3pz": x, "s-kv1a": ring[0], "s-kv1b": ring[0]}), ("s-100id",))
+    stuck = roll_elite(full, rs, ["s-kv1a", "s-kv1b"], x, rolls=[10], place={"s-100id": ring[0]})
+    assert stuck["drawn"] == [] and "cannot be stacked" in stuck["log"][0]        # red + red: row 9
+
+
+def test_tc10_rolled_a_10_with_an_empty_cup_reads_row_9(game, rs):
+    from toolkit.rulesets.a_victory_denied.elite import roll_elite
+    g, x, ring = _board(game)
+    pos = _only_in_cup(_at(g, {"g-3pz": x, "s-kv1b": ring[0]}), ())
+    out = roll_elite(pos, rs, ["s-kv1b"], x, rolls=[10])
+    chart = chart_of(g)
+    assert out["drawn"] == [] and "row 9" in out["log"][0]
+    assert out["roll"].result.text == chart.result(9, chart.columns.index(out["assessment"].column)).text
+    seeded = roll_elite(_only_in_cup(_at(g, {"g-3pz": x, "s-kv1b": ring[0]}), ("s-100id", "s-127id")), rs,
+                        ["s-kv1b"], x, seed=7)
+    again = roll_elite(_only_in_cup(_at(g, {"g-3pz": x, "s-kv1b": ring[0]}), ("s-100id", "s-127id")), rs,
+                       ["s-kv1b"], x, seed=7)
+    assert seeded["log"] == again["log"] and seeded["drawn"] == again["drawn"]    # replayable from the seed

@@ -118,3 +118,82 @@ def elite_distribution(pos, rs, attacker_ids, defender_hex, context=None) -> dic
     triggers = sum(1 for n in range(1, 11) if n == 10 or n + drm >= 10)
     return {"distribution": distribution, "results": results, "draw": Fraction(triggers, 10) if cup else Fraction(0),
             "cup": cup, "column": first.column}
+
+
+def roll_elite(pos, rs, attacker_ids, defender_hex, context=None, *, seed=None, rolls=None, place=None) -> dict:
+    """Resolve a Soviet attack by 9.4.3 (module docstring): roll the d10 (``rolls``: the naturals
+    to use, in order, else from ``seed``); on a 10 (a 9 or 10 under the Minsk +1) draw a counter
+    from the cup (seeded), stack it with an attacker (``place``: counter id -> hex, the Soviet
+    player's choice; else where the odds gain most), recalculate and roll again; no room or an
+    empty cup: row 9. Returns ``position`` (the drawn units on the map with the attackers),
+    ``assessment`` and ``roll`` to hand to ``apply_combat``, ``drawn`` and the ``log``."""
+    import random
+    import secrets
+
+    from ...referee import roll_combat
+    if seed is None and not rolls:
+        seed = secrets.randbelow(2 ** 31)
+    rng = random.Random(seed)
+    given = list(rolls or [])
+    context = dict(context or {})
+    work = pos.copy()
+    ids = list(attacker_ids if not isinstance(attacker_ids, str) else [attacker_ids])
+    a = assess_combat(work, rs, ids, defender_hex, context=context)
+    if not a.legal:
+        raise RulesError("the attack is not legal: " + "; ".join(str(r) for r in a.refusals))
+    if a.side != "soviet" or context.get("fixed"):
+        raise RulesError("9.4.3 is the Soviet attacker's d10: not a German or a fixed-column attack")
+    log, drawn = [], []
+    fmt = work.map.format
+    for _ in range(64):
+        natural = given.pop(0) if given else rng.randint(1, 10)
+        if not 1 <= natural <= 10:
+            raise RulesError(f"a d10 roll is 1-10, not {natural}")
+        if natural < 10 and natural + a.drm < 10:
+            final = roll_combat(work, rs, a, roll=natural, seed=seed)
+            break
+        cup = cup_units(work)
+        cid = rng.choice(cup) if cup else None
+        hexes = _placements(work, rs, work.units_of(a.attackers), cid) if cid else []
+        if not hexes:
+            log.append(f"d10 {natural}: " + (f"drew {cid}, which cannot be stacked with an attacker" if cid else
+                                             "the Elite Division Cup is empty") + ": row 9 (9.4.3)")
+            final = roll_combat(work, rs, a, roll=ROW_9 - a.drm, seed=seed)
+            break
+        chosen = (place or {}).get(cid)
+        if chosen is not None:
+            chosen = chosen if not isinstance(chosen, str) else work.map.grid.parse(chosen)
+            if chosen not in hexes:
+                raise RulesError(f"{cid} may be stacked in {' '.join(fmt(h) for h in hexes) or 'no hex'} (9.4.3, "
+                                 f"5.1-5.3), not {fmt(chosen)}")
+
+        def column(h):
+            trial = work.copy()
+            trial.units[cid] = Unit(id=cid, counter=work.game.counters[cid], side="soviet", hex=h)
+            trial.touch()
+            return _column_index(assess_combat(trial, rs, [*a.attackers, cid], defender_hex, context=_with(context, cid)))
+        hex_ = chosen if chosen is not None else max(hexes, key=column)
+        unit = work.units.get(cid) or Unit(id=cid, counter=work.game.counters[cid], side="soviet")
+        unit.hex, unit.box = hex_, None
+        work.units[cid] = unit
+        work.touch()
+        drawn.append(cid)
+        context = _with(context, cid)
+        a = assess_combat(work, rs, [*a.attackers, cid], defender_hex, context=context)
+        log.append(f"d10 {natural}: combat stops; drew {cid} from the Elite Division Cup, stacked in {fmt(hex_)}: "
+                   f"{a.ratio} -> {a.column}, rolled again (9.4.3)")
+    else:
+        raise RulesError("more than 64 draws: the cup cannot hold that many")
+    return {"position": work, "assessment": a, "roll": final, "drawn": drawn, "log": [*log, final.log],
+            "seed": seed}
+
+
+def _column_index(a) -> int:
+    return a.chart.columns.index(a.column)
+
+
+def _with(context: dict, uid: str) -> dict:
+    """The context with a drawn unit counted among the activated units (it joins the attack)."""
+    if context.get("activated") is None:
+        return context
+    return {**context, "activated": [*context["activated"], uid]}
