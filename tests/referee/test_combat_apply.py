@@ -161,7 +161,7 @@ def ds_17():
 def test_demyansk_17_0_combat_1(ds_17):
     # A1*/DR: "The Soviet player chooses which one of his units takes the one-step loss. He chooses
     # the 1318(-) unit"; the defender retreats "one or two hexes as desired" (its No Retreat roll,
-    # 12.4, is the game's own rule and not applied here)
+    # 12.42, is tried in tests/rulesets/demyansk_shield/test_combat_results.py)
     pos = ds_17
     attackers = ["so-87", "so-1-87", "so-1318", "so-1-1318", "so-2-87"]
     a = assess_combat(pos, DS, attackers, H(pos, "1811"),

@@ -65,7 +65,9 @@ def test_installed_plugin_is_discovered(tmp_path):
             "print(get_ruleset('tutorial') == RULESET, p.load().id)\n"
             "from toolkit.referee.registry import plugin_game_dir\n"
             "print(plugin_game_dir('tutorial') == p.GAME_DIR)\n")
-    env = dict(os.environ, PYTHONPATH=str(tmp_path / "site"))
+    # this checkout's toolkit (not whichever one is installed) reads the plugin it just wrote
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "site"), str(root)]))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["hexforge_referee_tutorial:RULESET", "True", "tutorial", "True"]

@@ -15,7 +15,7 @@ from fractions import Fraction
 import click
 
 from ..errors import HexforgeError, RulesError
-from ..referee import Support, assess_combat, roll_combat
+from ..referee import Support, assess_combat, check_combat_context, roll_combat
 from . import referee_combat_apply as applying
 from ._referee_options import common_options, draw, header, position_of, units_arg
 from .referee_combat_apply import apply_options
@@ -78,6 +78,8 @@ def _context(texts) -> dict:
         key, value = key.strip(), value.strip()
         if not eq or not key or not value:
             raise RulesError(f"bad --context {text!r}: expected KEY=VALUE, e.g. stuka=attack or fixed=art")
+        if key in out:
+            raise RulesError(f"--context {key} is given twice")
         if value.lower() in ("true", "yes", "false", "no"):
             out[key] = value.lower() in ("true", "yes")
         elif value.lstrip("-").isdigit():
@@ -87,6 +89,9 @@ def _context(texts) -> dict:
         else:
             out[key] = value
     return out
+
+
+_RETREAT_SHADE = (240, 140, 20, 120)
 
 
 def _pct(p) -> str:
@@ -133,8 +138,9 @@ def _text(pos, a) -> str:
 @click.option("--shift", "declared_shift", type=int, default=0, help="declared column shift (event chits...)")
 @click.option("--drm", "declared_drm", type=int, default=0, help="declared die-roll modifier (event chits...)")
 @click.option("--context", "context", multiple=True, metavar="KEY=VALUE",
-              help="a game's declared conditions for its combat hooks (stuka=attack, minsk=true, fixed=art, "
-                   "activating_hq=UNIT, nullified=bunker: docs/games/); repeatable")
+              help="a situational fact not on the map that the game's combat hooks read, checked against "
+                   "the keys it declares (stuka=attack, minsk=true, fixed=art, activating_hq=UNIT, "
+                   "nullified=bunker: docs/games/); repeatable")
 @click.option("--seed", type=int, help="roll the combat with this seed (logged)")
 @click.option("--roll", "roll", type=int, help="roll the combat with this CRT roll")
 @click.option("--rolls", "rolls", multiple=True, metavar="NAME=N",
@@ -147,10 +153,10 @@ def _text(pos, a) -> str:
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
            support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets, apply,
-           loss, retreat, advance, choice, out):
+           loss, retreat, advance, choice, no_retreat, zoc_retreat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
-    applying.check_usage(apply, loss, retreat, advance, out, choice)
+    applying.check_usage(apply, loss, retreat, advance, out, choice, no_retreat, zoc_retreat)
     pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     target = [_hex(pos, h) for h in defender_hex.replace("+", ",").split(",") if h.strip()]
     target = target[0] if len(target) == 1 else target
@@ -160,7 +166,9 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
-    ctx = {**_context(context), "modifiers": declared}
+    facts = _context(context)
+    check_combat_context(rs, facts)
+    ctx = {**facts, "modifiers": declared}
     if (fire or targets) and getattr(rs, "combat_model", None) is None:
         raise RulesError(f"--fire and --target are for games whose fire is aimed at units (White Death); "
                          f"{rs.name} resolves one attack on the hex")
@@ -174,7 +182,7 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
     if a.legal and (seed is not None or roll is not None or rolls or apply):
         rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
         if apply:
-            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, choice)
+            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat)
     if as_json:
         doc = {**header("combat", pos), "combat": a.to_dict(pos.map.format)}
         if rolled:
@@ -221,7 +229,8 @@ def _draw_combat(pos, rs, a, png, dpi):
             lengths = [r.defender.retreat[0] for r in a.results.values() if r.defender.retreat] or [1]
             if here:
                 answer = retreat_options(pos, rs, here, max(lengths), from_hex=d)
-                shade.update({h: (90, 160, 230, 110) for h in answer.hexes()})
+                # orange, not blue: the maps draw lakes and swamps in blues
+                shade.update({h: _RETREAT_SHADE for h in answer.hexes()})
     except (ImportError, HexforgeError):
         shade = {}
     except LookupError:
@@ -230,7 +239,7 @@ def _draw_combat(pos, rs, a, png, dpi):
     legend = (f"{','.join(a.attackers)} -> {'+'.join(pos.map.format(h) for h in a.defender_hexes)}: {a.ratio} = "
               f"{a.odds}, column "
               f"{a.column}" + (f", most likely {best}" if best else "") +
-              (f"; blue: {getattr(a, 'fired_at', 'defender')}'s retreat hexes" if shade else "") if a.legal else
+              (f"; orange: {getattr(a, 'fired_at', 'defender')}'s retreat hexes" if shade else "") if a.legal else
               f"attack refused: {a.refusals[0].text}")
     if getattr(a, "fire", None):                  # aimed fire (White Death): which fire it is
         legend = f"{a.fire} fire: {legend}"
@@ -286,7 +295,7 @@ def retreat_command(units, game_name, scenario, turn, position, side, weather, r
         if advance:
             click.echo(f"{advance} may advance into: {' '.join(fmt(h) for h in adv) or 'nowhere'}")
     if png:
-        shade = {h: (90, 160, 230, 120) for h in answer.hexes()}
+        shade = {h: _RETREAT_SHADE for h in answer.hexes()}
         labels = {h: str(answer.losses[h]) for h in answer.hexes() if answer.losses[h]}
         draw(pos, png, dpi, shade=shade, labels=labels, paths=[answer.paths[h] for h in answer.hexes()],
               legend=f"{units}: retreat ends in blue" if not answer.eliminated else f"{units}: no retreat")

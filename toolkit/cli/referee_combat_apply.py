@@ -1,7 +1,8 @@
 """``hexforge referee combat ... --apply``: apply the rolled result and write the new position.
 
 The owners' choices come as options (``--loss UNIT=N``, ``--retreat ROLE=HEX[,HEX...]`` or
-``ROLE@FROM=...`` for one stack of several, ``--advance UNITS`` or ``UNIT=HEX``); they are
+``ROLE@FROM=...`` for one stack of several, ``--advance UNITS`` or ``UNIT=HEX``, ``--no-retreat
+ROLE[=N]``, ``--zoc-retreat ROLE[=N]``); they are
 checked by :func:`toolkit.referee.apply_combat` before anything is written (a bad choice exits 2
 with the rule; the ``--out`` file is written atomically or not at all).
 """
@@ -30,6 +31,12 @@ def apply_options(func):
         click.option("--choice", "choice", multiple=True, metavar="NAME:KEY=VALUE",
                      help="a game's own owner choice (relocate:HQ=HEX: where an overrun HQ goes, A Victory "
                           "Denied 12.6; advance:HQ=HEX: an HQ advancing with its stack, 12.4); repeatable"),
+        click.option("--no-retreat", "no_retreat", multiple=True, metavar="ROLE[=N]",
+                     help="ROLE (attacker/defender) tries No Retreat instead of its retreat, with the die N "
+                          "(default: rolled from the combat's seed); games with the option (Demyansk 12.42)"),
+        click.option("--zoc-retreat", "zoc_retreat", multiple=True, metavar="ROLE[=N]",
+                     help="ROLE (attacker/defender), with no other retreat, tries one through an enemy ZOC, with the "
+                          "die N (default: rolled from the combat's seed); games with the option (Demyansk 12.43)"),
         click.option("--out", "out", type=click.Path(dir_okay=False), help="write the resulting position file"),
     ]
     for option in reversed(options):
@@ -86,6 +93,17 @@ def choices(pos, loss, retreat, advance) -> dict:
     return {"losses": losses, "retreats": retreats, "advance": advances}
 
 
+def _no_retreat(texts, option="--no-retreat") -> dict:
+    out = {}
+    for text in texts:
+        role, eq, die = text.partition("=")
+        role = role.strip()
+        if role not in ("attacker", "defender") or (eq and not die.strip().isdigit()):
+            raise RulesError(f"bad {option} {text!r}: expected attacker or defender, optionally =N (the die)")
+        out[role] = int(die) if eq else None
+    return out
+
+
 def game_choices(texts) -> dict:
     """``--choice NAME:KEY=VALUE`` -> ``{NAME: {KEY: VALUE}}`` (the ruleset reads the values)."""
     out: dict = {}
@@ -98,10 +116,11 @@ def game_choices(texts) -> dict:
     return out
 
 
-def run(pos, rs, assessment, rolled, loss, retreat, advance, out, choice=()):
+def run(pos, rs, assessment, rolled, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=()):
     """Apply ``rolled`` with the owners' choices; write ``out`` when given. The outcome."""
     outcome = apply_combat(pos, rs, assessment, rolled, **choices(pos, loss, retreat, advance),
-                           choices=game_choices(choice))
+                           choices=game_choices(choice), no_retreat=_no_retreat(no_retreat),
+                           zoc_retreat=_no_retreat(zoc_retreat, "--zoc-retreat"))
     if out:
         dump_position(outcome.position, out)
     return outcome
@@ -114,6 +133,6 @@ def text(outcome, out) -> list[str]:
     return lines
 
 
-def check_usage(apply, loss, retreat, advance, out, choice=()) -> None:
-    if not apply and (loss or retreat or advance or out or choice):
-        raise RulesError("--loss, --retreat, --advance, --choice and --out need --apply")
+def check_usage(apply, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=()) -> None:
+    if not apply and (loss or retreat or advance or out or choice or no_retreat or zoc_retreat):
+        raise RulesError("--loss, --retreat, --advance, --choice, --no-retreat, --zoc-retreat and --out need --apply")

@@ -19,9 +19,11 @@ Typical use::
 from __future__ import annotations
 
 from .board import Board, board_of, forget_board
-from .combat import CombatAssessment, CombatRoll, assess_combat, roll_combat
+from .combat import CombatAssessment, CombatRoll, assess_combat, check_combat_context, roll_combat
 from .combat_apply import CombatOutcome, apply_combat
-from .combat_retreat import RetreatAnswer, advance_options, next_retreat_hexes, retreat_options, retreat_step_loss
+from .combat_options import NoRetreatRoll, roll_no_retreat
+from .combat_retreat import (RetreatAnswer, advance_options, next_retreat_hexes, retreat_options, retreat_step_loss,
+                             zoc_retreat_options)
 from .combat_chart import CombatChart, CombatResult, SideResult, chart_of, dice_distribution
 from .combat_strength import Combat, Modifier, Support
 from .movement import Reach, reachable
@@ -44,6 +46,7 @@ __all__ = [
     "RandomShift", "RetreatRules", "SideResult", "Support", "SupportRules", "assess_combat", "chart_of",
     "dice_distribution", "roll_combat", "RetreatAnswer", "advance_options", "next_retreat_hexes", "retreat_options",
     "retreat_step_loss", "CombatOutcome", "apply_combat",
+    "check_combat_context", "NoRetreatRoll", "roll_no_retreat", "zoc_retreat_options",
     "Board", "Code", "CommandRules", "GROUP", "LosRules", "MovementMode", "MovementRules", "PathCheck",
     "Position", "Reach", "Reason", "Ruleset", "SetupEntry", "Sight", "Source", "StackingRules", "Step", "SupplyResult",
     "SupplyRules", "SupplyTrace",

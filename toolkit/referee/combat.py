@@ -25,7 +25,8 @@ from .combat_support import random_parts, support_modifiers
 from .position import Position
 from .reasons import Code, Reason
 
-__all__ = ["CombatAssessment", "CombatRoll", "Modifier", "Support", "assess_combat", "roll_combat"]
+__all__ = ["CombatAssessment", "CombatRoll", "Modifier", "Support", "assess_combat", "check_combat_context",
+           "roll_combat"]
 
 ROLES = ("attacker", "defender")
 
@@ -238,6 +239,26 @@ def distribution_of(chart: CombatChart, cr, start: int, shift: int, drm: int, pa
         for role in ROLES:
             expected[role] += p * _steps(results[text], role, totals)
     return distribution, results, columns, expected
+
+
+def check_combat_context(rs, context: dict) -> None:
+    """Refuse (:class:`RulesError`) a ``context`` key the ruleset's ``CombatRules.context_keys``
+    does not declare, or a value outside the ones it allows, naming the key and the choices.
+    ``modifiers`` (declared shifts and DRMs) is always allowed; a ruleset that declares nothing
+    (``context_keys`` None) is not checked."""
+    keys = rs.combat.context_keys
+    if keys is None:
+        return
+    for key, value in context.items():
+        if key == "modifiers":
+            continue
+        if key not in keys:
+            known = ", ".join(sorted(keys)) or "none"
+            raise RulesError(f"unknown combat context {key!r} for {rs.name}; it knows: {known}")
+        allowed = tuple(keys[key] or ())
+        if allowed and (isinstance(value, list) or value not in allowed):
+            raise RulesError(f"combat context {key} is one of {', '.join(str(v).lower() for v in allowed)}, "
+                             f"not {str(value).lower()!r}")
 
 
 def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(), context=None) -> CombatAssessment:

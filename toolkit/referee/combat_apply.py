@@ -20,21 +20,30 @@ How a side's result is read (:class:`~toolkit.referee.combat_chart.SideResult`):
 - ``losses`` (unit -> steps) covers every step a side loses by choice, ZOC steps included.
 
 Eliminated units go to the map's ``eliminated`` box when it has one, else off the map.
-Not modelled here (game rules a ruleset would add): who must take the first loss (VV 6.4
-most important / armoured unit), No Retreat rolls (Demyansk 12.4), the defender staying put
-when no attacker survived (Demyansk 12.38), a stack splitting its retreat (VV 6.5.1).
+The ruleset's ``first_loss`` hook names the units that must take a side's first step (VV 6.4:
+the armoured unit, else the unit with the most steps): given losses that skip them are refused,
+and a one-step loss it pins on one unit is applied without asking.
+``RetreatRules`` sets the order (``attacker_first``), 12.38's ``retreat_needs_occupier``, 12.25's
+``reduced_attacker_loss``, No Retreat (``no_retreat_chart`` with the ``no_retreat`` hook), the
+stacking at a retreat's end (``stacking_end``) and an advance's (``advance_stacking``,
+``no_advance_types``, ``advance_per_hex``).
+``zoc_retreat_rule`` lets a stack with no retreat try one through an enemy ZOC on a roll (12.43).
+The ``retreat_to_loss`` hook lets a stack take its mandatory retreat as losses (VV 6.4).
+Not modelled here: a stack splitting its retreat (VV 6.5.1).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from ..errors import IllegalMoveError, RulesError
 from ..hexes import Hex
 from .combat import CombatAssessment, CombatRoll
 from .combat_chart import SideResult
-from .combat_retreat import advance_options, next_retreat_hexes, retreat_options, retreat_step_loss
+from .combat_options import roll_no_retreat
+from .combat_retreat import (advance_checks_stacking, advance_options, end_stacking_reason, next_retreat_hexes,
+                             retreat_options, retreat_step_loss, stacking_end_mode, zoc_retreat_options)
 from .position import Position
 from .reasons import Code, Reason
 
@@ -56,6 +65,12 @@ class CombatOutcome:
     retreats: dict[str, list[Hex]] = field(default_factory=dict)
     advances: dict[str, Hex] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
+    #: stacking violations left for the end of the phase (``RetreatRules.stacking_end`` "phase")
+    stacking: list[Reason] = field(default_factory=list)
+    #: role -> its No Retreat roll (:class:`~toolkit.referee.combat_options.NoRetreatRoll`)
+    no_retreat: dict = field(default_factory=dict)
+    #: role -> its roll to retreat through an enemy ZOC (the same class)
+    zoc_retreat: dict = field(default_factory=dict)
 
     def steps_lost(self) -> int:
         """Steps that left the map: every step lost plus the steps of the eliminated units."""
@@ -64,7 +79,12 @@ class CombatOutcome:
     def to_dict(self, fmt) -> dict:
         return {"roll": self.roll.to_dict(), "losses": dict(self.losses), "eliminated": list(self.eliminated),
                 "retreats": {u: [fmt(h) for h in p] for u, p in self.retreats.items()},
-                "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log)}
+                "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log),
+                "stacking": [r.to_dict(fmt) for r in self.stacking],
+                "no_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
+                                      "steps": t.steps, "rule": t.rule} for role, t in self.no_retreat.items()},
+                "zoc_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
+                                       "rule": t.rule} for role, t in self.zoc_retreat.items()}}
 
 
 def _refuse(code: Code, rule, text: str, hex=None, units=()) -> IllegalMoveError:
@@ -82,12 +102,17 @@ class _Plan:
     ends: dict = field(default_factory=dict)
     paths: dict = field(default_factory=dict)
     zoc: int = 0
+    overstacked: dict = field(default_factory=dict)
+    through: list = field(default_factory=list)
     blocked: list = field(default_factory=list)
     open_choice: list = field(default_factory=list)
 
 
 class _Applier:
-    def __init__(self, pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, losses, retreats):
+    def __init__(self, pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, losses, retreats,
+                 zoc_tries=None):
+        self.zoc_tries = dict(zoc_tries or {})
+        self.before = pos
         self.pos = pos.copy()
         self.rs = rs
         self.a = assessment
@@ -144,11 +169,13 @@ class _Applier:
 
     def _plans(self, role: str, side: SideResult, stacks) -> list[_Plan]:
         n = side.requirements
+        base = side.retreat[0] if side.retreat else 0
         if n:
-            base = side.retreat[0] if side.retreat else 0
             combos = [(k, base + n - k) for k in range(n + 1)]
         else:
             combos = [(0, length) for length in (side.retreat or (0,))]
+        if base and all(self.rs.retreat_to_loss(self.pos, role, self.pos.units_of(ids)) for ids in stacks.values()):
+            combos.append((base + n, 0))     # the mandatory retreat taken as losses too (VV 6.4)
         named = role in self.retreats
         plans = []
         for k, length in combos:
@@ -162,8 +189,19 @@ class _Applier:
             for start, ids in stacks.items():
                 answer = retreat_options(self.pos, self.rs, ids, length)
                 end = self._end_choice(role, start, len(stacks) > 1)
+                through = False
+                if role in self.zoc_tries:
+                    if not answer.eliminated:
+                        raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.zoc_retreat_rule, f"{','.join(ids)} "
+                                      f"may not retreat through an enemy ZOC: a normal retreat exists", start, ids)
+                    if length == 2:
+                        alt = zoc_retreat_options(self.pos, self.rs, ids)
+                        answer, through = (alt, True) if not alt.eliminated else (answer, False)
+                        allowed = self.rs.zoc_retreat(self.pos, role, self.pos.units_of(ids))
+                        if through and isinstance(allowed, Reason):
+                            raise IllegalMoveError(str(allowed), [allowed])
                 if answer.eliminated:
-                    if end is not None:
+                    if end is not None or (role in self.zoc_tries and length != 2):
                         fits = False
                         break
                     plan.blocked.append((start, ids, answer.reason))
@@ -181,13 +219,18 @@ class _Applier:
                     else:
                         plan.open_choice.append((start, ids, answer))
                         continue
-                if end not in answer.paths:
+                if end not in answer.paths or (through and path is not None and path != answer.paths[end]):
                     fits = False
                     break
+                if through:
+                    path = None
+                    plan.through.append(start)
                 if path is not None:
                     zoc = self._walk(role, ids, path)
                 else:
                     path, zoc = answer.paths[end], answer.losses[end]
+                if end in answer.overstacked:
+                    plan.overstacked[start] = answer.overstacked[end]
                 plan.ends[start] = end
                 plan.paths[start] = path
                 plan.zoc += zoc
@@ -278,6 +321,10 @@ class _Applier:
                               + ("; name a longer retreat to lose fewer" if len(every) > len(plans) else ""),
                               None, ids)
             plans = fitting
+            if role not in self.retreats and len(plans) > 1 and any(p.length == 0 for p in plans):
+                plans = [p for p in plans if p.length == 0]   # losses given, no retreat named: it stays
+        if len(plans) > 1 and all(not p.ends and not p.open_choice and p.k == plans[0].k and p.blocked for p in plans):
+            plans = plans[:1]                # every length leaves no retreat: nothing to choose
         if len(plans) > 1 or plans[0].open_choice:
             raise _refuse(Code.COMBAT_CHOICE, retreat_rule if plans[0].length else self.rule,
                           f"the {role} must choose ({self.roll.result.text}: {side.describe()}): "
@@ -299,12 +346,30 @@ class _Applier:
         for start, end in plan.ends.items():
             path = plan.paths[start]
             movers = [u for u in stacks[start] if self.pos.unit(u).hex is not None]
+            if start in plan.through and movers:
+                tried = roll_no_retreat(self.pos, self.rs, role, self.pos.units_of(movers),
+                                        roll=self.zoc_tries[role], seed=self.roll.seed, through_zoc=True)
+                self.out.zoc_retreat[role] = tried
+                self.out.log.append(f"{','.join(movers)} enter {self.fmt(path[1])} in enemy ZOC; " + tried.log())
+                if not tried.passed:
+                    self._eliminate(movers, f"failed the retreat through an enemy ZOC (rule {tried.rule})")
+                    continue
             for uid in movers:
                 self.pos.unit(uid).hex = end
                 self.out.retreats[uid] = list(path)
             if movers:
                 zoc = f" ({plan.zoc} step(s) in enemy ZOC)" if plan.zoc else ""
                 self.out.log.append(f"{','.join(movers)} retreat {' '.join(self.fmt(h) for h in path)}{zoc}")
+            over = plan.overstacked.get(start)
+            if over is not None and movers:
+                self.pos.touch()
+                if stacking_end_mode(self.rs) == "eliminate":
+                    self._eliminate(movers, f"the retreat ends over the stacking limit in {self.fmt(end)} "
+                                    f"(rule {over.rule}: {over.text})")
+                else:
+                    self.out.stacking.append(over)
+                    self.out.log.append(f"{self.fmt(end)} is over-stacked after the retreat (rule {over.rule}: "
+                                        f"{over.text}); the owner eliminates a unit there at the end of the phase")
         self.pos.touch()
         return sum(self.out.losses.values()) - lost_before
 
@@ -326,23 +391,45 @@ class _Applier:
                 return True
         return False
 
+    def _first_loss(self, role: str, alive) -> tuple[list[str], str, str] | None:
+        """The ruleset's ``first_loss`` answer for ``role`` (judged on the position before the
+        combat), narrowed to the units still there; None when it leaves the owner free."""
+        other = "defender" if role == "attacker" else "attacker"
+        answer = self.rs.first_loss(self.before, role, self.before.units_of(self.members[role]),
+                                    self.before.units_of(self.members[other]))
+        if not answer:
+            return None
+        ids, rule, why = answer
+        ids = [u for u in alive if u in set(ids)]
+        return (ids, rule, why) if ids and len(ids) < len(alive) else None
+
     def _allocate(self, role, side, alive, given, need, units_out) -> dict[str, int]:
-        """Steps each of ``alive`` loses: the owner's (checked by :meth:`_fits`) or a forced choice."""
-        if given is not None:
-            return dict(given)
+        """Steps each of ``alive`` loses: the owner's (checked by :meth:`_fits` and the
+        ruleset's ``first_loss``) or a forced choice."""
         steps = {u: self.pos.unit(u).steps for u in alive}
         available = sum(steps.values())
+        first = self._first_loss(role, alive) if need or units_out else None
+        if given is not None:
+            lost = [u for u, n in given.items() if n]
+            if first and lost and sum(given.values()) < available and not set(lost) & set(first[0]):
+                ids, rule, why = first
+                raise _refuse(Code.COMBAT_CHOICE, rule, f"the {role}'s first loss must be taken by "
+                              f"{' or '.join(ids)}, not {', '.join(lost)}: {why}", None, lost)
+            return dict(given)
         if not alive or (need == 0 and units_out == 0):
             return {}
         if units_out >= len(alive) or (units_out == 0 and need >= available):
             return steps                     # every step is lost: nothing to choose
         if units_out == 0 and len(alive) == 1:
             return {alive[0]: need}
+        if first and units_out == 0 and need == 1 and len(first[0]) == 1:
+            return {first[0][0]: 1}          # the rule names the one unit that loses the step
         what = (f"{units_out} whole unit(s)" if units_out else "") + (" and " if units_out and need else "") + \
                (f"{need} step(s)" if need else "")
+        rule_text = f"; the first loss is {' or '.join(first[0])}'s ({first[2]}, rule {first[1]})" if first else ""
         raise _refuse(Code.COMBAT_CHOICE, self.rule,
                       f"the {role} must choose which units lose {what} ({self.roll.result.text}: {side.describe()}) "
-                      f"among {', '.join(f'{u} ({steps[u]} step(s))' for u in alive)}", None, alive)
+                      f"among {', '.join(f'{u} ({steps[u]} step(s))' for u in alive)}{rule_text}", None, alive)
 
     def _lose(self, uid: str, n: int) -> None:
         unit = self.pos.unit(uid)
@@ -364,6 +451,28 @@ class _Applier:
             unit.hex, unit.box = None, box
             self.out.log.append(f"{uid} eliminated: {why}" + (f" (to box {box})" if box else " (off the map)"))
         self.pos.touch()
+
+    # -- retreat options ------------------------------------------------------------------------
+
+    def occupiers(self) -> list[str]:
+        """Attacking units left that could occupy the defender hex (on the map, not retreated,
+        not of ``RetreatRules.no_advance_types``)."""
+        return [u for u in self.members["attacker"] if self.pos.unit(u).hex is not None
+                and u not in self.out.retreats and self.pos.unit(u).type not in self.rs.retreat.no_advance_types]
+
+    def no_retreat(self, role: str, side: SideResult, die) -> SideResult:
+        """``side`` after the ``role``'s No Retreat roll: no retreat on a pass, the table's extra
+        steps either way (logged)."""
+        ids = [u for u in self.members[role] if self.pos.unit(u).hex is not None]
+        if not side.retreat or side.eliminated or not ids:
+            raise _refuse(Code.COMBAT_CHOICE, self.rs.retreat.no_retreat_rule, f"the {role} does not retreat on "
+                          f"{self.roll.result.text}: no No Retreat to try", None, tuple(ids))
+        tried = roll_no_retreat(self.pos, self.rs, role, self.pos.units_of(ids), roll=die, seed=self.roll.seed)
+        self.out.log.append(tried.log())
+        self.out.no_retreat[role] = tried
+        if tried.passed:
+            return replace(side, retreat=(), requirements=0, steps=side.steps + tried.steps)
+        return replace(side, steps=side.steps + tried.steps)
 
     # -- advance -------------------------------------------------------------------------------
 
@@ -390,7 +499,16 @@ class _Applier:
                 raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} was eliminated and cannot advance", None, (uid,))
             if uid in self.out.retreats:
                 raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} retreated and cannot advance", unit.hex, (uid,))
+            if unit.type in self.rs.retreat.no_advance_types:
+                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} is {unit.type}: it never advances after combat",
+                              unit.hex, (uid,))
             groups.setdefault(unit.hex, []).append(uid)
+        for start, ids in groups.items():
+            most = self.rs.retreat.advance_per_hex.get(self.pos.unit(ids[0]).side)
+            if most is not None and len(ids) > most:
+                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"only {most} unit(s) of the "
+                              f"{self.pos.unit(ids[0]).side} may advance from one attacking hex; "
+                              f"{', '.join(ids)} are all in {self.fmt(start)}", start, tuple(ids))
         paths = {}
         for uid, path in self.out.retreats.items():
             if uid in self.a.defenders:
@@ -413,6 +531,14 @@ class _Applier:
                                   f"{' '.join(self.fmt(h) for h in dict.fromkeys(allowed)) or 'no hex'}",
                                   goal, (uid,))
                 targets[uid] = goal
+        if advance_checks_stacking(self.rs):
+            for goal in dict.fromkeys(targets.values()):
+                movers = self.pos.units_of([u for u, g in targets.items() if g == goal])
+                over = end_stacking_reason(self.pos, self.rs, movers, goal)
+                if over is not None:
+                    raise _refuse(Code.ADVANCE_ILLEGAL, over.rule if self.rs.retreat.advance_stacking is None
+                                  else rule, f"the advance of {', '.join(u.id for u in movers)} would end over the "
+                                  f"stacking limit: {over.text}", goal, tuple(u.id for u in movers))
         for uid, goal in targets.items():
             start = self.pos.unit(uid).hex
             self.pos.unit(uid).hex = goal
@@ -422,13 +548,17 @@ class _Applier:
 
 
 def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, *, losses=None,
-                 retreats=None, advance=None, choices=None) -> CombatOutcome:
+                 retreats=None, advance=None, choices=None, no_retreat=None, zoc_retreat=None) -> CombatOutcome:
     """Apply ``roll`` (of ``assessment``) to a copy of ``pos``; ``pos`` is left untouched.
 
     ``losses``: unit id -> steps it loses (ZOC steps of its retreat included); ``retreats``:
     ``"attacker"``/``"defender"`` -> the end hex of the retreat (or start hex -> end hex when
     the side's units stand in several hexes); ``advance``: attacking unit ids that advance into
-    the vacated hex (or unit id -> hex, along the retreat path where the game allows).
+    the vacated hex (or unit id -> hex, along the retreat path where the game allows);
+    ``no_retreat``: role -> the die of its No Retreat attempt (None: rolled from the combat's
+    seed), where ``RetreatRules.no_retreat_chart`` gives the game one (Demyansk 12.42);
+    ``zoc_retreat``: role -> the die of its attempt to retreat through an enemy ZOC when it has
+    no other retreat (``RetreatRules.zoc_retreat_rule``, Demyansk 12.43-12.44).
     A choice the result leaves open and not given, or a choice that does not fit the result or
     the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
     A ruleset with an ``after_combat(pos, outcome, assessment, choices)`` method finishes the
@@ -447,7 +577,12 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     if roll.result.text not in assessment.results:
         raise RulesError(f"the roll ({roll.result.text}) is not one of this attack's results "
                          f"({', '.join(assessment.results)}): roll the same assessment")
-    work = _Applier(pos, rs, assessment, roll, losses, retreats)
+    stands = dict(no_retreat or {})
+    for given in (stands, zoc_retreat or {}):
+        if set(given) - {"attacker", "defender"}:
+            raise RulesError(f"a retreat option is for the attacker or the defender, not "
+                             f"{', '.join(set(given) - {'attacker', 'defender'})}")
+    work = _Applier(pos, rs, assessment, roll, losses, retreats, zoc_retreat)
     result = roll.result
     convert = getattr(rs, "convert_result", None)
     if convert is not None:                   # a game rewriting a result for what the hex holds (AVD 9.5.2)
@@ -456,8 +591,32 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
             work.members[role] = [u for u in work.members[role] if u not in set(staying)]
         if note:
             work.out.log.append(note)
-    lost = work.side("defender", result.defender, 0)
-    work.side("attacker", result.attacker, lost)
+    r = rs.retreat
+    first = ("attacker", "defender") if r.attacker_first and not result.attacker.exchange else ("defender", "attacker")
+    lost = {}
+    for role in first:
+        side = result.side(role)
+        if role == "attacker" and r.reduced_attacker_loss and side.steps and result.defender.steps > \
+                sum(u.steps for u in pos.units_of(assessment.defenders) if u.hex is not None):
+            side = replace(side, steps=side.steps - 1)
+            work.out.log.append(f"attacker loses one step fewer: the defender had fewer steps than "
+                                f"{result.defender.steps} (rule {r.reduced_attacker_loss})")
+        if role == "defender" and r.retreat_needs_occupier and side.retreat and "attacker" in lost \
+                and not work.occupiers():
+            side = replace(side, retreat=(), requirements=0)
+            work.out.log.append(f"defender stays: no attacking unit is left that could occupy "
+                                f"{work.fmt(assessment.defender_hex)} (rule {r.occupier_rule or r.rule})")
+        if role in stands:
+            side = work.no_retreat(role, side, stands.pop(role))
+        lost[role] = work.side(role, side, lost.get("defender" if role == "attacker" else "attacker", 0))
+    tried = [role for role in work.zoc_tries if role not in work.out.zoc_retreat
+             and not all(u in work.out.eliminated for u in work.members[role])]
+    if tried:
+        raise _refuse(Code.RETREAT_ILLEGAL, r.zoc_retreat_rule, f"the {', '.join(tried)} does not retreat through an "
+                      f"enemy ZOC on {result.text} (no retreat of two hexes through one)", None, ())
+    if stands:
+        raise _refuse(Code.COMBAT_CHOICE, r.no_retreat_rule, f"the {', '.join(stands)} does not retreat on "
+                      f"{result.text}: no No Retreat to try", None, ())
     unused = [u for given in work.losses.values() for u in given if u not in work.out.losses]
     if unused:
         raise _refuse(Code.COMBAT_CHOICE, work.rule, f"{', '.join(unused)}: the result {result.text} takes no step "

@@ -20,8 +20,8 @@ from .position import Position, Unit
 from .reasons import Code, Reason
 from .zoc import enemy_zoc
 
-__all__ = ["RetreatAnswer", "advance_options", "next_retreat_hexes", "plain_advance_options", "plain_retreat_options",
-           "retreat_options", "retreat_step_loss"]
+__all__ = ["RetreatAnswer", "advance_options", "end_stacking_reason", "next_retreat_hexes", "plain_advance_options",
+           "plain_retreat_options", "retreat_options", "retreat_step_loss", "zoc_retreat_options"]
 
 
 @dataclass
@@ -38,6 +38,9 @@ class RetreatAnswer:
     losses: dict = field(default_factory=dict)
     eliminated: bool = False
     reason: Reason | None = None
+    #: end hex -> why ending there breaks the stacking rules (``RetreatRules.stacking_end``
+    #: "eliminate": the retreating units are eliminated there; "phase": reported for the phase end)
+    overstacked: dict = field(default_factory=dict)
 
     def hexes(self) -> list[Hex]:
         """The hexes the retreat may end in, in map order."""
@@ -47,7 +50,8 @@ class RetreatAnswer:
         return {"units": list(self.units), "start": fmt(self.start) if self.start else None,
                 "from": fmt(self.origin) if self.origin else None, "lengths": list(self.lengths),
                 "eliminated": self.eliminated, "reason": self.reason.to_dict(fmt) if self.reason else None,
-                "ends": [{"hex": fmt(h), "path": [fmt(p) for p in self.paths[h]], "losses": self.losses[h]}
+                "ends": [{"hex": fmt(h), "path": [fmt(p) for p in self.paths[h]], "losses": self.losses[h],
+                          "stacking": self.overstacked[h].to_dict(fmt) if h in self.overstacked else None}
                          for h in self.hexes()]}
 
 
@@ -111,6 +115,28 @@ def retreat_step_loss(pos: Position, rs, units: list[Unit], h: Hex) -> int | Non
     return {"forbidden": None, "loss": 1}.get(r.enemy_zoc, 0)
 
 
+def stacking_end_mode(rs) -> str:
+    """``RetreatRules.stacking_end`` as "forbidden", "eliminate" or "phase"."""
+    mode = rs.retreat.stacking_end
+    return {True: "forbidden", False: "phase", None: "phase"}.get(mode, mode)
+
+
+def end_stacking_reason(pos: Position, rs, units: list[Unit], h: Hex) -> Reason | None:
+    """Why ``units`` (retreating or advancing together) ending in ``h`` break the stacking
+    rules there, citing ``RetreatRules.stacking_rule``, else the stacking rule; None when they
+    do not (a violation the hex already had without them does not count)."""
+    from .stacking import stack_reasons
+    ids = {u.id for u in units}
+    side = units[0].side
+    others = [u for u in pos.at(h) if u.id not in ids]
+    had = {x.code for x in stack_reasons(pos, rs, h, others) if x.code != Code.STACKING_ENEMY}
+    for x in stack_reasons(pos, rs, h, others + list(units)):
+        if x.code != Code.STACKING_ENEMY and x.code not in had and \
+                (not x.units or any(u in pos.units and pos.units[u].side == side for u in x.units)):
+            return Reason(x.code, rs.retreat.stacking_rule or x.rule, x.text, h, tuple(sorted(ids)))
+    return None
+
+
 def next_retreat_hexes(pos: Position, rs, unit_ids, path: list[Hex], origin: Hex | None = None,
                        ranked: bool = True) -> list[Hex]:
     """The hexes the next step of a retreat along ``path`` (start first) may enter: open,
@@ -163,7 +189,6 @@ def plain_retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex 
     ids = tuple(u.id for u in units)
     answer = RetreatAnswer(ids, start, from_hex or start, lengths)
     r = rs.retreat
-    from .stacking import stack_reasons
     frontier = [([start], 0)]
     for step in range(1, lengths[-1] + 1):
         nxt = []
@@ -175,11 +200,11 @@ def plain_retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex 
                 end = path[-1]
                 if end in answer.paths and answer.losses[end] <= lost:
                     continue
-                if r.stacking_end:
-                    there = [u for u in pos.at(end) if u.id not in ids] + units
-                    if any(x.code == Code.STACKING_LIMIT and set(ids) & set(x.units)
-                           for x in stack_reasons(pos, rs, end, there)):
+                over = end_stacking_reason(pos, rs, units, end)
+                if over is not None:
+                    if stacking_end_mode(rs) == "forbidden":
                         continue
+                    answer.overstacked[end] = over
                 answer.paths[end] = path
                 answer.losses[end] = lost
         frontier = nxt
@@ -189,6 +214,30 @@ def plain_retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex 
                                f"hex(es) from {pos.map.format(start)}: the retreating units are eliminated",
                                start, ids)
     return answer
+
+
+def zoc_retreat_options(pos: Position, rs, unit_ids, *, from_hex: Hex | None = None) -> RetreatAnswer:
+    """Where ``unit_ids`` may end a retreat through an enemy ZOC (``RetreatRules.zoc_retreat_rule``,
+    Demyansk 12.43-12.44): two hexes, the first a vacant enemy-ZOC hex the normal retreat may not
+    enter, the second one it may end in; ``losses`` is the step the first hex costs. Asked when
+    :func:`retreat_options` finds no legal retreat."""
+    import dataclasses
+    units = _units(pos, unit_ids)
+    relaxed = dataclasses.replace(rs, retreat=dataclasses.replace(rs.retreat, enemy_zoc="allowed"))
+    answer = retreat_options(pos, relaxed, unit_ids, 2, from_hex=from_hex)
+    out = RetreatAnswer(answer.units, answer.start, answer.origin, (2,))
+    for end, path in answer.paths.items():
+        if retreat_step_loss(pos, rs, units, path[1]) is None and retreat_step_loss(pos, rs, units, end) is not None:
+            out.paths[end] = path
+            out.losses[end] = 1
+            if end in answer.overstacked:
+                out.overstacked[end] = answer.overstacked[end]
+    if not out.paths:
+        out.eliminated = True
+        out.reason = Reason(Code.RETREAT_BLOCKED, rs.retreat.zoc_retreat_rule or rs.retreat.rule,
+                            f"no retreat through an enemy ZOC from {pos.map.format(answer.start)} either: the "
+                            "retreating units are eliminated", answer.start, answer.units)
+    return out
 
 
 def advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path: list[Hex] | None = None,
@@ -215,7 +264,7 @@ def plain_advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path
     side = units[0].side
     start = units[0].hex
     if not grid.adjacent(start, vacated_hex) or _enemy_at(pos, rs, side, vacated_hex) \
-            or not _open(pos, rs, units, start, vacated_hex):
+            or not _open(pos, rs, units, start, vacated_hex) or any(u.type in r.no_advance_types for u in units):
         return []
     if r.advance == "retreat":
         limit = max(1, hexes if hexes is not None else len(path or [vacated_hex]))
@@ -238,4 +287,14 @@ def plain_advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path
             if zocs >= stops_at:
                 break
         here = h
+    if advance_checks_stacking(rs):
+        out = [h for h in out if end_stacking_reason(pos, rs, units, h) is None]
     return out
+
+
+def advance_checks_stacking(rs) -> bool:
+    """Whether an advance may not end over the stacking limit: ``RetreatRules.advance_stacking``,
+    else checked when ``StackingRules.when`` checks a move's end ("move", "always")."""
+    if rs.retreat.advance_stacking is not None:
+        return bool(rs.retreat.advance_stacking)
+    return rs.stacking.when in ("move", "always")

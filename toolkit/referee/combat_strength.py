@@ -191,16 +191,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     items = []
     all_cross = {}
     for u in combat.attackers:
-        value = Fraction(_num(cr.strength(u, "attack")))
-        factor = Fraction(1)
-        reasons: list[tuple[str, str | None]] = []
-        statuses = combat.statuses(u, "attacker")
-        for status, f in cr.attack_status.items():
-            if status in statuses:
-                factor *= Fraction(f)
-                reasons.append((status.replace("_", " "), cr.status_rule))
-        how = next((cr.status_round[st] for st in cr.status_round if st in statuses and st in cr.attack_status),
-                   cr.strength_round)
+        value, factor, reasons, how = _status_factor(combat, u, "attacker")
         for code in combat.crossing.get(u.id, ()):
             t = m.hexside_types.get(code)
             if t is None or "attack" not in t.combat or not _applies(t.combat, weather):
@@ -226,16 +217,7 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
     # -- defence ----------------------------------------------------------------------------
     items = []
     for u in combat.defenders:
-        value = Fraction(_num(cr.strength(u, "defence")))
-        factor = Fraction(1)
-        reasons = []
-        statuses = combat.statuses(u, "defender")
-        for status, f in cr.defence_status.items():
-            if status in statuses:
-                factor *= Fraction(f)
-                reasons.append((status.replace("_", " "), cr.status_rule))
-        how = next((cr.status_round[st] for st in cr.status_round if st in statuses and st in cr.defence_status),
-                   cr.strength_round)
+        value, factor, reasons, how = _status_factor(combat, u, "defender")
         items.append((u, value, factor, reasons, how))
     defence, more = _sum_groups("defence", "defender", items, cr, cr.status_rule)
     mods += more
@@ -262,6 +244,25 @@ def strengths(combat: Combat) -> tuple[Fraction, Fraction, list[Modifier], list[
                                  "defender"))
             defence += a
     return attack, defence, mods, refusals
+
+
+def _status_factor(combat: Combat, u, role: str) -> tuple[Fraction, Fraction, list, str]:
+    """``(printed strength, factor, reasons, rounding)`` of ``u`` as ``role``: the product of
+    the factors of its statuses (``attack_status`` / ``defence_status``), each noted with the
+    status rule, and the rounding of the first status with its own (``status_round``)."""
+    cr = combat.rs.combat
+    attacking = role == "attacker"
+    table = cr.attack_status if attacking else cr.defence_status
+    value = Fraction(_num(cr.strength(u, "attack" if attacking else "defence")))
+    factor = Fraction(1)
+    reasons: list[tuple[str, str | None]] = []
+    statuses = combat.statuses(u, role)
+    for status, f in table.items():
+        if status in statuses:
+            factor *= Fraction(f)
+            reasons.append((status.replace("_", " "), cr.status_rule))
+    how = next((cr.status_round[st] for st in cr.status_round if st in statuses and st in table), cr.strength_round)
+    return value, factor, reasons, how
 
 
 def _sum_groups(kind: str, side: str, items: list, cr, rule: str | None) -> tuple[Fraction, list[Modifier]]:

@@ -303,6 +303,8 @@ class CombatRules:
       ``below_drm`` added to the die when given. ``weather_drm`` and TEC ``drm`` add to the die.
     - ``multi_hex``: None (one defender hex per attack), "all-adjacent" (several, every attacker
       next to every one of them) or "any-adjacent"; not in ``multi_hex_not_weathers``.
+    - ``context_keys``: the situational facts (not on the map) the hooks read from the
+      combat's ``context``, with their allowed values.
     - ``adjacent``: attackers must be next to the defender (units of ``ranged_types`` within
       their ``range_value`` instead); ``across_prohibited``: False
       refuses an attack across a hexside the attacker may not cross.
@@ -344,6 +346,11 @@ class CombatRules:
     weather_rule: str | None = None
     random_shifts: tuple[RandomShift, ...] = ()
     supports: dict = field(default_factory=dict)
+    #: situational facts not on the map that the ruleset's hooks read from ``context`` (a Stuka
+    #: mission, Timoshenko, an event chit): key -> the values allowed (empty: any); the CLI's
+    #: ``--context KEY=VALUE`` accepts only these (:func:`~toolkit.referee.check_combat_context`);
+    #: None: undeclared, every key passes (a ruleset written before the declaration)
+    context_keys: dict | None = None
 
     def strength(self, unit, role: str):
         """The printed ``role`` ("attack" or "defence") strength of ``unit`` (0 if none)."""
@@ -361,14 +368,34 @@ class RetreatRules:
       ("farther"), or not nearer ("not-nearer"), or any hex (None).
     - ``enemy_zoc``: entering a vacant enemy-ZOC hex (one without a friendly unit if
       ``friendly_negates``) is "forbidden", costs a step ("loss") or is "allowed".
-    - ``stacking_end``: the last hex may not break the stacking limit.
+    - ``stacking_end``: a retreat ending over the stacking limit (or outside the stacking
+      compositions) is not a legal end (True, "forbidden"), eliminates the retreating units
+      that end there ("eliminate", Demyansk 12.33), or is allowed and reported for the end
+      of the phase (False or "phase", VV 5.1/6.5.1: the owner then eliminates a unit).
     - Terrain: a retreat never enters an enemy-held hex (enemy units of ``ignore_types``, e.g.
       air units, do not count), nor terrain or a hexside prohibited to the retreating units'
       movement classes (the movement board's costs).
     - ``advance``: hexes an advance may cover ("retreat": along the defeated units' path, as
       far as they retreated; or a number, 1 = the vacated hex only); ``advance_zoc_stop``
       stops an advance on entering an enemy ZOC (the first; 2 = the second ZOC hex);
-      ``advance_ignore_zoc_classes`` are movement classes that are never stopped.
+      ``advance_ignore_zoc_classes`` are movement classes that are never stopped;
+      ``advance_stacking``: an advance may not end over the stacking limit (True, Demyansk
+      12.56), may (False), or None: as ``StackingRules.when`` says ("move"/"always": checked
+      like a move's end; "phase": left to the end of the phase); ``no_advance_types`` never
+      advance (Demyansk 12.57 artillery); ``advance_per_hex``: side -> how many units may
+      advance from one attacking hex (Demyansk 12.52: one Soviet unit).
+    - Order and options: ``attacker_first`` applies the attacker's part of a result before
+      the defender's (Demyansk 12.21; not with an exchange); ``retreat_needs_occupier``: the
+      defender does not retreat when no attacking unit that could advance is left (12.38,
+      ``occupier_rule``); ``reduced_attacker_loss``: the attacker loses one step fewer when
+      the defender had fewer steps than its numeric loss (12.25); ``no_retreat_chart``: a
+      game chart (rows of rolls -> "pass", "pass/N" (pass losing N more steps), "fail",
+      "fail/N") rolled with ``no_retreat_dice`` by a side that declares No Retreat, the
+      ruleset's ``no_retreat`` hook deciding eligibility and the DRM (Demyansk 12.42);
+      ``zoc_retreat_rule``: a stack with no legal retreat may try one through a vacant enemy
+      ZOC hex on the same chart (one hex into the ZOC, a step lost, the roll: a pass goes on to
+      a second hex out of enemy ZOC or friendly-held, a fail is eliminated; the ``zoc_retreat``
+      hook decides eligibility and the DRM; Demyansk 12.43-12.44).
     """
 
     rule: str | None = None
@@ -376,8 +403,20 @@ class RetreatRules:
     away: str | None = "farther"
     enemy_zoc: str = "forbidden"
     friendly_negates: bool = True
-    stacking_end: bool = True
+    stacking_end: bool | str = True
+    stacking_rule: str | None = None
     advance: object = 1
     advance_rule: str | None = None
     advance_zoc_stop: int | None = None
     advance_ignore_zoc_classes: tuple[str, ...] = ()
+    advance_stacking: bool | None = None
+    no_advance_types: tuple[str, ...] = ()
+    advance_per_hex: dict = field(default_factory=dict)
+    attacker_first: bool = False
+    retreat_needs_occupier: bool = False
+    occupier_rule: str | None = None
+    reduced_attacker_loss: str | None = None
+    no_retreat_chart: str | None = None
+    no_retreat_dice: str = "1d6"
+    no_retreat_rule: str | None = None
+    zoc_retreat_rule: str | None = None

@@ -294,6 +294,29 @@ class Ruleset:
         range and colour, bombers only on some terrain...), else why not."""
         return None
 
+    def first_loss(self, pos: "Position", role: str, units: list["Unit"], enemies: list["Unit"]):
+        """Who must take the first step ``units`` (the ``role``'s side of a combat, against
+        ``enemies``) lose: ``(unit ids, rule, why)``, or None (default): the owner chooses."""
+        return None
+
+    def retreat_to_loss(self, pos: "Position", role: str, units: list["Unit"]) -> str | None:
+        """The rule letting ``units`` take their mandatory retreat as step losses instead, hex
+        for hex, staying put (VV 6.4: quality A or B, or in a city or village); None (default):
+        the mandatory retreat is due."""
+        return None
+
+    def no_retreat(self, pos: "Position", role: str, units: list["Unit"]):
+        """Whether ``units`` (the ``role``'s side of a combat, after its losses) may try No
+        Retreat on ``RetreatRules.no_retreat_chart``: ``(drm, why)`` (the DRM and the words for
+        it), or a Reason refusing it; default: a refusal (the game has no such option)."""
+        return Reason(Code.COMBAT_CHOICE, self.retreat.no_retreat_rule, "this game has no No Retreat option")
+
+    def zoc_retreat(self, pos: "Position", role: str, units: list["Unit"]):
+        """Whether ``units`` with no legal retreat may try one through an enemy ZOC
+        (``RetreatRules.zoc_retreat_rule``): ``(drm, why)`` or a Reason refusing it (default)."""
+        return Reason(Code.COMBAT_CHOICE, self.retreat.zoc_retreat_rule,
+                      "this game has no retreat through an enemy ZOC")
+
     def retreat_priority(self, pos: "Position", units: list["Unit"], hex: Hex, path: list[Hex]):
         """A sort key for the next retreat hex (lower is better); None: no priorities (the
         owner chooses among every legal hex)."""

@@ -48,7 +48,7 @@ RULESET = Ruleset(
     los=LosRules(rule="T.3", along_hexside="both"),
     command=CommandRules(rule="T.1", hq_types=("hq",), radius=None, range_value="command"),
     combat=CombatRules(
-        rule="T.10", crt="combat_results", attack_value="attack", defence_value="defence",
+        rule="T.10", crt="combat_results", attack_value="attack", defence_value="defence", context_keys={},
         odds_rule="T.10", below_table="refuse", minimum_odds="1-2", minimum_rule="T.10",
         terrain_rule="T.3", hex_terrain="best",            # T.10: the best defence bonus of the hex
         hexside_applies="each",                            # T.4: each unit attacking across is affected

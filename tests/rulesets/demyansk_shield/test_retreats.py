@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolkit.referee import Unit, load_position
+from toolkit.referee import Unit, load_position, retreat_options
 from toolkit.rulesets import demyansk_shield as ds
 from toolkit.rulesets.demyansk_shield import RULESET
 
@@ -41,6 +41,8 @@ def test_printed_units_cannot_retreat(game):
     pos = position(game, **{"ax-map-1": "1624"})
     assert ds.retreat_destinations(pos, RULESET, "ax-map-1") == {}   # 12.33
     assert ds.zoc_retreat_possible(pos, RULESET, "ax-map-1").rule == "12.43b"
+    answer = retreat_options(pos, RULESET, ["ax-map-1"], (1, 2))   # the shared search agrees: eliminated
+    assert answer.eliminated and answer.reason.rule == "12.3"
 
 
 def test_retreat_toward_the_supply_source_12_37(game):

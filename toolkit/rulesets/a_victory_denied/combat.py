@@ -16,6 +16,8 @@ from ...referee.reasons import Code
 
 COMBAT = CombatRules(
     rule="9", crt="combat_results", attack_value="attack", defence_value="defence",
+    context_keys={"stuka": ("attack", "defence"), "timoshenko": (True, False), "minsk": (True, False),   # 9.3.4-5, 14
+                  "activated": (), "fixed": ("art", "rocket", "bomber")},                   # 9.1.1, 13.2-13.3
     strength_fallback="combat",                 # 2.2.2: non-motorised units have one strength
     odds_rule="9.3.2", below_table="refuse",    # 9.3.6: no attack below 1-1 (no lower column)
     terrain_rule="9.3.3", hex_terrain="add",    # 9.3.3: "terrain effects are cumulative"

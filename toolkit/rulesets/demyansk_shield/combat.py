@@ -123,7 +123,7 @@ def defender_must_retreat(result_has_retreat: bool, attackers_left: int) -> bool
 def combat_rules(minimum_odds: str = "1-3") -> CombatRules:
     """The CombatRules of 11-13 (CRT and Combat Support Chart in game.yaml, estimated)."""
     return CombatRules(
-        rule="11", crt="combat_results", attack_value="attack", defence_value="defence",
+        rule="11", crt="combat_results", attack_value="attack", defence_value="defence", context_keys={},
         ranged_types=("rocket artillery",), range_value="range",   # 10.17b: adds attack strength from range
         across_prohibited=False,                                     # 11.24
         odds_rule="11.52", below_table="below", minimum_odds=minimum_odds,

@@ -21,10 +21,7 @@ def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
     """
     units = pos.units_of(unit_ids)
     start = units[0].hex
-    if any(u.value("movement", 0) == 0 for u in units):
-        return {}
-    if any(is_heavy(u) for u in units) and pos.current_weather in WET and pos.map.terrain(start) == "swamp" \
-            and not road_hex(pos, start):
+    if cannot_retreat(pos, units):
         return {}
     out = retreat_options(pos, rs, [u.id for u in units], tuple(hexes), from_hex=defender_hex or start).paths
     if source is not None and out:
@@ -34,6 +31,22 @@ def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
         if closer:
             out = closer
     return dict(out)
+
+
+def cannot_retreat(pos, units) -> bool:
+    """True for units that never retreat: printed on the map (12.33) or heavy units stuck on
+    swamp in Dry or Mud (8.35a): a retreat result eliminates them."""
+    start = units[0].hex
+    if any(u.value("movement", 0) == 0 for u in units):
+        return True
+    return any(is_heavy(u) for u in units) and pos.current_weather in WET and pos.map.terrain(start) == "swamp" \
+        and not road_hex(pos, start)
+
+
+def may_retreat_into(pos, units, a, b) -> bool | None:
+    """The ``may_retreat_into`` hook: no hex for units that cannot retreat at all (12.33, 8.35a);
+    None otherwise (the movement board decides)."""
+    return False if cannot_retreat(pos, units) else None
 
 
 def zoc_retreat_possible(pos, rs, unit_ids, defender_hex: Hex | None = None) -> Reason | None:
@@ -80,10 +93,41 @@ def no_retreat_drm(pos, unit_ids) -> int | None:
 
     if not any(eligible(u) for u in units):
         return None
-    drm = 0
-    if side == "axis" and all(printed_strongpoint_owner(pos, u.hex) == "axis" for u in units):
-        drm += 1
-    if side == "axis" and any(u.counter.colour == "#262626" for u in units if u.type not in ("artillery",)):
-        drm += 1
-    return drm
+    return len(_no_retreat_drms(pos, units))
+
+
+def _no_retreat_drms(pos, units) -> list[str]:
+    """The +1 DRMs of 12.42c that apply, in words."""
+    out = []
+    if units[0].side == "axis" and all(printed_strongpoint_owner(pos, u.hex) == "axis" for u in units):
+        out.append("+1 all on a printed Strongpoint")
+    if units[0].side == "axis" and any(u.counter.colour == "#262626" for u in units if u.type not in ("artillery",)):
+        out.append("+1 an SS unit in the force")
+    return out
+
+
+def no_retreat(pos, role, units):
+    """The ``no_retreat`` hook: ``(drm, why)`` from :func:`no_retreat_drm`, or the 12.42b
+    refusal when no unit of the force stands where No Retreat may be tried."""
+    ids = [u.id for u in units]
+    drm = no_retreat_drm(pos, ids)
+    if drm is None:
+        return Reason(Code.COMBAT_CHOICE, "12.42b", f"{', '.join(ids)}: No Retreat needs a unit on a Strongpoint, "
+                      "town, airfield, hill or friendly Entry hex", units[0].hex if units else None, tuple(ids))
+    return drm, ", ".join(_no_retreat_drms(pos, units)) + " (12.42c)" if drm else ""
+
+
+def zoc_retreat(pos, role, units):
+    """The ``zoc_retreat`` hook: ``(drm, why)`` for units that may try a retreat through an
+    enemy ZOC (12.43b: not artillery or rocket artillery; 12.44b: +1 when all have an
+    Exploitation Movement box, +1 in Storm), else the 12.43b refusal."""
+    ids = [u.id for u in units]
+    bad = [u.id for u in units if u.type in ("artillery", "rocket artillery")]
+    if bad:
+        return Reason(Code.COMBAT_CHOICE, "12.43b", f"{', '.join(bad)} may not retreat through an enemy ZOC",
+                      units[0].hex, tuple(ids))
+    storm = "storm" in (pos.current_weather or "")
+    why = [w for w, on in (("+1 all have an Exploitation Movement box", all(u.counter.front.get("em") for u in units)),
+                           ("+1 Storm", storm)) if on]
+    return zoc_retreat_drm(pos, ids, storm=storm), ", ".join(why) + " (12.44b)" if why else ""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...referee import MovementMode, MovementRules, RetreatRules, Ruleset, StackingRules, SupplyRules, ZocRules
-from . import combat, movement, supply, zoc
+from . import combat, movement, retreats, supply, zoc
 from .features import is_heavy
 
 #: Options and their defaults (the notes' suggested rulings; docs/games/demyansk-shield.md).
@@ -86,6 +86,15 @@ class DemyanskShield(Ruleset):
     def attack_refusals(self, pos, c):
         return combat.attack_refusals(self, pos, c)
 
+    def may_retreat_into(self, pos, units, a, b):
+        return retreats.may_retreat_into(pos, units, a, b)
+
+    def no_retreat(self, pos, role, units):
+        return retreats.no_retreat(pos, role, units)
+
+    def zoc_retreat(self, pos, role, units):
+        return retreats.zoc_retreat(pos, role, units)
+
 
 def make_ruleset(**options) -> DemyanskShield:
     """The Demyansk Shield ruleset with ``options`` (see :data:`DEFAULT_OPTIONS`) changed."""
@@ -128,15 +137,24 @@ def make_ruleset(**options) -> DemyanskShield:
         retreat=RetreatRules(rule="12.3", ignore_types=("air",),   # air units on the map block nothing
                              away="farther",                        # 12.31: away from the Defender hex
                              enemy_zoc="forbidden", friendly_negates=True,   # 12.35
-                             stacking_end=True,                     # 12.33
-                             advance=1, advance_rule="12.5"),      # 12.51: one hex, the Defender hex
+                             stacking_end="eliminate", stacking_rule="12.33",   # ending over the limit eliminates
+                             advance=1, advance_rule="12.5",       # 12.52: one hex, the Defender hex
+                             advance_stacking=True,                 # 12.56
+                             no_advance_types=("artillery", "rocket artillery"),   # 12.57
+                             advance_per_hex={"soviet": 1},        # 12.52: one Soviet unit per attacking hex
+                             attacker_first=True,                   # 12.21: the attacker removes his losses first
+                             retreat_needs_occupier=True, occupier_rule="12.38",
+                             reduced_attacker_loss="12.25",
+                             no_retreat_chart="retreat_options", no_retreat_rule="12.42",
+                             zoc_retreat_rule="12.43"),
         options=opts,
         needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
                       "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",
                       "9.23 no infiltration into a Strongpoint", "9.35 map boxes",
                       "6.3 airfields and Strongpoints as sources (Source groups)",
                       "6.41 supply at the moment of combat (combat_status)", "14.21 Strongpoint shift (combat_modifiers)",
-                      "10.13, 13.15, 13.25 support eligibility (check_support)", "11.41 Soviet armor (attack_refusals)"),
+                      "10.13, 13.15, 13.25 support eligibility (check_support)", "11.41 Soviet armor (attack_refusals)",
+                      "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)"),
     )
 
 

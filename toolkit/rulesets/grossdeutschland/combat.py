@@ -33,6 +33,7 @@ ENGINEER = "eng"            # the counter mark of Eng and Pioneer units (16.0)
 
 COMBAT = CombatRules(
     rule="10.1", crt="combat_results", attack_value="attack", defence_value="defence",
+    context_keys={"activating_hq": (), "overrun": (True, False), "nullified": ()},   # 6.0, 9.4, 15.0
     odds_rule="10.1", below_table="first",         # 10.1 note: below 1-4 is resolved as 1-4, above 5-1 as 5-1
     terrain_rule="10.1", hex_terrain="add", hexside_applies="all",   # 10.1 step 4
     halve_together=True, strength_round="down", strength_rule="5.3",

@@ -21,7 +21,7 @@ INTEGRITY = ("20 Mot", "1 SS Bde", "291 ID", "6 Luft", "205 ID", "331 ID")
 HQ_ALL = ("hq-3c", "hq-chevalerie", "hq-wohler")
 
 COMBAT = CombatRules(
-    rule="6", crt="combat_results", attack_value="combat", defence_value="combat",
+    rule="6", crt="combat_results", attack_value="combat", defence_value="combat", context_keys={},
     odds_rule="6.3",
     # estimated: 6.3 bounds the *final* ratio to 1:3..8:1; raw odds below 1:3 are read at 1:3
     below_table="first",
@@ -171,3 +171,41 @@ def check_support(rs, pos, combat, support) -> Reason | None:
     if why:
         return Reason(Code.SUPPORT_REFUSED, "1.4", why, hq.hex, (hq.id,))
     return None
+
+
+def _armour_or_anti_tank(u) -> bool:
+    """6.4: an armoured unit (tanks, assault guns, a Soviet mechanised brigade) or an anti-tank
+    unit (ruling: an infantry unit with the anti-tank dot of 6.2.4 is infantry, not anti-tank)."""
+    return u.type in ARMOUR + (ANTI_TANK,) or (u.type == MECH_BRIGADE and u.side == "soviet")
+
+
+def first_loss(rs, pos, role, units, enemies):
+    """6.4: who takes a side's first step loss. With armoured or anti-tank units on both sides,
+    one of the side's armoured or anti-tank units, unless every one of them has the armoured
+    bonus (the exception; ruling: with one bonus-less armoured unit in the stack the loss still
+    goes to armour, any of it); else "the most important unit in terms of steps" (the most
+    steps left; a tie is the owner's choice, as the rule says)."""
+    units = [u for u in units if u.hex is not None]
+    if not units:
+        return None
+    armour = [u for u in units if _armour_or_anti_tank(u)]
+    if armour and any(_armour_or_anti_tank(e) for e in enemies) and \
+            not all("*" in u.counter.marks for u in armour):
+        return ([u.id for u in armour], "6.4", "armoured or anti-tank units are on both sides and "
+                f"{'none' if len(armour) == 1 else 'not every one'} of the {role}'s has the armoured bonus")
+    most = max(u.steps for u in units)
+    return ([u.id for u in units if u.steps == most], "6.4",
+            f"the first loss is taken by the most important unit in steps ({most})")
+
+
+def retreat_to_loss(rs, pos, role, units) -> str | None:
+    """6.4: "For a unit of quality A or B, the mandatory retreat can be converted to a loss. In
+    this case, if units of lesser quality are stacked with this unit, they do not retreat
+    either", and "for a unit of any quality in a city or village" (the stack's hex)."""
+    if not units or units[0].hex is None:
+        return None
+    codes = {pos.map.terrain(units[0].hex), *pos.map.features(units[0].hex)}
+    if codes & {"city", "village"} or any(str(u.value("quality") or "") in ("A", "B") for u in units):
+        return "6.4"
+    return None
+

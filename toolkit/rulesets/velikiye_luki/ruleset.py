@@ -49,7 +49,8 @@ class VelikiyeLuki(RuleOptions, Ruleset):
         "TEC 12 lake option (lifts the prohibited step)", "8 Festung needs no supply (estimated)",
         "5 division equivalent (1.7)", "6.5.1 retreats (retreat_priority)",
         "6.2.2-6.2.8, 7.6 column shifts (combat_modifiers)", "1.4 HQ support (check_support)",
-        "13.2.3 2M limit (attack_refusals)")
+        "13.2.3 2M limit (attack_refusals)", "6.4 first loss (first_loss)",
+        "6.4 retreat converted to a loss (retreat_to_loss)")
 
     # -- movement -------------------------------------------------------------------------
 
@@ -80,6 +81,12 @@ class VelikiyeLuki(RuleOptions, Ruleset):
 
     def check_support(self, pos, c, support):
         return combat.check_support(self, pos, c, support)
+
+    def first_loss(self, pos, role, units, enemies):
+        return combat.first_loss(self, pos, role, units, enemies)
+
+    def retreat_to_loss(self, pos, role, units):
+        return combat.retreat_to_loss(self, pos, role, units)
 
     # -- retreats (6.5.1) -----------------------------------------------------------------
 
@@ -152,7 +159,7 @@ RULESET = VelikiyeLuki(
     retreat=RetreatRules(
         rule="6.5.1", away=None,            # 6.5.1: no "away" rule; the priorities (retreat_priority) steer
         enemy_zoc="loss", friendly_negates=True,   # 4.3: a step per enemy ZOC hex without a friendly unit
-        stacking_end=False,                 # 6.5.1: over-stacking is allowed and punished by elimination (5)
+        stacking_end="phase", stacking_rule="6.5.1",   # over-stacking allowed; a unit eliminated at the phase end (5.1)
         advance="retreat", advance_rule="6.5.2",   # along the retreat path, as far as it went
         advance_zoc_stop=2, advance_ignore_zoc_classes=("mechanised", "ski"),   # 6.5.2
     ),

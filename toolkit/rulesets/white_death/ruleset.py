@@ -252,7 +252,8 @@ def _ruleset() -> WhiteDeath:
                            ladder=("isolated",), ladder_rule="15 C"),
         los=LosRules(rule="11 B.3.c", along_hexside="both"),
         combat=CombatRules(rule="9", crt="conventional_fire", odds_rule="9 C.3", terrain_rule="12",
-                           strength_rule="9 C.1", status_rule="15 C"),
+                           strength_rule="9 C.1", status_rule="15 C",
+                           context_keys={"barrage_sp": (), "barrage_attacks": ()}),   # 15 A.3 (--fire/--target set the rest)
         retreat=RetreatRules(rule="14 B", away="farther", enemy_zoc="loss", friendly_negates=False,
                              stacking_end=True, advance=1, advance_rule="9 D"),
     )

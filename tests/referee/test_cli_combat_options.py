@@ -1,0 +1,90 @@
+"""``hexforge referee combat --context`` (situational facts a game's combat rules read, checked
+against the ruleset's ``CombatRules.context_keys``) and ``--apply --no-retreat`` (Demyansk 12.42)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolkit.cli import main
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+AVD = str(DATA / "combat" / "avd-soviet-attack.yaml")
+DS_17 = str(DATA / "demyansk-shield" / "combat-17-0.yaml")
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(["referee", *args])
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_context_reaches_the_rulesets_hooks(capsys):
+    # A Victory Denied 9.3.4/9.3.5: a Stuka with the German defence (2 left), Timoshenko (1 right)
+    code, out, _ = run(capsys, "combat", "s-20c,s-45c", "1537", "-p", AVD, "--json")
+    plain = json.loads(out)["combat"]
+    code, out, _ = run(capsys, "combat", "s-20c,s-45c", "1537", "-p", AVD, "--json",
+                       "--context", "stuka=defence", "--context", "timoshenko=yes")
+    c = json.loads(out)["combat"]
+    assert code == 0 and c["shift"] == plain["shift"] - 1
+    assert {m["rule"] for m in c["modifiers"]} - {m["rule"] for m in plain["modifiers"]} == {"9.3.4", "9.3.5"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-p", AVD, "--context", "stukka=attack"], "unknown combat context 'stukka' for a-victory-denied; it knows: "
+                                                 "activated, fixed, minsk, stuka, timoshenko"),
+    (["-p", AVD, "--context", "stuka=maybe"], "combat context stuka is one of attack, defence, not 'maybe'"),
+    (["-p", AVD, "--context", "timoshenko"], "bad --context 'timoshenko': expected KEY=VALUE"),
+    (["-p", AVD, "--context", "stuka=attack", "--context", "stuka=defence"], "--context stuka is given twice"),
+])
+def test_bad_context_is_a_clear_error(capsys, args, message):
+    code, out, err = run(capsys, "combat", "s-20c,s-45c", "1537", *args)
+    assert code == 2 and message in err and "Traceback" not in err + out
+
+
+def test_a_game_without_context_keys_says_so(capsys):
+    code, _, err = run(capsys, "combat", "df357", "1109", "-p", str(DATA / "combat" / "vv-combat-1.yaml"),
+                       "--context", "snow=1")
+    assert code == 2 and "unknown combat context 'snow' for velikiye-luki; it knows: none" in err
+
+
+def test_no_retreat_from_the_command_line(capsys, tmp_path):
+    # 17.0 combat 1 (without the air missions): A1*/DR, the Axis No Retreat roll 5 + 1 passes
+    out_file = tmp_path / "after.yaml"
+    args = ["combat", "so-87,so-1-87,so-1318,so-1-1318,so-2-87", "1811", "-p", DS_17,
+            "--support", "artillery:so-231-387", "--roll", "6", "--apply", "--loss", "so-1318=1"]
+    code, out, _ = run(capsys, *args, "--no-retreat", "defender=5", "--json", "--out", str(out_file))
+    o = json.loads(out)["outcome"]
+    assert code == 0 and o["no_retreat"]["defender"] == {"roll": 5, "drm": 1, "modified": 6, "outcome": "pass",
+                                                         "steps": 1, "rule": "12.42"}
+    assert o["losses"] == {"so-1318": 1, "ax-iii26": 1} and o["retreats"] == {} and out_file.is_file()
+    code, out, err = run(capsys, *args, "--no-retreat", "attacker")
+    assert code == 2 and "attacker does not retreat on A1*/DR" in err
+    code, _, err = run(capsys, *args, "--no-retreat", "both=3")
+    assert code == 2 and "bad --no-retreat 'both=3'" in err
+    code, _, err = run(capsys, "combat", "so-87", "1811", "-p", DS_17, "--no-retreat", "defender")
+    assert code == 2 and "need --apply" in err
+
+
+def test_zoc_retreat_from_the_command_line(capsys, tmp_path):
+    # 12.44 unit #1 (here a two-step unit) surrounded in 2733: the roll passes, it goes on to 2932
+    pos = tmp_path / "pos.yaml"
+    text = (DATA / "demyansk-shield" / "retreat-12-44.yaml").read_text().replace('so-1-87: {hex: "2733"}',
+                                                                                  'so-1318: {hex: "2733"}')
+    pos.write_text(text)
+    args = ["combat", "ax-ss-baum,ax-ss-bochmann", "2733", "-p", str(pos), "--apply", "--json"]
+    rolls = {}
+    for n in range(1, 7):
+        code, out, _ = run(capsys, "combat", "ax-ss-baum,ax-ss-bochmann", "2733", "-p", str(pos), "--roll", str(n),
+                           "--json")
+        rolls[json.loads(out)["roll"]["result"]["text"]] = n
+    die = str(rolls["DR"])
+    code, out, err = run(capsys, *args, "--roll", die, "--zoc-retreat", "defender=6", "--retreat", "defender=2932")
+    o = json.loads(out)["outcome"]
+    assert code == 0, err
+    assert o["zoc_retreat"]["defender"]["outcome"] == "pass" and o["retreats"]["so-1318"] == ["2733", "2833", "2932"]
+    code, _, err = run(capsys, *args, "--roll", die, "--zoc-retreat", "nobody")
+    assert code == 2 and "bad --zoc-retreat 'nobody'" in err

@@ -1,0 +1,286 @@
+"""Demyansk Shield combat results applied (12.2-12.5): the 17.0 No Retreat roll and the 12.38
+example first, then positions isolating the attacker-first order, No Retreat eligibility and
+failure, 12.25, and the retreat/advance limits (12.33 over-stacking, 12.52, 12.56, 12.57)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolkit.errors import DataError, IllegalMoveError, RulesError
+from toolkit.referee import (Code, Support, Unit, advance_options, apply_combat, assess_combat, load_position,
+                             retreat_options, roll_combat)
+from toolkit.referee.combat_chart import parse_result
+from toolkit.referee.combat_options import no_retreat_table, roll_no_retreat
+from toolkit.rulesets.demyansk_shield import RULESET as DS
+
+from .helpers import DATA, H
+
+
+def _17_0():
+    pos = load_position(DATA / "combat-17-0.yaml")
+    c = pos.game.counters
+    for uid in ("so-air-1", "ax-air-b1"):
+        pos.units[uid] = Unit(uid, c[uid], c[uid].side, box="air")
+    pos.touch()
+    return pos
+
+
+ATTACKERS = ["so-87", "so-1-87", "so-1318", "so-1-1318", "so-2-87"]
+
+
+def _combat_1(pos):
+    a = assess_combat(pos, DS, ATTACKERS, H("1811"),
+                      supports=[Support("artillery", "attacker", unit="so-231-387"),
+                                Support("air", "attacker", unit="so-air-1"),
+                                Support("air", "defender", unit="ax-air-b1")])
+    r = roll_combat(pos, DS, a, roll=6)
+    assert r.result.text == "A1*/DR"
+    return a, r
+
+
+def _add(pos, where):
+    for uid, h in where:
+        c = pos.game.counters[uid]
+        pos.units[uid] = Unit(uid, c, c.side, hex=H(h))
+    pos.touch()
+
+
+# -- the worked examples ---------------------------------------------------------------------------
+
+
+def test_17_0_combat_1_no_retreat_passes_with_a_step_loss():
+    # "The Axis player attempts a No Retreat [...] rolls a 5, +1 for the printed Strongpoint = 6:
+    # passed, with a step loss": III/26 is reduced and stays in 1811; the Soviet loses 1318(-)
+    pos = _17_0()
+    a, r = _combat_1(pos)
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5})
+    t = o.no_retreat["defender"]
+    assert (t.roll, t.drm, t.modified, t.outcome, t.steps, t.rule) == (5, 1, 6, "pass", 1, "12.42")
+    assert o.position.unit("ax-iii26").hex == H("1811") and o.position.unit("ax-iii26").steps == 1
+    assert o.losses == {"so-1318": 1, "ax-iii26": 1} and o.retreats == {}
+    assert any("No Retreat (rule 12.42): 5 +1" in line and "stays" in line for line in o.log)
+    # the attacker's loss is logged before the defender's part (12.21: the attacker first)
+    assert [i for i, line in enumerate(o.log) if "so-1318 loses" in line or "No Retreat" in line] == [1, 2]
+
+
+def test_17_0_a_one_step_defender_is_eliminated_and_the_soviet_may_advance():
+    # "If III/26 had been one-step, it would be eliminated and a Soviet unit could advance"
+    pos = _17_0()
+    a, r = _combat_1(pos)                 # the example's odds; then III/26 with one step left
+    pos.unit("ax-iii26").steps = 1
+    pos.touch()
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5}, advance=["so-87"])
+    assert o.eliminated == ["ax-iii26"] and o.position.unit("so-87").hex == H("1811")
+
+
+def test_12_38_no_attacker_left_no_defender_retreat():
+    # A one-step unit attacks two steps at 1-3; roll 1: A1/DR; the attacker is removed, so "the
+    # defender is not required to retreat"
+    pos = load_position(DATA / "combat-12-38.yaml")
+    a = assess_combat(pos, DS, ["so-1-1318"], H("1608"))
+    assert (a.ratio, a.column) == ("1:3", "1-3")
+    r = roll_combat(pos, DS, a, roll=1)
+    assert r.result.text == "A1/DR"
+    o = apply_combat(pos, DS, a, r)
+    assert o.eliminated == ["so-1-1318"] and o.position.unit("ax-iii26").hex == H("1608")
+    assert o.retreats == {} and any("rule 12.38" in line for line in o.log)
+    with pytest.raises(IllegalMoveError, match="does not retreat"):      # a named retreat does not fit
+        apply_combat(pos, DS, a, r, retreats={"defender": H("1709")})
+
+
+# -- positions isolating each rule -----------------------------------------------------------------
+
+
+def test_12_38_a_surviving_attacker_makes_the_defender_retreat():
+    pos = load_position(DATA / "combat-12-38.yaml")
+    _add(pos, [("so-1-87", "1507")])
+    a = assess_combat(pos, DS, ["so-1-1318", "so-1-87"], H("1608"))
+    r = next(roll_combat(pos, DS, a, roll=n) for n in range(1, 7)
+             if roll_combat(pos, DS, a, roll=n).result.text == "A1/DR")
+    with pytest.raises(IllegalMoveError, match="the defender must choose"):
+        apply_combat(pos, DS, a, r, losses={"so-1-87": 1})
+
+
+def test_no_retreat_needs_an_eligible_hex():
+    # 17.0 combat 2: "The engineer is not eligible for No Retreat, so it must retreat"
+    pos = _17_0()
+    a = assess_combat(pos, DS, "so-28-238", H("1910"), supports=[Support("air", "attacker", unit="so-air-1"),
+                                                                      Support("air", "defender", unit="ax-air-b1")])
+    r = roll_combat(pos, DS, a, roll=3)
+    assert r.result.text == "AR"
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, retreats={"attacker": H("1809")}, no_retreat={"attacker": 6})
+    assert exc.value.reasons[0].rule == "12.42b" and "so-28-238" in exc.value.reasons[0].text
+    with pytest.raises(IllegalMoveError, match="defender does not retreat on AR"):
+        apply_combat(pos, DS, a, r, retreats={"attacker": H("1809")}, no_retreat={"defender": 6})
+
+
+def test_no_retreat_failed_the_units_retreat():
+    pos = _17_0()
+    a, r = _combat_1(pos)
+    with pytest.raises(IllegalMoveError, match="name the end hex"):      # a fail: the retreat is due
+        apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 1})
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 1},
+                     retreats={"defender": H("1912")})
+    assert o.no_retreat["defender"].outcome == "fail" and o.position.unit("ax-iii26").hex == H("1912")
+    # without a die the roll comes from the combat's seed: the same seed, the same roll
+    drawn = roll_no_retreat(pos, DS, "defender", pos.units_of(["ax-iii26"]), seed=r.seed)
+    assert drawn == roll_no_retreat(pos, DS, "defender", pos.units_of(["ax-iii26"]), seed=r.seed)
+    kw = {"retreats": {"defender": H("1912")}} if not drawn.passed else {}
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": None}, **kw)
+    assert o.no_retreat["defender"] == drawn
+    with pytest.raises(RulesError, match="1 to 6, not 7"):
+        apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 7})
+
+
+def test_the_no_retreat_table_is_estimated_data_with_the_known_cell():
+    game = _17_0().game
+    rows = no_retreat_table(game, "retreat_options")
+    assert (4, 6, "pass", 1) in rows                                  # 17.0: a final 6 passes with a loss
+    assert "estimated" in game.charts["retreat_options"]
+    broken = replace(game, charts={**game.charts, "retreat_options": {"rows": {"1-6": "hold"}}})
+    with pytest.raises(DataError, match="not pass, fail"):
+        no_retreat_table(broken, "retreat_options")
+
+
+def test_12_25_reduced_attacker_loss():
+    # the defender (2 steps) loses more steps than it has: the attacker loses one step fewer
+    pos = load_position(DATA / "combat-12-38.yaml")
+    _add(pos, [("so-1318", "1507")])
+    a = assess_combat(pos, DS, ["so-1-1318", "so-1318"], H("1608"))
+    r = roll_combat(pos, DS, a, roll=1)
+    cell = parse_result("A2/D3", retreat=(1, 2))                     # no such cell on the estimated CRT
+    a.results[cell.text] = cell
+    r = replace(r, result=cell)
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1})
+    assert o.eliminated == ["ax-iii26"] and o.losses == {"ax-iii26": 2, "so-1318": 1}
+    assert any("rule 12.25" in line for line in o.log)
+
+
+def test_12_33_a_retreat_ending_over_the_stacking_limit_eliminates():
+    pos = _17_0()
+    _add(pos, [("ax-ir27", "1912"), ("ax-ir48", "1912"), ("ax-ir89", "1912"), ("ax-ew", "1912")])   # 7 points
+    a, r = _combat_1(pos)
+    answer = retreat_options(pos, DS, ["ax-iii26"], (1, 2), from_hex=H("1811"))
+    assert H("1912") in answer.overstacked and answer.overstacked[H("1912")].rule == "12.33"
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, retreats={"defender": H("1912")})
+    assert o.eliminated == ["ax-iii26"] and "12.33" in " ".join(o.log)
+    assert o.position.unit("ax-ir27").hex == H("1912")
+
+
+def test_12_52_one_soviet_unit_advances_from_each_attacking_hex():
+    pos = _17_0()
+    a, r = _combat_1(pos)                 # the example's odds; then III/26 with one step left
+    pos.unit("ax-iii26").steps = 1
+    pos.touch()
+    kw = dict(losses={"so-1318": 1}, no_retreat={"defender": 5})
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, advance=["so-87", "so-1-87"], **kw)   # both from 1710
+    assert exc.value.reasons[0].code == Code.ADVANCE_ILLEGAL and "only 1 unit(s) of the soviet" in str(exc.value)
+    o = apply_combat(pos, DS, a, r, advance=["so-87", "so-2-87"], **kw)  # one from 1710, one from 1810
+    assert {o.advances["so-87"], o.advances["so-2-87"]} == {H("1811")}
+
+
+def test_12_56_and_12_57_advance_limits():
+    pos = _17_0()
+    _add(pos, [("ax-ir27", "1711"), ("ax-ir48", "1711"), ("ax-ir89", "1711"), ("ax-ir6", "1711")])
+    del pos.units["ax-iii26"]
+    pos.touch()
+    # four regiments of 2 points: 8 > 7 at the end of the advance (12.56); three may go
+    assert advance_options(pos, DS, ["ax-ir27", "ax-ir48", "ax-ir89", "ax-ir6"], H("1811")) == []
+    assert advance_options(pos, DS, ["ax-ir27", "ax-ir48", "ax-ir89"], H("1811")) == [H("1811")]
+    _add(pos, [("so-231-387", "1710")])
+    assert advance_options(pos, DS, ["so-231-387"], H("1811")) == []   # 12.57: artillery never
+
+
+# -- 12.43-12.44 retreat through an enemy ZOC -------------------------------------------------------
+
+
+def _12_44(unit="so-1318"):
+    """The 12.44 example's unit #1 in 2733 (every neighbour Axis-held or in Axis ZOC), here a
+    two-step unit, attacked by the Axis units in 2732 and 2834, with a roll giving DR."""
+    pos = load_position(DATA / "retreat-12-44.yaml")
+    del pos.units["so-1-87"]
+    _add(pos, [(unit, "2733")])
+    a = assess_combat(pos, DS, ["ax-ss-baum", "ax-ss-bochmann"], H("2733"))
+    r = next(x for x in (roll_combat(pos, DS, a, roll=n) for n in range(1, 7)) if x.result.text == "DR")
+    return pos, a, r
+
+
+def test_12_44_the_surrounded_unit_passes_loses_a_step_and_goes_on():
+    # "It can, however, retreat if it passes the Retreat Options Table. If it passes, it must
+    # retreat two hexes and to a hex not in an enemy ZOC or occupied by a friendly unit. It also
+    # loses one step"
+    pos, a, r = _12_44()
+    o = apply_combat(pos, DS, a, r)                                    # no attempt declared: eliminated
+    assert o.eliminated == ["so-1318"]
+    o = apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2932")})
+    assert o.zoc_retreat["defender"].outcome == "pass" and o.zoc_retreat["defender"].rule == "12.43"
+    assert o.position.unit("so-1318").hex == H("2932") and o.position.unit("so-1318").steps == 1
+    assert o.retreats["so-1318"] == [H("2733"), H("2833"), H("2932")] and o.losses == {"so-1318": 1}
+    # 2632 holds a friendly unit: a legal end too; 2834 is Axis-held: never
+    assert apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6},
+                        retreats={"defender": H("2632")}).position.unit("so-1318").hex == H("2632")
+    with pytest.raises(IllegalMoveError):
+        apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2834")})
+
+
+def test_12_44_a_failed_roll_eliminates():
+    pos, a, r = _12_44()
+    o = apply_combat(pos, DS, a, r, zoc_retreat={"defender": 1}, retreats={"defender": H("2932")})
+    assert o.zoc_retreat["defender"].outcome == "fail" and o.eliminated == ["so-1318"]
+    assert any("failed the retreat through an enemy ZOC" in line for line in o.log)
+
+
+def test_12_43_only_without_a_normal_retreat_and_not_for_artillery():
+    pos = load_position(DATA / "retreat-12-44.yaml")                  # unit #2 in 2632 retreats normally
+    a = assess_combat(pos, DS, ["ax-ss-kurtz"], H("2632"))
+    r = next(x for x in (roll_combat(pos, DS, a, roll=n) for n in range(1, 7)) if x.result.text == "DR")
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2731")})
+    assert exc.value.reasons[0].rule == "12.43" and "a normal retreat exists" in str(exc.value)
+    pos, a, r = _12_44("so-231-387")                                  # artillery: simply eliminated (12.43b)
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, zoc_retreat={"defender": 6}, retreats={"defender": H("2932")})
+    assert exc.value.reasons[0].rule == "12.43b"
+    assert apply_combat(pos, DS, a, r).eliminated == ["so-231-387"]
+
+
+# -- property: a No Retreat roll against the table read literally -----------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(die=st.integers(1, 6), steps=st.integers(1, 2))
+def test_no_retreat_follows_the_table_row_by_row(die, steps):
+    # 17.0 combat 1 with III/26 at 1 or 2 steps: the modified roll (die + 1, printed Strongpoint)
+    # is looked up in charts.retreat_options read here row by row; a pass keeps III/26 in 1811 with
+    # the row's steps lost on top of the CRT's none, a fail leaves the retreat to be named
+    pos = _17_0()
+    a, r = _combat_1(pos)
+    pos.unit("ax-iii26").steps = steps
+    pos.touch()
+    rows = pos.game.charts["retreat_options"]["rows"]
+    cell = next(v for k, v in rows.items() if _in_row(str(k), die + 1))
+    outcome, _, extra = str(cell).partition("/")
+    kw = dict(losses={"so-1318": 1}, no_retreat={"defender": die})
+    if outcome == "fail":
+        with pytest.raises(IllegalMoveError, match="name the end hex"):
+            apply_combat(pos, DS, a, r, **kw)
+        return
+    o = apply_combat(pos, DS, a, r, **kw)
+    lost = int(extra or 0)
+    if lost >= steps:
+        assert o.eliminated == ["ax-iii26"]
+    else:
+        assert o.position.unit("ax-iii26").hex == H("1811") and o.position.unit("ax-iii26").steps == steps - lost
+
+
+def _in_row(label: str, roll: int) -> bool:
+    if label.endswith("+"):
+        return roll >= int(label[:-1])
+    low, _, high = label.partition("-")
+    return int(low) <= roll <= int(high or low)

@@ -1,0 +1,101 @@
+"""Retreat options a side may take after a combat result: No Retreat (Demyansk 12.42), a die
+rolled on a game chart whose rows say whether the side stands ("pass") or retreats ("fail"),
+some with steps lost on top of the CRT's ("pass/1"), and a retreat through an enemy ZOC on the
+same table (12.43-12.44: a pass goes on, a fail is eliminated). The ruleset's ``no_retreat``
+and ``zoc_retreat`` hooks say who is eligible and the DRM; :func:`~toolkit.referee.apply_combat`
+applies the outcome.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from ..errors import DataError, IllegalMoveError, RulesError
+from .combat_chart import _roll_label, parse_dice
+from .reasons import Code, Reason
+
+__all__ = ["NoRetreatRoll", "no_retreat_table", "roll_no_retreat"]
+
+
+@dataclass(frozen=True)
+class NoRetreatRoll:
+    """A No Retreat attempt: the die ``roll``, the ``drm`` (and why), the ``modified`` roll, the
+    ``outcome`` ("pass": the side stays; "fail": it retreats) and the ``steps`` lost for it."""
+
+    role: str
+    roll: int
+    drm: int
+    why: str
+    modified: int
+    outcome: str
+    steps: int
+    rule: str | None
+    through_zoc: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "pass"
+
+    def log(self) -> str:
+        drm = f" {self.drm:+d} ({self.why}) = {self.modified}" if self.drm else ""
+        steps = f", {self.steps} step(s) lost" if self.steps else ""
+        if self.through_zoc:
+            return (f"{self.role} retreats through an enemy ZOC (rule {self.rule}): {self.roll}{drm}: "
+                    f"{self.outcome}; {'it goes on' if self.passed else 'the retreating units are eliminated'}")
+        return (f"{self.role} tries No Retreat (rule {self.rule}): {self.roll}{drm}: {self.outcome}"
+                f"{steps}; the {self.role} {'stays' if self.passed else 'retreats'}")
+
+
+def no_retreat_table(game, name: str) -> list[tuple[int | None, int | None, str, int]]:
+    """The rows ``(low, high, outcome, steps)`` of chart ``name`` of ``game``; a DataError naming
+    the game file and the field when it is missing or a cell is not pass, fail, pass/N, fail/N."""
+    where = f"{game.root}/game.yaml" if game.root else f"game {game.id}"
+    data = game.charts.get(name)
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), dict):
+        raise DataError(f"game {game.id} has no No Retreat table (charts.{name} with rows)", path=where,
+                        field=f"charts.{name}")
+    out = []
+    for label, cell in data["rows"].items():
+        m = re.fullmatch(r"\s*(pass|fail)\s*(?:/\s*(\d+))?\s*", str(cell).lower())
+        try:
+            low, high = _roll_label(label)
+        except ValueError as exc:
+            raise DataError(str(exc), path=where, field=f"charts.{name}.rows") from None
+        if not m:
+            raise DataError(f"{cell!r} is not pass, fail, pass/N or fail/N", path=where,
+                            field=f"charts.{name}.rows.{label}")
+        out.append((low, high, m[1], int(m[2] or 0)))
+    return out
+
+
+def roll_no_retreat(pos, rs, role: str, units, *, roll: int | None = None, seed=None,
+                    through_zoc: bool = False) -> NoRetreatRoll:
+    """Roll No Retreat for ``units`` (the ``role``'s side): ``roll`` if given, else drawn from
+    ``seed`` (logged by the caller). :class:`IllegalMoveError` with the hook's reason when the
+    side may not try it. ``through_zoc``: the same table for a retreat through an enemy ZOC
+    (the ``zoc_retreat`` hook and ``RetreatRules.zoc_retreat_rule``; a pass goes on, a fail is
+    eliminated; the table's extra steps do not apply)."""
+    r = rs.retreat
+    what, rule = ("retreat through an enemy ZOC", r.zoc_retreat_rule) if through_zoc else \
+        ("No Retreat", r.no_retreat_rule)
+    if not r.no_retreat_chart or (through_zoc and not r.zoc_retreat_rule):
+        raise IllegalMoveError(f"{rs.name} has no {what} option",
+                               [Reason(Code.COMBAT_CHOICE, r.rule, f"{rs.name} has no {what} option")])
+    answer = (rs.zoc_retreat if through_zoc else rs.no_retreat)(pos, role, list(units))
+    if isinstance(answer, Reason):
+        raise IllegalMoveError(str(answer), [answer])
+    drm, why = answer
+    n, sides = parse_dice(r.no_retreat_dice)
+    if roll is None:
+        rng = random.Random(f"{seed}/{'zoc-retreat' if through_zoc else 'no-retreat'}/{role}")
+        roll = sum(rng.randint(1, sides) for _ in range(n))
+    elif not n <= roll <= n * sides:
+        raise RulesError(f"a {what} roll of {r.no_retreat_dice} is {n} to {n * sides}, not {roll}")
+    modified = roll + drm
+    for low, high, outcome, steps in no_retreat_table(pos.game, r.no_retreat_chart):
+        if (low is None or modified >= low) and (high is None or modified <= high):
+            return NoRetreatRoll(role, roll, drm, why, modified, outcome, 0 if through_zoc else steps, rule,
+                                 through_zoc)
+    raise RulesError(f"charts.{r.no_retreat_chart} has no row for a roll of {modified}")
