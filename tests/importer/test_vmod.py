@@ -70,3 +70,28 @@ def test_import_report_lists_what_did_not_map(round_trip):
     _, _, result = round_trip("tutorial")
     text = (result.folder / "import-report.txt").read_text()
     assert "module.turn.TurnTracker" in text and "DiceButton" in text
+
+
+@pytest.mark.parametrize("game_id", [g for g in BUNDLED if g in ("a-victory-denied", "grossdeutschland")])
+def test_decks_come_back(round_trip, game_id):
+    source, imported, result = round_trip(game_id)
+    assert source.decks, "the game has decks (chit cups)"
+    boxes = {b.id: b.name for m in imported.maps.values() for b in m.boxes}
+    src_boxes = {b.id: b.name for m in source.maps.values() for b in m.boxes}
+    by_name = {d.name: d for d in imported.decks}
+    assert set(by_name) == {d.name for d in source.decks}
+    names = {d.id: d.name for d in source.decks}
+    for deck in source.decks:
+        got = by_name[deck.name]
+        assert got.counters == deck.counters   # the chits are the source's counters, in order
+        assert all(imported.counters[c].count == source.counters[c].count for c in deck.counters)
+        assert (got.face_down, got.draw_face_up, got.shuffle) == (deck.face_down, deck.draw_face_up, deck.shuffle)
+        assert got.return_command == deck.return_command
+        assert (by_name_of(imported, got.send_to) if got.send_to else None) == names.get(deck.send_to)
+        if deck.box is not None:
+            assert boxes[got.box] == src_boxes[deck.box]
+    assert any(line.startswith(f"deck {source.decks[0].name!r}") for line in result.report)
+
+
+def by_name_of(game, deck_id):
+    return next(d.name for d in game.decks if d.id == deck_id)

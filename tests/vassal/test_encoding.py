@@ -68,3 +68,57 @@ def test_named_keys_and_esc_constant():
     assert key("F", 130) == "70,130"
     assert key(57344, 0, "Battleworn") == "57344,0,Battleworn"
     assert ESC == "\x1b"
+
+
+# -- the linear chain splitter against a literal reading of VASSAL's decoder ---------------
+
+def _literal_split(text: str) -> list[str]:
+    """Decorator.getInner's decoding, level by level: split at the first TAB no backslash
+    precedes, unescape both halves once (drop one backslash before each TAB, unquote)."""
+    def unescape(value: str) -> str:
+        value = value.replace("\\\t", "\t")
+        return value[1:-1] if len(value) > 1 and value[0] == "'" and value[-1] == "'" else value
+
+    out: list[str] = []
+    rest: str | None = text
+    while rest is not None:
+        i = rest.find(TAB)
+        while i > 0 and rest[i - 1] == "\\":
+            i = rest.find(TAB, i + 1)
+        if i < 0:
+            out.append(unescape(rest))
+            rest = None
+        else:
+            out.append(unescape(rest[:i]))
+            rest = unescape(rest[i + 1:])
+    return out
+
+
+_PARTS = st.text(alphabet="ab;\t'\\", max_size=7)
+
+
+@given(st.lists(_PARTS, min_size=1, max_size=6))
+def test_chain_splitting_matches_the_literal_decoder_on_encoded_chains(parts):
+    traits = [Trait(p, p) for p in parts]
+    assert split_chain(chain_type(traits), chain_state(traits)) == [
+        Trait(t, s) for t, s in zip(_literal_split(chain_type(traits)), _literal_split(chain_state(traits)))]
+
+
+@given(st.text(alphabet="ab\t'\\", max_size=30))
+def test_chain_splitting_matches_the_literal_decoder_on_any_text(text):
+    # hand-written and corrupt pieces too: whatever VASSAL's decoder makes of them
+    assert [t.type for t in split_chain(text, "")] == _literal_split(text)
+    assert [t.state for t in split_chain(text, text)] == _literal_split(text)
+
+
+def test_chain_splitting_is_linear_in_the_piece():
+    # 1,500 traits: about a million characters of nested escaping, split in one pass
+    traits = [Trait(f"mark;K{i}", str(i)) for i in range(1500)] + [Trait("piece;;;a.png;A", "null;0;0;p;0")]
+    assert split_chain(chain_type(traits), chain_state(traits)) == traits
+
+
+@given(st.text(alphabet="ab;\\'", max_size=30))
+def test_decode_matches_a_literal_split_on_unescaped_delimiters(text):
+    import re
+    literal = [t.replace("\\;", ";") for t in re.split(r"(?<!\\);", text)]
+    assert decode(text, ";") == [t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t for t in literal]

@@ -75,3 +75,67 @@ def test_a_long_setup_reads_in_seconds(tmp_path):
 def _escape(text: str) -> str:
     from xml.sax.saxutils import escape
     return escape(text)
+
+
+def test_traits_whose_id_has_no_semicolon_are_known(tmp_path):
+    # Deselect.myGetType is "deselect" + its fields, TranslatableMessage's "locmsg" + its fields
+    piece = _chain("unit.png", "Unit", ["deselectDeselect;88,130;;false;D", "locmsg77,130;Say;hello"])
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)))
+    path = module(tmp_path / "bare.vmod", maps, slot("Unit", 1, add_piece(None, piece)),
+                  images={"a.png": png(300, 200), "unit.png": png(48, 48)})
+    assert inspect(path)["problems"] == []
+
+
+def test_decks_on_the_map_and_expressions_naming_decks_are_no_problem(tmp_path):
+    # a DrawPile with no owning board sits on the map (DrawPile.getPosition); a Return to Deck
+    # naming its deck by a constant expression is checked, one naming it by a property is not
+    card = _chain("card.png", "Card", ["obs;77,130;back.png;Mask;P;?;player:;Peek",
+                                       'return;Discard;68,130;;Select;Discard;2;false;{"Pile"}',
+                                       'return;Away;69,130;;Select;Away;2;false;{Side + " Pile"}'])
+    wrong = _chain("card.png", "Card 2", ["obs;77,130;back.png;Mask;P;?;player:;Peek",
+                                          'return;Discard;68,130;;Select;Discard;2;false;{"Nowhere"}'])
+    pile = (f'<{B}module.map.DrawPile name="Pile" owningBoard="" x="50" y="50">'
+            f'<{B}widget.CardSlot entryName="Card" gpid="3">{_escape(add_piece(None, card))}</{B}widget.CardSlot>'
+            f'<{B}widget.CardSlot entryName="Card 2" gpid="4">{_escape(add_piece(None, wrong))}</{B}widget.CardSlot>'
+            f'</{B}module.map.DrawPile>')
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)), extra=pile)
+    path = module(tmp_path / "deck.vmod", maps, "", images={"a.png": png(300, 200), "card.png": png(60, 80),
+                                                            "back.png": png(60, 80)})
+    assert inspect(path)["problems"] == [
+        "deck 'Pile': card 'Card 2' returns to deck 'Nowhere', which does not exist"]
+
+
+def test_board_sizes_come_from_image_headers(tmp_path):
+    from toolkit.vassal.reader import image_size
+    from toolkit.vassal.safety import SafeZip
+    import io
+    import zipfile
+    from PIL import Image
+    jpeg, gif = io.BytesIO(), io.BytesIO()
+    Image.new("RGB", (640, 480), (10, 20, 30)).save(jpeg, "JPEG")
+    Image.new("P", (33, 44)).save(gif, "GIF")
+    with zipfile.ZipFile(tmp_path / "i.zip", "w") as zf:
+        zf.writestr("a.png", png(300, 200))
+        zf.writestr("b.jpg", jpeg.getvalue())
+        zf.writestr("c.gif", gif.getvalue())
+        zf.writestr("d.txt", "not an image")
+    with SafeZip(tmp_path / "i.zip") as archive:
+        assert [image_size(archive, n) for n in ("a.png", "b.jpg", "c.gif", "d.txt")] == [
+            (300, 200), (640, 480), (33, 44), None]
+
+
+def test_a_setup_without_a_file_starts_a_new_game(tmp_path):
+    # PredefinedSetup.launch: no file name, no save to load (a "No Setup" entry of a real module)
+    import zipfile
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)))
+    path = module(tmp_path / "m.vmod", maps, "", images={"a.png": png(300, 200)})
+    with zipfile.ZipFile(path) as zf:
+        entries = {n: zf.read(n) for n in zf.namelist()}
+    entries["buildFile.xml"] = entries["buildFile.xml"].replace(
+        f"</{B}GameModule>".encode(),
+        f'<{B}module.PredefinedSetup isMenu="false" name="No Setup" useFile="true"/></{B}GameModule>'.encode())
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    report = inspect(path)
+    assert report["problems"] == [] and [s["name"] for s in report["setups"]] == ["No Setup"]

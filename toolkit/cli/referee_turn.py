@@ -38,10 +38,10 @@ def _resolve(before: str, game_name: str | None, module: str | None):
     if game_name:
         game = game_of(game_name)
     elif module:
-        from ..vassal.reader import _Module
+        from ..vassal.reader import Module
         from ..vassal.safety import SafeZip
         with SafeZip(Path(module), where=module) as archive:
-            game = _game_named(_Module(archive, module).info.get("name"), module)
+            game = _game_named(Module(archive, module).info.get("name"), module)
     else:
         _, meta = read_stream(before)
         game = _game_named(meta.get("module"), before)

@@ -21,25 +21,24 @@ from ..errors import DataError
 from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
 from ..io import dump_game
 from ..io.counters import BACK_KINDS, KINDS
-from ..vassal.encoding import decode
-from ..vassal.reader import BUILT_IN_IMAGES, _decode_piece, _inside, _text, describe_piece, read_module, read_save
+from ..vassal.pieces import expand
+from ..vassal.reader import BUILD, BUILT_IN_IMAGES, inside_shape, read_module, read_save
 from ..vassal.safety import MAX_NESTED_BYTES
+from ._ids import printed_values, slug, unique
+from .decks import import_decks, layer_images, with_count
 from .grid import BoardGrid, convert_grid
 
 __all__ = ["import_vmod", "ImportResult"]
 
-_B = "VASSAL.build."
+_B = BUILD
 _MAPPED = {  # buildFile elements whose content the import carries over
     "GameModule", "module.Map", "module.map.BoardPicker", "module.map.boardPicker.Board",
     "module.map.boardPicker.board.HexGrid", "module.map.boardPicker.board.mapgrid.HexGridNumbering",
     "module.map.boardPicker.board.ZonedGrid", "module.map.boardPicker.board.mapgrid.Zone",
     "module.PrototypesContainer", "module.PrototypeDefinition", "module.PieceWindow", "widget.TabWidget",
     "widget.PanelWidget", "widget.ListWidget", "widget.BoxWidget", "widget.PieceSlot", "module.PredefinedSetup",
-    "module.PlayerRoster", "module.map.SetupStack",
+    "module.PlayerRoster", "module.map.SetupStack", "module.map.DrawPile", "widget.CardSlot",
 }
-#: Properties hexforge's own modules carry, read back into counter fields rather than values.
-_FIELDS = {"UnitId", "Side", "SideName", "Kind", "Type", "Size", "Formation", "UnitClass", "Steps", "BackKind",
-           "Layer", "CadreId"}
 _SIDE_KEYS = ("Side", "side", "Nationality", "Faction", "Army", "Player", "Country")
 
 
@@ -51,20 +50,6 @@ class ImportResult:
     game: Game
     report: list[str] = field(default_factory=list)
     counts: dict = field(default_factory=dict)
-
-
-def _slug(text: str, fallback: str = "x") -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
-    return slug[:60] or fallback
-
-
-def _unique(name: str, used: set[str]) -> str:
-    candidate, n = name, 1
-    while candidate in used:
-        n += 1
-        candidate = f"{name}-{n}"
-    used.add(candidate)
-    return candidate
 
 
 @dataclass
@@ -84,13 +69,16 @@ class _Importer:
         self.report: list[str] = []
         self.game: Game | None = None
         self.images: dict[str, str] = {}  # images/ name -> file in the game folder
+        self._placements: dict[str, tuple[Tally, dict]] = {}   # scenario id -> unit counts, placement index
+        self._by_name: dict[str, str] = {}
+        self.sides: dict[str, Side] = {}
+        self.used_boxes: set[str] = set()
 
     # -- maps ------------------------------------------------------------------------------
 
     def maps(self, game: Game) -> list[_Board]:
         boards: list[_Board] = []
         used_maps: set[str] = set()
-        used_boxes: set[str] = set()
         hex_maps: list[Map] = []
         for vmap in self.module.maps:
             for board in vmap["boards"]:
@@ -104,7 +92,7 @@ class _Importer:
                         self.report.append(f"board {board['name']!r} not imported: {exc.problem}")
                 map_id = None
                 if converted is not None:
-                    map_id = _unique(_slug(board["name"] or vmap["name"], "map"), used_maps)
+                    map_id = unique(slug(board["name"] or vmap["name"], "map"), used_maps)
                     m = Map(id=map_id, name=board["name"] or vmap["name"], grid=converted.grid,
                             hex_size_inches=min(5.0, max(0.1, round(converted.size / 150, 4))))
                     if board["image"] and board["image"] in self.module.images - BUILT_IN_IMAGES:
@@ -127,7 +115,7 @@ class _Importer:
                                        "no zones: not imported (its image is not kept)")
                 zones = []
                 for zone in board["zones"]:
-                    box_id = _unique(_slug(zone["name"], "box"), used_boxes)
+                    box_id = unique(slug(zone["name"], "box"), self.used_boxes)
                     zones.append((zone["name"], zone["path"], box_id))
                 boards.append(_Board(vmap["name"], board, converted, map_id, zones))
         if not hex_maps:
@@ -144,16 +132,17 @@ class _Importer:
     def counters(self, game: Game) -> dict[str, str]:
         """Counters from the palette; returns gpid -> counter id."""
         root = self.module.root
-        sides: dict[str, Side] = {}
+        sides = self.sides
         for name in self.module.sides:
-            sides.setdefault(_slug(name, "side"), Side(id=_slug(name, "side"), name=name))
+            sides.setdefault(slug(name, "side"), Side(id=slug(name, "side"), name=name))
         by_gpid: dict[str, str] = {}
         used: set[str] = set()
         palette, at_start = [], []
         for element in root.iter(_B + "widget.PieceSlot"):
-            in_stack = any(a.tag in (_B + "module.map.SetupStack", _B + "module.map.DrawPile")
-                           for a in element.iterancestors())
-            (at_start if in_stack else palette).append(element)
+            ancestors = {a.tag for a in element.iterancestors()}
+            if _B + "module.map.DrawPile" in ancestors:
+                continue   # a card of a deck (import_decks)
+            (at_start if _B + "module.map.SetupStack" in ancestors else palette).append(element)
         names = set()
         for in_stack, element in [(False, e) for e in palette] + [(True, e) for e in at_start]:
             entry = element.get("entryName", "")
@@ -161,70 +150,66 @@ class _Importer:
                 continue  # an at-start copy of a palette piece
             names.add(entry)
             try:
-                _, traits = _decode_piece(_text(element), self.module.budget)
+                traits = self.module.piece(element)
             except ValueError as exc:
                 self.report.append(f"piece slot {entry!r} not imported: it does not decode ({exc})")
                 continue
-            piece = describe_piece(traits, self.module.prototypes)
+            piece = self.module.describe(traits)
             if not piece.get("name") and not piece.get("image") and "piece;" not in piece["traits"]:
                 self.report.append(f"piece slot {entry!r} not imported: no BasicPiece")
                 continue
             props = piece["properties"]
             name = piece.get("name") or entry or "piece"
-            counter_id = props.get("UnitId") or _slug(entry or name, "piece")
+            counter_id = props.get("UnitId") or slug(entry or name, "piece")
             if props.get("UnitId") and counter_id in game.counters:  # the same unit in another palette tab
                 by_gpid[element.get("gpid", "")] = counter_id
                 continue
             if counter_id in used:
-                counter_id = _unique(counter_id, used)
+                counter_id = unique(counter_id, used)
                 self.report.append(f"piece slot {entry!r}: id taken, imported as {counter_id!r}")
             used.add(counter_id)
-            side = self._side(props, element, sides)
-            faces = _layer_images(traits, self.module.prototypes)
-            front = faces[0] if faces else piece.get("image")
-            back = faces[1] if len(faces) > 1 else None
-            if len(faces) > 2:
-                self.report.append(f"piece slot {entry!r}: {len(faces)} Layer images; the counter keeps the "
-                                   "first two as front and back")
-            kind = props.get("Kind") if props.get("Kind") in KINDS else "unit"
-            back_kind = props.get("BackKind") if props.get("BackKind") in BACK_KINDS else (
-                "reduced" if back else "none")
-            try:
-                steps = max(1, min(20, int(props.get("Steps", ""))))
-            except ValueError:
-                steps = 2 if back else 1
-            front_values, back_values = {}, {}
-            for key, value in props.items():
-                if key in _FIELDS or value == "" or not re.fullmatch(r"[A-Za-z0-9_]+", key):
-                    continue
-                if key.startswith("cadre_") and props.get("CadreId"):
-                    continue  # hexforge's copy of the cadre counter's values; the cadre is its own counter
-                if key.startswith("back_"):
-                    back_values[key[5:]] = _value(value)
-                else:
-                    front_values[key] = _value(value)
-            counter = Counter(
-                id=counter_id, side=side, name=name, kind=kind, type=props.get("Type") or "infantry",
-                size=props.get("Size") or None, formation=props.get("Formation") or None,
-                unit_class=props.get("UnitClass") or None, front=front_values, back=back_values,
-                back_kind=back_kind, steps=steps, count=1,
-                source=Source(estimated=f"imported from {self.path.name}, piece slot {entry!r}"),
-                image=self._art(front), back_image=self._art(back))
+            counter = self.make_counter(counter_id, entry, element, traits, piece)
             game.counters[counter_id] = counter
             by_gpid[element.get("gpid", "")] = counter_id
-        for card in root.iter(_B + "widget.CardSlot"):
-            self.report.append(f"card {card.get('entryName', '')!r} (deck) not imported: hexforge has no decks")
-        game.sides = list(sides.values())
         return by_gpid
+
+    def make_counter(self, counter_id: str, entry: str, element, traits, piece: dict, *,
+                     card_back: str | None = None) -> Counter:
+        """The counter of a decoded palette piece (or of a card, whose Mask gives ``card_back``)."""
+        props = piece["properties"]
+        name = piece.get("name") or entry or "piece"
+        faces = layer_images(expand(traits, self.module.prototypes))
+        front = faces[0] if faces else piece.get("image")
+        back = faces[1] if len(faces) > 1 else card_back
+        if len(faces) > 2:
+            self.report.append(f"piece slot {entry!r}: {len(faces)} Layer images; the counter keeps the "
+                               "first two as front and back")
+        card = card_back is not None or element.tag == _B + "widget.CardSlot"
+        kind = props.get("Kind") if props.get("Kind") in KINDS else "chit" if card else "unit"
+        back_kind = props.get("BackKind") if props.get("BackKind") in BACK_KINDS else (
+            "blank" if card and back else "reduced" if back else "none")
+        try:
+            steps = max(1, min(20, int(props.get("Steps", ""))))
+        except ValueError:
+            steps = 2 if back and not card else 1
+        front_values, back_values = printed_values(props)
+        return Counter(
+            id=counter_id, side=self._side(props, element, self.sides), name=name, kind=kind,
+            type=props.get("Type") or ("card" if card else "infantry"),
+            size=props.get("Size") or None, formation=props.get("Formation") or None,
+            unit_class=props.get("UnitClass") or None, front=front_values, back=back_values,
+            back_kind=back_kind, steps=steps, count=1,
+            source=Source(estimated=f"imported from {self.path.name}, {'card' if card else 'piece slot'} {entry!r}"),
+            image=self._art(front), back_image=self._art(back))
 
     def _side(self, props: dict, element, sides: dict[str, Side]) -> str | None:
         for key in _SIDE_KEYS:
             if props.get(key):
-                sid = _slug(props[key], "side")
+                sid = slug(props[key], "side")
                 sides.setdefault(sid, Side(id=sid, name=props.get("SideName") or props[key]))
                 return sid
         for ancestor in element.iterancestors():  # a palette folder named after a side
-            sid = _slug(ancestor.get("entryName", ""), "")
+            sid = slug(ancestor.get("entryName", ""), "")
             if sid and sid in sides:
                 return sid
         return None
@@ -241,7 +226,9 @@ class _Importer:
 
     # -- scenarios -------------------------------------------------------------------------
 
-    def scenarios(self, game: Game, boards: list[_Board], by_gpid: dict[str, str]) -> None:
+    def scenarios(self, game: Game, boards: list[_Board], by_gpid: dict[str, str], cards: dict[str, str]) -> None:
+        """Every predefined setup as a scenario; the cards of its decks stay in the decks (a deck
+        holds every copy of its cards), a card out of its deck is reported."""
         used: set[str] = set()
         root = self.module.root
         archive = self.module.archive
@@ -256,19 +243,31 @@ class _Importer:
             if file not in archive:
                 self.report.append(f"setup {name!r}: file {file!r} is not in the module")
                 continue
-            save = read_save(archive.read(file, limit=MAX_NESTED_BYTES), f"{self.where}!{file}", self.module)
-            scenario = Scenario(id=_unique(_slug(name, "setup"), used), name=name, map=next(iter(game.maps)),
+            save = read_save(archive.read(file, limit=MAX_NESTED_BYTES), f"{self.where}!{file}", self.module,
+                             locate=False)   # placed below, on whichever board of the layout they lie
+            scenario = Scenario(id=unique(slug(name, "setup"), used), name=name, map=next(iter(game.maps)),
                                 source=Source(estimated=f"predefined setup {name!r} of {self.path.name}"))
             layout = {b["map"]: b.get("positions", []) for b in save["boards"]}
+            in_decks = {i for deck in save["decks"] for i in deck["pieces"]}
+            held = 0
             for piece in save["pieces"]:
-                self._place(scenario, piece, boards, layout, by_gpid, game, f"setup {name!r}")
+                if piece.get("id") in in_decks:
+                    held += 1
+                elif str(piece.get("gpid", "")) in cards:
+                    self.report.append(f"setup {name!r}: card {piece.get('name', '')!r} lies out of its deck: "
+                                       "not placed (the deck holds every copy of its cards)")
+                else:
+                    self._place(scenario, piece, boards, layout, by_gpid, game, f"setup {name!r}")
+            if held:
+                self.report.append(f"setup {name!r}: {held} cards in {len(save['decks'])} decks, kept as the "
+                                   "decks' contents (the module's decks, not the setup's order)")
             game.scenarios[scenario.id] = scenario
         stacks = list(root.iter(_B + "module.map.SetupStack"))
         if stacks:
             self._setup_stacks(game, stacks, boards, by_gpid, used)
 
     def _setup_stacks(self, game, stacks, boards, by_gpid, used) -> None:
-        scenario = Scenario(id=_unique("at-start", used), name="At-start stacks", map=next(iter(game.maps)),
+        scenario = Scenario(id=unique("at-start", used), name="At-start stacks", map=next(iter(game.maps)),
                             source=Source(estimated=f"at-start stacks of {self.path.name}"))
         for stack in stacks:
             map_name = stack.getparent().get("mapName", "")
@@ -279,8 +278,8 @@ class _Importer:
                 counter_id = by_gpid.get(slot.get("gpid", ""))
                 if counter_id is None:
                     try:
-                        traits = _decode_piece(_text(slot), self.module.budget)[1]
-                        piece = describe_piece(traits, self.module.prototypes)
+                        traits = self.module.piece(slot)
+                        piece = self.module.describe(traits)
                     except ValueError:
                         piece = {}
                     counter_id = self._counter_by_name(game, piece, slot.get("entryName", ""))
@@ -294,7 +293,7 @@ class _Importer:
                     except Exception:
                         self.report.append(f"{where}: location {stack.get('location')!r} is not a hex")
                         continue
-                    _add(scenario, counter_id, hex=hex, map_id=target.map_id, game=game)
+                    self._add(scenario, counter_id, hex=hex, map_id=target.map_id, game=game)
                 else:
                     try:
                         x, y = int(stack.get("x", "0")), int(stack.get("y", "0"))
@@ -330,8 +329,8 @@ class _Importer:
 
     def _locate(self, scenario, counter_id, board: _Board, x: int, y: int, game, label, state=None) -> None:
         for name, path, box_id in board.zones:
-            if _inside(path, x, y):
-                _add(scenario, counter_id, box=box_id, game=game, state=state)
+            if inside_shape(path, x, y):
+                self._add(scenario, counter_id, box=box_id, game=game, state=state)
                 return
         if board.converted is not None:
             v = board.converted.vassal
@@ -341,37 +340,51 @@ class _Importer:
             except Exception:
                 hex = None
             if hex is not None and hex in board.converted.grid:
-                _add(scenario, counter_id, hex=hex, map_id=board.map_id, game=game, state=state)
+                self._add(scenario, counter_id, hex=hex, map_id=board.map_id, game=game, state=state)
                 return
             self.report.append(f"{label} at {name!r} is off the imported grid: not placed")
             return
         self.report.append(f"{label} lies on board {board.board['name']!r} outside every zone: not placed")
 
     def _board_at(self, map_name, x, y, boards, layout):
-        on_map = [b for b in boards if b.map_name == map_name]
-        if not on_map:
+        found = self.module.board_at(map_name, x, y, layout.get(map_name))
+        if found is None:
             return None
-        edge = next((m["edge"] for m in self.module.maps if m["name"] == map_name), (0, 0))
-        positions = layout.get(map_name) or [[on_map[0].board["name"], 0, 0]]
-        by_name = {b.board["name"]: b for b in on_map}
-        placed = [(by_name[n], c, r) for n, c, r in positions if n in by_name]
-        for board, col, row in placed:
-            left = edge[0] + sum(b.board["width"] for b, c, r in placed if r == row and c < col)
-            top = edge[1] + sum(max((b.board["height"] for b, c2, r2 in placed if r2 == rr), default=0)
-                                for rr in {r for _, _, r in placed} if rr < row)
-            if left <= x < left + board.board["width"] and top <= y < top + board.board["height"]:
-                return board, x - left, y - top
-        return None
+        board, lx, ly = found
+        target = next((b for b in boards if b.board is board), None)
+        return (target, lx, ly) if target is not None else None
+
+    def _add(self, scenario: Scenario, counter_id: str, *, hex=None, box=None, map_id=None, game,
+             state=None) -> None:
+        """Put a unit in the scenario, joining the placement of the same place and state (each
+        scenario's placements are indexed, so a set-up of thousands of pieces costs no more)."""
+        counts, index = self._placements.setdefault(scenario.id, (Tally(), {}))
+        counts[counter_id] += 1
+        counter = game.counters[counter_id]
+        if counts[counter_id] > counter.count:
+            game.counters[counter_id] = with_count(counter, counts[counter_id])
+        first_map = next(iter(game.maps))
+        map_ref = map_id if map_id and map_id != first_map else None
+        key = (hex, box, map_ref, state)
+        i = index.get(key)
+        if i is not None:
+            p = scenario.setup[i]
+            scenario.setup[i] = Placement(units=p.units + (counter_id,), hex=hex, box=box, map=map_ref,
+                                          state=state, source=p.source)
+            return
+        index[key] = len(scenario.setup)
+        scenario.setup.append(Placement(units=(counter_id,), hex=hex, box=box, map=map_ref, state=state,
+                                        source=scenario.source))
 
     def _counter_by_name(self, game, piece, entry) -> str | None:
         unit = (piece or {}).get("properties", {}).get("UnitId")
         if unit in game.counters:
             return unit
-        name = (piece or {}).get("name") or entry
-        for counter in game.counters.values():
-            if counter.name == name:
-                return counter.id
-        return None
+        if len(self._by_name) != len(game.counters):   # counters were added since: index them again
+            self._by_name = {}
+            for counter in game.counters.values():
+                self._by_name.setdefault(counter.name, counter.id)
+        return self._by_name.get((piece or {}).get("name") or entry)
 
     # -- the rest ---------------------------------------------------------------------------
 
@@ -394,31 +407,6 @@ class _Importer:
             self.report.append("piece behaviour not imported (traits of the prototypes): " + " ".join(behaviour))
 
 
-def _add(scenario: Scenario, counter_id: str, *, hex=None, box=None, map_id=None, game, state=None) -> None:
-    counts = Tally(u for p in scenario.setup for u in p.units)
-    counter = game.counters[counter_id]
-    if counts[counter_id] + 1 > counter.count:
-        game.counters[counter_id] = _with_count(counter, counts[counter_id] + 1)
-    first_map = next(iter(game.maps))
-    map_ref = map_id if map_id and map_id != first_map else None
-    for i, p in enumerate(scenario.setup):
-        if p.hex == hex and p.box == box and p.map == map_ref and p.state == state:
-            scenario.setup[i] = Placement(units=p.units + (counter_id,), hex=hex, box=box, map=map_ref,
-                                          state=state, source=p.source)
-            return
-    scenario.setup.append(Placement(units=(counter_id,), hex=hex, box=box, map=map_ref, state=state,
-                                    source=scenario.source))
-
-
-def _with_count(counter: Counter, count: int) -> Counter:
-    from dataclasses import replace
-    return replace(counter, count=count)
-
-
-def _value(text: str):
-    return int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text
-
-
 def _file_name(image: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", image.replace("/", "_")) or "image"
 
@@ -428,27 +416,19 @@ def _image_ref(converted: BoardGrid, file: str):
     return BoardImage(file=file, origin=converted.origin, size=converted.size, spacing=converted.spacing)
 
 
-def _layer_images(traits, prototypes) -> list[str]:
-    """The images of the first Layer (emb2) of the expanded piece, in level order."""
-    from ..vassal.pieces import expand
-    for trait in expand(traits, prototypes):
-        if trait.id == "emb2;":
-            fields = decode(trait.type[len("emb2;"):], ";")
-            return [i for i in (decode(fields[15], ",") if len(fields) > 15 else []) if i]
-    return []
-
-
 def import_vmod(module: str | Path, out_dir: str | Path | None = None) -> ImportResult:
     """Import ``module`` into a new game folder ``out_dir`` (default: ./<game id>); all or nothing."""
     path = Path(module)
     importer = _Importer(path)
     try:
         info = importer.module.info
-        game_id = _slug(info.get("name") or path.stem, "game")
+        game_id = slug(info.get("name") or path.stem, "game")
         game = Game(id=game_id, name=info.get("name") or path.stem, ruleset=None)
         boards = importer.maps(game)
         by_gpid = importer.counters(game)
-        importer.scenarios(game, boards, by_gpid)
+        cards = import_decks(importer, game, boards)
+        game.sides = list(importer.sides.values())
+        importer.scenarios(game, boards, by_gpid, cards)
         importer.unmapped()
         folder = Path(out_dir) if out_dir is not None else Path(game_id)
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):

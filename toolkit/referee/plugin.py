@@ -140,10 +140,17 @@ packages = ["{package}"]
 
 
 def build_plugin(game, out_dir: Path, progress=lambda message: None) -> list[Path]:
-    """Write ``out_dir/referee/``: the game's ruleset and data as a pip-installable plugin."""
+    """Write ``out_dir/referee/``: the game's ruleset and data as a pip-installable plugin.
+
+    A game that names no ruleset and has none under its id (one just imported from a module)
+    gets no plugin; a ruleset it names that does not exist is an error.
+    """
     try:
         rs = ruleset_for(game)
     except RulesError as exc:
+        if game.ruleset is None:
+            progress(f"referee: no ruleset for {game.id} (game.yaml names none): no referee plugin")
+            return []
         raise BuildError(f"referee plugin for {game.id}: {exc}") from None
     slug = re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_") or "game"
     package = f"hexforge_referee_{slug}"

@@ -10,8 +10,8 @@ and ``judge_log`` / ``judge_saves`` judge a turn with the referee (``hexforge re
 from .binding import ModuleBinding
 from .module import build_module
 from .positions import write_position
-from .reader import inspect
+from .reader import Module, inspect, read_module
 from .turn import judge_log, judge_saves
 from .vlog import read_game
 
-__all__ = ["build_module", "inspect", "ModuleBinding", "read_game", "write_position", "judge_log", "judge_saves"]
+__all__ = ["build_module", "inspect", "read_module", "Module", "ModuleBinding", "read_game", "write_position", "judge_log", "judge_saves"]

@@ -22,7 +22,7 @@ from .boards import dead_pile_zone, turn_zone
 from .encoding import Trait, decode
 from .grid import VassalHexGrid
 from .pieces import plain_text, step_faces, unique_name
-from .reader import _B, describe_piece, _decode_piece, _inside, _Module, _text
+from .reader import BUILD, Module, inside_shape
 from .safety import SafeZip
 
 __all__ = ["ModuleBinding", "Place", "BOXES_MAP", "steps_of_level", "level_of_steps", "layer_level"]
@@ -115,7 +115,7 @@ class ModuleBinding:
         self.game = game
         self.where = str(module_path)
         with SafeZip(Path(module_path), where=self.where) as archive:
-            module = _Module(archive, self.where)
+            module = Module(archive, self.where)
             #: the module's metadata entry, copied into the saves hexforge writes (as VASSAL does)
             self.moduledata = archive.read("moduledata", limit=1024 * 1024) if "moduledata" in archive else None
         self.info = module.info
@@ -140,14 +140,14 @@ class ModuleBinding:
         boxes = vassal_maps.get(BOXES_MAP)
         if boxes is not None and boxes["boards"]:
             self.zones = _zones(game, boxes["boards"][0]["zones"], self.where)
-        self.has_turn_tracker = next(module.root.iter(_B + "module.turn.TurnTracker"), None) is not None
+        self.has_turn_tracker = next(module.root.iter(BUILD + "module.turn.TurnTracker"), None) is not None
         self._slots: dict[str, tuple[str, list[Trait]]] = {}
-        for element in module.root.iter(_B + "widget.PieceSlot"):
+        for element in module.root.iter(BUILD + "widget.PieceSlot"):
             try:
-                _, traits = _decode_piece(_text(element), module.budget)
+                traits = module.piece(element)
             except ValueError:
                 continue   # reported by ``vassal inspect``; not a counter hexforge can place
-            uid = describe_piece(traits, self.prototypes)["properties"].get("UnitId")
+            uid = module.describe(traits)["properties"].get("UnitId")
             if uid and uid not in self._slots:
                 self._slots[uid] = (element.get("gpid", ""), traits)
         self._by_uid = {c.id: c for c in game.counters.values()}
@@ -162,7 +162,7 @@ class ModuleBinding:
         """The :class:`Place` of point ``(x, y)`` of VASSAL map ``map_name``."""
         if map_name == BOXES_MAP:
             for zone in self.zones:
-                if _inside(zone.path, x, y):
+                if inside_shape(zone.path, x, y):
                     return zone.place
             return Place("off", label=f"{BOXES_MAP} ({x},{y}), outside every box")
         hex_map = self.maps.get(map_name or "")

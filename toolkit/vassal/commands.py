@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import DataError, UnsafeInputError
 from .encoding import ESC, TAB, Trait, decode, encode, parse_add_piece
-from .reader import _Budget
+from .reader import DecodeBudget
 from .safety import SafeZip, parse_xml
 from .savegame import deobfuscate
 
@@ -209,7 +209,7 @@ class Table:
         #: what readers derive from a piece's traits, keyed by the traits (a log re-reads the table
         #: after every action; only pieces that changed are decoded again)
         self.cache: dict[tuple, object] = {}
-        self._budget = _Budget(where)   # crafted pieces of thousands of traits cost too much to decode
+        self._budget = DecodeBudget(where)   # crafted pieces of thousands of traits cost too much to decode
 
     def apply(self, command: Command) -> None:
         kind = command.kind

@@ -8,7 +8,7 @@ in single quotes. Nesting re-escapes, so a TAB at depth *n* carries *n-1* backsl
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import re
 from dataclasses import dataclass
@@ -18,7 +18,7 @@ TAB = "\t"
 ESC = "\x1b"
 
 __all__ = ["TAB", "ESC", "encode", "decode", "Trait", "chain_type", "chain_state", "split_chain",
-           "add_piece", "parse_add_piece", "key"]
+           "split_states", "add_piece", "parse_add_piece", "key"]
 
 
 def _escape(token: str, delim: str) -> str:
@@ -46,19 +46,24 @@ def decode(text: str, delim: str) -> list[str]:
 
     An empty string decodes as one empty token, like VASSAL's decoder. A delimiter preceded
     by a backslash is escaped whatever precedes the backslash (backslashes are not escaped).
+    Linear: a plain split, then the pieces an escaped delimiter separated joined again.
     """
-    if "\\" + delim in text:
-        pattern = _SPLITTERS.get(delim)
-        if pattern is None:
-            pattern = _SPLITTERS.setdefault(delim, re.compile(r"(?<!\\)" + re.escape(delim)))
-        escaped = "\\" + delim
-        tokens = [t.replace(escaped, delim) for t in pattern.split(text)]
-    else:
-        tokens = text.split(delim)
+    tokens = text.split(delim)
+    if len(tokens) > 1 and "\\" + delim in text:
+        joined: list[str] = []
+        parts = [tokens[0]]
+        for token in tokens[1:]:
+            if parts[-1].endswith("\\"):   # an escaped delimiter: the token goes on
+                parts[-1] = parts[-1][:-1]
+                parts += (delim, token)
+            else:
+                joined.append("".join(parts))
+                parts = [token]
+        joined.append("".join(parts))
+        tokens = joined
+    if "'" not in text:
+        return tokens
     return [t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t for t in tokens]
-
-
-_SPLITTERS: dict[str, re.Pattern[str]] = {}
 
 
 def key(code: int | str, modifiers: int = 0, name: str | None = None) -> str:
@@ -81,7 +86,7 @@ class Trait:
     type: str
     state: str = ""
 
-    @property
+    @cached_property   # asked for every trait of every piece, many times
     def id(self) -> str:
         """The factory prefix, up to and including the first ``;`` (``stack`` has none)."""
         head, sep, _ = self.type.partition(";")
@@ -106,52 +111,87 @@ def chain_state(traits: Sequence[Trait]) -> str:
     return _nest([t.state for t in traits])
 
 
-def _split_once(text: str) -> tuple[str, str | None]:
-    """Split at the first unescaped TAB: the decorator's own part and the inner chain.
+def _unescaped(text: str, times: int) -> str:
+    """``text`` with the TAB escaping of ``times`` nesting levels undone (one backslash fewer
+    before every TAB per level, never below none), as ``times`` rounds of VASSAL's decoder."""
+    if "\\\t" not in text:
+        return text
+    return _TAB_RUN.sub(lambda m: "\\" * max(0, len(m[0]) - 1 - times) + TAB, text)
 
-    VASSAL never escapes a backslash, so a TAB is escaped exactly when a backslash precedes it.
+
+def _unquoted(value: str) -> str:
+    return value[1:-1] if len(value) > 1 and value[0] == "'" and value[-1] == "'" else value
+
+
+_TAB_RUN = re.compile(r"\\*\t")
+_SEPARATOR = re.compile(r"(\\*)\t")
+_RUNS = ["\\" * k for k in range(64)]   # the k-th separator's backslashes in the usual chain
+
+
+def _split_levels(text: str, limit: int) -> list[str]:
+    """The decorators' own parts of a nested chain (a type or a state), outermost first.
+
+    Decoding level by level (split at the first TAB no backslash precedes, unescape the rest
+    once, repeat) copies the rest at every level: quadratic in the piece's size, cubic with
+    its escaping. This walks the text once instead: after ``k`` levels a TAB preceded by ``n``
+    backslashes is unescaped exactly when ``n <= k`` (VASSAL never escapes a backslash, so
+    each level removes one backslash before each TAB), and a level's enclosing quotes are its
+    first and last characters. Each TAB is looked at once, each own part copied once.
     """
-    i = text.find(TAB)
-    while i > 0 and text[i - 1] == "\\":
-        i = text.find(TAB, i + 1)
-    if i < 0:
-        return _unescape(text, TAB), None
-    return _unescape(text[:i], TAB), _unescape(text[i + 1:], TAB)
-
-
-def _unescape(text: str, delim: str) -> str:
-    value = text.replace("\\" + delim, delim)
-    if len(value) > 1 and value[0] == "'" and value[-1] == "'":
-        value = value[1:-1]
-    return value
+    if not text.endswith("'"):
+        # the usual chain: its only TABs are the separators, the k-th after k backslashes
+        pieces = _SEPARATOR.split(text)
+        runs = pieces[1::2]
+        while len(runs) > len(_RUNS):
+            _RUNS.append("\\" * len(_RUNS))
+        if runs == _RUNS[:len(runs)]:
+            owns = pieces[0:2 * limit:2]
+            return [_unquoted(own) for own in owns] if "'" in text else owns
+    out: list[str] = []
+    start, end, level = 0, len(text), 0
+    for match in _TAB_RUN.finditer(text):
+        tab = match.end() - 1
+        if tab >= end:
+            break
+        if tab < start:
+            continue
+        run = tab - max(match.start(), start)   # backslashes before this TAB, within this level
+        if run > level:
+            continue   # escaped at this level: part of the outer decorator's own text
+        out.append(_unquoted(_unescaped(text[start:tab - run], level + 1)))
+        if len(out) >= limit:
+            return out
+        start, level = tab + 1, level + 1
+        if end - start > 1 and text[start] == "'" and text[end - 1] == "'":
+            start, end = start + 1, end - 1
+    out.append(_unquoted(_unescaped(text[start:end], level + 1)))
+    return out
 
 
 def split_chain(type_text: str, state_text: str) -> list[Trait]:
     """The traits of a piece, outermost first, from its type and state strings.
 
-    The reverse of :func:`chain_type`/:func:`chain_state`; a state shorter than the type
-    (an old or hand-written piece) leaves the missing states empty. Types repeat across the
-    pieces of a save (every copy of a counter), so they are split once.
+    The reverse of :func:`chain_type`/:func:`chain_state`, in time linear in the strings'
+    length; a state shorter than the type (an old or hand-written piece) leaves the missing
+    states empty. Types repeat across the pieces of a save (every copy of a counter), so they
+    are split once.
     """
     types = _split_types(type_text)
-    states: list[str] = []
-    state_rest: str | None = state_text
-    while state_rest is not None and len(states) < len(types):
-        own_state, state_rest = _split_once(state_rest)
-        states.append(own_state)
-    states += [""] * (len(types) - len(states))
-    return [Trait(t, st) for t, st in zip(types, states)]
+    return [Trait(t, st) for t, st in zip(types, split_states(state_text, len(types)))]
+
+
+def split_states(state_text: str, count: int) -> list[str]:
+    """The states of a chain of ``count`` traits (outermost first, missing ones empty), as
+    :func:`split_chain` gives them, without building the traits."""
+    states = _split_levels(state_text, count) if state_text else [""]
+    return states + [""] * (count - len(states))
 
 
 @lru_cache(maxsize=4096)
 def _split_types(type_text: str) -> tuple[str, ...]:
-    types = []
-    type_rest: str | None = type_text
-    while type_rest is not None:
-        own_type, type_rest = _split_once(type_rest)
-        types.append(own_type)
-        if len(types) > MAX_TRAITS:
-            raise ValueError(f"piece has more than {MAX_TRAITS} traits")
+    types = _split_levels(type_text, MAX_TRAITS + 1)
+    if len(types) > MAX_TRAITS:
+        raise ValueError(f"piece has more than {MAX_TRAITS} traits")
     return tuple(types)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from ..errors import BuildError
 from ..hexes import Hex, Layout
 
-__all__ = ["VassalHexGrid", "derive_grid", "raw_index"]
+__all__ = ["inside_shape", "VassalHexGrid", "derive_grid", "raw_index"]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -71,8 +71,8 @@ def _name(n: int, kind: str, leading: int) -> str:
     return text + str(n)
 
 
-def _inside(poly: list[tuple[int, int]], px: float, py: float) -> bool:
-    """Java ``Shape`` insideness: even-odd crossings, half-open edges, intersection x <= px."""
+def inside_shape(poly: list[tuple[int, int]], px: float, py: float) -> bool:
+    """Whether a point is inside a polygon (a zone's path) as VASSAL decides: Java ``Shape`` insideness: even-odd crossings, half-open edges, intersection x <= px."""
     crossings = 0
     for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
         if y1 == y2:
@@ -199,11 +199,11 @@ class VassalHexGrid:
         else:
             ny = math.floor((y - self.y0) / self.dy)
         cand = self._centre_unrotated(nx, ny)
-        if not _inside(self._polygon(*cand), x, y):
+        if not inside_shape(self._polygon(*cand), x, y):
             offsets = ((-1, -1), (-1, 0), (1, -1), (1, 0)) if nx % 2 == 0 else ((-1, 0), (-1, 1), (1, 0), (1, 1))
             for ox, oy in offsets:
                 other = self._centre_unrotated(nx + ox, ny + oy)
-                if _inside(self._polygon(*other), x, y):
+                if inside_shape(self._polygon(*other), x, y):
                     cand = other
                     break
         return self._rot(*cand)

@@ -10,24 +10,20 @@ pieces, missing prototypes and images, duplicate gpids, setups that do not start
 from __future__ import annotations
 
 import io
+import re
 import struct
 from pathlib import Path
 
 from ..errors import DataError
-from .encoding import ESC, Trait, decode, parse_add_piece, split_chain
-from .grid import VassalHexGrid
+from .describe import KNOWN_TRAITS, DecodeBudget, decode_piece, describe_piece, describe_text
+from .encoding import ESC, Trait, decode, parse_add_piece
+from .grid import VassalHexGrid, inside_shape
 from .pieces import expand
 from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
 from .savegame import deobfuscate
 
-__all__ = ["inspect", "read_module", "describe_piece", "read_save", "KNOWN_TRAITS"]
-
-KNOWN_TRAITS = frozenset(
-    "piece; emb2; emb; mark; PROP; prototype; label; obs; hide; delete; clone; report; macro; immob; sendto; "
-    "return; markmoved; rotate; footprint; calcProp; setprop; setpieceprop; globalkey; globalhotkey; "
-    "placemark; replace; hideCmd; restrict; submenu; menuSeparator; table; translate; AreaOfEffect; nonRect2; "
-    "nonRect; pivot; button; playSound; deselect; locCommand; border; propertysheet; mat; matPiece; basicName; "
-    "cmt; locmsg; attach; deck;".split())
+__all__ = ["inspect", "read_module", "Module", "describe_piece", "decode_piece", "read_save", "element_text",
+           "image_size", "inside_shape", "DecodeBudget", "BUILD", "KNOWN_TRAITS", "BUILT_IN_IMAGES"]
 
 #: What can be a piece's innermost member (BasicCommandEncoder.createBasic): a BasicPiece, a
 #: Stack or a Deck; cards are BasicPieces (with a Mask) since VASSAL 3.2.
@@ -42,30 +38,46 @@ BUILT_IN_IMAGES = frozenset(
     "lockedRoom.gif map.gif moved.gif notes.gif overview.gif playerAway.gif playerLooking.gif postMessage.gif "
     "recenter.gif status.gif thread.gif unmoved.gif zoom.png zoomIn.gif zoomIn.png zoomOut.gif zoomOut.png".split())
 
-_B = "VASSAL.build."
+#: The package of every buildFile element's tag.
+BUILD = "VASSAL.build."
+_B = BUILD
 _MAX_COMMANDS = 1_000_000
 _MAX_DEPTH = 50
 
 
-def _png_size(data: bytes) -> tuple[int, int] | None:
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return struct.unpack(">II", data[16:24])
-    try:
-        from PIL import Image
-        with Image.open(io.BytesIO(data)) as image:
-            return image.size
-    except Exception:  # an unreadable image is reported, not fatal
-        return None
+#: Bytes of an image read to learn its size: a PNG's or GIF's header is in its first 24 and
+#: 10 bytes; a JPEG's frame header follows its EXIF block (rarely more than 64 KB).
+_HEADER_BYTES = 64 * 1024
 
 
-class _Module:
-    """The parts of a buildFile the reader needs."""
+def image_size(archive: SafeZip, name: str) -> tuple[int, int] | None:
+    """Width and height of an image of the archive from its header (the pixels are not read);
+    None if it is not an image PIL knows."""
+    head = archive.head(name, _HEADER_BYTES)
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
+        return struct.unpack(">II", head[16:24])
+    from PIL import Image
+    for data in (head, None):
+        if data is None:
+            if archive.size(name) <= len(head):
+                return None
+            data = archive.read(name)  # a header beyond the first 64 KB (a JPEG with a big EXIF)
+        try:
+            with Image.open(io.BytesIO(data)) as image:   # PIL reads the header only
+                return image.size
+        except Exception:  # an unreadable or truncated header: reported, not fatal
+            continue
+    return None
+
+
+class Module:
+    """The parts of a buildFile the reader needs (see :func:`read_module`)."""
 
     def __init__(self, archive: SafeZip, where: str) -> None:
         self.where = where
         self.archive = archive
         self.problems: list[str] = []
-        self.budget = _Budget(where)
+        self.budget = DecodeBudget(where)
         name = "buildFile.xml" if "buildFile.xml" in archive else "buildFile" if "buildFile" in archive else None
         if name is None:
             raise DataError("not a VASSAL module: no buildFile.xml or buildFile", path=where)
@@ -81,12 +93,13 @@ class _Module:
         self.info = {k: root.get(k, "") for k in ("name", "version", "VassalVersion", "description",
                                                    "nextPieceSlotId")}
         self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
-        self.sides = [_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
+        self.sides = [element_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
         self.prototypes: dict[str, list[Trait]] = {}
+        self.designs: dict = {}   # describe_piece's cache for these prototypes
         for element in root.iter(_B + "module.PrototypeDefinition"):
-            text = _text(element)
+            text = element_text(element)
             try:
-                self.prototypes[element.get("name", "")] = _decode_piece(text, self.budget)[1]
+                self.prototypes[element.get("name", "")] = decode_piece(text, self.budget)[1]
             except ValueError as exc:
                 self.problems.append(f"prototype {element.get('name')!r} does not decode: {exc}")
         for chart in root.iter(_B + "widget.Chart"):
@@ -103,7 +116,7 @@ class _Module:
             size = None
             if image:
                 if image in self.images:
-                    size = _png_size(self.archive.read("images/" + image))
+                    size = image_size(self.archive, "images/" + image)
                 else:
                     self.problems.append(f"board {board.get('name')!r}: image {image!r} is not in images/")
             if size is None:
@@ -120,7 +133,8 @@ class _Module:
                     entry["grid"] = self._grid(child, size)
                 elif child.tag == ns + "ZonedGrid":
                     for zone in child.iter(ns + "mapgrid.Zone"):
-                        entry["zones"].append({"name": zone.get("name", ""), "path": _path(zone.get("path", ""))})
+                        path = _path(zone.get("path", ""))
+                        entry["zones"].append({"name": zone.get("name", ""), "path": path, "_bounds": _bounds(path)})
                     for grid in child.findall(ns + "HexGrid"):
                         entry["grid"] = self._grid(grid, size)
             boards.append(entry)
@@ -143,19 +157,52 @@ class _Module:
             raise DataError(f"HexGrid attributes are malformed: {exc}", path=self.where) from None
         return {"attributes": attrs, "numbering": num_attrs, "_grid": grid}
 
-    def locate(self, map_name: str, x: int, y: int) -> tuple[str, str] | None:
-        """``("zone", name)`` or ``("hex", label)`` of a point, ``("", "")`` if neither; None: no such map."""
-        for m in self.maps:
-            if m["name"] != map_name or not m["boards"]:
-                continue
-            board = m["boards"][0]  # generated maps have one board at the origin
-            for zone in board["zones"]:
-                if _inside(zone["path"], x, y):
-                    return "zone", zone["name"]
-            if board["grid"] is not None:
-                return "hex", board["grid"]["_grid"].label(x, y)
-            return "", ""
+    def piece(self, element) -> list[Trait]:
+        """The traits of a PieceSlot or CardSlot element, charged to this module's decoding
+        budget; ValueError if it does not decode."""
+        return decode_piece(element_text(element), self.budget)[1]
+
+    def describe(self, traits: list[Trait]) -> dict:
+        """:func:`describe_piece` against this module's prototypes (each design decoded once)."""
+        return describe_piece(traits, self.prototypes, self.designs)
+
+    def board_at(self, map_name: str, x: int, y: int, layout: list | None = None) -> tuple[dict, int, int] | None:
+        """The board of map ``map_name`` under point ``(x, y)`` and the point on that board.
+
+        ``layout`` is a save's BoardPicker positions (``[[board, column, row], ...]``); without
+        one the map's first board is alone at its origin. Boards of a row sit side by side, rows
+        one below the other, all inside the map's edge margins (as VASSAL lays them out).
+        """
+        m = next((m for m in self.maps if m["name"] == map_name), None)
+        if m is None or not m["boards"]:
+            return None
+        by_name = {b["name"]: b for b in m["boards"]}
+        placed = [(by_name[n], c, r) for n, c, r in (layout or [[m["boards"][0]["name"], 0, 0]]) if n in by_name]
+        edge = m["edge"]
+        for board, col, row in placed:
+            left = edge[0] + sum(b["width"] for b, c, r in placed if r == row and c < col)
+            top = edge[1] + sum(max((b["height"] for b, c2, r2 in placed if r2 == rr), default=0)
+                                for rr in {r for _, _, r in placed} if rr < row)
+            if left <= x < left + board["width"] and top <= y < top + board["height"]:
+                return board, x - left, y - top
         return None
+
+    def locate(self, map_name: str, x: int, y: int, layout: list | None = None) -> tuple[str, str] | None:
+        """``("zone", name)`` or ``("hex", label)`` of a point, ``("", "")`` if neither (off every
+        board too); None: no such map. ``layout`` as for :meth:`board_at`."""
+        if not any(m["name"] == map_name for m in self.maps):
+            return None
+        found = self.board_at(map_name, x, y, layout)
+        if found is None:
+            return "", ""
+        board, x, y = found
+        for zone in board["zones"]:
+            x0, y0, x1, y1 = zone["_bounds"]
+            if x0 <= x <= x1 and y0 <= y <= y1 and inside_shape(zone["path"], x, y):
+                return "zone", zone["name"]
+        if board["grid"] is not None:
+            return "hex", board["grid"]["_grid"].label(x, y)
+        return "", ""
 
 
 def _int_attr(element, name: str) -> int:
@@ -163,6 +210,14 @@ def _int_attr(element, name: str) -> int:
         return max(0, int(element.get(name, "0") or 0))
     except ValueError:
         return 0
+
+
+def _bounds(path: list[tuple[int, int]]) -> tuple[int, int, int, int]:
+    """A zone's bounding box: a point outside it is outside the zone (most zones, most points)."""
+    if not path:
+        return (1, 1, 0, 0)   # empty: holds nothing
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _path(text: str) -> list[tuple[int, int]]:
@@ -177,144 +232,10 @@ def _path(text: str) -> list[tuple[int, int]]:
     return points
 
 
-def _inside(poly: list[tuple[int, int]], x: float, y: float) -> bool:
-    inside = False
-    for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
-        if (y1 <= y < y2) or (y2 <= y < y1):
-            if x1 + (y - y1) * (x2 - x1) / (y2 - y1) <= x:
-                inside = not inside
-    return inside
-
-
-def _text(element) -> str:
-    # Builder.getText: text and entity children only (CDATA is ignored by VASSAL), trimmed
+def element_text(element) -> str:
+    """An element's text as VASSAL's Builder.getText reads it: text and entity children only
+    (CDATA is ignored by VASSAL), trimmed."""
     return "".join([element.text or ""] + [child.tail or "" for child in element]).strip()
-
-
-#: Work allowed per file on long pieces: a piece's nested escaping makes decoding it cost about
-#: (characters)^1.5, so a few crafted pieces of thousands of traits would take minutes.
-_MAX_WORK = 3 * 10**8
-_CHEAP = 20_000        # pieces shorter than this (every real one) cost nothing from the budget
-_MAX_PIECES = 100_000  # pieces, slots and prototypes decoded per file (large modules have ~10,000)
-
-
-class _Budget:
-    def __init__(self, where: str) -> None:
-        self.where, self.left, self.pieces = where, _MAX_WORK, _MAX_PIECES
-
-    def chain(self, type_text: str, state: str) -> list[Trait]:
-        """:func:`split_chain`, charged to this file's budget."""
-        self.pieces -= 1
-        if self.pieces < 0:
-            raise DataError(f"more than {_MAX_PIECES:,} pieces to decode in one file", path=self.where)
-        size = len(type_text) + len(state)
-        if size > _CHEAP:
-            self.left -= int(size ** 1.5)
-            if self.left < 0:
-                raise DataError("pieces nest too many traits to decode in reasonable time (thousands of "
-                                "traits per piece)", path=self.where)
-        return split_chain(type_text, state)
-
-
-def _decode_piece(text: str, budget: _Budget) -> tuple[str, list[Trait]]:
-    piece_id, type_text, state = parse_add_piece(text)
-    return piece_id, budget.chain(type_text, state)
-
-
-def _layer_name(trait: Trait) -> tuple[int, list[str]]:
-    fields = decode(trait.type[len("emb2;"):], ";")
-    names = decode(fields[16], ",") if len(fields) > 16 else []
-    try:
-        level = int(trait.state.split(";")[0] or "1")
-    except ValueError:
-        level = 1
-    return level, names
-
-
-def _prototype_names(traits: list[Trait]) -> list[str]:
-    return [decode(t.type[len("prototype;"):], ";")[0] for t in traits if t.id == "prototype;"]
-
-
-def _missing_prototypes(traits: list[Trait], prototypes: dict[str, list[Trait]]) -> list[str]:
-    """Prototype names used (also inside prototypes) that have no definition (each prototype
-    looked at once, so nesting and fan-out cost no more than the definitions' size)."""
-    missing: list[str] = []
-    seen: set[str] = set()
-    todo = _prototype_names(traits)
-    while todo:
-        name = todo.pop(0)
-        if name in seen:
-            continue
-        seen.add(name)
-        if name not in prototypes:
-            missing.append(name)
-        else:
-            todo += _prototype_names(prototypes[name])
-    return missing
-
-
-def describe_piece(traits: list[Trait], prototypes: dict[str, list[Trait]] | None) -> dict:
-    """Name, image, properties, layer level and problems of one decoded piece."""
-    problems = []
-    used = _prototype_names(traits)
-    if prototypes is not None:
-        missing = _missing_prototypes(traits, prototypes)
-        problems += [f"prototype {name!r} does not exist" for name in missing]
-        full = expand(traits, prototypes)
-    else:
-        full = traits
-    unknown = [t.id for t in full if t.id not in KNOWN_TRAITS]
-    problems += [f"unknown trait {u!r}" for u in unknown]
-    if not full or full[-1].id != "piece;":
-        # VASSAL builds a piece only on a BasicPiece (a Stack or a Deck is never wrapped in traits)
-        problems.append("the innermost trait is not a BasicPiece")
-        return {"name": "", "image": "", "images": [], "properties": {}, "prototypes": used,
-                "traits": [t.id for t in full], "layer": None, "problems": problems}
-    basic = full[-1]
-    _, _, image, name = (decode(basic.type[len("piece;"):], ";") + ["", "", "", ""])[:4]
-    state = decode(basic.state, ";")
-    properties: dict[str, str] = {}
-    for trait in reversed(full):
-        if trait.id == "mark;":
-            keys = decode(trait.type[len("mark;"):], ",")
-            values = decode(trait.state, ",")
-            for k, v in zip(keys, values + [""] * len(keys)):
-                properties.setdefault(k, v)
-    images = [image] if image else []
-    level = None
-    for trait in full:
-        if trait.id == "emb2;":
-            level, names = _layer_name(trait)
-            fields = decode(trait.type[len("emb2;"):], ";")
-            level_images = decode(fields[15], ",") if len(fields) > 15 else []
-            images += [i for i in level_images if i]
-            if len(level_images) != len(names):
-                problems.append(f"a Layer has {len(level_images)} images but {len(names)} level names")
-            elif level is not None and names and not 0 < abs(level) <= len(names):
-                problems.append(f"a Layer is at level {level} of {len(names)}")
-            if level is not None and 0 < level <= len(names) and names[level - 1]:
-                label = names[level - 1]
-                if label.startswith("+"):
-                    name = name + label[1:]
-                elif label.endswith("+"):
-                    name = label[:-1] + name
-                else:
-                    name = label
-    for trait in full:
-        if trait.id == "markmoved;":
-            moved = decode(trait.type[len("markmoved;"):], ";")[0]
-            if moved and "/" not in moved:  # a bare name is looked up in images/
-                images.append(moved)
-    out = {"name": name, "image": image, "images": images, "properties": properties, "prototypes": used,
-           "traits": [t.id for t in full], "layer": level, "problems": problems}
-    if len(state) >= 4:
-        out["map"] = None if state[0] == "null" else state[0]
-        out["gpid"] = state[3]
-        try:
-            out["x"], out["y"] = int(state[1]), int(state[2])
-        except ValueError:
-            problems.append(f"position {state[1]!r},{state[2]!r} is not a number")
-    return out
 
 
 def _commands(text: str, depth: int = 0) -> list[str]:
@@ -330,8 +251,8 @@ def _commands(text: str, depth: int = 0) -> list[str]:
     return out
 
 
-def read_save(data: bytes, where: str, module: _Module | None) -> dict:
-    """Pieces (with locations when the module is known), stacks and boards of a .vsav."""
+def read_save(data: bytes, where: str, module: Module | None, *, locate: bool = True) -> dict:
+    """Pieces (with locations when the module is known and ``locate``), stacks and boards of a .vsav."""
     archive = SafeZip(data, where=where, max_total=MAX_NESTED_BYTES * 4)
     if "savedGame" not in archive:
         raise DataError("not a VASSAL saved game: no savedGame entry", path=where)
@@ -340,7 +261,8 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataError(f"savedGame is corrupt: {exc}", path=where) from None
     commands = _commands(text)
-    budget = module.budget if module is not None else _Budget(where)
+    budget = module.budget if module is not None else DecodeBudget(where)
+    designs: dict = {}
     pieces: dict[str, dict] = {}
     stacks, boards, decks, problems = [], [], [], []
     for command in commands:
@@ -367,31 +289,34 @@ def read_save(data: bytes, where: str, module: _Module | None) -> dict:
                 stacks.append({"id": piece_id, "map": fields[0], "pieces": ids})
                 continue
             try:
-                traits = budget.chain(type_text, state)
+                piece = describe_text(type_text, state, module.prototypes if module is not None else None,
+                                       module.designs if module is not None else designs, budget)
             except ValueError as exc:
                 problems.append(f"piece {piece_id} does not decode: {exc}")
                 continue
-            piece = describe_piece(traits, module.prototypes if module else None)
             piece["id"] = piece_id
             problems += [f"piece {piece_id} ({piece.get('name')}): {p}" for p in piece["problems"]]
             if module is not None:
                 problems += [f"piece {piece_id}: image {i!r} is not in images/" for i in piece.get("images", [])
                              if i not in module.images]
-                if piece.get("map") is not None and "x" in piece:
-                    location = module.locate(piece["map"], piece["x"], piece["y"])
-                    if location is None:
-                        problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
-                        piece["location"] = None
-                    else:
-                        piece["location"] = location[1]
-                        if location[0]:
-                            piece[location[0]] = location[1]
             pieces[piece_id] = piece
         elif "BoardPicker\t" in command:
             parts = decode(command, "\t")
             boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3],
                            "positions": [[name, _num(col), _num(row)]
                                          for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
+    if module is not None and locate:   # after the BoardPicker commands, which say where each board lies
+        layout = {b["map"]: b["positions"] for b in boards}
+        for piece_id, piece in pieces.items():
+            if piece.get("map") is not None and "x" in piece:
+                location = module.locate(piece["map"], piece["x"], piece["y"], layout.get(piece["map"]))
+                if location is None:
+                    problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
+                    piece["location"] = None
+                else:
+                    piece["location"] = location[1]
+                    if location[0]:
+                        piece[location[0]] = location[1]
     return {"pieces": list(pieces.values()), "stacks": stacks, "decks": decks, "boards": boards,
             "begins": "begin_save" in commands, "starts": "end_save" in commands,
             "decks_as_saved": "SETUP_STACK\t" in commands, "problems": problems}
@@ -401,7 +326,7 @@ _FACE_DOWN = {"Always", "Never", "Via right-click Menu", "MenuDefaultUp"}
 _SHUFFLE = {"Always", "Never", "Via right-click Menu"}
 
 
-def _decks(mod: _Module, problems: list[str]) -> list[dict]:
+def _decks(mod: Module, problems: list[str]) -> list[dict]:
     """Every DrawPile: where it sits, how it draws and its cards; problems VASSAL would hit."""
     out = []
     names = [d["name"] for m in mod.maps for d in m["decks"]]
@@ -412,7 +337,7 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
             label = f"deck {deck['name']!r}"
             if names.count(deck["name"]) > 1:
                 problems.append(f"{label}: two decks have this name (Return to Deck finds decks by name)")
-            if deck["board"] not in boards:
+            if deck["board"] and deck["board"] not in boards:   # none: placed on the map (DrawPile.getPosition)
                 problems.append(f"{label}: owning board {deck['board']!r} is not a board of map {m['name']!r}")
             try:
                 x, y = int(deck["x"]), int(deck["y"])
@@ -432,7 +357,7 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
             cards = []
             for slot in pile.iter(_B + "widget.CardSlot", _B + "widget.PieceSlot"):   # deck folders too
                 try:
-                    _, traits = _decode_piece(_text(slot), mod.budget)
+                    _, traits = decode_piece(element_text(slot), mod.budget)
                 except ValueError:
                     continue  # reported with the other slots
                 try:
@@ -440,7 +365,7 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
                 except ValueError as exc:        # prototypes that nest without end
                     problems.append(f"{label}: a card does not expand: {exc}")
                     continue
-                piece = describe_piece(traits, mod.prototypes)
+                piece = mod.describe(traits)
                 cards.append(piece["name"])
                 if deck["face_down"] != "Never" and not any(t.id == "obs;" for t in full):
                     problems.append(f"{label}: card {piece['name']!r} has no Mask trait, so it shows its face "
@@ -452,7 +377,8 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
                         # version 2 names the deck in an expression and may prompt instead; older ones by id
                         select, target = ((fields[6] == "true", fields[7]) if fields[5] == "2"
                                           else (not fields[2], fields[2]))
-                        if not select and target and "$" not in target and target not in names:
+                        target = _literal_name(target)
+                        if not select and target and target not in names:
                             problems.append(f"{label}: card {piece['name']!r} returns to deck {target!r}, "
                                             f"which does not exist")
             deck["cards"] = cards
@@ -462,6 +388,18 @@ def _decks(mod: _Module, problems: list[str]) -> list[dict]:
     return out
 
 
+_STRING_EXPRESSION = re.compile(r'\{\s*"([^"\\]*)"\s*\}')
+
+
+def _literal_name(target: str) -> str:
+    """The deck a Return to Deck names, if its expression is a constant (``Discard``,
+    ``{"Discard"}``); "" if only the game can tell (``$side$ Discard``, ``{Side + " Discard"}``)."""
+    match = _STRING_EXPRESSION.fullmatch(target.strip())
+    if match:
+        return match[1]
+    return "" if "$" in target or target.strip().startswith("{") else target
+
+
 def _num(text: str) -> int:
     try:
         return int(text)
@@ -469,12 +407,13 @@ def _num(text: str) -> int:
         return 0
 
 
-def read_module(path: str | Path) -> "_Module":
-    """The parsed module: ``root`` (the buildFile), ``prototypes``, ``maps`` (boards with their
-    ``_grid`` port), ``images``, ``sides`` and the open ``archive`` (the caller closes it)."""
+def read_module(path: str | Path) -> Module:
+    """The parsed module: ``root`` (the buildFile), ``info``, ``prototypes``, ``maps`` (boards
+    with their ``_grid`` port), ``images``, ``sides`` and the open ``archive`` (the caller
+    closes it)."""
     archive = SafeZip(Path(path), where=str(path))
     try:
-        return _Module(archive, str(path))
+        return Module(archive, str(path))
     except Exception:
         archive.close()
         raise
@@ -511,10 +450,10 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
             mod = None
             if module is not None:
                 mod_archive = SafeZip(Path(module), where=str(module))
-                mod = _Module(mod_archive, str(module))
+                mod = Module(mod_archive, str(module))
             save = read_save(path.read_bytes(), where, mod)
-            return _strip({"kind": "save", "file": where, **save})
-        mod = _Module(archive, where)
+            return {"kind": "save", "file": where, **save}
+        mod = Module(archive, where)
         problems = list(mod.problems)
         slots, gpids = [], {}
         for element in mod.root.iter(_B + "widget.PieceSlot", _B + "widget.CardSlot"):
@@ -524,11 +463,11 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
                 problems.append(f"gpid {gpid} is used by {gpids[gpid]!r} and {entry!r}")
             gpids[gpid] = entry
             try:
-                _, traits = _decode_piece(_text(element), mod.budget)
+                _, traits = decode_piece(element_text(element), mod.budget)
             except ValueError as exc:
                 problems.append(f"piece slot {entry!r} does not decode: {exc}")
                 continue
-            piece = describe_piece(traits, mod.prototypes)
+            piece = mod.describe(traits)
             problems += [f"piece slot {entry!r}: {p}" for p in piece["problems"]]
             problems += [f"piece slot {entry!r}: image {i!r} is not in images/" for i in piece["images"]
                          if i not in mod.images]
@@ -546,7 +485,9 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
         setups = []
         for element in mod.root.iter(_B + "module.PredefinedSetup"):
             entry = {"name": element.get("name", ""), "file": element.get("file", "")}
-            if element.get("useFile", "true") == "true" and element.get("isMenu", "false") != "true":
+            # no file attribute: VASSAL starts a new game (PredefinedSetup.launch, fileName null)
+            if (element.get("useFile", "true") == "true" and element.get("isMenu", "false") != "true"
+                    and element.get("file") is not None):
                 file = entry["file"]
                 if file not in archive:
                     problems.append(f"setup {entry['name']!r}: file {file!r} is not in the module")
@@ -557,9 +498,10 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
                         problems.append(f"setup {entry['name']!r} has no end_save: VASSAL cancels the load")
                     entry.update(save)
             setups.append(entry)
-        return _strip({
+        return {
             "kind": "module", "file": where, **{k: v for k, v in mod.info.items()},
-            "maps": mod.maps, "prototypes": sorted(mod.prototypes), "pieces": slots, "decks": decks,
+            "maps": _strip(mod.maps),   # the grid ports; pieces and setups hold no private keys
+            "prototypes": sorted(mod.prototypes), "pieces": slots, "decks": decks,
             "setups": setups,
             "problems": problems,
-        })
+        }

@@ -97,6 +97,17 @@ class SafeZip:
                                    f"({cap}): refusing it", path=self.where)
         return data
 
+    def head(self, name: str, size: int) -> bytes:
+        """The entry's first ``size`` bytes, decompressing no more (an image's header, not its pixels)."""
+        info = self._infos.get(name)
+        if info is None:
+            raise DataError(f"the archive has no entry {name!r}", path=self.where)
+        try:
+            with self._zip.open(info) as handle:
+                return handle.read(min(size, info.file_size))
+        except Exception as exc:   # as in read: every kind of corruption
+            raise DataError(f"zip entry {name!r} is corrupt: {_why(exc)}", path=self.where) from None
+
     def close(self) -> None:
         self._zip.close()
 
