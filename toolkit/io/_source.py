@@ -555,7 +555,7 @@ def dump_yaml(data: Any) -> str:
     return yaml.dump(_plain(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
 
 
-class _Dumper(yaml.SafeDumper):
+class _Style:
     """Flow style for a mapping or list of scalars that fits on a line, block style otherwise."""
 
     def represent_mapping(self, tag, mapping, flow_style=None):
@@ -569,6 +569,11 @@ class _Dumper(yaml.SafeDumper):
         if data[:1].isdigit() and data.replace("-", "").replace(".", "").isdigit():
             return self.represent_scalar("tag:yaml.org,2002:str", data, style="'")
         return super().represent_str(data)
+
+
+class _Dumper(_Style, getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+    """The project's style on libyaml's emitter when PyYAML has it (same text, about 4x faster:
+    writing YAML was half of an import's time), else on the pure-Python one."""
 
 
 _Dumper.add_representer(str, _Dumper.represent_str)

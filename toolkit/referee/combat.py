@@ -68,6 +68,8 @@ class CombatAssessment:
     defender_hexes: tuple = ()
     #: the dice rolled on the CRT when the ruleset's ``combat_dice`` replaces the chart's (None: the chart's)
     dice: str | None = None
+    #: the ``context`` the attack was assessed with (a ruleset's ``after_combat`` reads it: chits, segments)
+    context: dict = field(default_factory=dict, repr=False)
     #: internal: (start column index, fixed shift, drm) for roll_combat
     _plan: tuple = field(default=(None, 0, 0), repr=False)
     _random_parts: list = field(default_factory=list, repr=False)
@@ -369,7 +371,7 @@ def assess_combat(pos: Position, rs, attacker_ids, defender_hex, *, supports=(),
         odds=odds, column=column, shift=shift, modifiers=mods, drm=drm, distribution=distribution, results=results,
         expected_steps=expected, column_distribution=columns, random=notes, supports=sup, chart=chart, rule=cr.rule,
         side=side, defender_hexes=hexes,
-        _plan=(start, shift, drm), _random_parts=notes, dice=dice)
+        _plan=(start, shift, drm), _random_parts=notes, dice=dice, context=combat.context)
 
 
 def roll_combat(pos: Position, rs, assessment: CombatAssessment, *, seed: int | None = None,

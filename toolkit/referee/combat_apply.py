@@ -563,7 +563,10 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
     A ruleset with an ``after_combat(pos, outcome, assessment, choices)`` method finishes the
     outcome its own way (A Victory Denied 12.2, 12.6: HQs relocated); ``choices`` are the
-    owners' game-specific choices it reads (``{"relocate": {hq: hex}}``).
+    owners' game-specific choices it reads (``{"relocate": {hq: hex}}``). A ruleset with a
+    ``convert_result(pos, assessment, result)`` method rewrites the rolled result first; it
+    returns ``(result, staying, note)``: the result applied, the unit ids the result leaves
+    out (the ruleset's ``after_combat`` deals with them), a log line or None (A Victory Denied 9.5.2: PVO units take steps instead of retreating).
     """
     model = getattr(rs, "combat_model", None)
     if model is not None:
@@ -581,6 +584,13 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
                              f"{', '.join(set(given) - {'attacker', 'defender'})}")
     work = _Applier(pos, rs, assessment, roll, losses, retreats, zoc_retreat)
     result = roll.result
+    convert = getattr(rs, "convert_result", None)
+    if convert is not None:                   # a game rewriting a result for what the hex holds (AVD 9.5.2)
+        result, staying, note = convert(pos, assessment, result)
+        for role in work.members:
+            work.members[role] = [u for u in work.members[role] if u not in set(staying)]
+        if note:
+            work.out.log.append(note)
     r = rs.retreat
     first = ("attacker", "defender") if r.attacker_first and not result.attacker.exchange else ("defender", "attacker")
     lost = {}

@@ -492,9 +492,6 @@ class MapScene:
         groups = self.edge_groups()
         if not groups:
             return []
-        # the bands only touch edge hexes: subtract those, not the whole grid
-        near = {h for name in ("north", "south", "west", "east") for h in self._edge_hexes(name)}
-        grid_poly = unary_union(self._hex_polygons([self.centres[h] for h in near]))
         out = []
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
@@ -515,7 +512,7 @@ class MapScene:
             # merged into chains first so the band's corners are mitred, not notched
             lines = [LineString(c) for c in chains(segments)]
             band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
-            band = band.difference(grid_poly)
+            band = band.difference(self._hexes_under(band, hexes))
             colour = side_colour(side_id, self.game)
             canvas.shape(band, fill=colour, outline=_darker(colour), width=max(1.0, self.px(0.01)))
             side = self.game.side(side_id) if (self.game and side_id) else None
@@ -524,6 +521,13 @@ class MapScene:
             text = (name + " " + " \u00b7 ".join(words)).strip().upper()
             out.append((edge_name, text, colour, band.bounds))
         return out
+
+    def _hexes_under(self, band, hexes):
+        """The union of the hexes ``band`` overlaps: a band along ``hexes`` reaches at most
+        their neighbours, so only those are tested and merged, not the whole grid's rim."""
+        near = sorted({n for h in hexes for n in (h, *self.grid.neighbours(h)) if n in self.centres})
+        polys = self._hex_polygons([self.centres[h] for h in near])
+        return unary_union(polys[shapely.intersects(polys, band)])
 
     def edge_labels(self, labels) -> list[tuple]:
         """The edge labels as sprites with the map pixel of their top-left corner."""

@@ -181,8 +181,10 @@ class Canvas:
             if f > 1:
                 crop = crop.resize((w * f, h * f), Image.NEAREST, (0, 0, w, h))
             draw = Image.core.draw(crop, 0)
+            X0, Y0 = (ox + bx0) * f, (oy + by0) * f
+            off = np.array((X0, Y0), dtype=np.int32)
             for i in indices:
-                _draw_op(draw, crop, self._ops[i], (ox + bx0) * f, (oy + by0) * f)
+                _draw_op(draw, crop, self._ops[i], X0, Y0, off)
             inner = ((x0 - bx0) * f, (y0 - by0) * f, (x1 - bx0) * f, (y1 - by0) * f)
             core.paste(crop.reduce((f, f), inner) if f > 1 else crop.crop(inner), (x0, y0, x1, y1))
         self._ops.clear()
@@ -213,11 +215,11 @@ def _last_tile(size: int, tile: int) -> int:
     return last
 
 
-def _draw_op(core, crop, op: tuple, X0: int, Y0: int) -> None:
+def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray) -> None:
     """Draw one operation with pillow's drawing ``core`` on the image core ``crop``; ``X0,
-    Y0``: the crop's top-left corner in supersampled map pixels."""
+    Y0``: the crop's top-left corner in supersampled map pixels (``off``: the same as an
+    int32 array, made once per crop)."""
     kind = op[0]
-    off = np.array((X0, Y0), dtype=np.int32)
 
     def tr(points) -> list:
         return (points - off).ravel().tolist()

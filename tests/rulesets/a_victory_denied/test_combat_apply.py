@@ -116,3 +116,118 @@ def test_9_4_2_eliminated_units_go_where_the_rule_sends_them(game, rs, uid, stat
     out = apply_combat(pos, rs, a, roll)                      # a one-step unit: every loss eliminates it
     unit = out.position.unit(uid)
     assert unit.hex is None and unit.box == box and any("9.4.2" in line for line in out.log)
+
+
+def test_12_4_an_hq_advances_with_its_stack_at_the_attackers_option(game, rs):
+    g, x, ring = _setup(game)
+    grid = g.main_map.grid
+    second = next(n for n in grid.neighbours(x) if n in grid and not grid.adjacent(n, ring[0]) and n != ring[0])
+    pos = _at(g, {"s-kv1b": ring[0], "s-hq-16a": ring[0], "g-31id": x, "s-20c": ring[1], "s-hq-20a": ring[1]})
+    pos.units["g-31id"].steps = 1
+    a = assess_combat(pos, rs, ["s-kv1b", "s-20c"], x)
+    roll = _roll(pos, rs, a, "D1R") if "D1R" in a.distribution else _roll(pos, rs, a, "D2R")
+    out = apply_combat(pos, rs, a, roll, advance={"s-kv1b": second, "s-20c": x},
+                       choices={"advance": {"s-hq-16a": g.main_map.format(second)}})    # two hexes with the KV
+    assert out.position.unit("s-hq-16a").hex == second and out.advances["s-hq-16a"] == second
+    assert any("(12.4)" in line for line in out.log)
+    kept = apply_combat(pos, rs, a, roll, advance={"s-kv1b": second})                   # optional: it stays
+    assert kept.position.unit("s-hq-16a").hex == ring[0]
+    for advance, hqs, text in [
+            ({"s-kv1b": second}, {"s-hq-16a": x}, "into a hex one of them advanced to"),   # not where its stack went
+            ({"s-20c": x}, {"s-hq-16a": x}, "none of s-kv1b advanced"),                    # its stack did not advance
+            ({"s-kv1b": x, "s-20c": x}, {"s-hq-20a": x, "s-hq-16a": x}, "one HQ a hex")]:
+        with pytest.raises(IllegalMoveError, match="12.4") as exc:
+            apply_combat(pos, rs, a, roll, advance=advance, choices={"advance": hqs})
+        assert text in str(exc.value)
+    lone = _at(g, {"s-kv1b": ring[0], "g-31id": x, "s-hq-16a": ring[2]})
+    lone.units["g-31id"].steps = 1
+    b = assess_combat(lone, rs, ["s-kv1b"], x)
+    with pytest.raises(IllegalMoveError, match="no attacking combat unit stood with it"):
+        apply_combat(lone, rs, b, _roll(lone, rs, b, roll.result.text), advance={"s-kv1b": x},
+                     choices={"advance": {"s-hq-16a": x}})
+
+
+def _dr(pos, rs, a, length):
+    """A roll of ``a`` whose defender result is a bare retreat of ``length`` hexes (no steps)."""
+    for n in range(1, 7):                                     # the German d6
+        r = roll_combat(pos, rs, a, roll=n)
+        if r.result.defender.retreat == (length,) and not r.result.defender.steps and r.result.attacker.empty:
+            return r
+    pytest.skip(f"no bare DR{length} on column {a.column} of the (estimated) CRT")
+
+
+def _pvo_position(g, x, ring, pvos, other):
+    units = {p.rstrip("*"): x for p in pvos}
+    if other:
+        units[other] = x
+    units.update({"g-3pz": ring[0], "g-7pz": ring[1]})
+    pos = _at(g, units)
+    pos.side = "german"
+    for p in pvos:
+        if p.endswith("*"):
+            pos.units[p.rstrip("*")].steps = 1
+    return pos
+
+
+@pytest.mark.parametrize("pvos, other, losses, lost, retreats", [
+    (["s-pvo1"], "s-20c", {"s-pvo1": 1}, {"s-pvo1": 1}, False),          # full PVO + corps, DR: PVO flips
+    (["s-pvo1*"], "s-20c", None, {}, True),                             # reduced PVO + corps, DR: corps retreats
+])
+def test_tc17_9_5_2_a_dr_on_pvo_units_applied(game, rs, pvos, other, losses, lost, retreats):
+    g, x, ring = _setup(game)
+    pos = _pvo_position(g, x, ring, pvos, other)
+    a = assess_combat(pos, rs, ["g-3pz", "g-7pz"], x)
+    roll = _dr(pos, rs, a, 1)
+    kwargs = {"losses": losses} if losses else {}
+    if retreats:
+        kwargs["retreats"] = {"defender": retreat_options(pos, rs, [other], 1).hexes()[0]}
+    out = apply_combat(pos, rs, a, roll, **kwargs)
+    assert out.losses == lost
+    for p in pvos:
+        assert out.position.unit(p.rstrip("*")).hex in (x, None)               # never retreats
+    if other:
+        assert (out.position.unit(other).hex != x) == retreats
+    assert any("9.5.2" in line for line in out.log)
+
+
+@pytest.mark.parametrize("pvos, other, text, steps, staying", [
+    (["s-pvo1"], "s-20c", "DR", 1, ()),            # TC-17 row 1: a single PVO takes a step, the corps ignores it
+    (["s-pvo1"], "s-20c", "DR2", 2, ()),           # row 2: two steps
+    (["s-pvo1", "s-pvo2"], None, "DR2", 2, ()),    # row 3: one each (check_pvo_losses)
+    (["s-pvo1*"], "s-20c", "DR2", 1, ()),          # row 4: the reduced PVO eliminated, the corps unaffected
+    (["s-pvo1*"], "s-20c", "DR", 0, ("s-pvo1",)),  # row 5: the DR goes to the corps
+    (["s-pvo1"], "s-20c", "D2R2", 4, ()),          # the result's own steps stay: 2 + 2
+    (["s-pvo1*"], None, "DR", 1, ()),              # a lone reduced PVO loses its step (notes 9.9 inference)
+])
+def test_tc17_9_5_2_the_conversion_of_each_row(game, rs, pvos, other, text, steps, staying):
+    from toolkit.referee.combat_chart import parse_result
+    from toolkit.rulesets.a_victory_denied.retreat import convert_result
+    g, x, ring = _setup(game)
+    pos = _pvo_position(g, x, ring, pvos, other)
+    a = assess_combat(pos, rs, ["g-3pz", "g-7pz"], x)
+    result, left, note = convert_result(rs, pos, a, parse_result(text))
+    assert left == staying and "9.5.2" in note
+    if staying:
+        assert result.defender.retreat == (1,) and not result.defender.steps
+    else:
+        assert result.defender.retreat == () and result.defender.steps == steps
+
+
+def test_9_5_2_the_pvo_step_is_not_given_to_another_unit(game, rs):
+    g, x, ring = _setup(game)
+    pos = _at(g, {"s-pvo1": x, "s-20c": x, "g-3pz": ring[0], "g-7pz": ring[1]})
+    pos.side = "german"
+    a = assess_combat(pos, rs, ["g-3pz", "g-7pz"], x)
+    roll = _dr(pos, rs, a, 1)
+    with pytest.raises(IllegalMoveError, match="9.5.2"):
+        apply_combat(pos, rs, a, roll, losses={"s-20c": 1})
+    two = _pvo_position(g, x, ring, ["s-pvo1", "s-pvo2"], None)
+    b = assess_combat(two, rs, ["g-3pz", "g-7pz"], x)
+
+    from types import SimpleNamespace
+
+    from toolkit.referee.combat_chart import parse_result
+    from toolkit.rulesets.a_victory_denied.retreat import check_pvo_losses
+    taken_by_one = SimpleNamespace(roll=SimpleNamespace(result=parse_result("DR2")), losses={"s-pvo1": 2})
+    with pytest.raises(IllegalMoveError, match="one step each"):          # a DR2 on two PVO: one step each
+        check_pvo_losses(two, taken_by_one, b)

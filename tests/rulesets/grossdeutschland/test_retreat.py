@@ -156,3 +156,46 @@ def test_an_hq_in_the_retreating_stack_is_not_the_one_to_come_closer_to(gd):
     del pos.units["s-div-division-hq"]
     pos.touch()
     assert len(retreat_options(pos, RS, ["s-1rif-1", "s-1rif-hq"], 2).hexes()) > 1    # no HQ left: any legal
+
+
+def _riding(gd):
+    pos = board(gd, turn=2, side="soviet")
+    put(pos, "s-1rif-hq", "0603"); put(pos, "s-1rif-1", "0604"); put(pos, "g-2pz-hq", "0609")
+    put(pos, "g-2pz-5k", D); put(pos, "g-1gr-1k", D, status={"riding_tanks"})
+    return pos
+
+
+def _rolled(pos, a, text):
+    return next(x for x in (roll_combat(pos, RS, a, roll=n) for n in range(2, 13)) if x.result.text == text)
+
+
+def test_9_5_the_riders_defence_is_ignored(gd):
+    pos = _riding(gd)
+    alone = _riding(gd)
+    del alone.units["g-1gr-1k"]
+    alone.touch()
+    a = assess_combat(pos, RS, ["s-1rif-1"], h(D))
+    assert a.defence == assess_combat(alone, RS, ["s-1rif-1"], h(D)).defence == pos.unit("g-2pz-5k").value("defence")
+
+
+def test_9_5_a_dc_on_the_carrier_depletes_the_rider_too(gd):
+    pos = _riding(gd)
+    a = assess_combat(pos, RS, ["s-1rif-1"], h(D))
+    out = apply_combat(pos, RS, a, _rolled(pos, a, "DC"))                  # the carrier is the one target
+    assert out.losses == {"g-2pz-5k": 1, "g-1gr-1k": 1}                    # "in addition to the other depletion"
+    assert out.position.unit("g-1gr-1k").steps == 1 and any("(9.5)" in line for line in out.log)
+
+
+def test_9_5_the_rider_retreats_with_its_carrier_and_dies_with_it(gd):
+    pos = _riding(gd)
+    a = assess_combat(pos, RS, ["s-1rif-1"], h(D))
+    end = retreat_options(pos, RS, ["g-2pz-5k"], 2).hexes()[0]
+    out = apply_combat(pos, RS, a, _rolled(pos, a, "DR"), retreats={"defender": end})
+    assert out.position.unit("g-1gr-1k").hex == end == out.position.unit("g-2pz-5k").hex
+    assert out.retreats["g-1gr-1k"] == out.retreats["g-2pz-5k"]
+    pos.unit("g-2pz-5k").steps = 1
+    out = apply_combat(pos, RS, a, _rolled(pos, a, "DC"))
+    assert out.position.unit("g-2pz-5k").hex is None and out.position.unit("g-1gr-1k").steps == 1
+    pos.unit("g-1gr-1k").steps = 1
+    out = apply_combat(pos, RS, a, _rolled(pos, a, "DC"))
+    assert out.position.unit("g-1gr-1k").hex is None and "g-1gr-1k" in out.eliminated

@@ -50,10 +50,19 @@ def _terrain_shift(combat) -> int:
 
 def attack_refusals(rs, pos, combat) -> list[Reason]:
     """9.0, 12.1: an HQ alone in a hex cannot be attacked (it is overrun by moving into it);
-    9.1.1: with ``context["activated"]`` (the ids a chit activated) only those attack; 9.3.6:
-    below 1-1 after the terrain shifts (before the others) the attack is not possible."""
+    9.1.1: with ``context["activated"]`` (the ids a chit activated) only those attack; 9.1.1,
+    9.1.4: one attack per unit and per hex in a Combat Segment, and 13.3: a Stuka from the
+    airfields (:mod:`.limits`); 9.3.6: below 1-1 after the terrain shifts (before the others)
+    the attack is not possible."""
     if not combat.defenders:
         return []
+    from .limits import segment_refusals, stuka_refusals
+    limits = segment_refusals(pos, combat) + stuka_refusals(pos, combat.attackers[0].side, combat.context,
+                                                            combat.defender_hex)
+    return limits + _refusals(rs, pos, combat)
+
+
+def _refusals(rs, pos, combat) -> list[Reason]:
     active = combat.context.get("activated")
     if active is not None:                      # 9.1.1: the units the drawn chit activated (referee chit)
         idle = [u.id for u in combat.attackers if u.id not in set(active)]

@@ -9,8 +9,9 @@ is the game's CRT with the ignored parts taken out.
 
 Who may fire: artillery and rockets at a hex next to a Soviet combat unit or HQ, or two hexes
 from a Soviet unit in a hill hex (the ``attacker_ids`` are those spotters), never on turn 1 (13.1:
-no ART chit); the bomber at any hex (its ids are not checked). Not checked: the ART chit's
-number of attacks (``art_attacks``), one artillery attack a hex a turn, the rocket once a game.
+no ART chit); the bomber at any hex (its ids are not checked). The limits (the ART chit's
+number of attacks, one artillery or rocket attack a hex a turn, the rocket and the bomber once a
+game) are :mod:`.limits`.
 """
 
 from __future__ import annotations
@@ -93,6 +94,9 @@ def fixed_attack(rs, pos, attacker_ids, defender_hex, context) -> CombatAssessme
             refusals.append(Reason(Code.CANNOT_ATTACK, rule, "name the Soviet unit next to the hex (or two hexes "
                                    "from it on a hill) that the artillery fires by", defender_hex))
         refusals += _spotted(pos, side, defender_hex, spotters)
+    from .limits import fixed_refusals, stuka_refusals
+    refusals += fixed_refusals(pos, kind, context, defender_hex)
+    refusals += stuka_refusals(pos, side, context, defender_hex)
     mods = [Modifier("note", 0, rule, f"{kind} attack on the {column} column, a d6, "
                      + ("attacker results ignored" if FIXED[kind][3] else "attacker results and retreats ignored"))]
     mods += [m for m in terrain_modifiers(combat) if m.kind == "shift"]
@@ -113,4 +117,5 @@ def fixed_attack(rs, pos, attacker_ids, defender_hex, context) -> CombatAssessme
         legal=legal, refusals=refusals, attack=Fraction(0), defence=Fraction(0), ratio=f"{kind} {column}",
         odds=column, column=chart.columns[col], shift=col - start, modifiers=mods, drm=0, distribution=distribution,
         results=results, expected_steps=expected, column_distribution=columns, random=[], supports=(), chart=chart,
-        rule=rule, side=side, defender_hexes=(defender_hex,), dice="1d6", _plan=(start, col - start, 0))
+        rule=rule, side=side, defender_hexes=(defender_hex,), dice="1d6", _plan=(start, col - start, 0),
+        context=dict(context))

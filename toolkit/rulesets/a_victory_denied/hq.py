@@ -162,12 +162,8 @@ def _relocate(pos: Position, rs, hq_id: str, from_hex: Hex, chosen, log: list, w
         log.append(f"{hq_id} cannot be relocated ({why}): eliminated (12.6)")
         return
     ends = answer["destinations"]
-    if chosen is not None and not isinstance(chosen, Hex):
-        from ...errors import HexforgeError, RulesError
-        try:
-            chosen = pos.map.grid.parse(str(chosen))
-        except HexforgeError as exc:
-            raise RulesError(f"relocate:{hq_id}={chosen}: not a hex of the map ({exc})") from None
+    if chosen is not None:
+        chosen = _parse(pos, chosen, f"relocate:{hq_id}")
     if chosen is None and len(ends) == 1:
         chosen = ends[0]
     if chosen not in ends:
@@ -179,13 +175,57 @@ def _relocate(pos: Position, rs, hq_id: str, from_hex: Hex, chosen, log: list, w
     log.append(f"{hq_id} relocated {fmt(from_hex)} -> {fmt(chosen)} ({why}; 12.6)")
 
 
+def _parse(pos, text, what: str):
+    if isinstance(text, Hex):
+        return text
+    from ...errors import HexforgeError, RulesError
+    try:
+        return pos.map.grid.parse(str(text))
+    except HexforgeError as exc:
+        raise RulesError(f"{what}={text}: not a hex of the map ({exc})") from None
+
+
+def advance_hqs(before: Position, outcome, assessment, chosen: dict) -> None:
+    """12.4: an HQ stacked with attacking combat units at the start of the combat may advance with
+    them, at the attacker's option (``chosen``: HQ id -> hex, ``--choice advance:HQ=HEX``): it
+    ends in a hex one of those units advanced to (two hexes with motorised units that advanced
+    two), and never where another friendly HQ stands (5.1). Edits ``outcome``."""
+    from ...errors import IllegalMoveError
+    pos = outcome.position
+    fmt = pos.map.format
+    for hq_id, where in chosen.items():
+        hq = before.unit(hq_id)
+        goal = _parse(pos, where, f"advance:{hq_id}")
+
+        def refuse(text: str):
+            reason = Reason(Code.ADVANCE_ILLEGAL, "12.4", f"{hq_id} may not advance to {fmt(goal)}: {text}", goal,
+                            (hq_id,))
+            raise IllegalMoveError(str(reason), [reason])
+        if hq.counter.kind != "hq" or hq.side != assessment.side or hq.hex is None:
+            refuse(f"it is not an HQ of the attacker ({assessment.side}) on the map")
+        mates = [u.id for u in before.at(hq.hex) if u.id in assessment.attackers and u.counter.kind == "unit"]
+        if not mates:
+            refuse(f"no attacking combat unit stood with it in {fmt(hq.hex)} at the start of the combat")
+        ends = sorted({outcome.advances[m] for m in mates if m in outcome.advances})
+        if goal not in ends:
+            refuse("an HQ advances only with the combat units of its stack, into a hex one of them advanced to ("
+                   + (" ".join(fmt(h) for h in ends) or f"none of {', '.join(mates)} advanced") + ")")
+        if any(u.counter.kind == "hq" and u.side == hq.side and u.id != hq_id for u in pos.at(goal)):
+            refuse("another friendly HQ is there (5.1: one HQ a hex)")
+        pos.unit(hq_id).hex = goal
+        pos.touch()
+        outcome.advances[hq_id] = goal
+        outcome.log.append(f"{hq_id} advances with its stack {fmt(hq.hex)} -> {fmt(goal)} (12.4)")
+
+
 def after_combat(rs, before: Position, outcome, assessment, choices: dict) -> None:
     """The HQ rules of combat on an applied outcome (``apply_combat``'s hook): an HQ never loses
     a step (12.2: taking one from it when a combat unit of its side still had steps is refused);
     it retreats with its stack (12.3, done by the shared retreat); it is relocated when every
     combat unit stacked with it is eliminated (12.2), and when a retreating or advancing enemy
     unit enters its hex while it stands alone (9.5.7, 9.6.4, 12.1). ``choices["relocate"]``
-    maps an HQ to the hex its owner relocates it to (:func:`hq_relocation`)."""
+    maps an HQ to the hex its owner relocates it to (:func:`hq_relocation`); ``choices["advance"]``
+    an attacking HQ to the hex it advances to with its stack (12.4, :func:`advance_hqs`)."""
     from ...errors import IllegalMoveError
     from .fixed import FIXED
     pos = outcome.position
@@ -194,6 +234,7 @@ def after_combat(rs, before: Position, outcome, assessment, choices: dict) -> No
                         assessment.defender_hex, tuple(outcome.advances))
         raise IllegalMoveError(str(reason), [reason])
     chosen = dict(choices.get("relocate") or {})
+    advance_hqs(before, outcome, assessment, dict(choices.get("advance") or {}))
     involved = [u for u in (*assessment.attackers, *assessment.defenders)]
     hqs = [uid for uid in involved if before.unit(uid).counter.kind == "hq"]
     for uid in hqs:

@@ -11,8 +11,9 @@ retreat whose best end breaks the stacking limit goes on one hex at a time withi
 restrictions (9.5.5). An unbridged major river is crossed only on the first hex (the unit starts
 next to it), and no major river between two enemy-ZOC hexes (9.5.6). A lone enemy HQ does not
 block: the retreating unit enters its hex and the HQ is relocated (9.5.7, 12.6). PVO units
-never retreat (9.5.2): :func:`retreat_search` refuses them (their step loss is the owner's to
-apply).
+never retreat (9.5.2): :func:`retreat_search` refuses them, and :func:`convert_result` (the
+``convert_result`` hook of ``apply_combat``) turns a DR or DR2 on a hex holding one into PVO
+step losses, checked by :func:`check_pvo_losses`.
 
 9.6: the attacked hex first; motorised units may go one more hex anywhere (not across an
 unbridged major river, and not at all after crossing one into the attacked hex, 9.6.5); enemy
@@ -171,3 +172,58 @@ def advance_search(rs, pos, unit_ids, vacated_hex, path=None, hexes=None) -> lis
     more = [n for n in grid.neighbours(vacated_hex) if n in grid and n != units[0].hex
             and not _enemy_at(pos, rs, side, n) and _open(pos, ask, units, vacated_hex, n)]
     return first + sorted(more)
+
+
+def _pvo_conversion(pos, assessment, result):
+    """``(PVO steps, PVO ids left out, pvo units)`` of 9.5.2 for ``result`` on the defenders, or None."""
+    d = result.defender
+    if not d.retreat or d.eliminated:
+        return None
+    units = [pos.unit(u) for u in assessment.defenders if pos.unit(u).counter.kind == "unit"]
+    pvo = [u for u in units if u.type == PVO]
+    if not pvo:
+        return None
+    length = max(d.retreat)
+    if length == 1 and all(u.reduced for u in pvo) and len(pvo) < len(units):
+        return 0, tuple(u.id for u in pvo), pvo          # reduced PVO + non-PVO, DR: the non-PVO retreats
+    return min(length, sum(u.steps for u in pvo)), (), pvo
+
+
+def convert_result(rs, pos, assessment, result):
+    """9.5.2: PVO units never retreat. A DR costs a single PVO a step and the other units ignore
+    it; a DR2 costs a single PVO two steps (two PVO units: one each) and the others ignore it; a
+    reduced PVO with a non-PVO unit: a DR goes to the non-PVO unit (the PVO is left out), a DR2
+    eliminates the PVO. A lone reduced PVO on a DR loses its step (notes 9.9, inference). The
+    result's own steps are lost as usual, by the owner's choice (read before them). ``apply_combat``'s
+    ``convert_result`` hook: ``(result, staying, note)``; :func:`check_pvo_losses` checks who lost."""
+    conv = _pvo_conversion(pos, assessment, result)
+    if conv is None:
+        return result, (), None
+    steps, staying, pvo = conv
+    if staying:
+        return result, staying, (f"{', '.join(staying)}: reduced PVO with a non-PVO unit: the DR goes to the "
+                                 "non-PVO unit (9.5.2)")
+    d = dataclasses.replace(result.defender, steps=result.defender.steps + steps, retreat=())
+    return (dataclasses.replace(result, defender=d), (),
+            f"PVO units never retreat: the {'DR2' if max(result.defender.retreat) == 2 else 'DR'} costs "
+            f"{' and '.join(u.id for u in pvo[:2])} {steps} step(s) and the other units ignore it (9.5.2)")
+
+
+def check_pvo_losses(before, outcome, assessment) -> None:
+    """9.5.2: the steps a retreat became are the PVO units' (two PVO units on a DR2: one each);
+    an allocation that gives them to another unit is refused (``after_combat``)."""
+    conv = _pvo_conversion(before, assessment, outcome.roll.result)
+    if conv is None or not conv[0]:
+        return
+    steps, _, pvo = conv
+    lost = {u.id: outcome.losses.get(u.id, 0) for u in pvo}
+    ok = sum(lost.values()) >= steps
+    if steps == 2 and len(pvo) >= 2:
+        ok = ok and sum(1 for n in lost.values() if n >= 1) >= 2
+    if not ok:
+        reason = Reason(Code.COMBAT_CHOICE, "9.5.2", f"the retreat is {steps} PVO step(s): "
+                        + ("two PVO units lose one step each" if steps == 2 and len(pvo) >= 2 else
+                           f"{' or '.join(u.id for u in pvo)} loses them")
+                        + f", not the other units (losses given: {', '.join(f'{u} {n}' for u, n in outcome.losses.items()) or 'none'})",
+                        assessment.defender_hex, tuple(u.id for u in pvo))
+        raise IllegalMoveError(str(reason), [reason])

@@ -149,10 +149,18 @@ class AVictoryDenied(RuleOptions, Ruleset):
         from . import retreat
         return retreat.advance_search(self, pos, unit_ids, vacated_hex, path=path, hexes=hexes)
 
+    def convert_result(self, pos, assessment, result):
+        from . import retreat
+        return retreat.convert_result(self, pos, assessment, result)
+
     def after_combat(self, pos, outcome, assessment, choices):
         from .hq import after_combat
+        from .limits import record
+        from .retreat import check_pvo_losses
+        check_pvo_losses(pos, outcome, assessment)
         after_combat(self, pos, outcome, assessment, choices)
         combat.send_eliminated(pos, outcome)
+        record(pos, outcome, assessment)
 
     # -- supply (10.2) --------------------------------------------------------------------
 

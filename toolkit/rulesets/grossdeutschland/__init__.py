@@ -35,6 +35,7 @@ defaults are the notes' suggested rulings (docs/games/grossdeutschland.md, "Ruli
 from __future__ import annotations
 
 from .activation import Activation, ActivationError, chits_of
+from .air import air_chance, air_distribution
 from .engineers import clear_fortifications, complete_pontoons, demolish, enemy_moved_next_to, place_pontoon
 from .movement import debark, dismount, entry_hex, ma_share, mount, pin, reembark, riders
 from .opfire import fire_targets, opportunity_fire
@@ -42,8 +43,9 @@ from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves,
 from .sight import inspectable, sees
 
 __all__ = [
-    "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "chits_of",
-    "clear_fortifications", "complete_pontoons", "debark", "demolish", "dismount", "enemy_moved_next_to", "entry_hex", "fire_targets",
+    "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "air_chance",
+    "air_distribution", "chits_of", "clear_fortifications", "complete_pontoons", "debark", "demolish", "dismount",
+    "enemy_moved_next_to", "entry_hex", "fire_targets",
     "inspectable", "ma_share", "mount", "opportunity_fire", "overrun_moves", "pin", "place_pontoon", "reembark",
     "riders", "sees", "time_of_day",
 ]

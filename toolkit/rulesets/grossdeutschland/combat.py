@@ -38,7 +38,8 @@ COMBAT = CombatRules(
     terrain_rule="10.1", hex_terrain="add", hexside_applies="all",   # 10.1 step 4
     halve_together=True, strength_round="down", strength_rule="5.3",
     attack_status={"low_supply": Fraction(1, 2), "out_of_supply": Fraction(1, 2), "step_loss": Fraction(1, 2)},
-    defence_status={"out_of_supply": Fraction(1, 2), "step_loss": Fraction(1, 2)},
+    # 9.5: a Leg unit riding tanks is "the same unit" as its carrier: its defence is ignored
+    defence_status={"out_of_supply": Fraction(1, 2), "step_loss": Fraction(1, 2), "riding_tanks": Fraction(0)},
     status_round={"low_supply": "up"},             # 5.3: Low Supply "rounded up", Out of Supply "down"
     no_attack_status=("pinned",), status_rule="5.3, 11.3",
     weather_drm={"rainy": 1, "stormy": 2, "snowy": 3}, weather_rule="14.1",

@@ -78,3 +78,58 @@ def after_combat(rs, before, outcome, assessment, choices) -> None:
             reason = Reason(Code.COMBAT_CHOICE, "10.4", f"{', '.join(hqs)}: an HQ in a stack is not chosen as a "
                             f"casualty while {', '.join(spared)} can be", before.unit(hqs[0]).hex, tuple(hqs))
             raise IllegalMoveError(str(reason), [reason])
+
+
+def _riders(rs, pos, ids) -> dict:
+    """Rider id -> its carrier's id, for the riders (9.5: ``riding_tanks``) among ``ids``."""
+    from .ruleset import RIDING
+    out = {}
+    for uid in ids:
+        unit = pos.unit(uid)
+        if RIDING in unit.status and (host := rs.carrier(pos, unit)) is not None:
+            out[uid] = host.id
+    return out
+
+
+def convert_result(rs, pos, assessment, result):
+    """9.5: a Leg unit riding a Tracked unit "is considered to be the same unit": the result is
+    applied to the carrier and the others, the rider left out (``staying``) and given its
+    carrier's fate by :func:`rider_follows` (apply_combat's ``convert_result`` hook)."""
+    riders = _riders(rs, pos, (*assessment.attackers, *assessment.defenders))
+    if not riders:
+        return result, (), None
+    return result, tuple(riders), (f"{', '.join(f'{r} rides {c}' for r, c in riders.items())}: the result is its "
+                                   "carrier's, and the rider takes it equally (9.5)")
+
+
+def rider_follows(rs, before, outcome, assessment) -> None:
+    """9.5: "any combat result affecting that Tracked unit also affects that riding Leg unit
+    equally" (a DC: the carrier's depletion and one more for the rider): the rider loses as
+    many steps as its carrier lost (eliminated with it when it has no more), retreats along its
+    carrier's path and advances with it."""
+    pos = outcome.position
+    fmt = pos.map.format
+    for rider, host in _riders(rs, before, (*assessment.attackers, *assessment.defenders)).items():
+        unit = pos.unit(rider)
+        lost = outcome.losses.get(host, 0)
+        if lost:
+            if lost >= unit.steps:
+                outcome.losses[rider] = unit.steps
+                outcome.eliminated.append(rider)
+                unit.hex = None
+                unit.box = "eliminated" if pos.map.box("eliminated") is not None else None
+                unit.status.discard("riding_tanks")
+                outcome.log.append(f"{rider} eliminated with {host}, the Tracked unit it rides (9.5)")
+                continue
+            unit.steps -= lost
+            outcome.losses[rider] = lost
+            outcome.log.append(f"{rider} loses {lost} step(s) as {host}, the Tracked unit it rides (9.5)")
+        if host in outcome.retreats and pos.unit(host).hex is not None:
+            outcome.retreats[rider] = list(outcome.retreats[host])
+            unit.hex = pos.unit(host).hex
+            outcome.log.append(f"{rider} retreats with {host} to {fmt(unit.hex)} (9.5)")
+        elif host in outcome.advances and rider not in outcome.advances:
+            unit.hex = outcome.advances[host]
+            outcome.advances[rider] = unit.hex
+            outcome.log.append(f"{rider} advances with {host} to {fmt(unit.hex)} (9.5)")
+    pos.touch()

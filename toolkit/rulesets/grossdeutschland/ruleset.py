@@ -232,9 +232,15 @@ class Grossdeutschland(RuleOptions, Ruleset):
         from . import retreat
         return retreat.advance_search(self, pos, unit_ids, vacated_hex, path=path, hexes=hexes)
 
+    def convert_result(self, pos, assessment, result):
+        from . import retreat
+        return retreat.convert_result(self, pos, assessment, result)
+
     def after_combat(self, pos, outcome, assessment, choices):
         from . import retreat
+        retreat.rider_follows(self, pos, outcome, assessment)
         retreat.after_combat(self, pos, outcome, assessment, choices)
+
     def opportunity_fire(self, pos, mover_ids, hex, how="move"):
         """11.4: ``(firers, why none, targets)``: :func:`.opfire.opportunity_fire` and
         :func:`.opfire.fire_targets` (``hexforge referee opfire``)."""
