@@ -20,8 +20,9 @@ from .position import Position, Unit
 from .reasons import Code, Reason
 from .zoc import enemy_zoc
 
-__all__ = ["RetreatAnswer", "advance_options", "end_stacking_reason", "next_retreat_hexes", "plain_advance_options",
-           "plain_retreat_options", "retreat_options", "retreat_step_loss", "zoc_retreat_options"]
+__all__ = ["RetreatAnswer", "advance_options", "end_stacking_reason", "enemy_at", "may_retreat_across",
+           "next_retreat_hexes", "plain_advance_options", "plain_retreat_options", "retreat_options",
+           "retreat_step_loss", "retreating_units", "zoc_retreat_options"]
 
 
 @dataclass
@@ -55,7 +56,8 @@ class RetreatAnswer:
                          for h in self.hexes()]}
 
 
-def _units(pos: Position, unit_ids) -> list[Unit]:
+def retreating_units(pos: Position, unit_ids) -> list[Unit]:
+    """The units of ``unit_ids``, all on the map in one hex; RulesError naming the one that is not."""
     units = pos.units_of(unit_ids)
     if not units:
         raise RulesError("no retreating unit given")
@@ -67,7 +69,9 @@ def _units(pos: Position, unit_ids) -> list[Unit]:
     return units
 
 
-def _enemy_at(pos, rs, side, h) -> bool:
+def enemy_at(pos, rs, side, h) -> bool:
+    """Whether a unit of ``side``'s enemy stands in ``h`` (markers and the ruleset's
+    ``retreat.ignore_types`` do not count)."""
     ignore = rs.retreat.ignore_types
     return any(u.side not in (side, None) and not u.counter.is_marker and u.type not in ignore for u in pos.at(h))
 
@@ -76,7 +80,7 @@ def _friend_at(pos, side, movers, h) -> bool:
     return any(u.side == side and u.id not in movers and not u.counter.is_marker for u in pos.at(h))
 
 
-def _open(pos: Position, rs, units: list[Unit], a: Hex, b: Hex) -> bool:
+def may_retreat_across(pos: Position, rs, units: list[Unit], a: Hex, b: Hex) -> bool:
     """True if every retreating unit may go from ``a`` into ``b`` (terrain and hexside)."""
     hooked = rs.may_retreat_into(pos, units, a, b)
     if hooked is not None:
@@ -142,7 +146,7 @@ def next_retreat_hexes(pos: Position, rs, unit_ids, path: list[Hex], origin: Hex
     """The hexes the next step of a retreat along ``path`` (start first) may enter: open,
     placed as ``RetreatRules.away`` says, and (``ranked``) best-ranked by the ruleset's
     ``retreat_priority``."""
-    units = _units(pos, unit_ids)
+    units = retreating_units(pos, unit_ids)
     side = units[0].side
     origin = origin or path[0]
     grid = pos.map.grid
@@ -150,13 +154,13 @@ def next_retreat_hexes(pos: Position, rs, unit_ids, path: list[Hex], origin: Hex
     away = rs.retreat.away
     out = []
     for n in grid.neighbours(here):
-        if n in path or n not in grid or _enemy_at(pos, rs, side, n):
+        if n in path or n not in grid or enemy_at(pos, rs, side, n):
             continue
         if away == "farther" and grid.distance(origin, n) <= grid.distance(origin, here):
             continue
         if away == "not-nearer" and grid.distance(origin, n) < grid.distance(origin, here):
             continue
-        if not _open(pos, rs, units, here, n) or retreat_step_loss(pos, rs, units, n) is None:
+        if not may_retreat_across(pos, rs, units, here, n) or retreat_step_loss(pos, rs, units, n) is None:
             continue
         out.append(n)
     keys = {h: rs.retreat_priority(pos, units, h, path) for h in out} if ranked else {}
@@ -181,7 +185,7 @@ def retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex | None
 
 def plain_retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex | None = None) -> RetreatAnswer:
     """:func:`retreat_options` without the ruleset's ``retreat_search``."""
-    units = _units(pos, unit_ids)
+    units = retreating_units(pos, unit_ids)
     lengths = tuple(sorted({int(x) for x in ((length,) if isinstance(length, int) else length)}))
     if not lengths or lengths[0] < 1:
         raise RulesError(f"a retreat is at least one hex, not {length!r}")
@@ -222,7 +226,7 @@ def zoc_retreat_options(pos: Position, rs, unit_ids, *, from_hex: Hex | None = N
     enter, the second one it may end in; ``losses`` is the step the first hex costs. Asked when
     :func:`retreat_options` finds no legal retreat."""
     import dataclasses
-    units = _units(pos, unit_ids)
+    units = retreating_units(pos, unit_ids)
     relaxed = dataclasses.replace(rs, retreat=dataclasses.replace(rs.retreat, enemy_zoc="allowed"))
     answer = retreat_options(pos, relaxed, unit_ids, 2, from_hex=from_hex)
     out = RetreatAnswer(answer.units, answer.start, answer.origin, (2,))
@@ -258,13 +262,13 @@ def advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path: list
 def plain_advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path: list[Hex] | None = None,
                           hexes: int | None = None) -> list[Hex]:
     """:func:`advance_options` without the ruleset's ``advance_search``."""
-    units = _units(pos, unit_ids)
+    units = retreating_units(pos, unit_ids)
     r = rs.retreat
     grid = pos.map.grid
     side = units[0].side
     start = units[0].hex
-    if not grid.adjacent(start, vacated_hex) or _enemy_at(pos, rs, side, vacated_hex) \
-            or not _open(pos, rs, units, start, vacated_hex) or any(u.type in r.no_advance_types for u in units):
+    if not grid.adjacent(start, vacated_hex) or enemy_at(pos, rs, side, vacated_hex) \
+            or not may_retreat_across(pos, rs, units, start, vacated_hex) or any(u.type in r.no_advance_types for u in units):
         return []
     if r.advance == "retreat":
         limit = max(1, hexes if hexes is not None else len(path or [vacated_hex]))
@@ -279,7 +283,7 @@ def plain_advance_options(pos: Position, rs, unit_ids, vacated_hex: Hex, *, path
     stops_at = r.advance_zoc_stop
     out, zocs, here = [], 0, start
     for h in route[:limit]:
-        if _enemy_at(pos, rs, side, h) or not grid.adjacent(here, h) or not _open(pos, rs, units, here, h):
+        if enemy_at(pos, rs, side, h) or not grid.adjacent(here, h) or not may_retreat_across(pos, rs, units, here, h):
             break
         out.append(h)
         if stops_at is not None and ez[board.index[h]] and not all(rs.unit_class(pos, u) in free for u in units):

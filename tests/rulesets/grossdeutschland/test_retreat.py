@@ -89,7 +89,7 @@ def test_a_dr_applied_retreats_the_defender_toward_its_hq(gd):
 def _literal_ends(pos, unit, hq, length):
     """Every simple path of ``length`` steps: each hex next to the last, closer to ``hq``, open
     to the unit, not enemy-held, not in enemy ZOC (10.5, 8.0), within stacking at the end."""
-    from toolkit.referee.combat_retreat import _open
+    from toolkit.referee.combat_retreat import may_retreat_across
     grid = pos.map.grid
     ez = enemy_zoc(pos, RS, unit.side)
     index = board_of(pos.map).index
@@ -105,7 +105,7 @@ def _literal_ends(pos, unit, hq, length):
                 continue
             if any(u.side != unit.side and not u.counter.is_marker for u in pos.at(n)):
                 continue
-            if grid.distance(n, hq) >= grid.distance(here, hq) or not _open(pos, RS, [unit], here, n):
+            if grid.distance(n, hq) >= grid.distance(here, hq) or not may_retreat_across(pos, RS, [unit], here, n):
                 continue
             walk(path + [n])
     walk([unit.hex])

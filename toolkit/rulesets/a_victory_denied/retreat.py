@@ -27,7 +27,7 @@ import dataclasses
 from ...errors import IllegalMoveError, RulesError
 from ...referee import Reason, board_of
 from ...referee.board import NO
-from ...referee.combat_retreat import (RetreatAnswer, _enemy_at, _open, _units, next_retreat_hexes,
+from ...referee.combat_retreat import (RetreatAnswer, enemy_at, may_retreat_across, retreating_units, next_retreat_hexes,
                                        plain_advance_options, retreat_step_loss)
 from ...referee.reasons import Code
 from ...referee.zoc import enemy_zoc
@@ -102,7 +102,7 @@ def retreat_search(rs, pos, unit_ids, length, from_hex=None) -> AvdRetreat:
     """The ends of a retreat of ``length`` hexes by the 9.5 restrictions (module docstring):
     only the paths that rank best; ``lengths`` is the length they have (more than asked when
     the stacking limit carried the retreat on, 9.5.5)."""
-    units = _units(pos, unit_ids)
+    units = retreating_units(pos, unit_ids)
     pvo = [u.id for u in units if u.type == PVO]
     if pvo:
         raise RulesError(f"{', '.join(pvo)}: PVO units never retreat; a DR costs a single PVO unit a step, a DR2 "
@@ -158,7 +158,7 @@ def retreat_search(rs, pos, unit_ids, length, from_hex=None) -> AvdRetreat:
 
 def advance_search(rs, pos, unit_ids, vacated_hex, path=None, hexes=None) -> list:
     """9.6: the attacked hex, then for motorised units one more hex next to it (module docstring)."""
-    units = _units(pos, unit_ids)
+    units = retreating_units(pos, unit_ids)
     if any(u.type == PVO for u in units):
         return []                                             # 9.6.6
     ask = dataclasses.replace(rs, advancing=True)
@@ -170,7 +170,7 @@ def advance_search(rs, pos, unit_ids, vacated_hex, path=None, hexes=None) -> lis
     grid = pos.map.grid
     side = units[0].side
     more = [n for n in grid.neighbours(vacated_hex) if n in grid and n != units[0].hex
-            and not _enemy_at(pos, rs, side, n) and _open(pos, ask, units, vacated_hex, n)]
+            and not enemy_at(pos, rs, side, n) and may_retreat_across(pos, ask, units, vacated_hex, n)]
     return first + sorted(more)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...referee.combat_retreat import _enemy_at, _open, _units, plain_advance_options
+from ...referee.combat_retreat import enemy_at, may_retreat_across, retreating_units, plain_advance_options
 from .ruleset import DIVISION_HQ, HQ_TYPES, TRACKED, WHEELED
 
 
@@ -53,13 +53,13 @@ def advance_search(rs, pos, unit_ids, vacated_hex, path=None, hexes=None) -> lis
     to their movement and free of enemy units (enemy ZOC ignored)."""
     rs = dataclasses.replace(rs, advancing=True)
     first = plain_advance_options(pos, rs, unit_ids, vacated_hex, hexes=1)
-    units = _units(pos, unit_ids)
+    units = retreating_units(pos, unit_ids)
     if not first or not all(rs.unit_class(pos, u) in (TRACKED, WHEELED) for u in units):
         return first
     grid = pos.map.grid
     side = units[0].side
     more = [n for n in grid.neighbours(vacated_hex) if n in grid and n != units[0].hex
-            and not _enemy_at(pos, rs, side, n) and _open(pos, rs, units, vacated_hex, n)]
+            and not enemy_at(pos, rs, side, n) and may_retreat_across(pos, rs, units, vacated_hex, n)]
     return first + sorted(more)
 
 
