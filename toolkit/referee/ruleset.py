@@ -240,6 +240,12 @@ class Ruleset:
         blocks (e.g. an enemy strongpoint). Called per hex only when overridden."""
         return False
 
+    def supply_hexsides(self, pos: "Position", side: str) -> dict:
+        """Hexsides whose crossing the position changes for ``side``'s supply lines beyond what
+        the map's features say (a blown bridge, a pontoon): ``{Hexside: True}`` blocks one,
+        ``{Hexside: False}`` opens one. Called once per trace only when overridden."""
+        return {}
+
     def supply_sources(self, pos: "Position", side: str, context: dict | None = None) -> list:
         """Supply sources of ``side`` now: hexes (serving every unit) or :class:`Source` groups
         (serving some units, or only the units standing on them). Default: the map sources

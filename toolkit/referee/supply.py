@@ -8,8 +8,9 @@ up; the path back to the source is kept for display.
 
 Rulesets shape it through hooks, so the CLI and a game's own checks give one answer:
 :meth:`~toolkit.referee.Ruleset.supply_sources` (hexes, or :class:`~toolkit.referee.Source`
-groups serving only some units, searched separately), ``supply_blocks`` (extra blocked hexes)
-and ``needs_supply`` (units the check leaves out).
+groups serving only some units, searched separately), ``supply_blocks`` (extra blocked hexes),
+``supply_hexsides`` (hexsides the position blocks or opens) and ``needs_supply`` (units the check
+leaves out).
 """
 
 from __future__ import annotations
@@ -124,7 +125,21 @@ def _trace_grid(pos: Position, rs: Ruleset, side: str):
             # hexside features are the same from both sides, so this set is symmetric
             bad_sides.update(k for k, cost in sides.items() if cost == NO and k not in line)
         bad = board._costs[skey] = frozenset(bad_sides)
+    if type(rs).supply_hexsides is not Ruleset.supply_hexsides:
+        bad = _changed_sides(board, bad, rs.supply_hexsides(pos, side))
     return board, blocked, bad, board.supply_neighbours(bad)
+
+
+def _changed_sides(board, bad: frozenset, changes: dict) -> frozenset:
+    """``bad`` (directed hexside indices) with the ruleset's position-made changes, both ways."""
+    if not changes:
+        return bad
+    out = set(bad)
+    for side, blocks in changes.items():
+        for k in (board.k_of(side.a, side.b), board.k_of(side.b, side.a)):
+            if k is not None:
+                (out.add if blocks else out.discard)(k)
+    return frozenset(out)
 
 
 class SupplyTrace:

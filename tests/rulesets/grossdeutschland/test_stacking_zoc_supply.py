@@ -167,6 +167,34 @@ def test_b28_river_blocks_supply_a_bridge_carries_it(gd):
     assert "g-1gr-1k" in supply_status(pos, RS, "german").supplied
 
 
+def _river_between_hq_and_unit(gd):
+    """B28's board: a river down the 06/07 column line, 1Gr's HQ west of it, its company east."""
+    sides = []
+    for r in range(1, 11):
+        sides += [f"06{r:02d}/07{r:02d}"] + ([f"06{r:02d}/07{r - 1:02d}"] if r > 1 else [])
+    pos = board(gd)
+    side_feature(pos, "river", *sides)
+    put(pos, "g-1gr-hq", "0305")
+    put(pos, "g-1gr-1k", "0905")
+    return pos
+
+
+def test_a_blown_bridge_cuts_supply_and_a_pontoon_carries_it(gd):
+    """12.0: a blown bridge makes the crossing what it was without the bridge, for a supply path
+    too (traced as Wheeled, 5.1); 12.1: a completed pontoon is a bridge."""
+    pos = _river_between_hq_and_unit(gd)
+    side_feature(pos, "bridge", "0605/0705")
+    assert "g-1gr-1k" in supply_status(pos, RS, "german").supplied
+    grid = pos.map.grid
+    put(pos, "m-blown-bridge", "0605", status=(f"facing:{grid.direction(h('0605'), h('0705'))}",))
+    assert "g-1gr-1k" in supply_status(pos, RS, "german").unsupplied
+    put(pos, "m-pontoon", "0606", status=(f"facing:{grid.direction(h('0606'), h('0706'))}", "under_construction"))
+    assert "g-1gr-1k" in supply_status(pos, RS, "german").unsupplied        # not yet built
+    pos.units["m-pontoon"].status.discard("under_construction")
+    pos.touch()
+    assert "g-1gr-1k" in supply_status(pos, RS, "german").supplied
+
+
 def test_b26_low_then_out_then_a_step(gd):
     pos = board(gd)
     put(pos, "g-1gr-1k", "0505")                                # no HQ of 1Gr at all

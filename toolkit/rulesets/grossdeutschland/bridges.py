@@ -84,6 +84,19 @@ def bridged(pos, a: Hex, b: Hex) -> bool:
     return any(code in m.line_types and m.line_types[code].bridges for code in m.line_links().get(side, ()))
 
 
+def supply_hexsides(pos, cls: str) -> dict:
+    """For a supply line traced as class ``cls``: each blown bridge's hexside blocked when its
+    water is NA to ``cls``, each completed pontoon's opened (12.0, 12.1)."""
+    got = crossings(pos)
+    out = {}
+    for side in got["blown"]:
+        if side_cost(pos, cls, water_codes(pos, side.a, side.b)) is None:
+            out[side] = True
+    for side in got["pontoon"]:
+        out[side] = False
+    return out
+
+
 def enter_cost(pos, cls: str, hex: Hex, terrain: str | None = None) -> Fraction | None:
     """What the hex's own terrain (or ``terrain`` instead) costs class ``cls`` (None: NA);
     "H"/"ALL" cells count 0 here (the H/ALL rule adds them later)."""

@@ -248,7 +248,16 @@ class Grossdeutschland(RuleOptions, Ruleset):
         firers, why = opportunity_fire(self, pos, mover_ids, hex, how)
         return firers, why, (fire_targets(self, pos, hex, mover_ids) if firers else [])
 
+    def supply_hexsides(self, pos, side):
+        """12.0, 12.1: a blown bridge is no bridge for a supply line either (the Wheeled trace
+        class may not cross the water it spanned); a completed pontoon is one."""
+        from . import bridges
+        return bridges.supply_hexsides(pos, WHEELED)
+
     def supply_blocks(self, pos, side, hex):
+        from . import bridges
+        if hex in bridges.crossings(pos)["blown_hexes"]:
+            return True                  # 12.0: a major river hex under a blown bridge is impassable
         if self.option(pos, "road_through_na_supply"):
             return False
         # A19 off: a road does not carry a supply path through terrain NA to Wheeled units
