@@ -289,6 +289,18 @@ def test_b13_a_pinned_carrier_pins_and_drops_its_rider(gd):
     assert pin(RS, alone, "g-1gr-1k") == ["g-1gr-1k"]
 
 
+def test_a_pinned_unit_halts(gd):
+    """11.3: "A unit that becomes pinned must halt its movement"; the marker stays to the end of
+    the turn (3.5), so the unit moves no more this turn (B68: the rest of its stack may go on)."""
+    pos = board(gd)
+    put(pos, "g-2pz-5k", "0505")
+    put(pos, "g-1gr-1k", "0505")
+    pin(RS, pos, "g-2pz-5k")
+    why = check_path(pos, RS, ["g-2pz-5k"], [h("0505"), h("0605")])
+    assert not why.ok and why.reason.rule == "11.3" and why.reason.code.value == "cannot-move"
+    assert check_path(pos, RS, ["g-1gr-1k"], [h("0505"), h("0605")]).ok
+
+
 def test_a_reembarked_rider_is_dismounted(gd):
     """9.6: a debarked unit may ride tanks, "but once a unit is re-embarked, it is immediately
     considered dismounted"."""

@@ -296,6 +296,9 @@ RULESET = Grossdeutschland(
     title="Famous Divisions: Grossdeutschland",
     movement=MovementRules(
         rule="9.0", terrain_rule="9.0", hexside_rule="9.1", line_rule="9.2", enemy_rule="7.0",
+        # 11.3, 11.4: a pinned unit "must halt its movement"; the marker stays to the end of the
+        # turn (3.5) and a battalion activates once a turn, so it moves no more this turn
+        cannot_move=("pinned",), cannot_move_rule="11.3",
         feature_costs="ignore",             # a peak is a mark on its hill, not terrain of its own
         bridges_ignore_hexsides=True,       # 9.1: a bridge nullifies the river
         line_out_of_ezoc=False,             # 8.0: no road movement when leaving an enemy ZOC
