@@ -25,7 +25,8 @@ one module per job:
   :func:`enemy_moved_next_to` (12.0, 12.1), :func:`clear_fortifications` (16.1);
 * :mod:`.activation`: the chit-pull order as referee state (2.5, 3.4, 6.0);
 * :mod:`.sight`: line of sight with peaks (11.2, 11.3) and fog of war (1.1);
-* :mod:`.opfire`: who may opportunity-fire at a unit entering a hex, and at which unit (11.4).
+* :mod:`.opfire`: who may opportunity-fire at a unit entering a hex, and at which unit (11.4);
+* :mod:`.turn_end`: :func:`end_of_turn` (3.5, with the A25 ruling).
 
 Options (``RULESET.with_options(...)``, else the scenario's ``options``, else the game's, else
 :data:`DEFAULTS`) settle the contradictions of the rulebook that touch these rules; the
@@ -41,11 +42,12 @@ from .movement import debark, dismount, entry_hex, ma_share, mount, pin, reembar
 from .opfire import fire_targets, opportunity_fire
 from .ruleset import DEFAULTS, LADDER, RULESET, Grossdeutschland, overrun_moves, time_of_day
 from .sight import inspectable, sees
+from .turn_end import end_of_turn
 
 __all__ = [
     "Activation", "ActivationError", "DEFAULTS", "Grossdeutschland", "LADDER", "RULESET", "air_chance",
     "air_distribution", "chits_of", "clear_fortifications", "complete_pontoons", "debark", "demolish", "dismount",
-    "enemy_moved_next_to", "entry_hex", "fire_targets",
+    "end_of_turn", "enemy_moved_next_to", "entry_hex", "fire_targets",
     "inspectable", "ma_share", "mount", "opportunity_fire", "overrun_moves", "pin", "place_pontoon", "reembark",
     "riders", "sees", "time_of_day",
 ]
