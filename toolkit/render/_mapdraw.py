@@ -643,39 +643,66 @@ class MapScene:
         self.place_list: list[tuple] = []
         W, H = self.extent
         # largest places first: they get the best spots
-        order = sorted(self.m.places, key=lambda p: -kinds.get(p.kind, 1.0))
-        for place in order:
-            if place.hex not in self.centres:
-                continue
-            cx, cy = self.centres[place.hex]
+        order = sorted(self._labelled_places(), key=lambda run: -kinds.get(run[0].kind, 1.0))
+        for run in order:
+            place = run[0]
             base = self.px(style.get("size", 0.165)) * kinds.get(place.kind, 1.0)
             bold = place.kind in ("city", "town")
-            span = self.size * 1.5
-            local = reserved[near.query((cx - span, cy - span, cx + span, cy + span))]
-            others = np.asarray([placed[k] for k in placed_bins.query((cx - 4 * span, cy - span, cx + 4 * span,
-                                                                        cy + span))], dtype=float).reshape(-1, 4)
             best = None
             for shrink in (1.0, 0.88, 0.76):
                 hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
-                for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
-                    at = (cx + self.px(dx), cy + self.px(dy))
-                    rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
-                    x0, y0, x1, y1 = rect
-                    clash = overlap(rect, local) + overlap(rect, others)
-                    if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
-                        clash += (x1 - x0) * (y1 - y0)
-                    if best is None or clash < best[0]:
-                        best = (clash, at, base * shrink, hw, rect)
-                    if clash == 0:
+                for hex in (p.hex for p in run):          # the middle of the run first
+                    cx, cy = self.centres[hex]
+                    span = self.size * 1.5
+                    local = reserved[near.query((cx - span, cy - span, cx + span, cy + span))]
+                    others = np.asarray([placed[k] for k in placed_bins.query(
+                        (cx - 4 * span, cy - span, cx + 4 * span, cy + span))], dtype=float).reshape(-1, 4)
+                    for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
+                        at = (cx + self.px(dx), cy + self.px(dy))
+                        rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
+                        x0, y0, x1, y1 = rect
+                        clash = overlap(rect, local) + overlap(rect, others)
+                        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
+                            clash += (x1 - x0) * (y1 - y0)
+                        if best is None or clash < best[0]:
+                            best = (clash, at, base * shrink, hw, rect)
+                        if clash == 0:
+                            break
+                    if best[0] == 0:
                         break
                 if best[0] == 0:
                     break
             _, at, size, hw, rect = best
             placed_bins.add(len(placed), rect)
             placed.append(rect)
-            self.place_boxes[place.name] = rect
+            key = place.name if place.name not in self.place_boxes else f"{place.name} {self.m.format(place.hex)}"
+            self.place_boxes[key] = rect
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
         self.reserved = []   # only the placing needs them
+
+    def _labelled_places(self) -> list[list]:
+        """The places to name, one run per name and group of adjacent hexes (a town drawn over
+        several hexes is named once, as printed maps do), each run ordered from its middle out:
+        the label goes on the first of its hexes where it covers nothing."""
+        grid, by_name = self.m.grid, {}
+        for place in self.m.places:
+            if place.hex in self.centres:
+                by_name.setdefault(place.name, []).append(place)
+        runs = []
+        for places in by_name.values():
+            left = list(places)
+            while left:
+                run, edge = [left.pop(0)], 0
+                while edge < len(run):        # grow the run by adjacency
+                    near = [p for p in left if grid.adjacent(p.hex, run[edge].hex)]
+                    run += near
+                    left = [p for p in left if p not in near]
+                    edge += 1
+                mx = sum(self.centres[p.hex][0] for p in run) / len(run)
+                my = sum(self.centres[p.hex][1] for p in run) / len(run)
+                runs.append(sorted(run, key=lambda p: (self.centres[p.hex][0] - mx) ** 2
+                                   + (self.centres[p.hex][1] - my) ** 2))
+        return runs
 
     def _hex_extents(self) -> np.ndarray:
         """Per hex, the box of every pixel its fill, grid lines, symbols and id may touch."""
