@@ -153,20 +153,6 @@ def test_b27_enemy_zoc_blocks_unless_a_friend_is_there(gd):
     assert "g-1gr-1k" in supply_status(pos, RS, "german").supplied
 
 
-def test_b28_river_blocks_supply_a_bridge_carries_it(gd):
-    sides = []
-    for r in range(1, 11):
-        sides += [f"06{r:02d}/07{r:02d}"] + ([f"06{r:02d}/07{r - 1:02d}"] if r > 1 else [])
-    pos = board(gd)
-    side_feature(pos, "river", *sides)
-    put(pos, "g-1gr-hq", "0305")
-    put(pos, "g-1gr-1k", "0905")
-    put(pos, "g-2gr-hq", "0308")
-    assert "g-1gr-1k" in supply_status(pos, RS, "german").unsupplied
-    side_feature(pos, "bridge", "0605/0705")
-    assert "g-1gr-1k" in supply_status(pos, RS, "german").supplied
-
-
 def _river_between_hq_and_unit(gd):
     """B28's board: a river down the 06/07 column line, 1Gr's HQ west of it, its company east."""
     sides = []
@@ -177,6 +163,14 @@ def _river_between_hq_and_unit(gd):
     put(pos, "g-1gr-hq", "0305")
     put(pos, "g-1gr-1k", "0905")
     return pos
+
+
+def test_b28_river_blocks_supply_a_bridge_carries_it(gd):
+    pos = _river_between_hq_and_unit(gd)
+    put(pos, "g-2gr-hq", "0308")
+    assert "g-1gr-1k" in supply_status(pos, RS, "german").unsupplied
+    side_feature(pos, "bridge", "0605/0705")
+    assert "g-1gr-1k" in supply_status(pos, RS, "german").supplied
 
 
 def test_a_blown_bridge_cuts_supply_and_a_pontoon_carries_it(gd):
