@@ -5,12 +5,12 @@ nearest palette example, with a confidence from how much nearer that example is 
 best example of any other terrain. A scan's colour cast is taken out by fitting, per
 channel, a gain and offset from the hexes the first pass was sure of to their terrains'
 palette looks, then reading again. Hexsides are found by their feature's colour running
-along them; roads and railways by their colour crossing from centre to centre.
+along them (:mod:`.hexsides`); roads and railways by their colour crossing from centre to
+centre (:mod:`.lines`).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 
 from PIL import Image
@@ -18,17 +18,15 @@ from PIL import Image
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
 from .palette import Palette, Terrain
-from .sample import ID_BAND, HexSampler, Look, colour_distance
+from ._pixels import fix, sureness
+from .hexsides import read_hexside, side_ink
+from .lines import LINE_SHARE, TEXTURED_SHARE, blend_matcher, line_paths, read_link, shifted_link
+from .sample import HexSampler, Look, colour_distance
 
 __all__ = ["Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
 
 #: Hexes drafted with less confidence than this are listed for a person to decide.
 LOW_CONFIDENCE = 0.5
-#: A hexside or line feature needs this share of its samples to show the colour.
-SIDE_SHARE = 0.6
-LINE_SHARE = 0.75
-#: ... and this share where trees or marsh symbols (dark strokes of every colour) fill the hex.
-TEXTURED_SHARE = 0.85
 #: A hex whose look spreads more than this (trees, marsh symbols) is "textured" (woods drawn
 #: by the default theme spread about 9).
 TEXTURED = 8.0
@@ -208,55 +206,6 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     return draft
 
 
-def _fix(colour, correction) -> tuple[float, float, float]:
-    gain, offset = correction
-    return tuple(colour[i] * gain[i] + offset[i] for i in range(3))
-
-
-def _blend_alpha(target, correction, contrast: float = 40.0):
-    """A pixel on a drawn line is the line's colour blended with the fill around it (antialiasing,
-    blur, JPEG): ``alpha(colour, fill)`` is how far along the segment fill -> line the pixel lies
-    (0 when it lies off that segment, or the line's colour is too near the fill to be seen)."""
-    seen: dict = {}
-
-    def alpha(colour, fill) -> float:
-        key = (colour, fill)
-        known = seen.get(key)
-        if known is None:
-            p = _fix(colour, correction)
-            v = [target[i] - fill[i] for i in range(3)]
-            w = [p[i] - fill[i] for i in range(3)]
-            vv = sum(x * x for x in v)
-            known = 0.0
-            if vv >= contrast * contrast:
-                a = sum(x * y for x, y in zip(v, w)) / vv
-                residual = colour_distance(p, [fill[i] + a * v[i] for i in range(3)])
-                if a > 0 and residual <= 20 + 0.12 * math.sqrt(vv):
-                    known = a
-            seen[key] = known
-        return known
-    return alpha
-
-
-def _ink(colour, edge, correction):
-    """``(body, ink)``: how much of a pixel is a feature's own colour, and how much is the
-    feature drawn in ``colour`` with a darker ``edge`` (or None) at all."""
-    # a hexside feature is read against the fills either side: a pale one (a lake side) beside
-    # a fill of nearly its colour (swamp) cannot be told from the fill's own symbols, blurred
-    body = _blend_alpha(colour, correction, 60.0)
-    if edge is None:
-        return body, body
-    rim = _blend_alpha(edge, correction, 60.0)
-    return body, lambda c, fill: max(body(c, fill), rim(c, fill))
-
-
-def _blend_matcher(target, correction):
-    """``match(colour, fill)``: the pixel is at least 40% the line's colour over ``fill`` (see
-    :func:`_blend_alpha`)."""
-    alpha = _blend_alpha(target, correction)
-    return lambda colour, fill: alpha(colour, fill) >= 0.4
-
-
 def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme,
               palette: Palette) -> set[Hex]:
     """Hexsides and links into ``draft``; returns the hexes a line may cross (seen on at least
@@ -283,10 +232,10 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     for code, kind in game_map.line_types.items():
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
         lines.append((code, learned or style.colour, None if learned else style.casing))
-    matchers = {code: _blend_matcher(colour, draft.correction) for code, colour, _ in lines}
+    matchers = {code: blend_matcher(colour, draft.correction) for code, colour, _ in lines}
     sampler.correction = draft.correction
-    alphas = {code: _ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
-    fill = {h: tuple(int(round(v)) for v in _fix(look.mode, draft.correction)) for h, look in raw.items()}
+    alphas = {code: side_ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
+    fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
     seen: set[Hexside] = set()
@@ -302,21 +251,21 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             sure, crossing = 1.0, False
             if lines:
                 textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
-                found, partly = _link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other], textured)
+                found, partly = read_link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other], textured)
                 if found:
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
                 if not found:
-                    shifted, moved = _shifted_link(sampler, hex, other, lines, matchers, size, fill[hex],
+                    shifted, moved = shifted_link(sampler, hex, other, lines, matchers, size, fill[hex],
                                                    fill[other])
                     if shifted:
                         pending.append((side, shifted, moved))
                 crossing = bool(found) or partly >= 0.5
-                sure = _sureness(min(found.values()) if found else None, partly,
+                sure = sureness(min(found.values()) if found else None, partly,
                                  TEXTURED_SHARE if textured else LINE_SHARE)
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
-                found, partly, side_sure = _hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
+                found, partly, side_sure = read_hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
                                                     crossing, grid_rgb)
                 sure = min(sure, side_sure)
                 if found:
@@ -329,279 +278,6 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
         if moved in linked:
             draft.links[side] = found
     return crossed
-
-
-def _sureness(found: float | None, seen: float, needed: float) -> float:
-    """How sure a hexside or line reading is: a feature found on all its samples, or seen on
-    none, is sure (1); one found just at the share ``needed``, or seen on most samples but
-    not enough, is not (about 0.5 and below)."""
-    if found is not None:
-        return 1.0 if needed >= 1.0 else 0.5 + 0.5 * (found - needed) / (1.0 - needed)
-    return 1.0 - 0.76 * min(1.0, seen / needed)
-
-
-def _hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68)):
-    """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
-    feature was seen on, and how sure the reading is. ``crossing``: a line crosses the side.
-
-    Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
-    terrain beside a clear hex is not a river along their side); the drawn width is the sum
-    of the pixels' share of the feature's colour across the side, which blur and JPEG keep,
-    and it picks a stream from a river."""
-    a, b = sampler.layout.hexside_segment(side)
-    ca = sampler.layout.center(side.a)
-    nx, ny = -(b[1] - a[1]), b[0] - a[0]
-    a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
-    # where a road or railway crosses, a bridge hides the middle of a river
-    ts = (0.15, 0.2, 0.25, 0.3, 0.7, 0.75, 0.8, 0.85) if crossing else (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-    near = max(1.0, 0.035 * size)
-    # where a name or marker is printed over the hexside, it says nothing
-    ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
-    if not ts:
-        return None, 0.0, 1.0
-    reach = 0.15 * size
-    profiles = [sampler.profile(a, b, t, reach) for t in ts]
-    # the fill either side where the profile ends (the hex's commonest colour may be a symbol's)
-    corr = sampler.correction
-    locals_ = [tuple(_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
-                     for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b))) for profile in profiles]
-    best, seen, scores = None, 0.0, []
-    for code, colour, edge, width in sides:
-        body, ink = alphas[code]
-        widths = []
-        for profile, (local_a, local_b) in zip(profiles, locals_):
-            fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
-                      (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-            # a river drawn along the hexside covers it; a hex id or a symbol beside it does not;
-            # a grid line blurred into a dark fill is not a slope
-            if any(abs(k) <= near and body(c, fill) >= 0.5
-                   and _off(_fix(c, corr), fill, colour) < _off(_fix(c, corr), fill, grid_rgb)
-                   for k, c, fill in fills):
-                widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
-        share = len(widths) / len(ts)
-        seen = max(seen, share)
-        if share >= SIDE_SHARE:
-            drawn = sorted(widths)[len(widths) // 2] / size
-            score = share - abs(drawn - width) * 4
-            scores.append(score)
-            if best is None or score > best[2]:
-                best = (code, round(share, 3), score)
-    if best is None:
-        return None, seen, _sureness(None, seen, SIDE_SHARE)
-    sure = _sureness(best[1], seen, SIDE_SHARE)
-    runner = sorted(scores)[-2] if len(scores) > 1 else None
-    if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
-        sure = min(sure, 0.4)
-    return best[:2], seen, sure
-
-
-def _corrected(colour, correction):
-    """A picture colour after the colour correction, in whole levels (None stays None)."""
-    return None if colour is None else tuple(int(round(v)) for v in _fix(colour, correction))
-
-
-def _off(colour, fill, target) -> float:
-    """How far ``colour`` lies from every blend of ``fill`` and ``target``."""
-    v = [target[i] - fill[i] for i in range(3)]
-    vv = sum(x * x for x in v) or 1.0
-    a = min(1.0, max(0.0, sum((colour[i] - fill[i]) * v[i] for i in range(3)) / vv))
-    return colour_distance(colour, [fill[i] + a * v[i] for i in range(3)])
-
-
-def _outer(profile, sign: int, beyond: float):
-    """The median colour of a profile's pixels more than ``beyond`` pixels out on side ``sign``."""
-    out = [c for k, c in profile if k * sign > beyond]
-    if not out:
-        return None
-    return tuple(sorted(c[i] for c in out)[len(out) // 2] for i in range(3))
-
-
-def _link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
-    """``({line code: share of samples}, largest share any code was seen on)`` for the step
-    from ``hex`` to ``other``."""
-    a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    found, seen = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
-    if abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
-        # a step along a row of a flat-topped grid: the renderer draws a line running on along
-        # the row level at the two centres' middle height (render._mapgeom.straighten)
-        mid = (a[1] + b[1]) / 2
-        level, seen_level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b,
-                                        textured, (a, b))
-        seen = max(seen, seen_level)
-        found = _merge(found, level, lines)
-    return found, seen
-
-
-def _merge(one: dict, two: dict, lines) -> dict:
-    """Lines found on two courses of a step. A code seen on one course only, in the colour of
-    the casing of a road seen on the other only, is that road's edge, not a line of its own
-    (a railway beside a road is found on the road's own course, beside it)."""
-    casings = {code: casing for code, _, casing in lines if casing is not None}
-    colours = {code: colour for code, colour, _ in lines}
-    out = {}
-    for mine, other in ((one, two), (two, one)):
-        for code, share in mine.items():
-            edge = any(k in other and k not in mine and colour_distance(colours[code], casing) < 80
-                       for k, casing in casings.items())
-            if not edge:
-                out[code] = max(share, out.get(code, 0.0))
-    return out
-
-
-def _shifted_link(sampler, hex, other, lines, matchers, size, fill_a, fill_b) -> tuple[dict, Hex | None]:
-    """Where a run along a row ends or turns, the renderer moved one end of a step to the row's
-    level and left the other at its centre: the line codes seen with one end a quarter hex up
-    or down (as clear as a line among symbols must be), and the hex whose end moved."""
-    a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    if not abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
-        return {}, None
-    q = abs(b[1] - a[1]) / 2
-    for da, db in ((q, 0), (-q, 0), (0, q), (0, -q)):
-        ends = (a[0], a[1] + da), (b[0], b[1] + db)
-        found, _ = _link_along(sampler, *ends, lines, matchers, size, fill_a, fill_b, True, (a, b))
-        if found:
-            return found, hex if da else other
-    return {}, None
-
-
-def _clear(sampler, centre, p, margin: float) -> bool:
-    """True if picture point ``p`` lies in the hex centred at ``centre`` at least ``margin`` (a
-    fraction of the hex size) inside its edges, and outside the band where its id is printed
-    (the id's knock-out box breaks a line there, and its ink is as dark as a railway)."""
-    layout = sampler.layout
-    angle = getattr(layout, "angle", 0.0)
-    c, s = math.cos(angle), math.sin(angle)
-    vx, vy = p[0] - centre[0], p[1] - centre[1]
-    lx, ly = (c * vx + s * vy) / layout.size, (-s * vx + c * vy) / layout.size
-    u, v = (lx, ly) if layout.grid.flat else (ly, lx)  # flat-topped: edges above and below
-    if max(abs(v), abs(0.866 * u) + abs(0.5 * v)) > 0.5 - margin:
-        return False
-    if sampler.labels:  # where names, ids and markers are printed is known
-        return not sampler.labelled(*p, 0.05 * layout.size)
-    band = ID_BAND
-    if sampler.hex_ids == "top":
-        return ly > -band
-    if sampler.hex_ids == "bottom":
-        return ly < band
-    if sampler.hex_ids == "centre":
-        return abs(ly) > 0.1 or abs(lx) > 0.2
-    return True
-
-
-def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, centres=None):
-    """The line code (and the share of samples that saw it) drawn on the segment ``a``-``b``
-    (``centres``: the two hexes' centres when the segment does not run through them), or None;
-    and the largest share of samples any line code was seen on.
-
-    Samples and the probes beside them are taken only where they are clear of the hexes'
-    edges (grid lines) and id bands (see :func:`_clear`)."""
-    ca, cb = centres or (a, b)
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length * 0.2 * size, dx / length * 0.2 * size
-    probes = []
-    for t, fill, centre in [(t, fill_a, ca) for t in (0.15, 0.2, 0.25, 0.3, 0.35, 0.4)] + \
-            [(t, fill_b, cb) for t in (0.6, 0.65, 0.7, 0.75, 0.8, 0.85)]:
-        at = (a[0] + dx * t, a[1] + dy * t)
-        if not _clear(sampler, centre, at, 0.08):
-            continue
-        beside = [k for k in (-1.4, -0.8, 0.8, 1.4)
-                  if _clear(sampler, centre, (at[0] + k * nx, at[1] + k * ny), 0.1)]
-        probes.append((t, fill, beside))
-    if not probes:
-        return {}, 0.0
-    found, seen = {}, 0.0
-    needed = TEXTURED_SHARE if textured else LINE_SHARE
-    for code, colour, casing in lines:
-        match = matchers[code]
-        hits = 0
-        beside_hits = beside_count = 0
-        for t, fill, beside_ks in probes:
-            def test(c, fill=fill):
-                return match(c, fill)
-            [(n, near)] = sampler.runs(a, b, (t,), 0.1 * size, test)
-            # in symbols (trees, marsh) the line must lie on its drawn course
-            if not n or near > (0.05 if textured else 0.07) * size:
-                continue
-            # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
-            beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
-                                   0.04 * size, test)[0][0] for k in beside_ks]
-            beside_hits += sum(1 for n in beside if n)
-            beside_count += len(beside)
-            if textured or sum(1 for n in beside if n) <= 1:
-                hits += 1
-        seen = max(seen, hits / len(probes))  # (a line seen among symbols leaves the reading unsure)
-        if textured and beside_hits > 0.35 * max(1, beside_count):
-            hits = 0  # trees or marsh symbols of the line's colour everywhere, not a line
-        share = hits / len(probes)
-        # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly
-        # everywhere; and a line is only found on three probes or more (where names and ids
-        # hide the rest, a line glimpsed leaves the hexes unsure)
-        if share >= needed and len(probes) >= 3:
-            found[code] = round(share, 3)
-    if len(found) > 1:
-        # lines of like colours (a road and a minor road) both accept the one drawn: keep the
-        # one whose own colour is drawn there (the nearest pixel to it, probe by probe)
-        colours = {code: colour for code, colour, _ in lines}
-        profiles = [[_fix(c, sampler.correction) for _, c in sampler.profile(a, b, t, 0.1 * size)]
-                    for t, _, _ in probes]
-        misfit = {code: sum(min((colour_distance(c, colours[code]) for c in p), default=0.0) for p in profiles)
-                  for code in found}
-        for code in sorted(found, key=misfit.get):
-            if code not in found:
-                continue
-            for other in [o for o in found if o != code and colour_distance(colours[o], colours[code]) < 150]:
-                del found[other]
-    # a road's dark casing looks like a railway: a railway with it is drawn beside it
-    for code, colour, casing in lines:
-        if code not in found or casing is None:
-            continue
-        for other, other_colour, _ in lines:
-            if other != code and other in found and colour_distance(other_colour, casing) < 80:
-                match = matchers[other]
-                # on one side all along (a road that bends crosses both sides in turn)
-                share = max(sum(1 for t, fill, _ in probes
-                                if _beside(sampler, a, b, t, side * 0.11 * size, 0.03 * size,
-                                           lambda c, f=fill: match(c, f))) for side in (-1, 1)) / len(probes)
-                if share >= needed:
-                    found[other] = round(share, 3)
-                else:
-                    del found[other]
-    return found, seen
-
-
-def _beside(sampler, a, b, t, offset, reach, test) -> bool:
-    """True if ``test`` accepts a pixel ``offset`` pixels beside the segment a-b at ``t`` (along
-    the normal (-dy, dx); negative: the other side)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length * offset, dx / length * offset
-    return bool(sampler.runs((a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny), (t,), reach, test)[0][0])
-
-
-def _paths(links: set[Hexside]) -> list[list[Hex]]:
-    """Links joined into paths: each path stops where the network forks or ends."""
-    adjacent: dict[Hex, set[Hex]] = {}
-    for side in links:
-        adjacent.setdefault(side.a, set()).add(side.b)
-        adjacent.setdefault(side.b, set()).add(side.a)
-    used: set[Hexside] = set()
-    paths = []
-    starts = sorted(h for h, n in adjacent.items() if len(n) != 2) + sorted(adjacent)
-    for start in starts:
-        for nxt in sorted(adjacent[start]):
-            if Hexside.of(start, nxt) in used:
-                continue
-            path = [start, nxt]
-            used.add(Hexside.of(start, nxt))
-            while len(adjacent[path[-1]]) == 2:
-                step = next((n for n in sorted(adjacent[path[-1]]) if Hexside.of(path[-1], n) not in used), None)
-                if step is None:
-                    break
-                used.add(Hexside.of(path[-1], step))
-                path.append(step)
-            paths.append(path)
-    return paths
 
 
 def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False) -> Map:
@@ -626,7 +302,7 @@ def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False
             shares[code] = min(share, shares.get(code, 1.0))
     for code, links in sorted(by_code.items()):
         share = shares[code]
-        for path in _paths(links):
+        for path in line_paths(links):
             m.lines.append(Line(code, tuple(path), source=Source(
                 estimated=f"drafted from {picture}, confidence at least {share:.2f}")))
     return m

@@ -1,0 +1,97 @@
+"""Hexside features (rivers, streams, lake shores) read from their colour running along a hexside."""
+
+from __future__ import annotations
+
+from ._pixels import blend_alpha, fix, sureness
+from .sample import colour_distance
+
+#: A hexside feature needs this share of its samples to show the colour.
+SIDE_SHARE = 0.6
+
+
+def side_ink(colour, edge, correction):
+    """``(body, ink)``: how much of a pixel is a feature's own colour, and how much is the
+    feature drawn in ``colour`` with a darker ``edge`` (or None) at all."""
+    # a hexside feature is read against the fills either side: a pale one (a lake side) beside
+    # a fill of nearly its colour (swamp) cannot be told from the fill's own symbols, blurred
+    body = blend_alpha(colour, correction, 60.0)
+    if edge is None:
+        return body, body
+    rim = blend_alpha(edge, correction, 60.0)
+    return body, lambda c, fill: max(body(c, fill), rim(c, fill))
+
+
+def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68)):
+    """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
+    feature was seen on, and how sure the reading is. ``crossing``: a line crosses the side.
+
+    Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
+    terrain beside a clear hex is not a river along their side); the drawn width is the sum
+    of the pixels' share of the feature's colour across the side, which blur and JPEG keep,
+    and it picks a stream from a river."""
+    a, b = sampler.layout.hexside_segment(side)
+    ca = sampler.layout.center(side.a)
+    nx, ny = -(b[1] - a[1]), b[0] - a[0]
+    a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
+    # where a road or railway crosses, a bridge hides the middle of a river
+    ts = (0.15, 0.2, 0.25, 0.3, 0.7, 0.75, 0.8, 0.85) if crossing else (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+    near = max(1.0, 0.035 * size)
+    # where a name or marker is printed over the hexside, it says nothing
+    ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+    if not ts:
+        return None, 0.0, 1.0
+    reach = 0.15 * size
+    profiles = [sampler.profile(a, b, t, reach) for t in ts]
+    # the fill either side where the profile ends (the hex's commonest colour may be a symbol's)
+    corr = sampler.correction
+    locals_ = [tuple(_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
+                     for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b))) for profile in profiles]
+    best, seen, scores = None, 0.0, []
+    for code, colour, edge, width in sides:
+        body, ink = alphas[code]
+        widths = []
+        for profile, (local_a, local_b) in zip(profiles, locals_):
+            fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
+                      (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
+            # a river drawn along the hexside covers it; a hex id or a symbol beside it does not;
+            # a grid line blurred into a dark fill is not a slope
+            if any(abs(k) <= near and body(c, fill) >= 0.5
+                   and _off(fix(c, corr), fill, colour) < _off(fix(c, corr), fill, grid_rgb)
+                   for k, c, fill in fills):
+                widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
+        share = len(widths) / len(ts)
+        seen = max(seen, share)
+        if share >= SIDE_SHARE:
+            drawn = sorted(widths)[len(widths) // 2] / size
+            score = share - abs(drawn - width) * 4
+            scores.append(score)
+            if best is None or score > best[2]:
+                best = (code, round(share, 3), score)
+    if best is None:
+        return None, seen, sureness(None, seen, SIDE_SHARE)
+    sure = sureness(best[1], seen, SIDE_SHARE)
+    runner = sorted(scores)[-2] if len(scores) > 1 else None
+    if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
+        sure = min(sure, 0.4)
+    return best[:2], seen, sure
+
+
+def _corrected(colour, correction):
+    """A picture colour after the colour correction, in whole levels (None stays None)."""
+    return None if colour is None else tuple(int(round(v)) for v in fix(colour, correction))
+
+
+def _off(colour, fill, target) -> float:
+    """How far ``colour`` lies from every blend of ``fill`` and ``target``."""
+    v = [target[i] - fill[i] for i in range(3)]
+    vv = sum(x * x for x in v) or 1.0
+    a = min(1.0, max(0.0, sum((colour[i] - fill[i]) * v[i] for i in range(3)) / vv))
+    return colour_distance(colour, [fill[i] + a * v[i] for i in range(3)])
+
+
+def _outer(profile, sign: int, beyond: float):
+    """The median colour of a profile's pixels more than ``beyond`` pixels out on side ``sign``."""
+    out = [c for k, c in profile if k * sign > beyond]
+    if not out:
+        return None
+    return tuple(sorted(c[i] for c in out)[len(out) // 2] for i in range(3))
