@@ -22,7 +22,7 @@ from shapely.ops import linemerge, unary_union
 
 from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
-from ._mapgeom import Bins, chains, crossing, join_ends, meets, overlap, straighten
+from ._mapgeom import Bins, chains, crossing, join_ends, line_cover, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
 from ._glyphs import label_box, paste_label, paste_text, text_box
 from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
@@ -628,50 +628,78 @@ class MapScene:
             self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
             self.id_boxes[h] = box
 
+    #: Where a place name may go around one of its hexes (fractions of the hex size from the
+    #: centre), nearest first to the spot under the town symbol; a crowded junction pushes the
+    #: name out to the side, up to a little over half a hex.
+    NAME_SPOTS = tuple(sorted(((dx / 20, dy / 20) for dx in range(-12, 13, 3) for dy in range(-9, 12, 2)),
+                              key=lambda s: (round(math.hypot(s[0], s[1] - 0.25), 6), abs(s[0]), s)))
+
     def places(self) -> None:
-        """Place names with a halo, placed where they cover no hex id and no other name."""
+        """Place names with a halo, each where it covers no hex id, marker, bridge, edge label
+        or other name and as little road, rail and river as the spots around its hexes allow."""
         style = self.theme.data.get("place", {})
         kinds = self.theme.data.get("place_sizes", {})
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
         family = style.get("family", "condensed")
+        self.place_list: list[tuple] = []
+        runs = self._labelled_places()
+        if not runs:
+            self.reserved = []
+            return
+        # bridges and edge labels are symbols a name must not hide, like ids and markers
+        hard = list(self.reserved)
+        hard += [(min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d))
+                 for d in self.__dict__.get("bridge_decks", ())]
+        hard += [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in self.edge_tiles]
         near = Bins(cell=max(64, round(self.size * 2)))
-        for n, box in enumerate(self.reserved):
+        for n, box in enumerate(hard):
             near.add(n, box)
-        reserved = np.asarray(self.reserved, dtype=float).reshape(-1, 4)
+        reserved = np.asarray(hard, dtype=float).reshape(-1, 4)
+        segments, widths = self._name_obstacles()
+        seg_index = _Boxes(np.column_stack([np.minimum(segments[:, 0], segments[:, 2]),
+                                            np.minimum(segments[:, 1], segments[:, 3]),
+                                            np.maximum(segments[:, 0], segments[:, 2]),
+                                            np.maximum(segments[:, 1], segments[:, 3])]))
         placed: list = []
         placed_bins = Bins(cell=max(64, round(self.size * 2)))
-        self.place_list: list[tuple] = []
         W, H = self.extent
         # largest places first: they get the best spots
-        order = sorted(self._labelled_places(), key=lambda run: -kinds.get(run[0].kind, 1.0))
-        for run in order:
+        for run in sorted(runs, key=lambda run: -kinds.get(run[0].kind, 1.0)):
             place = run[0]
             base = self.px(style.get("size", 0.165)) * kinds.get(place.kind, 1.0)
             bold = place.kind in ("city", "town")
-            best = None
+            best = None   # ((hidden symbols' area, lines' ink + distance, rank), at, size, halo, rect)
+            free = False   # a spot that hides nothing and covers no line was found
             for shrink in (1.0, 0.88, 0.76):
                 hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
                 for hex in (p.hex for p in run):          # the middle of the run first
                     cx, cy = self.centres[hex]
                     span = self.size * 1.5
-                    local = reserved[near.query((cx - span, cy - span, cx + span, cy + span))]
-                    others = np.asarray([placed[k] for k in placed_bins.query(
-                        (cx - 4 * span, cy - span, cx + 4 * span, cy + span))], dtype=float).reshape(-1, 4)
-                    for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
+                    area = (cx - 4 * span, cy - span, cx + 4 * span, cy + span)
+                    local = reserved[near.query(area)]
+                    others = np.asarray([placed[k] for k in placed_bins.query(area)], dtype=float).reshape(-1, 4)
+                    lines = seg_index.within(area)
+                    segs, ws = segments[lines], widths[lines]
+                    for rank, (dx, dy) in enumerate(self.NAME_SPOTS):
                         at = (cx + self.px(dx), cy + self.px(dy))
                         rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
                         x0, y0, x1, y1 = rect
                         clash = overlap(rect, local) + overlap(rect, others)
                         if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
                             clash += (x1 - x0) * (y1 - y0)
-                        if best is None or clash < best[0]:
-                            best = (clash, at, base * shrink, hw, rect)
-                        if clash == 0:
+                        # the ink of lines under the name against the distance from the best
+                        # spot: half a hex aside is worth a road crossing the name
+                        cover = line_cover(rect, segs, ws) if clash == 0 else 0.0
+                        cost = (clash, cover + math.hypot(dx, dy - 0.25) * self.size * 2, rank)
+                        if best is None or cost < best[0]:
+                            best = (cost, at, base * shrink, hw, rect)
+                        if clash == 0 and cover == 0:
+                            free = True   # the nearest spot that covers nothing
                             break
-                    if best[0] == 0:
+                    if free:
                         break
-                if best[0] == 0:
-                    break
+                if best[0][0] == 0:
+                    break   # a smaller name only to hide no symbol, never only to dodge a line
             _, at, size, hw, rect = best
             placed_bins.add(len(placed), rect)
             placed.append(rect)
@@ -680,21 +708,43 @@ class MapScene:
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
         self.reserved = []   # only the placing needs them
 
+    def _name_obstacles(self) -> tuple[np.ndarray, np.ndarray]:
+        """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
+        and their widths in pixels: what a name should not lie along."""
+        parts, widths = [], []
+        for style, pts in self.line_paths:
+            p = np.asarray(pts, dtype=float).reshape(-1, 2)
+            w = self.px(style.width) + (max(2.0, self.px(0.022)) if style.casing is not None else 0.0)
+            parts.append(np.hstack([p[:-1], p[1:]]))
+            widths.append(np.full(len(p) - 1, max(1.0, w)))
+        for line in self.water_lines:
+            p = np.asarray(line.coords, dtype=float).reshape(-1, 2)
+            parts.append(np.hstack([p[:-1], p[1:]]))
+            widths.append(np.full(len(p) - 1, max(1.0, self.px(0.05))))
+        if not parts:
+            return np.zeros((0, 4)), np.zeros(0)
+        return np.concatenate(parts), np.concatenate(widths)
+
     def _labelled_places(self) -> list[list]:
         """The places to name, one run per name and group of adjacent hexes (a town drawn over
         several hexes is named once, as printed maps do), each run ordered from its middle out:
-        the label goes on the first of its hexes where it covers nothing."""
+        the label goes on the first of its hexes where it covers nothing. Hexes of a name that
+        touch a hex of another place between them belong to one run: a city ringed round its
+        own downtown is one city."""
         grid, by_name = self.m.grid, {}
         for place in self.m.places:
             if place.hex in self.centres:
                 by_name.setdefault(place.name, []).append(place)
+        named = {place.hex: place.name for place in self.m.places}
         runs = []
-        for places in by_name.values():
+        for name, places in by_name.items():
             left = list(places)
             while left:
                 run, edge = [left.pop(0)], 0
-                while edge < len(run):        # grow the run by adjacency
-                    near = [p for p in left if grid.adjacent(p.hex, run[edge].hex)]
+                while edge < len(run):        # grow the run by adjacency, also across other places
+                    at = run[edge].hex
+                    reach = {at} | {n for n in grid.neighbours(at) if named.get(n, name) != name}
+                    near = [p for p in left if any(grid.adjacent(p.hex, r) for r in reach)]
                     run += near
                     left = [p for p in left if p not in near]
                     edge += 1

@@ -11,7 +11,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Point
 from shapely.ops import linemerge
 
-__all__ = ["Bins", "chains", "crossing", "join_ends", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "chains", "crossing", "join_ends", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -51,6 +51,28 @@ def overlap(rect, boxes: np.ndarray) -> float:
     w = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
     h = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
     return float((np.clip(w, 0, None) * np.clip(h, 0, None)).sum())
+
+
+def line_cover(rect, segments: np.ndarray, widths: np.ndarray) -> float:
+    """Ink of lines under ``rect``: per segment (x0, y0, x1, y1 rows of ``segments``) the
+    length of it inside ``rect`` grown by half its width, times that width (clipped by
+    Liang-Barsky, all segments at once)."""
+    if not len(segments):
+        return 0.0
+    x0, y0, x1, y1 = segments.T
+    half = widths / 2
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = np.zeros(len(x0)), np.ones(len(x0))
+    for p, q in ((-dx, x0 - (rect[0] - half)), (dx, rect[2] + half - x0),
+                 (-dy, y0 - (rect[1] - half)), (dy, rect[3] + half - y0)):
+        flat = p == 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(flat, 0.0, q / np.where(flat, 1.0, p))
+        t0 = np.where(p < 0, np.maximum(t0, r), t0)
+        t1 = np.where(p > 0, np.minimum(t1, r), t1)
+        t1 = np.where(flat & (q < 0), -1.0, t1)   # parallel to this edge and outside it
+    inside = np.clip(t1 - t0, 0, None) * np.hypot(dx, dy)
+    return float((inside * widths).sum())
 
 
 def straighten(flat: bool, pts: list, radius: float) -> list:
