@@ -628,11 +628,15 @@ class MapScene:
             self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
             self.id_boxes[h] = box
 
-    #: Where a place name may go around one of its hexes (fractions of the hex size from the
-    #: centre), nearest first to the spot under the town symbol; a crowded junction pushes the
-    #: name out to the side, up to a little over half a hex.
-    NAME_SPOTS = tuple(sorted(((dx / 20, dy / 20) for dx in range(-12, 13, 3) for dy in range(-9, 12, 2)),
-                              key=lambda s: (round(math.hypot(s[0], s[1] - 0.25), 6), abs(s[0]), s)))
+    #: Where a place name may go around one of its hexes, nearest first to the spot under the
+    #: town symbol: (dx, dy, side), fractions of the hex size from the centre. Side 0: the
+    #: name's middle there (up to a little over half a hex aside); side 1 or -1: the name
+    #: starts there and runs off to the right, or ends there coming from the left, as a map
+    #: names a town at a crowded junction.
+    NAME_SPOTS = tuple(sorted(
+        [(dx / 20, dy / 20, 0) for dx in range(-12, 13, 3) for dy in range(-9, 12, 2)]
+        + [(side * k, dy / 20, side) for side in (1, -1) for k in (0.3, 0.45) for dy in range(-5, 8, 4)],
+        key=lambda s: (round(math.hypot(s[0], s[1] - 0.25), 6), abs(s[2]), abs(s[0]), s)))
 
     def places(self) -> None:
         """Place names with a halo, each where it covers no hex id, marker, bridge, edge label
@@ -670,6 +674,8 @@ class MapScene:
             bold = place.kind in ("city", "town")
             best = None   # ((hidden symbols' area, lines' ink + distance, rank), at, size, halo, rect)
             free = False   # a spot that hides nothing and covers no line was found
+            half = {k: (lambda b: (b[2] - b[0]) / 2)(text_box(0, 0, place.name, base * k, bold, family, colour))
+                    for k in (1.0, 0.88, 0.76)}   # half the name's width at each size
             for shrink in (1.0, 0.88, 0.76):
                 hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
                 for hex in (p.hex for p in run):          # the middle of the run first
@@ -680,8 +686,8 @@ class MapScene:
                     others = np.asarray([placed[k] for k in placed_bins.query(area)], dtype=float).reshape(-1, 4)
                     lines = seg_index.within(area)
                     segs, ws = segments[lines], widths[lines]
-                    for rank, (dx, dy) in enumerate(self.NAME_SPOTS):
-                        at = (cx + self.px(dx), cy + self.px(dy))
+                    for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
+                        at = (cx + self.px(dx) + side * half[shrink], cy + self.px(dy))
                         rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
                         x0, y0, x1, y1 = rect
                         clash = overlap(rect, local) + overlap(rect, others)
