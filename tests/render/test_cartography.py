@@ -184,7 +184,8 @@ def test_a_city_ringed_round_its_downtown_is_named_once():
     # Akhtyrka's hexes ring its downtown: they touch one another only through it
     core = Hex(6, 4)
     grid = Grid(1, 12, 1, 7, orientation="flat")
-    ring = [h for h in grid.neighbours(core) if h.row != 3]   # a ring open at the top: two runs by adjacency
+    ring = sorted(h for h in grid.neighbours(core) if h.col != core.col)   # west and east: two runs by adjacency
+    assert len(ring) == 4 and not any(grid.adjacent(a, b) for a in ring[:2] for b in ring[2:])
     places = [Place("Downtown", core, "city")] + [Place("Ringstadt", h, "city") for h in ring]
     image = render_map(replace(_map(), places=places), dpi=150)
     assert sorted(entry[1] for entry in image.scene.place_list) == ["Downtown", "Ringstadt"]
