@@ -4,12 +4,13 @@ windows that draw exactly the whole map."""
 
 from __future__ import annotations
 
+import functools
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PIL import Image
 from shapely.geometry import LineString, Polygon, box
-
-from dataclasses import replace
 
 from toolkit.game import HexsideFeature, HexsideType, HexTerrain, Line, LineType, Map, Place, TerrainType
 from toolkit.hexes import Grid, Hex, Hexside
@@ -95,6 +96,35 @@ def test_a_road_along_a_row_of_a_flat_grid_runs_straight_through_every_hex():
         # through the inner hexes, and from the middle of the end hexes
         least = 0.3 if h in (row[0], row[-1]) else 0.6
         assert inside.length > layout.size * least, f"the road misses {h}"
+
+
+def test_a_road_ending_on_a_straightened_row_meets_it_without_a_hook():
+    # roads from the north and the south end in hexes of a road along a row, which is drawn a
+    # quarter hex off their centres: each must stop on it, not run on to the centre and back
+    row = Line("road", tuple(Hex(c, 4) for c in range(1, 13)))
+    spurs = [Line("road", tuple(Hex(c, r) for r in rows)) for c in (6, 7)
+             for rows in (range(1, 5), range(7, 3, -1))]
+    image = render_map(_map([row, *spurs]), dpi=150)
+    (_, main), *drawn = image.scene.line_paths
+    main = LineString(main)
+    for (_, pts), line in zip(drawn, spurs):
+        spur = LineString(pts)
+        assert main.distance(spur.boundary.geoms[1]) < 0.5, f"{line.hexes[0]}: the road stops short"
+        down = line.hexes[0].row < line.hexes[-1].row
+        level = main.interpolate(main.project(spur.boundary.geoms[1])).y
+        beyond = [y for _, y in pts if (y > level + 0.5 if down else y < level - 0.5)]
+        assert not beyond, f"{line.hexes[0]}: the road runs past the row road and doubles back"
+
+
+def test_two_roads_ending_in_one_hex_meet_there():
+    # a road along a row ends where a road down the column starts: the row road's end is
+    # drawn off the hex centre, and the other road must start there, not at the centre
+    along = Line("road", tuple(Hex(c, 4) for c in range(1, 7)))
+    down = Line("road", tuple(Hex(6, r) for r in range(4, 8)))
+    image = render_map(_map([along, down]), dpi=150)
+    (_, a), (_, b) = image.scene.line_paths
+    assert a[-1] != image.layout.center(Hex(6, 4)), "the row road's end is straightened"
+    assert np.allclose(a[-1], b[0])
 
 
 def test_lake_hexsides_are_drawn_as_lake_shore_not_as_river():
@@ -194,22 +224,45 @@ def test_a_city_ringed_round_its_downtown_is_named_once():
     assert [entry[1] for entry in render_map(far, dpi=150).scene.place_list] == ["Twin", "Twin"]
 
 
+@functools.lru_cache(maxsize=None)
+def _bundled_names(game_id: str) -> dict:
+    game = load_game(game_id)
+    return {m.id: _name_report(render_map(m, dpi=150, game=game)) for m in game.maps.values()}   # planned, not drawn
+
+
 @pytest.mark.parametrize("game_id", EVERY_GAME)
 def test_bundled_names_are_printed_once_hide_nothing_and_lie_along_no_line(game_id):
-    game = load_game(game_id)
-    clear = printed = 0
-    for game_map in game.maps.values():
-        report = _name_report(render_map(game_map, dpi=150, game=game))   # planned, not drawn
+    for map_id, report in _bundled_names(game_id).items():
         names = [name for name, *_ in report]
-        assert len(names) == len(set(names)), f"{game_map.id}: a name printed twice"
+        assert len(names) == len(set(names)), f"{map_id}: a name printed twice"
         for name, rect, hidden, under in report:
-            assert hidden == 0, f"{game_map.id}: {name!r} hides an id, marker, bridge or name"
+            assert hidden == 0, f"{map_id}: {name!r} hides an id, marker, bridge or name"
             # at worst a name is crossed by the lines of a crowded junction, never laid along one
-            assert under <= 3.5 * (rect[3] - rect[1]), f"{game_map.id}: {name!r} lies along a line"
-        clear += sum(1 for *_, under in report if under == 0)
-        printed += len(report)
-    # and most names cover no line at all (measured: 117 of 125 over the bundled games)
-    assert clear >= 2 / 3 * printed, f"only {clear} of {printed} names are clear of lines"
+            assert under <= 3.5 * (rect[3] - rect[1]), f"{map_id}: {name!r} lies along a line"
+
+
+def test_most_bundled_names_cover_no_line():
+    reports = [r for game_id in EVERY_GAME for report in _bundled_names(game_id).values() for r in report]
+    clear = sum(1 for *_, under in reports if under == 0)
+    # measured: 114 of 125 (before names weighed the lines: 44 of 127)
+    assert clear >= 0.85 * len(reports), f"only {clear} of {len(reports)} names are clear of lines"
+
+
+@pytest.mark.parametrize("game_id", ["tutorial", "velikiye-luki"])
+def test_names_go_to_the_same_spots_at_every_dpi(game_id):
+    # the VASSAL board (150 dpi) and the print (300 dpi) name each place in the same spot, and
+    # the drafter finds the names of a scan at its own scale
+    game = load_game(game_id)
+    spots = []
+    for dpi in (96, 122, 150, 300):
+        image = render_map(game.main_map, dpi=dpi, game=game)
+        (ox, oy), size = image.layout.origin, image.layout.size
+        spots.append({name: ((x - ox) / size, (y - oy) / size) for (x, y), name, *_ in image.scene.place_list})
+    # spots lie 0.15 hex apart; text measured at each size differs by a few hundredths
+    for other in spots[1:]:
+        assert other.keys() == spots[0].keys()
+        for name, (x, y) in other.items():
+            assert abs(x - spots[0][name][0]) < 0.05 and abs(y - spots[0][name][1]) < 0.05, name
 
 
 @pytest.mark.parametrize("game_id", EVERY_GAME)
@@ -224,7 +277,6 @@ def test_legend_and_tec_text_stays_inside_its_panel(game_id, dpi):
 
 
 def test_long_names_and_notes_stay_inside_the_legend_and_its_boxes():
-    from dataclasses import replace
     game = load_game("demyansk-shield")
     m = game.main_map
     game = replace(game, name="The Very Long Official Title Of A Monster Game About The Eastern Front 1941-1945")

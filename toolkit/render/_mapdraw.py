@@ -376,7 +376,7 @@ class MapScene:
                                               self._water_near(segment))
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
-        paths = [(style, pts) for style, pts in join_ends(paths)]
+        paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for style, pts in paths:   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
@@ -607,6 +607,7 @@ class MapScene:
         else:  # below the top corner, where the hex is wide enough for the id
             half = self.layout.radius * 0.66
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
+        self._id_offset = dy
         pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
         styles: dict = {}
@@ -638,67 +639,88 @@ class MapScene:
         + [(side * k, dy / 20, side) for side in (1, -1) for k in (0.3, 0.45) for dy in range(-5, 8, 4)],
         key=lambda s: (round(math.hypot(s[0], s[1] - 0.25), 6), abs(s[2]), abs(s[0]), s)))
 
+    #: The hex size (pixels) of the frame names are placed in: the same spots at every dpi.
+    NAME_FRAME = 240.0
+
     def places(self) -> None:
         """Place names with a halo, each where it covers no hex id, marker, bridge, edge label
-        or other name and as little road, rail and river as the spots around its hexes allow."""
+        or other name and as little road, rail and river as the spots around its hexes allow.
+
+        The spots are weighed in a frame of a fixed hex size (:attr:`NAME_FRAME`: the map's
+        geometry scaled, the text measured at that size), so a map names its places in the
+        same spots at every dpi; only the chosen spot is then measured at this one."""
         style = self.theme.data.get("place", {})
         kinds = self.theme.data.get("place_sizes", {})
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
         family = style.get("family", "condensed")
         self.place_list: list[tuple] = []
+        self.reserved = []   # the placing below reads the ids, markers and bridges themselves
         runs = self._labelled_places()
         if not runs:
-            self.reserved = []
             return
-        # bridges and edge labels are symbols a name must not hide, like ids and markers
-        hard = list(self.reserved)
-        hard += [(min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d))
-                 for d in self.__dict__.get("bridge_decks", ())]
-        hard += [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in self.edge_tiles]
+        k = self.NAME_FRAME / self.size   # map pixels -> frame pixels
+        # what a name must not hide: ids, markers, bridges and edge labels (found by their box
+        # on the map, weighed by their box in the frame)
+        items = [("id", h) for h in self.id_boxes] + [("box", b) for b in self.marker_boxes]
+        items += [("box", (min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d)))
+                  for d in self.__dict__.get("bridge_decks", ())]
+        items += [("box", (x, y, x + tile.width, y + tile.height)) for tile, (x, y) in self.edge_tiles]
         near = Bins(cell=max(64, round(self.size * 2)))
-        for n, box in enumerate(hard):
-            near.add(n, box)
-        reserved = np.asarray(hard, dtype=float).reshape(-1, 4)
-        segments, widths = self._name_obstacles()
+        for n, (kind, item) in enumerate(items):
+            near.add(n, self.id_boxes[item] if kind == "id" else item)
+        framed: dict[int, tuple] = {}
+        margin = 0.03 * self.NAME_FRAME
+
+        def hard(numbers) -> np.ndarray:
+            for n in numbers:
+                if n not in framed:
+                    kind, item = items[n]
+                    x0, y0, x1, y1 = self._framed_id(item, k) if kind == "id" else (v * k for v in item)
+                    # with a margin: text measured at another size is a pixel or two wider
+                    framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
+            return np.asarray([framed[n] for n in numbers], dtype=float).reshape(-1, 4)
+
+        segments, widths = self._name_obstacles(k)
         seg_index = _Boxes(np.column_stack([np.minimum(segments[:, 0], segments[:, 2]),
                                             np.minimum(segments[:, 1], segments[:, 3]),
                                             np.maximum(segments[:, 0], segments[:, 2]),
                                             np.maximum(segments[:, 1], segments[:, 3])]))
-        placed: list = []
-        placed_bins = Bins(cell=max(64, round(self.size * 2)))
-        W, H = self.extent
+        unit = self.NAME_FRAME
+        placed: list = []   # frame boxes of the names placed so far
+        placed_bins = Bins(cell=round(unit * 2))
+        W, H = self.extent[0] * k, self.extent[1] * k
         # largest places first: they get the best spots
         for run in sorted(runs, key=lambda run: -kinds.get(run[0].kind, 1.0)):
             place = run[0]
-            base = self.px(style.get("size", 0.165)) * kinds.get(place.kind, 1.0)
+            scale = style.get("size", 0.165) * kinds.get(place.kind, 1.0)   # font size, in hexes
             bold = place.kind in ("city", "town")
-            best = None   # ((hidden symbols' area, lines' ink + distance, rank), at, size, halo, rect)
+            best = None   # ((hidden area, lines' ink + distance, rank), hex, spot, shrink, frame box)
             free = False   # a spot that hides nothing and covers no line was found
-            half = {k: (lambda b: (b[2] - b[0]) / 2)(text_box(0, 0, place.name, base * k, bold, family, colour))
-                    for k in (1.0, 0.88, 0.76)}   # half the name's width at each size
             for shrink in (1.0, 0.88, 0.76):
-                hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
+                hw = max(1, round(unit * style.get("halo_width", 0.022) * shrink))
+                x0, _, x1, _ = text_box(0, 0, place.name, unit * scale * shrink, bold, family, colour, "mm", hw, halo)
+                half = (x1 - x0) / 2
                 for hex in (p.hex for p in run):          # the middle of the run first
                     cx, cy = self.centres[hex]
-                    span = self.size * 1.5
-                    area = (cx - 4 * span, cy - span, cx + 4 * span, cy + span)
-                    local = reserved[near.query(area)]
-                    others = np.asarray([placed[k] for k in placed_bins.query(area)], dtype=float).reshape(-1, 4)
-                    lines = seg_index.within(area)
+                    area = (cx - 6 * self.size, cy - 1.5 * self.size, cx + 6 * self.size, cy + 1.5 * self.size)
+                    local = hard(near.query(area))
+                    fx, fy = cx * k, cy * k
+                    farea = (fx - 6 * unit, fy - 1.5 * unit, fx + 6 * unit, fy + 1.5 * unit)
+                    others = np.asarray([placed[n] for n in placed_bins.query(farea)], dtype=float).reshape(-1, 4)
+                    lines = seg_index.within(farea)
                     segs, ws = segments[lines], widths[lines]
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
-                        at = (cx + self.px(dx) + side * half[shrink], cy + self.px(dy))
-                        rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
-                        x0, y0, x1, y1 = rect
+                        rect = text_box(fx + dx * unit + side * half, fy + dy * unit, place.name,
+                                        unit * scale * shrink, bold, family, colour, "mm", hw, halo)
                         clash = overlap(rect, local) + overlap(rect, others)
-                        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
-                            clash += (x1 - x0) * (y1 - y0)
+                        if rect[0] < 0 or rect[1] < 0 or rect[2] > W or rect[3] > H:
+                            clash += (rect[2] - rect[0]) * (rect[3] - rect[1])
                         # the ink of lines under the name against the distance from the best
                         # spot: half a hex aside is worth a road crossing the name
                         cover = line_cover(rect, segs, ws) if clash == 0 else 0.0
-                        cost = (clash, cover + math.hypot(dx, dy - 0.25) * self.size * 2, rank)
+                        cost = (clash, cover + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, rank)
                         if best is None or cost < best[0]:
-                            best = (cost, at, base * shrink, hw, rect)
+                            best = (cost, hex, (dx, dy, side), shrink, rect)
                         if clash == 0 and cover == 0:
                             free = True   # the nearest spot that covers nothing
                             break
@@ -706,27 +728,42 @@ class MapScene:
                         break
                 if best[0][0] == 0:
                     break   # a smaller name only to hide no symbol, never only to dodge a line
-            _, at, size, hw, rect = best
-            placed_bins.add(len(placed), rect)
-            placed.append(rect)
+            _, hex, (dx, dy, side), shrink, frame_rect = best
+            placed_bins.add(len(placed), frame_rect)
+            placed.append(frame_rect)
+            # the chosen spot at this dpi
+            size = self.px(scale) * shrink
+            hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
+            x0, _, x1, _ = text_box(0, 0, place.name, size, bold, family, colour, "mm", hw, halo)
+            cx, cy = self.centres[hex]
+            at = (cx + self.px(dx) + side * (x1 - x0) / 2, cy + self.px(dy))
+            rect = text_box(at[0], at[1], place.name, size, bold, family, colour, "mm", hw, halo)
             key = place.name if place.name not in self.place_boxes else f"{place.name} {self.m.format(place.hex)}"
             self.place_boxes[key] = rect
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
-        self.reserved = []   # only the placing needs them
 
-    def _name_obstacles(self) -> tuple[np.ndarray, np.ndarray]:
+    def _framed_id(self, h: Hex, k: float) -> tuple:
+        """The box of ``h``'s id (and its knock-out margin) as printed at ``k`` times this size."""
+        size, bold, family = self.id_font
+        dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
+        cx, cy = self.centres[h]
+        x0, y0, x1, y1 = label_box(cx * k, (cy + dy) * k, self.grid.format(h), size * k, bold, family,
+                                   anchor=self.id_anchor)
+        return (x0 - pad - 1, y0 - pad - 1, x1 + pad + 1, y1 + pad + 1)
+
+    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
         """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
-        and their widths in pixels: what a name should not lie along."""
+        and their widths, at ``k`` times this size: what a name should not lie along."""
         parts, widths = [], []
         for style, pts in self.line_paths:
-            p = np.asarray(pts, dtype=float).reshape(-1, 2)
-            w = self.px(style.width) + (max(2.0, self.px(0.022)) if style.casing is not None else 0.0)
+            p = np.asarray(pts, dtype=float).reshape(-1, 2) * k
+            w = self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0)
             parts.append(np.hstack([p[:-1], p[1:]]))
-            widths.append(np.full(len(p) - 1, max(1.0, w)))
+            widths.append(np.full(len(p) - 1, w * k))
         for line in self.water_lines:
-            p = np.asarray(line.coords, dtype=float).reshape(-1, 2)
+            p = np.asarray(line.coords, dtype=float).reshape(-1, 2) * k
             parts.append(np.hstack([p[:-1], p[1:]]))
-            widths.append(np.full(len(p) - 1, max(1.0, self.px(0.05))))
+            widths.append(np.full(len(p) - 1, self.px(0.05) * k))
         if not parts:
             return np.zeros((0, 4)), np.zeros(0)
         return np.concatenate(parts), np.concatenate(widths)

@@ -9,7 +9,7 @@ from collections import defaultdict
 import numpy as np
 import shapely
 from shapely.geometry import LineString, MultiLineString, Point
-from shapely.ops import linemerge
+from shapely.ops import linemerge, substring
 
 __all__ = ["Bins", "chains", "crossing", "join_ends", "line_cover", "meets", "overlap", "straighten"]
 
@@ -131,29 +131,66 @@ def crossing(pts, segment, a, b, water=()):
     return (p.x, p.y), direction
 
 
-def join_ends(paths):
-    """Snap a line that ends in a hex another line passes through onto that line's curve.
+def join_ends(paths, centres=None):
+    """Make a line that ends in a hex another line passes through, or ends in too, meet that
+    line there.
 
-    Smoothing cuts corners, so a curve passes near, not through, the centres of the hexes
-    where it bends; a road ending at such a hex would otherwise stop short of the other.
+    Smoothing cuts corners and a row is straightened off its hex centres, so a curve passes
+    near, not through, the centres of the hexes where it bends; a road ending at such a hex
+    would stop short of the other, or run past it and double back (a hook). The end is cut
+    where the line meets the other (or extended to its nearest point); two lines ending in one
+    hex meet where the one moved off the hex centre ends. ``centres`` (hex -> pixel) tells
+    which ends were moved; without it only the first rule applies.
     """
     curves = [LineString(np.asarray(pts, dtype=float)) for _, pts, _ in paths]
     inner = [set(line.hexes[1:-1]) for _, _, line in paths]
+    ends: dict = defaultdict(list)
+    for i, (_, pts, line) in enumerate(paths):
+        ends[line.hexes[0]].append(tuple(pts[0]))
+        ends[line.hexes[-1]].append(tuple(pts[-1]))
     out = []
     for i, (style, pts, line) in enumerate(paths):
-        pts = list(pts)
+        pts = [tuple(p) for p in pts]
         for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
-            for j, hexes in enumerate(inner):
-                if j != i and end in hexes:
-                    other = curves[j]
-                    snapped = other.interpolate(other.project(Point(pts[at])))
-                    if at == 0:
-                        pts.insert(0, (snapped.x, snapped.y))
-                    else:
-                        pts.append((snapped.x, snapped.y))
-                    break
+            j = next((j for j, hexes in enumerate(inner) if j != i and end in hexes), None)
+            if j is not None:
+                reach = _spacing(line, centres) / 2 if centres is not None else 0.0
+                pts = _meet(pts, at, curves[j], reach)
+            elif centres is not None and end in centres:
+                c = centres[end]
+                moved = [p for p in ends[end] if math.dist(p, c) > 0.5]
+                if moved and math.dist(pts[at], c) <= 0.5:
+                    pts = _meet(pts, at, Point(min(moved, key=lambda p: math.dist(p, pts[at]))), 0.0)
         out.append((style, pts))
     return out
+
+
+def _spacing(line, centres) -> float:
+    """The distance between the centres of a line's first two hexes (a hex's width)."""
+    a, b = (centres.get(h) for h in line.hexes[:2])
+    return math.dist(a, b) if a and b else 0.0
+
+
+def _meet(pts: list, at: int, other, reach: float) -> list:
+    """``pts`` with its end (``at`` 0 or -1) cut or extended to meet ``other`` (a curve or a
+    point): where it crosses ``other`` within ``reach`` of the end, else at the point of
+    ``other`` nearest the end."""
+    line = LineString(np.asarray(pts, dtype=float))
+    tip = Point(pts[at])
+    target = None
+    if reach > 0 and other.geom_type != "Point":
+        hit = line.intersection(other)
+        near = [g for g in getattr(hit, "geoms", [hit]) if g.geom_type == "Point" and g.distance(tip) <= reach]
+        if near:
+            target = min(near, key=lambda g: g.distance(tip))
+    if target is None:
+        target = other if other.geom_type == "Point" else other.interpolate(other.project(tip))
+    d = line.project(target)
+    if at == -1:
+        kept = list(substring(line, 0, d).coords) if d > 0 else [pts[0]]
+        return kept + [(target.x, target.y)] if kept[-1] != (target.x, target.y) else kept
+    kept = list(substring(line, d, line.length).coords) if d < line.length else [pts[-1]]
+    return [(target.x, target.y)] + kept if kept[0] != (target.x, target.y) else kept
 
 
 def chains(segments) -> list[list[tuple[float, float]]]:
