@@ -98,6 +98,32 @@ def test_a_road_along_a_row_of_a_flat_grid_runs_straight_through_every_hex():
         assert inside.length > layout.size * least, f"the road misses {h}"
 
 
+def test_a_bridge_at_the_top_of_a_hex_moves_the_id_aside_not_under_it():
+    # a road down a column of a flat-topped grid crosses the river on the top side of a hex,
+    # right where that hex's id is printed: the id moves, the bridge stays whole
+    road = Line("road", tuple(Hex(4, r) for r in range(1, 8)))
+    side = Hexside.of(Hex(4, 3), Hex(4, 4))
+    image = render_map(_map([road], {side: [HexsideFeature(side, "river")]}), dpi=150)
+    (deck,) = [Polygon(d) for d in image.scene.bridge_decks]
+    assert deck.intersects(LineString(image.layout.hexside_segment(side)))   # still at the crossing
+    moved = image.scene.id_boxes[Hex(4, 4)]
+    assert not deck.intersects(box(*moved))
+    assert Polygon(image.layout.corners(Hex(4, 4))).contains(box(*moved))
+    # the other ids stay where ids go
+    cx = image.layout.center(Hex(4, 6))[0]
+    x0, _, x1, _ = image.scene.id_boxes[Hex(4, 6)]
+    assert abs((x0 + x1) / 2 - cx) <= 1
+    assert _id_box_offenders(image) == []
+
+
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_no_bundled_bridge_is_cut_by_an_id(game_id):
+    for map_id, image in _bundled_plans(game_id).items():
+        ids = [box(*b) for b in image.scene.id_boxes.values()]
+        for deck in map(Polygon, getattr(image.scene, "bridge_decks", [])):
+            assert not any(deck.intersects(b) for b in ids), f"{map_id}: a bridge under an id (32 of 100 before)"
+
+
 def test_a_road_ending_on_a_straightened_row_meets_it_without_a_hook():
     # roads from the north and the south end in hexes of a road along a row, which is drawn a
     # quarter hex off their centres: each must stop on it, not run on to the centre and back
@@ -225,9 +251,13 @@ def test_a_city_ringed_round_its_downtown_is_named_once():
 
 
 @functools.lru_cache(maxsize=None)
-def _bundled_names(game_id: str) -> dict:
+def _bundled_plans(game_id: str) -> dict:
     game = load_game(game_id)
-    return {m.id: _name_report(render_map(m, dpi=150, game=game)) for m in game.maps.values()}   # planned, not drawn
+    return {m.id: render_map(m, dpi=150, game=game) for m in game.maps.values()}   # planned, not drawn
+
+
+def _bundled_names(game_id: str) -> dict:
+    return {map_id: _name_report(image) for map_id, image in _bundled_plans(game_id).items()}
 
 
 @pytest.mark.parametrize("game_id", EVERY_GAME)

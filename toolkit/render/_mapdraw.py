@@ -608,12 +608,16 @@ class MapScene:
             half = self.layout.radius * 0.66
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         self._id_offset = dy
+        self._id_shift = self._ids_off_bridges() if self.__dict__.get("bridge_decks") else {}
         pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
         styles: dict = {}
         lumas: dict = {}
+        shift = self._id_shift
         for h in self.hexes:
             cx, cy = self.centres[h]
+            if h in shift:   # moved aside for a bridge
+                cx, cy = cx + shift[h][0] * self.size, cy + shift[h][1] * self.size
             label = fmt(h)
             water = self.water_colour.get(h)
             ground = water or self.fills[h]
@@ -742,14 +746,53 @@ class MapScene:
             self.place_boxes[key] = rect
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
 
-    def _framed_id(self, h: Hex, k: float) -> tuple:
-        """The box of ``h``'s id (and its knock-out margin) as printed at ``k`` times this size."""
+    def _framed_id(self, h: Hex, k: float, shift: tuple | None = None) -> tuple:
+        """The box of ``h``'s id (and its knock-out margin) as printed at ``k`` times this size,
+        moved by ``shift`` (fractions of the hex size; by default where :meth:`hex_ids` put it)."""
         size, bold, family = self.id_font
         dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
+        sx, sy = shift if shift is not None else self._id_shift.get(h, (0.0, 0.0))
         cx, cy = self.centres[h]
-        x0, y0, x1, y1 = label_box(cx * k, (cy + dy) * k, self.grid.format(h), size * k, bold, family,
-                                   anchor=self.id_anchor)
+        x0, y0, x1, y1 = label_box((cx + sx * self.size) * k, (cy + dy + sy * self.size) * k, self.grid.format(h),
+                                   size * k, bold, family, anchor=self.id_anchor)
         return (x0 - pad - 1, y0 - pad - 1, x1 + pad + 1, y1 + pad + 1)
+
+    #: Where an id a bridge would cover goes instead (fractions of the hex size; x away from
+    #: the bridge first): beside it along the top of the hex, else a little lower.
+    ID_MOVES = ((0.1, 0.0), (0.13, 0.03), (0.16, 0.06), (0.0, 0.08), (0.0, 0.12), (0.08, 0.1), (0.0, 0.16))
+
+    def _ids_off_bridges(self) -> dict:
+        """Hexes whose id a bridge deck would cover, with where the id goes instead. A bridge
+        sits where its road crosses the river, and a road crossing the top side of a hex on a
+        flat-topped grid crosses it right at the id: moving the id keeps both whole. Weighed
+        in the names' frame (the same moves at every dpi)."""
+        k = self.NAME_FRAME / self.size
+        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.bridge_decks]
+        tree = shapely.STRtree(decks)
+        inset = 0.02 * self.NAME_FRAME   # the id stays clear of the hex's own grid lines
+
+        def free(box) -> bool:
+            return not len(tree.query(shapely.box(*box), predicate="intersects"))
+
+        moves: dict = {}
+        seen: set = set()
+        for deck in self.bridge_decks:
+            x, y = sum(p[0] for p in deck) / len(deck), sum(p[1] for p in deck) / len(deck)
+            at = self.layout.hex_at(x, y)
+            for h in (at, *self.grid.neighbours(at)) if at in self.centres else ():
+                if h in seen or h not in self.centres:
+                    continue
+                seen.add(h)
+                if free(self._framed_id(h, k, (0.0, 0.0))):
+                    continue
+                cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k).buffer(-inset)
+                away = 1.0 if self.centres[h][0] >= x else -1.0
+                for mx, my in ((sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)):
+                    box = self._framed_id(h, k, (mx, my))
+                    if free(box) and cell.contains(shapely.box(*box)):
+                        moves[h] = (mx, my)
+                        break
+        return moves
 
     def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
         """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
