@@ -12,7 +12,8 @@ import pytest
 from PIL import Image
 from shapely.geometry import LineString, Polygon, box
 
-from toolkit.game import HexsideFeature, HexsideType, HexTerrain, Line, LineType, Map, Place, TerrainType
+from toolkit.game import (HexsideFeature, HexsideType, HexTerrain, Line, LineType, Map, MapEdge, Place, SupplySource,
+                          TerrainType)
 from toolkit.hexes import Grid, Hex, Hexside
 from toolkit.io import bundled_games, load_game
 from toolkit.render import Theme, render_map
@@ -122,6 +123,31 @@ def test_no_bundled_bridge_is_cut_by_an_id(game_id):
         ids = [box(*b) for b in image.scene.id_boxes.values()]
         for deck in map(Polygon, getattr(image.scene, "bridge_decks", [])):
             assert not any(deck.intersects(b) for b in ids), f"{map_id}: a bridge under an id (32 of 100 before)"
+
+
+def test_edge_labels_along_one_edge_never_overlap():
+    # White Death's south edge: the German map edge over part of it, the German supply source
+    # (rail) over all of it, a Soviet edge beside them: labels of one side that say no more
+    # than another are dropped, the rest are moved apart
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    south = grid.edge_hexes("south")
+    m = replace(_map(), edges=[MapEdge("south", "red", tuple(south[:8])), MapEdge("south", "blue", tuple(south[8:]))],
+                supply=[SupplySource("red", (), edge="south", kind="rail"), SupplySource("red", tuple(south[:8]), kind="edge"),
+                        SupplySource("blue", tuple(south[8:]), kind="edge")])
+    image = render_map(m, dpi=150)
+    tiles = [box(x, y, x + tile.width, y + tile.height) for tile, (x, y) in image.scene.edge_tiles]
+    assert len(tiles) == 2   # "RED MAP EDGE · SUPPLY SOURCE" says what "RED SUPPLY SOURCE" says
+    assert not tiles[0].intersects(tiles[1])
+    area = box(*image.hex_area)
+    assert all(area.contains(t) for t in tiles)
+
+
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_no_bundled_edge_labels_overlap(game_id):
+    for map_id, image in _bundled_plans(game_id).items():
+        tiles = [box(x, y, x + tile.width, y + tile.height) for tile, (x, y) in image.scene.edge_tiles]
+        assert not any(a.intersects(b) for i, a in enumerate(tiles) for b in tiles[i + 1:]), \
+            f"{map_id}: edge labels overlap (White Death's south edge did)"
 
 
 def test_a_road_ending_on_a_straightened_row_meets_it_without_a_hook():

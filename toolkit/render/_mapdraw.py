@@ -530,17 +530,19 @@ class MapScene:
         return unary_union(polys[shapely.intersects(polys, band)])
 
     def edge_labels(self, labels) -> list[tuple]:
-        """The edge labels as sprites with the map pixel of their top-left corner."""
+        """The edge labels as sprites with the map pixel of their top-left corner. Labels of one
+        side along one page edge do not overlap: one that says no more than another it meets
+        is dropped, the others are moved apart along the edge."""
         size = self.px(self.theme.get("edge", "label_size", 0.17))
         f = font(size, bold=True, family="condensed")
-        out = []
+        gap = self.px(0.05)
+        placed = []   # (edge, colour, words, tile, centre)
         for edge_name, text, colour, (x0, y0, x1, y1) in labels:
             tw = int(self._probe.textlength(text, font=f)) + 4
             th = int(size * 1.4)
             tile = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
             ImageDraw.Draw(tile).text((tw / 2, th / 2), text, font=f, fill=_darker(colour, 0.5) + (255,),
                                       anchor="mm")
-            gap = self.px(0.05)
             if edge_name in ("west", "east"):
                 tile = tile.rotate(90 if edge_name == "west" else -90, expand=True)
                 cy = (y0 + y1) / 2
@@ -548,8 +550,33 @@ class MapScene:
             else:
                 cx = (x0 + x1) / 2
                 cy = y0 - gap - tile.height / 2 if edge_name == "north" else y1 + gap + tile.height / 2
-            out.append((tile, (round(cx - tile.width / 2), round(cy - tile.height / 2))))
-        return out
+            placed.append((edge_name, colour, set(text.replace("\u00b7", " ").split()), tile, [cx, cy]))
+        # drop a label whose words another label of its side on the same edge already says
+        placed = [a for i, a in enumerate(placed)
+                  if not any(j != i and b[0] == a[0] and b[1] == a[1] and a[2] <= b[2] and (a[2] < b[2] or j < i)
+                             for j, b in enumerate(placed))]
+        for edge_name in ("north", "south", "west", "east"):
+            self._spread([p for p in placed if p[0] == edge_name], 1 if edge_name in ("west", "east") else 0, gap)
+        return [(tile, (round(c[0] - tile.width / 2), round(c[1] - tile.height / 2))) for _, _, _, tile, c in placed]
+
+    def _spread(self, along: list, axis: int, gap: float) -> None:
+        """Move labels on one page edge apart along it (``axis`` 0: x, 1: y), in place, keeping
+        them on the map where the map is long enough."""
+        if len(along) < 2:
+            return
+        along.sort(key=lambda p: p[4][axis])
+        length = [(p[3].width, p[3].height)[axis] for p in along]
+        for i in range(1, len(along)):   # push forward
+            least = along[i - 1][4][axis] + (length[i - 1] + length[i]) / 2 + gap
+            along[i][4][axis] = max(along[i][4][axis], least)
+        corners = self.corner_px[..., axis]
+        end = corners.max() + corners.min()   # the playing area: the hexes and the margin round them
+        over = along[-1][4][axis] + length[-1] / 2 - end
+        if over > 0:   # pulled back from the far end of the map
+            along[-1][4][axis] -= over
+            for i in range(len(along) - 2, -1, -1):
+                most = along[i + 1][4][axis] - (length[i + 1] + length[i]) / 2 - gap
+                along[i][4][axis] = min(along[i][4][axis], most)
 
     def markers(self, canvas) -> list:
         """Victory stars and supply-source discs; returns (text, x, y, size, colour) to print."""
