@@ -10,7 +10,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from PIL import Image
-from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import LineString, Point, Polygon, box
+from shapely.ops import unary_union
 
 from toolkit.game import (HexsideFeature, HexsideType, HexTerrain, Line, LineType, Map, MapEdge, Place, SupplySource,
                           TerrainType)
@@ -197,6 +198,38 @@ def test_lake_hexsides_are_drawn_as_lake_shore_not_as_river():
     hexes = np.asarray(image.image.crop(image.hex_area)).reshape(-1, 3)
     assert not (hexes == np.asarray(river.colour)).all(axis=1).any(), "no river colour on a lake side"
     assert not (hexes == np.asarray(river.edge)).all(axis=1).any(), "nor a river's dark edge"
+
+
+def test_lake_hexsides_are_lakes_strung_along_the_sides_not_a_canal():
+    # White Death's lake hexsides ring whole hexes: drawn at an even width they read as canals
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    ring = [Hexside.of(Hex(3, 4), n) for n in grid.neighbours(Hex(3, 4))][:3]
+    ring += [Hexside.of(Hex(9, 4), n) for n in grid.neighbours(Hex(9, 4))][:3]   # apart: no shared corner
+    full = HexsideType("lake_full", "Full lake hexside", width="major")
+    partial = HexsideType("lake_partial", "Partial lake hexside", width="minor")
+    types = {"lake_full": full, "lake_partial": partial}
+    sides = {s: [HexsideFeature(s, "lake_full" if n < 3 else "lake_partial")] for n, s in enumerate(ring)}
+    image = render_map(_map(sides=sides, hexside_types=types), dpi=150)
+    water = unary_union(image.scene.lake_bodies)
+    size = image.layout.size
+
+    def across(side, t):   # the water's width across the side at fraction t along it
+        (x0, y0), (x1, y1) = image.layout.hexside_segment(side)
+        x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        nx, ny = -(y1 - y0), x1 - x0
+        d = (nx * nx + ny * ny) ** 0.5
+        cut = LineString([(x - nx / d * size, y - ny / d * size), (x + nx / d * size, y + ny / d * size)])
+        return water.intersection(cut).length
+
+    for n, side in enumerate(ring):
+        middle, corner = across(side, 0.5), across(side, 0.1)
+        assert middle > 0.09 * size, "a lake at the middle of every lake hexside"
+        if n < 3:   # full: one lake along the side, widest at its middle
+            assert 0 < corner < 0.75 * middle
+        else:       # partial: a small lake that leaves the corners dry
+            assert corner == 0
+            (x0, y0), (x1, y1) = image.layout.hexside_segment(side)
+            assert not water.contains(Point(x0, y0)) and not water.contains(Point(x1, y1))
 
 
 def test_bridges_sit_where_the_drawn_road_and_rail_cross_the_river():

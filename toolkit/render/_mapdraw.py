@@ -22,7 +22,7 @@ from shapely.ops import linemerge, unary_union
 
 from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
-from ._mapgeom import Bins, chains, crossing, join_ends, line_cover, meets, overlap, straighten
+from ._mapgeom import Bins, chains, crossing, join_ends, lake_body, line_cover, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
 from ._glyphs import label_box, paste_label, paste_text, text_box
 from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
@@ -275,7 +275,7 @@ class MapScene:
             for chain in chains(segments):
                 w = max(1.0, self.px(style.width))
                 if style.key == "lake":
-                    self._lake_side(canvas, chain, w)
+                    self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
                     self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
@@ -294,13 +294,15 @@ class MapScene:
             steps = self._steps = {Hexside.of(a, b) for line in self.m.lines for a, b in zip(line.hexes, line.hexes[1:])}
         return steps
 
-    def _lake_side(self, canvas, chain, w: float) -> None:
-        """A lake along hexsides: a narrow water body with the lakes' own water and thin shore
-        line, like the lakes drawn in hexes (a river is a darker line with a dark edge)."""
+    def _lake_side(self, canvas, chain, w: float, partial: bool = False) -> None:
+        """Lakes along hexsides, with the lakes' own water and thin shore line, like the lakes
+        drawn in hexes (a river is a darker line of even width with a dark edge): each side a
+        lake widest at its middle (see :func:`lake_body`); a partial lake side a small lake."""
         lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
         water = lake.water or rgb("#9fc7e3")
         shore = lake.shore or lake.ink
-        body = LineString(chain).buffer(w / 2, quad_segs=6, cap_style=1, join_style=1)
+        body = lake_body(chain, w / 2 * 1.25, partial)
+        self.__dict__.setdefault("lake_bodies", []).append(body)
         canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
 
     def _hexside_style(self, code: str):

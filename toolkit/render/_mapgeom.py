@@ -8,10 +8,10 @@ from collections import defaultdict
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, MultiLineString, Point
-from shapely.ops import linemerge, substring
+from shapely.geometry import LineString, MultiLineString, Point, Polygon
+from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "chains", "crossing", "join_ends", "line_cover", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "chains", "crossing", "join_ends", "lake_body", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -191,6 +191,40 @@ def _meet(pts: list, at: int, other, reach: float) -> list:
         return kept + [(target.x, target.y)] if kept[-1] != (target.x, target.y) else kept
     kept = list(substring(line, d, line.length).coords) if d < line.length else [pts[-1]]
     return [(target.x, target.y)] + kept if kept[0] != (target.x, target.y) else kept
+
+
+def lake_body(chain, half: float, partial: bool = False):
+    """The water of lake hexsides along ``chain`` (hex corners, one hexside between each two):
+    per hexside a lake widest at its middle (``half`` either side) and narrow at the corners,
+    its shore wavering a little, so a chain reads as lakes strung along the hexsides, not as a
+    river or canal of even width. A partial lake hexside is one small lake in the middle of
+    the side, touching neither corner. The waver is seeded by where the side lies in hexes
+    (``half`` as the unit), so every dpi draws the same shores."""
+    neck, n = (0.0, 10) if partial else (0.45, 12)
+    parts = []
+    for (ax, ay), (bx, by) in zip(chain, chain[1:]):
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / length, dx / length
+        seed = round((ax + bx) / half) * 7919 + round((ay + by) / half) * 104729
+        phase = [(seed % 997) / 997 * math.tau, (seed % 991) / 991 * math.tau]
+        lo, hi, top = (0.18, 0.82, 0.8) if partial else (0.0, 1.0, 1.0)
+        sides = []
+        for sign, ph in ((1, phase[0]), (-1, phase[1])):
+            pts = []
+            for k in range(n + 1):
+                u = k / n
+                t = lo + (hi - lo) * u
+                h = half * top * (neck + (1 - neck) * math.sin(math.pi * u)) * (1 + 0.12 * math.sin(math.tau * u * 1.5 + ph))
+                pts.append((ax + dx * t + sign * nx * h, ay + dy * t + sign * ny * h))
+            sides.append(pts)
+        ring = sides[0] + sides[1][::-1]
+        parts.append(Polygon(ring).buffer(0))
+    if not partial:   # round joints where hexsides meet
+        parts += [Point(p).buffer(half * neck, quad_segs=6) for p in chain]
+    body = unary_union(parts)
+    r = half * 0.25
+    return body.buffer(r, quad_segs=6).buffer(-r, quad_segs=6) if not body.is_empty else body
 
 
 def chains(segments) -> list[list[tuple[float, float]]]:
