@@ -169,6 +169,15 @@ def test_a_road_ending_on_a_straightened_row_meets_it_without_a_hook():
         assert not beyond, f"{line.hexes[0]}: the road runs past the row road and doubles back"
 
 
+def test_a_road_ending_in_a_town_a_railway_passes_ends_in_the_town():
+    # Novosokolniki: a road ended in the town hook-shaped, pulled onto the railway beside it
+    rail = Line("rail", tuple(Hex(c, 4) for c in range(1, 13)))
+    road = Line("road", tuple(Hex(6, r) for r in range(1, 5)))
+    image = render_map(_map([road, rail]), dpi=150)
+    (_, drawn), = [(style, pts) for style, pts in image.scene.line_paths if style.key != "rail"]
+    assert np.allclose(drawn[-1], image.layout.center(Hex(6, 4)))
+
+
 def test_two_roads_ending_in_one_hex_meet_there():
     # a road along a row ends where a road down the column starts: the row road's end is
     # drawn off the hex centre, and the other road must start there, not at the centre

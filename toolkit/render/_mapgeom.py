@@ -132,8 +132,8 @@ def crossing(pts, segment, a, b, water=()):
 
 
 def join_ends(paths, centres=None):
-    """Make a line that ends in a hex another line passes through, or ends in too, meet that
-    line there.
+    """Make a line that ends in a hex another line of its kind (road or railway) passes
+    through, or ends in too, meet that line there.
 
     Smoothing cuts corners and a row is straightened off its hex centres, so a curve passes
     near, not through, the centres of the hexes where it bends; a road ending at such a hex
@@ -145,24 +145,31 @@ def join_ends(paths, centres=None):
     curves = [LineString(np.asarray(pts, dtype=float)) for _, pts, _ in paths]
     inner = [set(line.hexes[1:-1]) for _, _, line in paths]
     ends: dict = defaultdict(list)
-    for i, (_, pts, line) in enumerate(paths):
-        ends[line.hexes[0]].append(tuple(pts[0]))
-        ends[line.hexes[-1]].append(tuple(pts[-1]))
+    for i, (style, pts, line) in enumerate(paths):
+        ends[line.hexes[0]].append((tuple(pts[0]), _rail(style)))
+        ends[line.hexes[-1]].append((tuple(pts[-1]), _rail(style)))
     out = []
     for i, (style, pts, line) in enumerate(paths):
         pts = [tuple(p) for p in pts]
         for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
-            j = next((j for j, hexes in enumerate(inner) if j != i and end in hexes), None)
+            # roads join roads and railways railways (a railway drawn beside a road is no
+            # place for a road to end)
+            j = next((j for j, hexes in enumerate(inner) if j != i and end in hexes
+                      and _rail(paths[j][0]) == _rail(style)), None)
             if j is not None:
                 reach = _spacing(line, centres) / 2 if centres is not None else 0.0
                 pts = _meet(pts, at, curves[j], reach)
             elif centres is not None and end in centres:
                 c = centres[end]
-                moved = [p for p in ends[end] if math.dist(p, c) > 0.5]
+                moved = [p for p, rail in ends[end] if rail == _rail(style) and math.dist(p, c) > 0.5]
                 if moved and math.dist(pts[at], c) <= 0.5:
                     pts = _meet(pts, at, Point(min(moved, key=lambda p: math.dist(p, pts[at]))), 0.0)
         out.append((style, pts))
     return out
+
+
+def _rail(style) -> bool:
+    return getattr(style, "key", None) == "rail"
 
 
 def _spacing(line, centres) -> float:
