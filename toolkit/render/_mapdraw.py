@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from functools import lru_cache
 
 import numpy as np
 
@@ -699,12 +700,14 @@ class MapScene:
                   for d in self.__dict__.get("bridge_decks", ())]
         items += [("box", (x, y, x + tile.width, y + tile.height)) for tile, (x, y) in self.edge_tiles]
         near = Bins(cell=max(64, round(self.size * 2)))
-        for n, (kind, item) in enumerate(items):
-            near.add(n, self.id_boxes[item] if kind == "id" else item)
+        boxes = [self.id_boxes[item] if kind == "id" else item for kind, item in items]
+        for n, box in enumerate(boxes):
+            near.add(n, box)
         framed: dict[int, tuple] = {}
         margin = 0.03 * self.NAME_FRAME
 
-        def hard(numbers) -> np.ndarray:
+        def hard(area) -> np.ndarray:
+            numbers = [n for n in near.query(area) if meets(boxes[n], area)]
             for n in numbers:
                 if n not in framed:
                     kind, item = items[n]
@@ -731,20 +734,21 @@ class MapScene:
             free = False   # a spot that hides nothing and covers no line was found
             for shrink in (1.0, 0.88, 0.76):
                 hw = max(1, round(unit * style.get("halo_width", 0.022) * shrink))
-                x0, _, x1, _ = text_box(0, 0, place.name, unit * scale * shrink, bold, family, colour, "mm", hw, halo)
-                half = (x1 - x0) / 2
+                ex0, ey0, ex1, ey1 = _extent(place.name, unit * scale * shrink, bold, family, "mm", hw)
+                half = (ex1 - ex0) / 2
                 for hex in (p.hex for p in run):          # the middle of the run first
                     cx, cy = self.centres[hex]
-                    area = (cx - 6 * self.size, cy - 1.5 * self.size, cx + 6 * self.size, cy + 1.5 * self.size)
-                    local = hard(near.query(area))
+                    reach = 2 * half / unit + 1.0   # hexes either side a name at any spot may cover
+                    area = (cx - reach * self.size, cy - 1.5 * self.size, cx + reach * self.size, cy + 1.5 * self.size)
+                    local = hard(area)
                     fx, fy = cx * k, cy * k
-                    farea = (fx - 6 * unit, fy - 1.5 * unit, fx + 6 * unit, fy + 1.5 * unit)
+                    farea = (fx - reach * unit, fy - 1.5 * unit, fx + reach * unit, fy + 1.5 * unit)
                     others = np.asarray([placed[n] for n in placed_bins.query(farea)], dtype=float).reshape(-1, 4)
                     lines = seg_index.within(farea)
                     segs, ws = segments[lines], widths[lines]
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
-                        rect = text_box(fx + dx * unit + side * half, fy + dy * unit, place.name,
-                                        unit * scale * shrink, bold, family, colour, "mm", hw, halo)
+                        x, y = fx + dx * unit + side * half, fy + dy * unit
+                        rect = (x + ex0, y + ey0, x + ex1, y + ey1)
                         clash = overlap(rect, local) + overlap(rect, others)
                         if rect[0] < 0 or rect[1] < 0 or rect[2] > W or rect[3] > H:
                             clash += (rect[2] - rect[0]) * (rect[3] - rect[1])
@@ -782,9 +786,9 @@ class MapScene:
         dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
         sx, sy = shift if shift is not None else self._id_shift.get(h, (0.0, 0.0))
         cx, cy = self.centres[h]
-        x0, y0, x1, y1 = label_box((cx + sx * self.size) * k, (cy + dy + sy * self.size) * k, self.grid.format(h),
-                                   size * k, bold, family, anchor=self.id_anchor)
-        return (x0 - pad - 1, y0 - pad - 1, x1 + pad + 1, y1 + pad + 1)
+        x, y = (cx + sx * self.size) * k, (cy + dy + sy * self.size) * k
+        x0, y0, x1, y1 = _extent(self.grid.format(h), size * k, bold, family, self.id_anchor)
+        return (x + x0 - pad - 1, y + y0 - pad - 1, x + x1 + pad + 1, y + y1 + pad + 1)
 
     #: Where an id a bridge would cover goes instead (fractions of the hex size; x away from
     #: the bridge first): beside it along the top of the hex, else a little lower.
@@ -1048,3 +1052,10 @@ def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, ga
     scene = MapScene(game_map, layout, theme, game, image.size)
     scene.paint(image, (0, 0))
     return {"hex_ids": scene.id_boxes, "places": scene.place_boxes}
+
+
+@lru_cache(maxsize=65536)
+def _extent(text: str, size: float, bold: bool, family: str, anchor: str, stroke: int = 0) -> tuple:
+    """The box of ``text`` round its ``anchor`` in a font of ``size`` (measured, not drawn:
+    names and ids are weighed in the placing frame at a size never printed)."""
+    return font(size, bold=bold, family=family).getbbox(text, anchor=anchor, stroke_width=stroke)
