@@ -638,6 +638,7 @@ class MapScene:
             half = self.layout.radius * 0.66
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         self._id_offset = dy
+        self._id_text: dict[Hex, str] = {}
         self._id_shift = self._ids_off_bridges() if self.__dict__.get("bridge_decks") else {}
         pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
@@ -662,6 +663,7 @@ class MapScene:
             self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock)), label))
             self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
             self.id_boxes[h] = box
+            self._id_text[h] = label
 
     #: Where a place name may go around one of its hexes, nearest first to the spot under the
     #: town symbol: (dx, dy, side), fractions of the hex size from the centre. Side 0: the
@@ -699,28 +701,28 @@ class MapScene:
         items += [("box", (min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d)))
                   for d in self.__dict__.get("bridge_decks", ())]
         items += [("box", (x, y, x + tile.width, y + tile.height)) for tile, (x, y) in self.edge_tiles]
-        near = Bins(cell=max(64, round(self.size * 2)))
-        boxes = [self.id_boxes[item] if kind == "id" else item for kind, item in items]
-        for n, box in enumerate(boxes):
-            near.add(n, box)
+        near = _Boxes(np.asarray([self.id_boxes[item] if kind == "id" else item for kind, item in items],
+                                 dtype=float).reshape(-1, 4))
         framed: dict[int, tuple] = {}
         margin = 0.03 * self.NAME_FRAME
 
-        def hard(area) -> np.ndarray:
-            numbers = [n for n in near.query(area) if meets(boxes[n], area)]
+        def hard(area) -> list:
+            numbers = near.within(area)
             for n in numbers:
                 if n not in framed:
                     kind, item = items[n]
                     x0, y0, x1, y1 = self._framed_id(item, k) if kind == "id" else (v * k for v in item)
                     # with a margin: text measured at another size is a pixel or two wider
                     framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
-            return np.asarray([framed[n] for n in numbers], dtype=float).reshape(-1, 4)
+            return [framed[n] for n in numbers]
 
         segments, widths = self._name_obstacles(k)
-        seg_index = _Boxes(np.column_stack([np.minimum(segments[:, 0], segments[:, 2]),
-                                            np.minimum(segments[:, 1], segments[:, 3]),
-                                            np.maximum(segments[:, 0], segments[:, 2]),
-                                            np.maximum(segments[:, 1], segments[:, 3])]))
+        half_w = widths / 2
+        seg_boxes = np.column_stack([np.minimum(segments[:, 0], segments[:, 2]) - half_w,
+                                     np.minimum(segments[:, 1], segments[:, 3]) - half_w,
+                                     np.maximum(segments[:, 0], segments[:, 2]) + half_w,
+                                     np.maximum(segments[:, 1], segments[:, 3]) + half_w])
+        seg_index = _Boxes(seg_boxes)
         unit = self.NAME_FRAME
         placed: list = []   # frame boxes of the names placed so far
         placed_bins = Bins(cell=round(unit * 2))
@@ -740,21 +742,21 @@ class MapScene:
                     cx, cy = self.centres[hex]
                     reach = 2 * half / unit + 1.0   # hexes either side a name at any spot may cover
                     area = (cx - reach * self.size, cy - 1.5 * self.size, cx + reach * self.size, cy + 1.5 * self.size)
-                    local = hard(area)
                     fx, fy = cx * k, cy * k
                     farea = (fx - reach * unit, fy - 1.5 * unit, fx + reach * unit, fy + 1.5 * unit)
-                    others = np.asarray([placed[n] for n in placed_bins.query(farea)], dtype=float).reshape(-1, 4)
+                    others = [placed[n] for n in placed_bins.query(farea)]
+                    local = hard(area) + others
                     lines = seg_index.within(farea)
-                    segs, ws = segments[lines], widths[lines]
+                    segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
                         rect = (x + ex0, y + ey0, x + ex1, y + ey1)
-                        clash = overlap(rect, local) + overlap(rect, others)
+                        clash = overlap(rect, local)
                         if rect[0] < 0 or rect[1] < 0 or rect[2] > W or rect[3] > H:
                             clash += (rect[2] - rect[0]) * (rect[3] - rect[1])
                         # the ink of lines under the name against the distance from the best
                         # spot: half a hex aside is worth a road crossing the name
-                        cover = line_cover(rect, segs, ws) if clash == 0 else 0.0
+                        cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
                         cost = (clash, cover + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, rank)
                         if best is None or cost < best[0]:
                             best = (cost, hex, (dx, dy, side), shrink, rect)
@@ -787,7 +789,7 @@ class MapScene:
         sx, sy = shift if shift is not None else self._id_shift.get(h, (0.0, 0.0))
         cx, cy = self.centres[h]
         x, y = (cx + sx * self.size) * k, (cy + dy + sy * self.size) * k
-        x0, y0, x1, y1 = _extent(self.grid.format(h), size * k, bold, family, self.id_anchor)
+        x0, y0, x1, y1 = _extent(self._id_text.get(h) or self.grid.format(h), size * k, bold, family, self.id_anchor)
         return (x + x0 - pad - 1, y + y0 - pad - 1, x + x1 + pad + 1, y + y1 + pad + 1)
 
     #: Where an id a bridge would cover goes instead (fractions of the hex size; x away from
@@ -831,15 +833,14 @@ class MapScene:
         """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
         and their widths, at ``k`` times this size: what a name should not lie along."""
         parts, widths = [], []
-        for style, pts in self.line_paths:
-            p = np.asarray(pts, dtype=float).reshape(-1, 2) * k
-            w = self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0)
+        lines = [(np.asarray(pts, dtype=float).reshape(-1, 2),
+                  self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0))
+                 for style, pts in self.line_paths]
+        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05)) for line in self.water_lines]
+        for p, w in lines:
+            p = p * k
             parts.append(np.hstack([p[:-1], p[1:]]))
             widths.append(np.full(len(p) - 1, w * k))
-        for line in self.water_lines:
-            p = np.asarray(line.coords, dtype=float).reshape(-1, 2) * k
-            parts.append(np.hstack([p[:-1], p[1:]]))
-            widths.append(np.full(len(p) - 1, self.px(0.05) * k))
         if not parts:
             return np.zeros((0, 4)), np.zeros(0)
         return np.concatenate(parts), np.concatenate(widths)

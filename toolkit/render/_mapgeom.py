@@ -44,35 +44,53 @@ def meets(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def overlap(rect, boxes: np.ndarray) -> float:
-    """Total area of ``rect`` covered by each of ``boxes`` (an N x 4 array)."""
-    if not len(boxes):
-        return 0.0
-    w = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
-    h = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
-    return float((np.clip(w, 0, None) * np.clip(h, 0, None)).sum())
+def overlap(rect, boxes) -> float:
+    """Total area of ``rect`` covered by each of ``boxes`` (left, top, right, bottom rows; a
+    list or an N x 4 array: the few near a label are cheaper one by one than as arrays)."""
+    if isinstance(boxes, np.ndarray):
+        boxes = boxes.tolist()
+    x0, y0, x1, y1 = rect
+    total = 0.0
+    for bx0, by0, bx1, by1 in boxes:
+        w = min(x1, bx1) - max(x0, bx0)
+        if w > 0:
+            h = min(y1, by1) - max(y0, by0)
+            if h > 0:
+                total += w * h
+    return total
 
 
-def line_cover(rect, segments: np.ndarray, widths: np.ndarray) -> float:
+def line_cover(rect, segments: np.ndarray, widths: np.ndarray, boxes: np.ndarray | None = None) -> float:
     """Ink of lines under ``rect``: per segment (x0, y0, x1, y1 rows of ``segments``) the
     length of it inside ``rect`` grown by half its width, times that width (clipped by
-    Liang-Barsky, all segments at once)."""
-    if not len(segments):
-        return 0.0
-    x0, y0, x1, y1 = segments.T
-    half = widths / 2
-    dx, dy = x1 - x0, y1 - y0
-    t0, t1 = np.zeros(len(x0)), np.ones(len(x0))
-    for p, q in ((-dx, x0 - (rect[0] - half)), (dx, rect[2] + half - x0),
-                 (-dy, y0 - (rect[1] - half)), (dy, rect[3] + half - y0)):
-        flat = p == 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(flat, 0.0, q / np.where(flat, 1.0, p))
-        t0 = np.where(p < 0, np.maximum(t0, r), t0)
-        t1 = np.where(p > 0, np.minimum(t1, r), t1)
-        t1 = np.where(flat & (q < 0), -1.0, t1)   # parallel to this edge and outside it
-    inside = np.clip(t1 - t0, 0, None) * np.hypot(dx, dy)
-    return float((inside * widths).sum())
+    Liang-Barsky). ``boxes``, the segments' bounds grown by half their width, if given, skip
+    those that cannot reach ``rect`` (the few left are clipped one by one: cheaper than
+    arrays for a handful)."""
+    if boxes is not None and len(segments):
+        near = np.flatnonzero((boxes[:, 0] < rect[2]) & (boxes[:, 2] > rect[0])
+                              & (boxes[:, 1] < rect[3]) & (boxes[:, 3] > rect[1]))
+    else:
+        near = range(len(segments))
+    total = 0.0
+    rx0, ry0, rx1, ry1 = rect
+    for n in near:
+        x0, y0, x1, y1 = segments[n].tolist()
+        w = float(widths[n])
+        h = w / 2
+        dx, dy = x1 - x0, y1 - y0
+        t0, t1 = 0.0, 1.0
+        for p, q in ((-dx, x0 - (rx0 - h)), (dx, rx1 + h - x0), (-dy, y0 - (ry0 - h)), (dy, ry1 + h - y0)):
+            if p == 0:
+                if q < 0:   # parallel to this edge and outside it
+                    t1 = -1.0
+                    break
+            elif p < 0:
+                t0 = max(t0, q / p)
+            else:
+                t1 = min(t1, q / p)
+        if t1 > t0:
+            total += (t1 - t0) * math.hypot(dx, dy) * w
+    return total
 
 
 def straighten(flat: bool, pts: list, radius: float) -> list:
