@@ -43,6 +43,7 @@ from .combat import CombatAssessment, CombatRoll
 from .combat_advance import apply_advance, occupiers
 from .combat_chart import SideResult
 from .combat_options import roll_no_retreat
+from .combat_support import spend_supports
 from .combat_retreat import (next_retreat_hexes, retreat_options, retreat_step_loss, stacking_end_mode,
                              zoc_retreat_options)
 from .position import Position
@@ -545,12 +546,8 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
             raise refusal(Code.RETREAT_ILLEGAL, rs.retreat.rule, f"the {role} does not retreat on {result.text}",
                           None, work.members[role])
     apply_advance(rs, assessment, work.out, advance)
-    for s in assessment.supports:             # a support unit is spent (fired) by the combat it gave
-        spent = getattr(rs.combat.supports.get(s.kind), "spent_status", None)
-        if s.unit and spent and spent not in work.pos.unit(s.unit).status:
-            work.pos.unit(s.unit).status.add(spent)
-            work.out.log.append(f"{s.unit} is {spent.replace('_', ' ')} ({s.kind} support)")
-    work.pos.touch()
+    # a support unit is spent (fired) by the combat it gave, or by its side's special result
+    work.out.log += spend_supports(work.pos, rs, assessment, result, dict(choices or {}).get("special"))
     after = getattr(rs, "after_combat", None)
     if after is not None:
         after(pos, work.out, assessment, dict(choices or {}))

@@ -257,6 +257,9 @@ class SupportRules:
     worth ``points_value`` (counter value) or 1 point. ``sides``: "attacker", "defender".
     ``adds="strength"``: no shift; the points are added to the supported side's strength
     total before the odds (Grossdeutschland 10.2: an artillery unit's attack strength).
+    ``spent_on``: when a support unit takes ``spent_status``: "use" (by every combat it gives)
+    or "special" (only by a special result, ``*``, of its side: with several such kinds taking
+    part the owner chooses one, ``CombatRules.special_rule``, Demyansk 12.23).
     """
 
     rule: str | None = None
@@ -269,6 +272,7 @@ class SupportRules:
     spent_status: str | None = None
     sides: tuple[str, ...] = ("attacker", "defender")
     adds: str | None = None
+    spent_on: str = "use"
 
 
 @dataclass(frozen=True)
@@ -351,6 +355,8 @@ class CombatRules:
     #: ``--context KEY=VALUE`` accepts only these (:func:`~toolkit.referee.check_combat_context`);
     #: None: undeclared, every key passes (a ruleset written before the declaration)
     context_keys: dict | None = None
+    #: the rule of a special result (``*``) spending the supports of ``spent_on="special"``
+    special_rule: str | None = None
 
     def strength(self, unit, role: str):
         """The printed ``role`` ("attack" or "defence") strength of ``unit`` (0 if none)."""

@@ -30,6 +30,9 @@ def _17_0():
 
 
 ATTACKERS = ["so-87", "so-1-87", "so-1318", "so-1-1318", "so-2-87"]
+#: 17.0: "the Soviet player chooses which support to make not available [...] He chooses the
+#: artillery unit" (12.23a)
+ARTILLERY = {"special": {"attacker": "artillery"}}
 
 
 def _combat_1(pos):
@@ -57,7 +60,7 @@ def test_17_0_combat_1_no_retreat_passes_with_a_step_loss():
     # passed, with a step loss": III/26 is reduced and stays in 1811; the Soviet loses 1318(-)
     pos = _17_0()
     a, r = _combat_1(pos)
-    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5})
+    o = apply_combat(pos, DS, a, r, choices=ARTILLERY, losses={"so-1318": 1}, no_retreat={"defender": 5})
     t = o.no_retreat["defender"]
     assert (t.roll, t.drm, t.modified, t.outcome, t.steps, t.rule) == (5, 1, 6, "pass", 1, "12.42")
     assert o.position.unit("ax-iii26").hex == H("1811") and o.position.unit("ax-iii26").steps == 1
@@ -73,7 +76,7 @@ def test_17_0_a_one_step_defender_is_eliminated_and_the_soviet_may_advance():
     a, r = _combat_1(pos)                 # the example's odds; then III/26 with one step left
     pos.unit("ax-iii26").steps = 1
     pos.touch()
-    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5}, advance=["so-87"])
+    o = apply_combat(pos, DS, a, r, choices=ARTILLERY, losses={"so-1318": 1}, no_retreat={"defender": 5}, advance=["so-87"])
     assert o.eliminated == ["ax-iii26"] and o.position.unit("so-87").hex == H("1811")
 
 
@@ -90,6 +93,32 @@ def test_12_38_no_attacker_left_no_defender_retreat():
     assert o.retreats == {} and any("rule 12.38" in line for line in o.log)
     with pytest.raises(IllegalMoveError, match="does not retreat"):      # a named retreat does not fit
         apply_combat(pos, DS, a, r, retreats={"defender": H("1709")})
+
+
+def test_17_0_special_result_the_soviet_chooses_his_artillery():
+    # "He chooses the artillery unit and turns it over to its Fired side [...] The air unit remains
+    # active. The Axis air unit also remains active since the asterisk applied only to the Soviet"
+    pos = _17_0()
+    a, r = _combat_1(pos)
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5}, choices=ARTILLERY)
+    after = o.position
+    assert "fired" in after.unit("so-231-387").status
+    assert "flown" not in after.unit("so-air-1").status and "flown" not in after.unit("ax-air-b1").status
+    assert "so-231-387 is fired (artillery special result, rule 12.23)" in o.log
+    assert not pos.unit("so-231-387").status                          # the position given is untouched
+
+
+def test_17_0_combat_2_no_special_result_both_air_units_stay_active():
+    # "No Special Result, so both air units stay active" (AR: no asterisk)
+    pos = _17_0()
+    a = assess_combat(pos, DS, "so-28-238", H("1910"), supports=[Support("air", "attacker", unit="so-air-1"),
+                                                                      Support("air", "defender", unit="ax-air-b1")])
+    r = roll_combat(pos, DS, a, roll=3)
+    o = apply_combat(pos, DS, a, r, retreats={"attacker": H("1809")})
+    assert not o.position.unit("so-air-1").status and not o.position.unit("ax-air-b1").status
+    with pytest.raises(IllegalMoveError) as exc:                     # no asterisk: nothing to choose
+        apply_combat(pos, DS, a, r, retreats={"attacker": H("1809")}, choices={"special": {"attacker": "air"}})
+    assert exc.value.reasons[0].rule == "12.23" and "no special result" in str(exc.value)
 
 
 # -- positions isolating each rule -----------------------------------------------------------------
@@ -123,18 +152,18 @@ def test_no_retreat_failed_the_units_retreat():
     pos = _17_0()
     a, r = _combat_1(pos)
     with pytest.raises(IllegalMoveError, match="name the end hex"):      # a fail: the retreat is due
-        apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 1})
-    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 1},
+        apply_combat(pos, DS, a, r, choices=ARTILLERY, losses={"so-1318": 1}, no_retreat={"defender": 1})
+    o = apply_combat(pos, DS, a, r, choices=ARTILLERY, losses={"so-1318": 1}, no_retreat={"defender": 1},
                      retreats={"defender": H("1912")})
     assert o.no_retreat["defender"].outcome == "fail" and o.position.unit("ax-iii26").hex == H("1912")
     # without a die the roll comes from the combat's seed: the same seed, the same roll
     drawn = roll_no_retreat(pos, DS, "defender", pos.units_of(["ax-iii26"]), seed=r.seed)
     assert drawn == roll_no_retreat(pos, DS, "defender", pos.units_of(["ax-iii26"]), seed=r.seed)
     kw = {"retreats": {"defender": H("1912")}} if not drawn.passed else {}
-    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": None}, **kw)
+    o = apply_combat(pos, DS, a, r, choices=ARTILLERY, losses={"so-1318": 1}, no_retreat={"defender": None}, **kw)
     assert o.no_retreat["defender"] == drawn
     with pytest.raises(RulesError, match="1 to 6, not 7"):
-        apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 7})
+        apply_combat(pos, DS, a, r, choices=ARTILLERY, losses={"so-1318": 1}, no_retreat={"defender": 7})
 
 
 def test_the_no_retreat_table_is_estimated_data_with_the_known_cell():
@@ -167,7 +196,7 @@ def test_12_33_a_retreat_ending_over_the_stacking_limit_eliminates():
     a, r = _combat_1(pos)
     answer = retreat_options(pos, DS, ["ax-iii26"], (1, 2), from_hex=H("1811"))
     assert H("1912") in answer.overstacked and answer.overstacked[H("1912")].rule == "12.33"
-    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, retreats={"defender": H("1912")})
+    o = apply_combat(pos, DS, a, r, choices=ARTILLERY, losses={"so-1318": 1}, retreats={"defender": H("1912")})
     assert o.eliminated == ["ax-iii26"] and "12.33" in " ".join(o.log)
     assert o.position.unit("ax-ir27").hex == H("1912")
 
@@ -179,9 +208,9 @@ def test_12_52_one_soviet_unit_advances_from_each_attacking_hex():
     pos.touch()
     kw = dict(losses={"so-1318": 1}, no_retreat={"defender": 5})
     with pytest.raises(IllegalMoveError) as exc:
-        apply_combat(pos, DS, a, r, advance=["so-87", "so-1-87"], **kw)   # both from 1710
+        apply_combat(pos, DS, a, r, choices=ARTILLERY, advance=["so-87", "so-1-87"], **kw)   # both from 1710
     assert exc.value.reasons[0].code == Code.ADVANCE_ILLEGAL and "only 1 unit(s) of the soviet" in str(exc.value)
-    o = apply_combat(pos, DS, a, r, advance=["so-87", "so-2-87"], **kw)  # one from 1710, one from 1810
+    o = apply_combat(pos, DS, a, r, choices=ARTILLERY, advance=["so-87", "so-2-87"], **kw)  # one from 1710, one from 1810
     assert {o.advances["so-87"], o.advances["so-2-87"]} == {H("1811")}
 
 
@@ -195,6 +224,74 @@ def test_12_56_and_12_57_advance_limits():
     assert advance_options(pos, DS, ["ax-ir27", "ax-ir48", "ax-ir89"], H("1811")) == [H("1811")]
     _add(pos, [("so-231-387", "1710")])
     assert advance_options(pos, DS, ["so-231-387"], H("1811")) == []   # 12.57: artillery never
+
+
+def test_12_23a_with_both_kinds_the_owner_chooses_and_must_choose():
+    pos = _17_0()
+    a, r = _combat_1(pos)
+    kw = dict(losses={"so-1318": 1}, no_retreat={"defender": 5})
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, **kw)
+    why = exc.value.reasons[0]
+    assert (why.code, why.rule) == (Code.COMBAT_CHOICE, "12.23")
+    assert "artillery (so-231-387) or air (so-air-1)" in why.text
+    o = apply_combat(pos, DS, a, r, choices={"special": {"attacker": "air"}}, **kw)
+    assert "flown" in o.position.unit("so-air-1").status and not o.position.unit("so-231-387").status
+    with pytest.raises(IllegalMoveError, match="not 'armor'"):
+        apply_combat(pos, DS, a, r, choices={"special": {"attacker": "armor"}}, **kw)
+    with pytest.raises(RulesError, match="not axis"):
+        apply_combat(pos, DS, a, r, choices={"special": {"axis": "air"}}, **kw)
+
+
+def test_12_23b_one_kind_taking_part_is_spent_without_a_choice():
+    pos = _17_0()
+    a = assess_combat(pos, DS, ATTACKERS, H("1811"), supports=[Support("air", "attacker", unit="so-air-1")])
+    r = _starred(pos, a)
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5})
+    assert "flown" in o.position.unit("so-air-1").status
+    with pytest.raises(IllegalMoveError, match="falls on air without a choice"):
+        apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5},
+                     choices={"special": {"attacker": "artillery"}})
+
+
+def test_12_23c_no_support_taking_part_no_effect():
+    pos = _17_0()
+    a = assess_combat(pos, DS, ATTACKERS, H("1811"))
+    r = _starred(pos, a)
+    o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5})
+    assert any("special result has no effect" in line and "12.23" in line for line in o.log)
+    assert not any(u.status & {"fired", "flown"} for u in o.position.units.values())
+
+
+def test_supports_without_an_asterisk_stay_available():
+    # 13.11: an air unit flies as many missions as it likes until a Special Result turns it to
+    # Flown; artillery is Fired only by one (10.41): a combat without "*" spends neither
+    pos = _17_0()
+    a = assess_combat(pos, DS, ATTACKERS, H("1811"),
+                      supports=[Support("artillery", "attacker", unit="so-231-387"),
+                                Support("air", "attacker", unit="so-air-1")])
+    r = next(x for x in (roll_combat(pos, DS, a, roll=n) for n in range(1, 7)) if "*" not in x.result.text)
+    o = apply_combat(pos, DS, a, r, **_simple(pos, a, r))
+    assert not o.position.unit("so-231-387").status and not o.position.unit("so-air-1").status
+
+
+def _starred(pos, a):
+    """``a`` rolled on 6 and read as A1*/DR (the 17.0 cell) whatever its column."""
+    r = roll_combat(pos, DS, a, roll=6)
+    cell = parse_result("A1*/DR", retreat=(1, 2))
+    a.results[cell.text] = cell
+    return replace(r, result=cell)
+
+
+def _simple(pos, a, r):
+    """Choices that fit any result of the 17.0 attack: losses from the largest units, III/26
+    standing by No Retreat or retreating to 1912."""
+    kw = {}
+    if r.result.attacker.steps:
+        kw["losses"] = {"so-1318": 1} if r.result.attacker.steps == 1 else {"so-1318": 1, "so-1-1318": 1}
+    if r.result.defender.retreat:
+        kw["retreats"] = {"defender": H("1912")}
+    return kw
 
 
 # -- 12.43-12.44 retreat through an enemy ZOC -------------------------------------------------------
@@ -269,9 +366,9 @@ def test_no_retreat_follows_the_table_row_by_row(die, steps):
     kw = dict(losses={"so-1318": 1}, no_retreat={"defender": die})
     if outcome == "fail":
         with pytest.raises(IllegalMoveError, match="name the end hex"):
-            apply_combat(pos, DS, a, r, **kw)
+            apply_combat(pos, DS, a, r, choices=ARTILLERY, **kw)
         return
-    o = apply_combat(pos, DS, a, r, **kw)
+    o = apply_combat(pos, DS, a, r, choices=ARTILLERY, **kw)
     lost = int(extra or 0)
     if lost >= steps:
         assert o.eliminated == ["ax-iii26"]

@@ -134,11 +134,15 @@ def combat_rules(minimum_odds: str = "1-3") -> CombatRules:
         halve_together=True, strength_round="down", strength_rule="3.51",  # 3.51c: total, halve, drop the fraction
         attack_status={"out_of_supply": Fraction(1, 2)}, status_shift={"out_of_supply": 1}, status_rule="6.4",
         supports={
+            # Fired / Flown only by a Special Result of their side, the owner choosing which (12.23,
+            # 10.41, 13.14); an air unit flies as many missions as it likes until then (13.11)
             "artillery": SupportRules(rule="10.15", chart="combat_support", unit_types=("artillery",),
-                                      range_value="range", points_value="support", spent_status="fired"),
+                                      range_value="range", points_value="support", spent_status="fired",
+                                      spent_on="special"),
             "air": SupportRules(rule="13.23", chart="combat_support", unit_types=("air",), range_value=None,
-                                points_value="support", spent_status="flown"),
+                                points_value="support", spent_status="flown", spent_on="special"),
         },
+        special_rule="12.23",
     )
 
 
