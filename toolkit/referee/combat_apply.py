@@ -109,6 +109,7 @@ class _Applier:
     def __init__(self, pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, losses, retreats,
                  zoc_tries=None):
         self.zoc_tries = dict(zoc_tries or {})
+        self.dropped: dict = {}              # role -> why the end it named was dropped (a game's retreat_search)
         self.before = pos
         self.pos = pos.copy()
         self.rs = rs
@@ -217,6 +218,8 @@ class _Applier:
                         plan.open_choice.append((start, ids, answer))
                         continue
                 if end not in answer.paths or (through and path is not None and path != answer.paths[end]):
+                    if end in answer.dropped:        # a rule of the game's retreat search forbids it
+                        self.dropped[role] = answer.dropped[end]
                     fits = False
                     break
                 if through:
@@ -284,6 +287,9 @@ class _Applier:
                           f"{' '.join(self.fmt(h) for h in stacks)}", None, ids)
         plans = self._plans(role, side, stacks)
         retreat_rule = self.rs.retreat.rule
+        if not plans and role in self.dropped:
+            why = self.dropped[role]
+            raise refusal(why.code, why.rule, f"the {role} may not end its retreat there: {why.text}", why.hex, ids)
         if not plans:
             where = self.retreats.get(role)
             lengths = sorted({(side.retreat[0] if side.retreat else 0) + side.requirements - k

@@ -17,7 +17,7 @@ from toolkit.referee.combat_chart import parse_result
 from toolkit.referee.combat_options import no_retreat_table, roll_no_retreat
 from toolkit.rulesets.demyansk_shield import RULESET as DS
 
-from .helpers import DATA, H
+from .helpers import DATA, H, one_source_game, position
 
 
 def _17_0():
@@ -199,6 +199,25 @@ def test_12_33_a_retreat_ending_over_the_stacking_limit_eliminates():
     o = apply_combat(pos, DS, a, r, choices=ARTILLERY, losses={"so-1318": 1}, retreats={"defender": H("1912")})
     assert o.eliminated == ["ax-iii26"] and "12.33" in " ".join(o.log)
     assert o.position.unit("ax-ir27").hex == H("1912")
+
+
+def test_12_37_apply_combat_refuses_a_retreat_away_from_the_source():
+    # IR 27 in 2032, 4 hexes from the one Axis source 2036, attacked from 2132; DR on a 1
+    g = one_source_game("2036")
+    pos = position(g, weather="frozen", side="soviet", **{"ax-ir27": "2032", "so-87": "2132", "so-1-87": "2132"})
+    a = assess_combat(pos, DS, ["so-87", "so-1-87"], H("2032"))
+    r = roll_combat(pos, DS, a, roll=1)
+    assert r.result.text == "DR"
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, retreats={"defender": H("2031")})
+    why = exc.value.reasons[0]
+    assert (why.code, why.rule, why.hex) == (Code.RETREAT_ILLEGAL, "12.37", H("2031"))
+    assert "farther from the Supply Source 2036 (4 -> 5 hexes)" in why.text
+    with pytest.raises(IllegalMoveError) as exc:                     # the ends 12.37 leaves, by length
+        apply_combat(pos, DS, a, r)
+    assert "retreat 1 hex(es); or retreat 2 hex(es) (ax-ir27 from 2032 to one of 1833 1933)" in str(exc.value)
+    assert apply_combat(pos, DS, a, r, retreats={"defender": H("1932")}).position.unit("ax-ir27").hex == H("1932")
+    assert apply_combat(pos, DS, a, r, retreats={"defender": H("1933")}).position.unit("ax-ir27").hex == H("1933")
 
 
 def test_12_52_one_soviet_unit_advances_from_each_attacking_hex():

@@ -25,6 +25,9 @@ DEFAULT_OPTIONS = {
     "minimum_odds": "1-3",
     # 10.13e (no support from an enemy ZOC) vs 10.32 (may support attacks on adjacent enemies)
     "artillery_in_zoc_supports_adjacent": True,
+    # 12.37 "the friendly Supply Source to which it traced a Supply Route for this combat": the
+    # one the referee's supply search traced ("traced") or any the unit can trace to ("any")
+    "retreat_source": "traced",
 }
 
 
@@ -95,6 +98,9 @@ class DemyanskShield(Ruleset):
     def zoc_retreat(self, pos, role, units):
         return retreats.zoc_retreat(pos, role, units)
 
+    def retreat_search(self, pos, unit_ids, length, from_hex=None):
+        return retreats.retreat_search(pos, self, unit_ids, length, from_hex=from_hex)
+
 
 def make_ruleset(**options) -> DemyanskShield:
     """The Demyansk Shield ruleset with ``options`` (see :data:`DEFAULT_OPTIONS`) changed."""
@@ -154,7 +160,8 @@ def make_ruleset(**options) -> DemyanskShield:
                       "6.3 airfields and Strongpoints as sources (Source groups)",
                       "6.41 supply at the moment of combat (combat_status)", "14.21 Strongpoint shift (combat_modifiers)",
                       "10.13, 13.15, 13.25 support eligibility (check_support)", "11.41 Soviet armor (attack_refusals)",
-                      "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)"),
+                      "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)",
+                      "12.37 retreat toward supply (retreat_search)"),
     )
 
 
