@@ -153,10 +153,10 @@ def _text(pos, a) -> str:
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
            support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets, apply,
-           loss, retreat, advance, choice, no_retreat, zoc_retreat, out):
+           loss, retreat, advance, choice, no_retreat, zoc_retreat, before_combat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
-    applying.check_usage(apply, loss, retreat, advance, out, choice, no_retreat, zoc_retreat)
+    applying.check_usage(apply, loss, retreat, advance, out, choice, no_retreat, zoc_retreat, before_combat)
     pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     target = [_hex(pos, h) for h in defender_hex.replace("+", ",").split(",") if h.strip()]
     target = target[0] if len(target) == 1 else target
@@ -182,7 +182,8 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
     if a.legal and (seed is not None or roll is not None or rolls or apply):
         rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
         if apply:
-            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat)
+            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat,
+                                   before_combat)
     if as_json:
         doc = {**header("combat", pos), "combat": a.to_dict(pos.map.format)}
         if rolled:

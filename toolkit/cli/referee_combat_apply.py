@@ -2,7 +2,7 @@
 
 The owners' choices come as options (``--loss UNIT=N``, ``--retreat ROLE=HEX[,HEX...]`` or
 ``ROLE@FROM=...`` for one stack of several, ``--advance UNITS`` or ``UNIT=HEX``, ``--no-retreat
-ROLE[=N]``, ``--zoc-retreat ROLE[=N]``); they are
+ROLE[=N]``, ``--zoc-retreat ROLE[=N]``, ``--before-combat defender[=N]``, ``--choice NAME:KEY=VALUE``); they are
 checked by :func:`toolkit.referee.apply_combat` before anything is written (a bad choice exits 2
 with the rule; the ``--out`` file is written atomically or not at all).
 """
@@ -37,6 +37,10 @@ def apply_options(func):
         click.option("--zoc-retreat", "zoc_retreat", multiple=True, metavar="ROLE[=N]",
                      help="ROLE (attacker/defender), with no other retreat, tries one through an enemy ZOC, with the "
                           "die N (default: rolled from the combat's seed); games with the option (Demyansk 12.43)"),
+        click.option("--before-combat", "before_combat", metavar="defender[=N]",
+                     help="the defender tries Retreat Before Combat with the die N (default: rolled from the "
+                          "combat's seed): a pass retreats (--retreat) with no combat, a fail applies the roll; "
+                          "games with the option (Demyansk 11.42)"),
         click.option("--out", "out", type=click.Path(dir_okay=False), help="write the resulting position file"),
     ]
     for option in reversed(options):
@@ -116,11 +120,16 @@ def game_choices(texts) -> dict:
     return out
 
 
-def run(pos, rs, assessment, rolled, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=()):
+def run(pos, rs, assessment, rolled, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=(),
+        before_combat=None):
     """Apply ``rolled`` with the owners' choices; write ``out`` when given. The outcome."""
+    before = _no_retreat([before_combat] if before_combat else [], "--before-combat")
+    if set(before) - {"defender"}:
+        raise RulesError(f"bad --before-combat {before_combat!r}: Retreat Before Combat is the defender's "
+                         "(defender or defender=N)")
     outcome = apply_combat(pos, rs, assessment, rolled, **choices(pos, loss, retreat, advance),
                            choices=game_choices(choice), no_retreat=_no_retreat(no_retreat),
-                           zoc_retreat=_no_retreat(zoc_retreat, "--zoc-retreat"))
+                           zoc_retreat=_no_retreat(zoc_retreat, "--zoc-retreat"), before_combat=before or None)
     if out:
         dump_position(outcome.position, out)
     return outcome
@@ -133,6 +142,8 @@ def text(outcome, out) -> list[str]:
     return lines
 
 
-def check_usage(apply, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=()) -> None:
-    if not apply and (loss or retreat or advance or out or choice or no_retreat or zoc_retreat):
-        raise RulesError("--loss, --retreat, --advance, --choice, --no-retreat, --zoc-retreat and --out need --apply")
+def check_usage(apply, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=(),
+                before_combat=None) -> None:
+    if not apply and (loss or retreat or advance or out or choice or no_retreat or zoc_retreat or before_combat):
+        raise RulesError("--loss, --retreat, --advance, --choice, --no-retreat, --zoc-retreat, --before-combat and "
+                         "--out need --apply")

@@ -41,7 +41,7 @@ from ..errors import IllegalMoveError, RulesError
 from ..hexes import Hex
 from .combat import CombatAssessment, CombatRoll
 from .combat_advance import apply_advance, occupiers
-from .combat_chart import SideResult
+from .combat_chart import CombatResult, SideResult
 from .combat_options import roll_no_retreat
 from .combat_support import spend_supports
 from .combat_retreat import (next_retreat_hexes, retreat_options, retreat_step_loss, stacking_end_mode,
@@ -73,6 +73,8 @@ class CombatOutcome:
     no_retreat: dict = field(default_factory=dict)
     #: role -> its roll to retreat through an enemy ZOC (the same class)
     zoc_retreat: dict = field(default_factory=dict)
+    #: the defender's Retreat Before Combat roll (the same class), None when not tried
+    before_combat: object = None
 
     def steps_lost(self) -> int:
         """Steps that left the map: every step lost plus the steps of the eliminated units."""
@@ -86,7 +88,11 @@ class CombatOutcome:
                 "no_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
                                       "steps": t.steps, "rule": t.rule} for role, t in self.no_retreat.items()},
                 "zoc_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
-                                       "rule": t.rule} for role, t in self.zoc_retreat.items()}}
+                                       "rule": t.rule} for role, t in self.zoc_retreat.items()},
+                "before_combat": None if self.before_combat is None else {
+                    "roll": self.before_combat.roll, "drm": self.before_combat.drm,
+                    "modified": self.before_combat.modified, "outcome": self.before_combat.outcome,
+                    "rule": self.before_combat.rule}}
 
 
 @dataclass
@@ -472,8 +478,33 @@ class _Applier:
         return replace(side, steps=side.steps + tried.steps)
 
 
+    def before_combat(self, die, tried_no_retreat: bool):
+        """The defender's Retreat Before Combat (``RetreatRules.before_combat_rule``): the roll
+        logged; on a pass the result applied instead of the CRT's (a retreat, no combat), else None."""
+        r = self.rs.retreat
+        ids = [u for u in self.members["defender"] if self.pos.unit(u).hex is not None]
+        if tried_no_retreat:
+            raise refusal(Code.COMBAT_CHOICE, r.one_option_rule or r.before_combat_rule, "the defender may try only "
+                          "one retreat option in a combat: Retreat Before Combat or No Retreat", None, tuple(ids))
+        if len(self.a.defender_hexes) > 1:
+            raise refusal(Code.COMBAT_CHOICE, r.before_combat_rule, "Retreat Before Combat is rolled for each "
+                          "Defender hex; the referee takes it only in a combat on one hex", None, tuple(ids))
+        tried = roll_no_retreat(self.pos, self.rs, "defender", self.pos.units_of(ids), roll=die, seed=self.roll.seed,
+                                before_combat=True)
+        self.out.before_combat = tried
+        self.out.log.append(tried.log())
+        if not tried.passed:
+            return None
+        result = CombatResult("RBC", SideResult(), SideResult(retreat=tuple(r.before_combat_retreat)))
+        self.out.log.append(f"no combat: the CRT roll ({self.roll.result.text}) is not applied "
+                            f"(rule {r.before_combat_rule})")
+        self.roll = replace(self.roll, result=result)
+        return result
+
+
 def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, *, losses=None,
-                 retreats=None, advance=None, choices=None, no_retreat=None, zoc_retreat=None) -> CombatOutcome:
+                 retreats=None, advance=None, choices=None, no_retreat=None, zoc_retreat=None,
+                 before_combat=None) -> CombatOutcome:
     """Apply ``roll`` (of ``assessment``) to a copy of ``pos``; ``pos`` is left untouched.
 
     ``losses``: unit id -> steps it loses (ZOC steps of its retreat included); ``retreats``:
@@ -483,7 +514,11 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     ``no_retreat``: role -> the die of its No Retreat attempt (None: rolled from the combat's
     seed), where ``RetreatRules.no_retreat_chart`` gives the game one (Demyansk 12.42);
     ``zoc_retreat``: role -> the die of its attempt to retreat through an enemy ZOC when it has
-    no other retreat (``RetreatRules.zoc_retreat_rule``, Demyansk 12.43-12.44).
+    no other retreat (``RetreatRules.zoc_retreat_rule``, Demyansk 12.43-12.44);
+    ``before_combat``: ``{"defender": die}`` (None: rolled from the seed), the defender's Retreat
+    Before Combat (``RetreatRules.before_combat_rule``, Demyansk 11.42): a pass applies a
+    retreat of ``before_combat_retreat`` hexes instead of ``roll``'s result (no combat, no
+    support spent), a fail applies ``roll``; never with the defender's No Retreat (12.41).
     A choice the result leaves open and not given, or a choice that does not fit the result or
     the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
     A ruleset with an ``after_combat(pos, outcome, assessment, choices)`` method finishes the
@@ -507,10 +542,16 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
         if set(given) - {"attacker", "defender"}:
             raise RulesError(f"a retreat option is for the attacker or the defender, not "
                              f"{', '.join(set(given) - {'attacker', 'defender'})}")
+    if set(before_combat or {}) - {"defender"}:
+        raise RulesError(f"Retreat Before Combat is the defender's, not the {', '.join(set(before_combat) - {'defender'})}'s")
     work = _Applier(pos, rs, assessment, roll, losses, retreats, zoc_retreat)
     result = roll.result
+    fought = not before_combat
+    if before_combat:
+        fought = (result := work.before_combat(before_combat["defender"], "defender" in stands)) is None
+        result = result or roll.result
     convert = getattr(rs, "convert_result", None)
-    if convert is not None:                   # a game rewriting a result for what the hex holds (AVD 9.5.2)
+    if convert is not None and fought:        # a game rewriting a result for what the hex holds (AVD 9.5.2)
         result, staying, note = convert(pos, assessment, result)
         for role in work.members:
             work.members[role] = [u for u in work.members[role] if u not in set(staying)]
@@ -553,7 +594,8 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
                           None, work.members[role])
     apply_advance(rs, assessment, work.out, advance)
     # a support unit is spent (fired) by the combat it gave, or by its side's special result
-    work.out.log += spend_supports(work.pos, rs, assessment, result, dict(choices or {}).get("special"))
+    if fought:
+        work.out.log += spend_supports(work.pos, rs, assessment, result, dict(choices or {}).get("special"))
     after = getattr(rs, "after_combat", None)
     if after is not None:
         after(pos, work.out, assessment, dict(choices or {}))

@@ -33,6 +33,7 @@ class NoRetreatRoll:
     steps: int
     rule: str | None
     through_zoc: bool = False
+    before_combat: bool = False
 
     @property
     def passed(self) -> bool:
@@ -41,6 +42,9 @@ class NoRetreatRoll:
     def log(self) -> str:
         drm = f" {self.drm:+d} ({self.why}) = {self.modified}" if self.drm else ""
         steps = f", {self.steps} step(s) lost" if self.steps else ""
+        if self.before_combat:
+            return (f"{self.role} tries Retreat Before Combat (rule {self.rule}): {self.roll}{drm}: {self.outcome}; "
+                    + ("it retreats and there is no combat" if self.passed else "it defends"))
         if self.through_zoc:
             return (f"{self.role} retreats through an enemy ZOC (rule {self.rule}): {self.roll}{drm}: "
                     f"{self.outcome}; {'it goes on' if self.passed else 'the retreating units are eliminated'}")
@@ -71,31 +75,39 @@ def no_retreat_table(game, name: str) -> list[tuple[int | None, int | None, str,
 
 
 def roll_no_retreat(pos, rs, role: str, units, *, roll: int | None = None, seed=None,
-                    through_zoc: bool = False) -> NoRetreatRoll:
+                    through_zoc: bool = False, before_combat: bool = False) -> NoRetreatRoll:
     """Roll No Retreat for ``units`` (the ``role``'s side): ``roll`` if given, else drawn from
     ``seed`` (logged by the caller). :class:`IllegalMoveError` with the hook's reason when the
     side may not try it. ``through_zoc``: the same table for a retreat through an enemy ZOC
     (the ``zoc_retreat`` hook and ``RetreatRules.zoc_retreat_rule``; a pass goes on, a fail is
-    eliminated; the table's extra steps do not apply)."""
+    eliminated; the table's extra steps do not apply). ``before_combat``: the defender's
+    Retreat Before Combat (``retreat_before_combat`` hook, ``RetreatRules.before_combat_rule``;
+    the table's extra steps do not apply either)."""
     r = rs.retreat
-    what, rule = ("retreat through an enemy ZOC", r.zoc_retreat_rule) if through_zoc else \
-        ("No Retreat", r.no_retreat_rule)
-    if not r.no_retreat_chart or (through_zoc and not r.zoc_retreat_rule):
+    what, rule, rule_on, hook = (
+        ("retreat through an enemy ZOC", r.zoc_retreat_rule, r.zoc_retreat_rule, lambda: rs.zoc_retreat(pos, role, units))
+        if through_zoc else
+        ("Retreat Before Combat", r.before_combat_rule, r.before_combat_rule,
+         lambda: rs.retreat_before_combat(pos, units)) if before_combat else
+        ("No Retreat", r.no_retreat_rule, True, lambda: rs.no_retreat(pos, role, units)))
+    units = list(units)
+    if not r.no_retreat_chart or not rule_on:
         raise IllegalMoveError(f"{rs.name} has no {what} option",
                                [Reason(Code.COMBAT_CHOICE, r.rule, f"{rs.name} has no {what} option")])
-    answer = (rs.zoc_retreat if through_zoc else rs.no_retreat)(pos, role, list(units))
+    answer = hook()
     if isinstance(answer, Reason):
         raise IllegalMoveError(str(answer), [answer])
     drm, why = answer
     n, sides = parse_dice(r.no_retreat_dice)
     if roll is None:
-        rng = random.Random(f"{seed}/{'zoc-retreat' if through_zoc else 'no-retreat'}/{role}")
+        name = "zoc-retreat" if through_zoc else "before-combat" if before_combat else "no-retreat"
+        rng = random.Random(f"{seed}/{name}/{role}")
         roll = sum(rng.randint(1, sides) for _ in range(n))
     elif not n <= roll <= n * sides:
         raise RulesError(f"a {what} roll of {r.no_retreat_dice} is {n} to {n * sides}, not {roll}")
     modified = roll + drm
     for low, high, outcome, steps in no_retreat_table(pos.game, r.no_retreat_chart):
         if (low is None or modified >= low) and (high is None or modified <= high):
-            return NoRetreatRoll(role, roll, drm, why, modified, outcome, 0 if through_zoc else steps, rule,
-                                 through_zoc)
+            return NoRetreatRoll(role, roll, drm, why, modified, outcome,
+                                 0 if through_zoc or before_combat else steps, rule, through_zoc, before_combat)
     raise RulesError(f"charts.{r.no_retreat_chart} has no row for a roll of {modified}")

@@ -401,7 +401,12 @@ class RetreatRules:
       ``zoc_retreat_rule``: a stack with no legal retreat may try one through a vacant enemy
       ZOC hex on the same chart (one hex into the ZOC, a step lost, the roll: a pass goes on to
       a second hex out of enemy ZOC or friendly-held, a fail is eliminated; the ``zoc_retreat``
-      hook decides eligibility and the DRM; Demyansk 12.43-12.44).
+      hook decides eligibility and the DRM; Demyansk 12.43-12.44);
+      ``before_combat_rule``: the defender may roll the same chart as an attack is declared
+      (the ``retreat_before_combat`` hook decides eligibility and the DRM): a pass retreats
+      ``before_combat_retreat`` hexes and there is no combat (the attacker may advance), a fail
+      defends (Demyansk 11.42); ``one_option_rule``: a side tries at most one of Retreat
+      Before Combat and No Retreat in a combat (12.41).
     """
 
     rule: str | None = None
@@ -426,3 +431,6 @@ class RetreatRules:
     no_retreat_dice: str = "1d6"
     no_retreat_rule: str | None = None
     zoc_retreat_rule: str | None = None
+    before_combat_rule: str | None = None
+    before_combat_retreat: tuple[int, ...] = (1,)
+    one_option_rule: str | None = None

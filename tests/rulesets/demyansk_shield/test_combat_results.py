@@ -366,6 +366,86 @@ def test_12_43_only_without_a_normal_retreat_and_not_for_artillery():
     assert apply_combat(pos, DS, a, r).eliminated == ["so-231-387"]
 
 
+# -- 11.42 Retreat Before Combat and 12.41 one retreat option ---------------------------------------
+
+
+def _rbc(defender="ax-aa12", weather="frozen", roll=4, attackers=("so-87", "so-1-87")):
+    """A recon unit (Exploitation Movement box) in 2032 attacked from 2132 at 1-1; ``roll`` 4: AR."""
+    g = one_source_game("2036")
+    side = "axis" if defender.startswith("so-") else "soviet"
+    pos = position(g, weather=weather, side=side, **{defender: "2032", **{u: "2132" for u in attackers}})
+    a = assess_combat(pos, DS, list(attackers), H("2032"))
+    return pos, a, roll_combat(pos, DS, a, roll=roll)
+
+
+def test_11_42_a_pass_retreats_and_there_is_no_combat():
+    # "If the unit (or group) passes, it retreats and there is no combat [...] Attacking units can
+    # advance to occupy the now vacant hex"; the retreat follows 12.3: one or two hexes
+    pos, a, r = _rbc()
+    assert r.result.text == "AR"                                   # not applied: no combat
+    o = apply_combat(pos, DS, a, r, before_combat={"defender": 4}, retreats={"defender": H("1933")},
+                     advance=["so-87"])
+    t = o.before_combat
+    assert (t.roll, t.drm, t.outcome, t.steps, t.rule) == (4, 0, "pass", 0, "11.42")
+    assert o.position.unit("ax-aa12").hex == H("1933") and o.retreats["ax-aa12"] == [H("2032"), H("1932"), H("1933")]
+    assert o.position.unit("so-87").hex == H("2032") and o.position.unit("so-1-87").hex == H("2132")
+    assert o.losses == {} and "no combat: the CRT roll (AR) is not applied (rule 11.42)" in o.log
+    assert o.to_dict(pos.map.format)["before_combat"]["outcome"] == "pass"
+    with pytest.raises(IllegalMoveError, match="name the end hex"):  # the retreat is the owner's to name
+        apply_combat(pos, DS, a, r, before_combat={"defender": 4})
+    # 12.37 holds for it too: 2031 is farther from the source
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, before_combat={"defender": 4}, retreats={"defender": H("2031")})
+    assert exc.value.reasons[0].rule == "12.37"
+
+
+def test_11_42_a_fail_defends_the_declared_combat():
+    pos, a, r = _rbc(roll=1)
+    assert r.result.text == "DR"
+    o = apply_combat(pos, DS, a, r, before_combat={"defender": 3}, retreats={"defender": H("1932")})
+    assert o.before_combat.outcome == "fail" and o.position.unit("ax-aa12").hex == H("1932")
+    assert "defender tries Retreat Before Combat (rule 11.42): 3: fail; it defends" in o.log
+    # without a die the roll comes from the combat's seed, the same each time
+    one = apply_combat(pos, DS, a, r, before_combat={"defender": None}, retreats={"defender": H("1932")})
+    assert one.before_combat == apply_combat(pos, DS, a, r, before_combat={"defender": None},
+                                             retreats={"defender": H("1932")}).before_combat
+
+
+def test_12_41_only_one_retreat_option_in_a_combat():
+    pos, a, r = _rbc(roll=1)
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, before_combat={"defender": 3}, no_retreat={"defender": 6})
+    why = exc.value.reasons[0]
+    assert (why.code, why.rule) == (Code.COMBAT_CHOICE, "12.41") and "only one retreat option" in why.text
+
+
+def test_11_42_who_may_try_it():
+    pos, a, r = _rbc(defender="ax-ir27")                            # no Exploitation Movement box
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_combat(pos, DS, a, r, before_combat={"defender": 6})
+    assert exc.value.reasons[0].rule == "11.42" and "no Exploitation Movement box" in str(exc.value)
+    axis = ("ax-ir27", "ax-ir48")
+    pos, a, r = _rbc(defender="so-ski-1", weather="dry", attackers=axis)   # 11.42e: no ski units in Mud or Dry
+    with pytest.raises(IllegalMoveError, match="ski unit so-ski-1 may not Retreat Before Combat in Dry"):
+        apply_combat(pos, DS, a, r, before_combat={"defender": 6})
+    pos, a, r = _rbc(defender="so-ski-1", weather="frozen", attackers=axis)
+    assert apply_combat(pos, DS, a, r, before_combat={"defender": 6}, retreats={"defender": H("1932")}) \
+        .position.unit("so-ski-1").hex == H("1932")
+    with pytest.raises(RulesError, match="the defender's"):
+        apply_combat(pos, DS, a, r, before_combat={"attacker": 6})
+
+
+def test_11_42_on_several_defender_hexes_is_not_refereed():
+    # "Roll only once per hex": the referee takes Retreat Before Combat in one-hex combats only
+    g = one_source_game("2036")
+    pos = position(g, weather="frozen", side="soviet",
+                   **{"ax-aa12": "2032", "ax-aa30-30": "2131", "so-87": "2132", "so-1-87": "2132"})
+    a = assess_combat(pos, DS, ["so-87", "so-1-87"], [H("2032"), H("2131")])
+    r = roll_combat(pos, DS, a, roll=4)
+    with pytest.raises(IllegalMoveError, match="only in a combat on one hex"):
+        apply_combat(pos, DS, a, r, before_combat={"defender": 6})
+
+
 # -- property: a No Retreat roll against the table read literally -----------------------------------
 
 

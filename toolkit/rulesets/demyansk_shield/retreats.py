@@ -217,3 +217,20 @@ def _traceable(pos, rs, unit, start, defending) -> tuple[list, set]:
             if trace.reaches(start):
                 out.append((h, trace))
     return out, own
+
+
+def retreat_before_combat(pos, units):
+    """The ``retreat_before_combat`` hook (11.42): ``(0, "")`` when every defending unit has an
+    Exploitation Movement box (11.42a) and no ski unit tries it in Mud or Dry (11.42e); else the
+    refusal. The rules give the roll no DRM."""
+    ids = tuple(u.id for u in units)
+    where = units[0].hex if units else None
+    lacking = [u.id for u in units if not u.counter.front.get("em")]
+    if lacking:
+        return Reason(Code.COMBAT_CHOICE, "11.42", f"{', '.join(lacking)} {'has' if len(lacking) == 1 else 'have'} "
+                      "no Exploitation Movement box: every unit in the Defender hex needs one", where, ids)
+    ski = [u.id for u in units if u.type == "ski"]
+    if ski and pos.current_weather in WET:
+        return Reason(Code.COMBAT_CHOICE, "11.42", f"ski unit {', '.join(ski)} may not Retreat Before Combat in "
+                      f"{pos.current_weather.title()} weather", where, ids)
+    return 0, ""

@@ -98,6 +98,9 @@ class DemyanskShield(Ruleset):
     def zoc_retreat(self, pos, role, units):
         return retreats.zoc_retreat(pos, role, units)
 
+    def retreat_before_combat(self, pos, units):
+        return retreats.retreat_before_combat(pos, units)
+
     def retreat_search(self, pos, unit_ids, length, from_hex=None):
         return retreats.retreat_search(pos, self, unit_ids, length, from_hex=from_hex)
 
@@ -152,7 +155,9 @@ def make_ruleset(**options) -> DemyanskShield:
                              retreat_needs_occupier=True, occupier_rule="12.38",
                              reduced_attacker_loss="12.25",
                              no_retreat_chart="retreat_options", no_retreat_rule="12.42",
-                             zoc_retreat_rule="12.43"),
+                             zoc_retreat_rule="12.43",
+                             before_combat_rule="11.42", before_combat_retreat=(1, 2),   # 11.42b: as 12.31
+                             one_option_rule="12.41"),
         options=opts,
         needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
                       "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",
@@ -161,7 +166,8 @@ def make_ruleset(**options) -> DemyanskShield:
                       "6.41 supply at the moment of combat (combat_status)", "14.21 Strongpoint shift (combat_modifiers)",
                       "10.13, 13.15, 13.25 support eligibility (check_support)", "11.41 Soviet armor (attack_refusals)",
                       "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)",
-                      "12.37 retreat toward supply (retreat_search)"),
+                      "12.37 retreat toward supply (retreat_search)",
+                      "11.42 Retreat Before Combat eligibility (retreat_before_combat)"),
     )
 
 
