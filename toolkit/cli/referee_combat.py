@@ -91,6 +91,28 @@ def _context(texts) -> dict:
     return out
 
 
+def _barrage(rs, split, sp) -> dict:
+    """``--barrage-split`` and ``--barrage-sp`` as the context keys the game declares for them."""
+    keys = rs.combat.context_keys or {}
+    out = {}
+    for option, key, value in (("--barrage-split", "barrage_attacks", split), ("--barrage-sp", "barrage_sp", sp)):
+        if value is None:
+            continue
+        if key not in keys:
+            raise RulesError(f"{option} is for games whose barrages are split and paid for (White Death); "
+                             f"{rs.name} has none")
+        out[key] = value
+    if split is not None:
+        parts = [t.strip() for t in split.replace(" ", ",").split(",") if t.strip()]
+        try:
+            out["barrage_attacks"] = [Fraction(t) for t in parts]
+        except (ValueError, ZeroDivisionError):
+            raise RulesError(f"bad --barrage-split {split!r}: expected barrage values N,N (e.g. 60,20)") from None
+        if not parts or any(v <= 0 for v in out["barrage_attacks"]):
+            raise RulesError(f"bad --barrage-split {split!r}: expected barrage values above 0, N,N (e.g. 60,20)")
+    return out
+
+
 _RETREAT_SHADE = (240, 140, 20, 120)
 
 
@@ -150,9 +172,16 @@ def _text(pos, a) -> str:
 @click.option("--target", "targets", multiple=True, metavar="UNIT[=POINTS]",
               help="games with aimed fire: a unit fired at, with the fire points given it (default: a share); "
                    "repeatable, resolved in this order")
+@click.option("--barrage-split", "barrage_split", metavar="N,N[,...]",
+              help="games with split barrages (White Death 11 B.2.a): the barrage values of the separate "
+                   "attacks, adding up to the whole barrage")
+@click.option("--barrage-sp", "barrage_sp", type=int, metavar="2|3",
+              help="games with barrage supply (White Death 15 A.2-3): the supply points paid for the barrage "
+                   "impulse, 3 for German rockets at full value (default 2)")
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
-           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets, apply,
+           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets,
+           barrage_split, barrage_sp, apply,
            loss, retreat, advance, choice, no_retreat, zoc_retreat, before_combat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
@@ -166,7 +195,7 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
-    facts = _context(context)
+    facts = {**_context(context), **_barrage(rs, barrage_split, barrage_sp)}
     check_combat_context(rs, facts)
     ctx = {**facts, "modifiers": declared}
     if (fire or targets) and getattr(rs, "combat_model", None) is None:

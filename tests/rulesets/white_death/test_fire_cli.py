@@ -105,3 +105,46 @@ def test_aimed_fire_options_are_refused_elsewhere(capsys):
     data = Path(__file__).resolve().parents[2] / "data" / "combat" / "tutorial-attack.yaml"
     code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(data), "--target", "r-1")
     assert code == 2 and "aimed at units" in err
+
+
+def test_a_split_barrage_from_the_command_line(capsys, pos_file):
+    # 11 B.2.a: the barrage value may be split into several attacks; they must add up to it
+    code, out, _ = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage", "--json")
+    whole = json.loads(out)["combat"]
+    assert code == 0 and whole["attack"] == "12"
+    code, out, _ = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage",
+                       "--barrage-split", "6,6", "--json")
+    split = json.loads(out)["combat"]
+    assert code == 0 and split["fire"]["shots"][0]["column"].count("+") == 1      # two attacks on the column
+    assert sum(Fraction(p) for p in split["distribution"].values()) == 1
+    assert split["distribution"] != whole["distribution"]
+    code, out, _ = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage",
+                       "--barrage-split", "8,8")
+    assert code == 1 and "the barrage attacks 8 + 8 do not add up to the barrage value 12 [rule 11 B.2.a]" in out
+    for bad, message in (("x,y", "bad --barrage-split 'x,y'"), ("6,0", "bad --barrage-split '6,0'")):
+        code, out, err = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage",
+                             "--barrage-split", bad)
+        assert code == 2 and message in err and "Traceback" not in out + err
+    # the same key through --context is checked too (it was a traceback)
+    code, out, err = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage",
+                         "--context", "barrage_attacks=x")
+    assert code == 2 and "barrage_attacks are the barrage values" in err
+
+
+def test_the_rocket_payment_from_the_command_line(capsys, tmp_path):
+    # 15 A.3 (case 42): German rockets barrage at half value unless 3 SP are paid
+    pos = tmp_path / "werfer.yaml"
+    pos.write_text("game: white-death\nturn: 3\nside: german\nweather: clear_frost\nunits:\n"
+                   "  g-werfer: {hex: '0703', status: [deployed], steps: 2}\n  s-18g: {hex: '0705'}\n")
+    base = ["combat", "g-werfer", "0705", "-p", str(pos), "--fire", "barrage", "--json"]
+    code, out, _ = run(capsys, *base)
+    assert code == 0 and json.loads(out)["combat"]["attack"] == "4"
+    code, out, _ = run(capsys, *base, "--barrage-sp", "3")
+    assert code == 0 and json.loads(out)["combat"]["attack"] == "8"
+    code, out, err = run(capsys, *base, "--barrage-sp", "5")
+    assert code == 2 and "2 or 3 (15 A.2-3), not 5" in err
+    code, out, _ = run(capsys, "combat", "s-art-9g", "0703", "-p", str(DATA), "--fire", "barrage", "--barrage-sp", "3")
+    assert code == 1 and "only the German player pays 3 supply points for a rocket barrage [rule 15 A.3]" in out
+    code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(DATA.parent / "tutorial-attack.yaml"),
+                       "--barrage-sp", "3")
+    assert code == 2 and "--barrage-sp is for games whose barrages are split and paid for" in err
