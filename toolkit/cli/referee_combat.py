@@ -91,6 +91,35 @@ def _context(texts) -> dict:
     return out
 
 
+def _places(pos, rs, texts) -> dict:
+    """``--place UNIT=HEX`` (a drawn unit's hex), for games whose roll draws units."""
+    if texts and getattr(rs, "roll_with_draws", None) is None:
+        raise RulesError(f"--place is for games whose roll draws units into the attack (A Victory Denied 9.4.3); "
+                         f"{rs.name} draws none")
+    out = {}
+    for text in texts:
+        uid, eq, where = text.partition("=")
+        if not eq or not uid.strip() or not where.strip():
+            raise RulesError(f"bad --place {text!r}: expected UNIT=HEX, e.g. s-100id=1637")
+        if uid.strip() not in pos.game.counters:
+            raise RulesError(f"bad --place {text!r}: no counter {uid.strip()!r} in {pos.game.id}")
+        out[uid.strip()] = _hex(pos, where.strip())
+    return out
+
+
+def _roll_with_draws(pos, rs, a, ctx, seed, roll, placed):
+    """The ruleset's roll that may draw units into the attack (A Victory Denied 9.4.3: a Soviet
+    10 draws from the Elite Division Cup), or None when it has none or it does not apply. The
+    seed is drawn here when not given, so the draws and rolls are logged and replayable."""
+    hook = getattr(rs, "roll_with_draws", None)
+    if hook is None:
+        return None
+    if seed is None:
+        import secrets
+        seed = secrets.randbelow(2 ** 31)
+    return hook(pos, a, ctx, seed=seed, roll=roll, place=placed or None)
+
+
 def _barrage(rs, split, sp) -> dict:
     """``--barrage-split`` and ``--barrage-sp`` as the context keys the game declares for them."""
     keys = rs.combat.context_keys or {}
@@ -178,10 +207,13 @@ def _text(pos, a) -> str:
 @click.option("--barrage-sp", "barrage_sp", type=int, metavar="2|3",
               help="games with barrage supply (White Death 15 A.2-3): the supply points paid for the barrage "
                    "impulse, 3 for German rockets at full value (default 2)")
+@click.option("--place", "place", multiple=True, metavar="UNIT=HEX",
+              help="games whose roll draws units into the attack (A Victory Denied 9.4.3): where a drawn unit is "
+                   "stacked (default: where the odds gain most); repeatable")
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
            support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets,
-           barrage_split, barrage_sp, apply,
+           barrage_split, barrage_sp, place, apply,
            loss, retreat, advance, choice, no_retreat, zoc_retreat, before_combat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
@@ -208,13 +240,24 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
     a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports, context=ctx)
     rolled = None
     outcome = None
+    draws = None
+    placed = _places(pos, rs, place)
     if a.legal and (seed is not None or roll is not None or rolls or apply):
-        rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
+        draws = _roll_with_draws(pos, rs, a, ctx, seed, roll, placed)
+        if draws is None:
+            rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
+        else:                                     # the drawn units join the attack: later steps use theirs
+            rolled = draws["roll"]
         if apply:
-            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat,
+            at, used = (pos, a) if draws is None else (draws["position"], draws["assessment"])
+            outcome = applying.run(at, rs, used, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat,
                                    before_combat)
     if as_json:
         doc = {**header("combat", pos), "combat": a.to_dict(pos.map.format)}
+        if draws is not None:
+            final = draws["assessment"]
+            doc["draws"] = {"drawn": list(draws["drawn"]), "log": draws["log"][:-1], "ratio": final.ratio,
+                            "column": final.column, "attackers": list(final.attackers)}
         if rolled:
             doc["roll"] = rolled.to_dict()
         if outcome:
@@ -222,6 +265,8 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         click.echo(json.dumps(doc, indent=2))
     else:
         click.echo(_text(pos, a))
+        if draws is not None and draws["log"][:-1]:
+            click.echo("\n".join(draws["log"][:-1]))
         if rolled:
             click.echo(rolled.log)
         if outcome:
