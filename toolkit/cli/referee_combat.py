@@ -18,6 +18,7 @@ from ..errors import HexforgeError, RulesError
 from ..referee import Support, assess_combat, check_combat_context, roll_combat
 from . import referee_combat_apply as applying
 from ._referee_options import common_options, draw, header, position_of, units_arg
+from . import referee_combat_games as games
 from .referee_combat_apply import apply_options
 
 
@@ -91,57 +92,6 @@ def _context(texts) -> dict:
     return out
 
 
-def _places(pos, rs, texts) -> dict:
-    """``--place UNIT=HEX`` (a drawn unit's hex), for games whose roll draws units."""
-    if texts and getattr(rs, "roll_with_draws", None) is None:
-        raise RulesError(f"--place is for games whose roll draws units into the attack (A Victory Denied 9.4.3); "
-                         f"{rs.name} draws none")
-    out = {}
-    for text in texts:
-        uid, eq, where = text.partition("=")
-        if not eq or not uid.strip() or not where.strip():
-            raise RulesError(f"bad --place {text!r}: expected UNIT=HEX, e.g. s-100id=1637")
-        if uid.strip() not in pos.game.counters:
-            raise RulesError(f"bad --place {text!r}: no counter {uid.strip()!r} in {pos.game.id}")
-        out[uid.strip()] = _hex(pos, where.strip())
-    return out
-
-
-def _roll_with_draws(pos, rs, a, ctx, seed, roll, placed):
-    """The ruleset's roll that may draw units into the attack (A Victory Denied 9.4.3: a Soviet
-    10 draws from the Elite Division Cup), or None when it has none or it does not apply. The
-    seed is drawn here when not given, so the draws and rolls are logged and replayable."""
-    hook = getattr(rs, "roll_with_draws", None)
-    if hook is None:
-        return None
-    if seed is None:
-        import secrets
-        seed = secrets.randbelow(2 ** 31)
-    return hook(pos, a, ctx, seed=seed, roll=roll, place=placed or None)
-
-
-def _barrage(rs, split, sp) -> dict:
-    """``--barrage-split`` and ``--barrage-sp`` as the context keys the game declares for them."""
-    keys = rs.combat.context_keys or {}
-    out = {}
-    for option, key, value in (("--barrage-split", "barrage_attacks", split), ("--barrage-sp", "barrage_sp", sp)):
-        if value is None:
-            continue
-        if key not in keys:
-            raise RulesError(f"{option} is for games whose barrages are split and paid for (White Death); "
-                             f"{rs.name} has none")
-        out[key] = value
-    if split is not None:
-        parts = [t.strip() for t in split.replace(" ", ",").split(",") if t.strip()]
-        try:
-            out["barrage_attacks"] = [Fraction(t) for t in parts]
-        except (ValueError, ZeroDivisionError):
-            raise RulesError(f"bad --barrage-split {split!r}: expected barrage values N,N (e.g. 60,20)") from None
-        if not parts or any(v <= 0 for v in out["barrage_attacks"]):
-            raise RulesError(f"bad --barrage-split {split!r}: expected barrage values above 0, N,N (e.g. 60,20)")
-    return out
-
-
 _RETREAT_SHADE = (240, 140, 20, 120)
 
 
@@ -201,19 +151,11 @@ def _text(pos, a) -> str:
 @click.option("--target", "targets", multiple=True, metavar="UNIT[=POINTS]",
               help="games with aimed fire: a unit fired at, with the fire points given it (default: a share); "
                    "repeatable, resolved in this order")
-@click.option("--barrage-split", "barrage_split", metavar="N,N[,...]",
-              help="games with split barrages (White Death 11 B.2.a): the barrage values of the separate "
-                   "attacks, adding up to the whole barrage")
-@click.option("--barrage-sp", "barrage_sp", type=int, metavar="2|3",
-              help="games with barrage supply (White Death 15 A.2-3): the supply points paid for the barrage "
-                   "impulse, 3 for German rockets at full value (default 2)")
-@click.option("--place", "place", multiple=True, metavar="UNIT=HEX",
-              help="games whose roll draws units into the attack (A Victory Denied 9.4.3): where a drawn unit is "
-                   "stacked (default: where the odds gain most); repeatable")
+@games.game_options
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
            support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets,
-           barrage_split, barrage_sp, place, apply,
+           barrage_split, barrage_sp, place, air, apply,
            loss, retreat, advance, choice, no_retreat, zoc_retreat, before_combat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
@@ -227,7 +169,7 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
-    facts = {**_context(context), **_barrage(rs, barrage_split, barrage_sp)}
+    facts = {**_context(context), **games.barrage(rs, barrage_split, barrage_sp)}
     check_combat_context(rs, facts)
     ctx = {**facts, "modifiers": declared}
     if (fire or targets) and getattr(rs, "combat_model", None) is None:
@@ -241,19 +183,29 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
     rolled = None
     outcome = None
     draws = None
-    placed = _places(pos, rs, place)
+    placed = games.places(pos, rs, place)
+    sky = games.air_question(pos, rs, air, a, declared_drm, lambda c: assess_combat(
+        pos, rs, units_arg(attackers), target, supports=supports, context={**ctx, "modifiers": c}), declared)
     if a.legal and (seed is not None or roll is not None or rolls or apply):
-        draws = _roll_with_draws(pos, rs, a, ctx, seed, roll, placed)
+        if seed is None and (sky or getattr(rs, "roll_with_draws", None)):
+            seed = games.fresh_seed()          # the AA dice and the draws come from it: logged, replayable
+        used = a
+        if sky is not None:
+            sky["rolled"] = rs.roll_air_defence(pos, air, a.defender_hex, seed)
+            used = a if sky["rolled"]["stands"] else sky["without"]
+        draws = games.roll_with_draws(pos, rs, used, ctx if used is a else sky["context"], seed, roll, placed)
         if draws is None:
-            rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
+            rolled = roll_combat(pos, rs, used, seed=seed, roll=roll, rolls=_rolls(rolls))
         else:                                     # the drawn units join the attack: later steps use theirs
             rolled = draws["roll"]
         if apply:
-            at, used = (pos, a) if draws is None else (draws["position"], draws["assessment"])
+            at, used = (pos, used) if draws is None else (draws["position"], draws["assessment"])
             outcome = applying.run(at, rs, used, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat,
                                    before_combat)
     if as_json:
         doc = {**header("combat", pos), "combat": a.to_dict(pos.map.format)}
+        if sky is not None:
+            doc["air"] = games.air_json(sky)
         if draws is not None:
             final = draws["assessment"]
             doc["draws"] = {"drawn": list(draws["drawn"]), "log": draws["log"][:-1], "ratio": final.ratio,
@@ -265,6 +217,8 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         click.echo(json.dumps(doc, indent=2))
     else:
         click.echo(_text(pos, a))
+        if sky is not None:
+            click.echo("\n".join(games.air_text(sky)))
         if draws is not None and draws["log"][:-1]:
             click.echo("\n".join(draws["log"][:-1]))
         if rolled:
