@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import yaml
 
 from toolkit.cli import main
 
@@ -148,3 +149,20 @@ def test_the_rocket_payment_from_the_command_line(capsys, tmp_path):
     code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(DATA.parent / "tutorial-attack.yaml"),
                        "--barrage-sp", "3")
     assert code == 2 and "--barrage-sp is for games whose barrages are split and paid for" in err
+
+
+def test_apply_spends_the_impulses_supply_points(capsys, tmp_path):
+    # 15 A.1: the Soviet assault costs its impulse one point, written with the new position
+    pos = tmp_path / "pools.yaml"
+    pos.write_text(DATA.read_text() + "state:\n  supply_points: {soviet: 3, german: 2, vl: 2}\n")
+    after = tmp_path / "after.yaml"
+    args = ["combat", "s-18g,s-31g", "0703", "-p", str(pos), "--target", "g-251-1", "--roll", "5",
+            "--rolls", "morale g-251-1=1", "--apply"]
+    code, out, err = run(capsys, *args, "--out", str(after))
+    assert code == 0, err
+    assert "soviet pays 1 supply point(s) (15 A.1, assault): 3 -> 2" in out
+    assert yaml.safe_load(after.read_text())["state"]["supply_points"] == {"soviet": 2, "german": 2, "vl": 2}
+    pos.write_text(DATA.read_text() + "state:\n  supply_points: {soviet: 0, german: 2, vl: 2}\n")
+    code, out, err = run(capsys, *args, "--out", str(tmp_path / "none.yaml"))
+    assert code == 2 and "the soviet pool has 0 supply points, 1 needed (15 A, D)" in err
+    assert not (tmp_path / "none.yaml").exists()
