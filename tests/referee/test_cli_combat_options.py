@@ -141,3 +141,18 @@ def test_retreat_before_combat_from_the_command_line(capsys, tmp_path):
     assert code == 2 and "Retreat Before Combat is the defender's" in err
     code, _, err = run(capsys, "combat", "so-87,so-1-87", "2032", "-p", str(pos), "--before-combat", "defender")
     assert code == 2 and "need --apply" in err
+
+
+def test_retreat_into_a_map_box_from_the_command_line(capsys, tmp_path):
+    # Demyansk 12.32: IR 27 on 2036 (an AGN Entry hex) retreats into the AGN box
+    pos = tmp_path / "entry.yaml"
+    pos.write_text(RBC.replace('ax-aa12: {hex: "2032"}', 'ax-ir27: {hex: "2036"}')
+                   .replace('"2132"', '"2035"'))
+    out_file = tmp_path / "after.yaml"
+    args = ["combat", "so-87,so-1-87", "2036", "-p", str(pos), "--roll", "1", "--apply"]
+    code, out, err = run(capsys, *args, "--retreat", "defender=box:agn", "--out", str(out_file))
+    assert code == 0, err
+    assert "ax-ir27 retreat from 2036 into the agn box (rule 12.32)" in out
+    assert "ax-ir27: {box: agn}" in out_file.read_text() or "box: agn" in out_file.read_text()
+    code, _, err = run(capsys, *args, "--retreat", "defender=box:depot")
+    assert code == 2 and "no box 'depot' on the map" in err

@@ -22,9 +22,10 @@ def apply_options(func):
                      help="apply the rolled result (with --seed/--roll; a fresh logged seed otherwise)"),
         click.option("--loss", "loss", multiple=True, metavar="UNIT=N",
                      help="steps UNIT loses (the owner's choice; ZOC steps of its retreat included); repeatable"),
-        click.option("--retreat", "retreat", multiple=True, metavar="ROLE[@FROM]=HEX[,HEX...]",
-                     help="where ROLE (attacker/defender) retreats: the end hex, or the path; @FROM for the "
-                          "stack in hex FROM when the side stands in several hexes; repeatable"),
+        click.option("--retreat", "retreat", multiple=True, metavar="ROLE[@FROM]=HEX[,HEX...]|box:BOX",
+                     help="where ROLE (attacker/defender) retreats: the end hex, or the path, or box:BOX (a Map "
+                          "Box from its Entry hex, Demyansk 12.32); @FROM for the stack in hex FROM when the side "
+                          "stands in several hexes; repeatable"),
         click.option("--advance", "advance", multiple=True, metavar="UNITS|UNIT=HEX",
                      help="attacking units that advance into the vacated hex (UNIT=HEX: that hex of the "
                           "defender's retreat path); repeatable"),
@@ -73,8 +74,14 @@ def choices(pos, loss, retreat, advance) -> dict:
         if not eq or role not in ("attacker", "defender") or not right.strip():
             raise RulesError(f"bad --retreat {text!r}: expected attacker=HEX or defender=HEX[,HEX...] "
                              "(optionally ROLE@FROM=...)")
-        hexes = [_hex(pos, h, f"--retreat {text!r}") for h in right.replace(" ", ",").split(",") if h.strip()]
-        where = hexes[0] if len(hexes) == 1 else hexes
+        if right.strip().startswith("box:"):            # into a Map Box (Demyansk 12.32)
+            where = right.strip()[4:]
+            if pos.map.box(where) is None:
+                raise RulesError(f"--retreat {text!r}: no box {where!r} on the map; it has "
+                                 f"{', '.join(b.id for b in pos.map.boxes)}")
+        else:
+            hexes = [_hex(pos, h, f"--retreat {text!r}") for h in right.replace(" ", ",").split(",") if h.strip()]
+            where = hexes[0] if len(hexes) == 1 else hexes
         if start:
             entry = retreats.setdefault(role, {})
             if not isinstance(entry, dict):

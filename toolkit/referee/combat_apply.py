@@ -75,6 +75,8 @@ class CombatOutcome:
     zoc_retreat: dict = field(default_factory=dict)
     #: the defender's Retreat Before Combat roll (the same class), None when not tried
     before_combat: object = None
+    #: unit -> the Map Box it retreated into (``RetreatRules.box_rule``, Demyansk 12.32)
+    boxes: dict = field(default_factory=dict)
 
     def steps_lost(self) -> int:
         """Steps that left the map: every step lost plus the steps of the eliminated units."""
@@ -89,6 +91,7 @@ class CombatOutcome:
                                       "steps": t.steps, "rule": t.rule} for role, t in self.no_retreat.items()},
                 "zoc_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
                                        "rule": t.rule} for role, t in self.zoc_retreat.items()},
+                "boxes": dict(self.boxes),
                 "before_combat": None if self.before_combat is None else {
                     "roll": self.before_combat.roll, "drm": self.before_combat.drm,
                     "modified": self.before_combat.modified, "outcome": self.before_combat.outcome,
@@ -181,6 +184,7 @@ class _Applier:
         if base and all(self.rs.retreat_to_loss(self.pos, role, self.pos.units_of(ids)) for ids in stacks.values()):
             combos.append((base + n, 0))     # the mandatory retreat taken as losses too (VV 6.4)
         named = role in self.retreats
+        shortest = min((length for _, length in combos if length), default=0)
         plans = []
         for k, length in combos:
             plan = _Plan(k, length)
@@ -193,6 +197,19 @@ class _Applier:
             for start, ids in stacks.items():
                 answer = retreat_options(self.pos, self.rs, ids, length)
                 end = self._end_choice(role, start, len(stacks) > 1)
+                boxes = self._boxes(ids) if role not in self.zoc_tries else []
+                if isinstance(end, str) or (end is None and answer.eliminated and len(boxes) == 1):
+                    box = end if isinstance(end, str) else boxes[0]
+                    if box not in boxes:
+                        raise refusal(Code.RETREAT_ILLEGAL, self.rs.retreat.box_rule or self.rs.retreat.rule,
+                                      f"{','.join(ids)} may not retreat from {self.fmt(start)} into the {box} box"
+                                      + (f"; only into {' or '.join(boxes)}" if boxes else
+                                         ": it is not on an Entry hex of a friendly Map Box it may enter"), start, ids)
+                    if length != shortest:        # a retreat into a box crosses no hex: it counts once
+                        fits = False
+                        break
+                    plan.ends[start], plan.paths[start] = box, [start]
+                    continue
                 through = False
                 if role in self.zoc_tries:
                     if not answer.eliminated:
@@ -218,10 +235,10 @@ class _Applier:
                         fits = False
                         break
                 if end is None:
-                    if len(answer.paths) == 1:
+                    if len(answer.paths) == 1 and not boxes:
                         end = next(iter(answer.paths))
                     else:
-                        plan.open_choice.append((start, ids, answer))
+                        plan.open_choice.append((start, ids, answer, boxes))
                         continue
                 if end not in answer.paths or (through and path is not None and path != answer.paths[end]):
                     if end in answer.dropped:        # a rule of the game's retreat search forbids it
@@ -244,6 +261,22 @@ class _Applier:
                 plans.append(plan)
         return plans
 
+    def _boxes(self, ids) -> list[str]:
+        """Map Boxes the stack ``ids`` may retreat into from its hex (the ruleset's ``retreat_boxes``)."""
+        hook = getattr(self.rs, "retreat_boxes", None)
+        return list(hook(self.pos, self.pos.units_of(ids))) if hook is not None else []
+
+    def _into_box(self, movers, start, box) -> None:
+        for uid in movers:
+            unit = self.pos.unit(uid)
+            unit.hex, unit.box = None, box
+            self.out.retreats[uid] = [start]
+            self.out.boxes[uid] = box
+        if movers:
+            rule = self.rs.retreat.box_rule or self.rs.retreat.rule
+            self.out.log.append(f"{','.join(movers)} retreat from {self.fmt(start)} into the {box} box (rule {rule})")
+        self.pos.touch()
+
     def _walk(self, role: str, ids, path) -> int:
         """Check a retreat ``path`` the owner gave step by step; its enemy-ZOC steps."""
         units = self.pos.units_of(ids)
@@ -262,9 +295,9 @@ class _Applier:
         for p in plans_all:
             text = (f"lose {p.k} requirement step(s) and " if side.requirements else "") + \
                    (f"retreat {p.length} hex(es)" if p.length else "stay")
-            for start, ids, answer in p.open_choice:
+            for start, ids, answer, boxes in p.open_choice:
                 text += f" ({','.join(ids)} from {self.fmt(start)} to one of " \
-                        f"{' '.join(self.fmt(h) for h in answer.hexes())})"
+                        f"{' '.join([*(self.fmt(h) for h in answer.hexes()), *(f'box:{b}' for b in boxes)])})"
             parts.append(text)
         return "; or ".join(parts)
 
@@ -301,6 +334,8 @@ class _Applier:
             lengths = sorted({(side.retreat[0] if side.retreat else 0) + side.requirements - k
                               for k in range(side.requirements + 1)} if side.requirements else set(side.retreat))
             def show(w):
+                if isinstance(w, str):
+                    return f"box {w}"
                 return self.fmt(w) if isinstance(w, Hex) else "path " + " ".join(self.fmt(h) for h in w)
             shown = ", ".join(f"{self.fmt(a)} -> {show(b)}" for a, b in where.items()) \
                 if isinstance(where, dict) else show(where)
@@ -355,6 +390,9 @@ class _Applier:
         for start, end in plan.ends.items():
             path = plan.paths[start]
             movers = [u for u in stacks[start] if self.pos.unit(u).hex is not None]
+            if isinstance(end, str):
+                self._into_box(movers, start, end)
+                continue
             if start in plan.through and movers:
                 tried = roll_no_retreat(self.pos, self.rs, role, self.pos.units_of(movers),
                                         roll=self.zoc_tries[role], seed=self.roll.seed, through_zoc=True)

@@ -406,7 +406,9 @@ class RetreatRules:
       (the ``retreat_before_combat`` hook decides eligibility and the DRM): a pass retreats
       ``before_combat_retreat`` hexes and there is no combat (the attacker may advance), a fail
       defends (Demyansk 11.42); ``one_option_rule``: a side tries at most one of Retreat
-      Before Combat and No Retreat in a combat (12.41).
+      Before Combat and No Retreat in a combat (12.41); ``box_rule``: the rule of a retreat into a
+      Map Box from its Entry hex (the ruleset's optional ``retreat_boxes(pos, units)`` names the
+      boxes; Demyansk 12.32).
     """
 
     rule: str | None = None
@@ -434,3 +436,4 @@ class RetreatRules:
     before_combat_rule: str | None = None
     before_combat_retreat: tuple[int, ...] = (1,)
     one_option_rule: str | None = None
+    box_rule: str | None = None

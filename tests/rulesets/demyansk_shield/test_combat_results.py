@@ -366,6 +366,61 @@ def test_12_43_only_without_a_normal_retreat_and_not_for_artillery():
     assert apply_combat(pos, DS, a, r).eliminated == ["so-231-387"]
 
 
+# -- 12.32 a retreat from an Entry hex into the friendly Map Box ------------------------------------
+
+
+def _entry(game=None, **more):
+    """IR 27 on 2036, an Entry hex of the AGN box, attacked from 2035 at 1-1 (a 1 is DR)."""
+    from toolkit.io import load_game
+    g = game or load_game("demyansk-shield")
+    pos = position(g, weather="frozen", side="soviet",
+                   **{"ax-ir27": "2036", "so-87": "2035", "so-1-87": "2035", **more})
+    a = assess_combat(pos, DS, ["so-87", "so-1-87"], H("2036"))
+    r = roll_combat(pos, DS, a, roll=1)
+    assert r.result.text == "DR"
+    return pos, a, r
+
+
+def test_12_32_a_unit_on_an_entry_hex_retreats_into_its_map_box():
+    # "A unit can retreat from a Map Box Entry hex directly into the adjacent friendly Map Box
+    # (without the requirement to cross any hexes)"
+    pos, a, r = _entry()
+    o = apply_combat(pos, DS, a, r, retreats={"defender": "agn"}, advance=["so-87"])
+    unit = o.position.unit("ax-ir27")
+    assert (unit.hex, unit.box) == (None, "agn") and o.boxes == {"ax-ir27": "agn"}
+    assert "ax-ir27 retreat from 2036 into the agn box (rule 12.32)" in o.log
+    assert o.position.unit("so-87").hex == H("2036") and o.losses == {}        # the hex is vacated
+    with pytest.raises(IllegalMoveError) as exc:                      # one more choice for the owner
+        apply_combat(pos, DS, a, r)
+    assert "box:agn" in str(exc.value) and "1936 2136 box:agn" in str(exc.value)
+    with pytest.raises(IllegalMoveError) as exc:                      # not another box
+        apply_combat(pos, DS, a, r, retreats={"defender": "nwf"})
+    assert exc.value.reasons[0].rule == "12.32" and "only into agn" in str(exc.value)
+
+
+def test_12_32_with_no_hex_to_retreat_to_the_box_is_taken():
+    # 1936 and 2136 held by Soviet units: no retreat on the map; the box is the one way out
+    pos, a, r = _entry(**{"so-1318": "1936", "so-1-1318": "2136"})
+    assert retreat_options(pos, DS, ["ax-ir27"], (1, 2)).eliminated
+    o = apply_combat(pos, DS, a, r)
+    assert o.boxes == {"ax-ir27": "agn"} and not o.eliminated
+
+
+def test_12_32_only_from_an_entry_hex_and_into_the_units_own_box():
+    pos, a, r = _entry()
+    assert DS.retreat_boxes(pos, pos.units_of(["ax-ir27"])) == ["agn"]
+    pos.unit("ax-ir27").hex = H("2035")                               # not an Entry hex
+    assert DS.retreat_boxes(pos, pos.units_of(["ax-ir27"])) == []
+    # a yellow (Valday) Soviet unit on an NWF Entry hex: not its box (9.32, 9.33)
+    from toolkit.io import load_game
+    g = load_game("demyansk-shield")
+    soviet = position(g, weather="frozen", **{"so-87": "1010"})
+    assert soviet.unit("so-87").counter.front["box"] == "yellow"
+    assert DS.retreat_boxes(soviet, soviet.units_of(["so-87"])) == []
+    soviet.unit("so-87").hex = H("1601")
+    assert DS.retreat_boxes(soviet, soviet.units_of(["so-87"])) == ["valday"]
+
+
 # -- 11.42 Retreat Before Combat and 12.41 one retreat option ---------------------------------------
 
 

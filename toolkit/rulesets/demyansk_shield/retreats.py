@@ -234,3 +234,17 @@ def retreat_before_combat(pos, units):
         return Reason(Code.COMBAT_CHOICE, "11.42", f"ski unit {', '.join(ski)} may not Retreat Before Combat in "
                       f"{pos.current_weather.title()} weather", where, ids)
     return 0, ""
+
+
+def retreat_boxes(pos, units) -> list[str]:
+    """The ``retreat_boxes`` hook (12.32): a stack on a Map Box Entry hex may retreat straight
+    into that friendly Map Box, crossing no hex: the box whose Entry hexes hold the stack, of
+    its side (9.31) and the box every unit of it enters from (9.32, 9.33: a Soviet unit's colour);
+    never units that cannot retreat (12.33, 8.35a) or 2GRC units (5.34: they leave only by the
+    2GRC exit)."""
+    from .boxes import entry_box
+    if not units or cannot_retreat(pos, units) or any(u.counter.formation == "2GRC" for u in units):
+        return []
+    start, side = units[0].hex, units[0].side
+    return [b.id for b in pos.map.boxes if b.side == side and start in b.entry
+            and all(entry_box(u) == b.id for u in units)]

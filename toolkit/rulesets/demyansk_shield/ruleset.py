@@ -98,6 +98,9 @@ class DemyanskShield(Ruleset):
     def zoc_retreat(self, pos, role, units):
         return retreats.zoc_retreat(pos, role, units)
 
+    def retreat_boxes(self, pos, units):
+        return retreats.retreat_boxes(pos, units)
+
     def retreat_before_combat(self, pos, units):
         return retreats.retreat_before_combat(pos, units)
 
@@ -157,7 +160,7 @@ def make_ruleset(**options) -> DemyanskShield:
                              no_retreat_chart="retreat_options", no_retreat_rule="12.42",
                              zoc_retreat_rule="12.43",
                              before_combat_rule="11.42", before_combat_retreat=(1, 2),   # 11.42b: as 12.31
-                             one_option_rule="12.41"),
+                             one_option_rule="12.41", box_rule="12.32"),
         options=opts,
         needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
                       "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",
@@ -167,7 +170,8 @@ def make_ruleset(**options) -> DemyanskShield:
                       "10.13, 13.15, 13.25 support eligibility (check_support)", "11.41 Soviet armor (attack_refusals)",
                       "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)",
                       "12.37 retreat toward supply (retreat_search)",
-                      "11.42 Retreat Before Combat eligibility (retreat_before_combat)"),
+                      "11.42 Retreat Before Combat eligibility (retreat_before_combat)",
+                      "12.32 retreat into a Map Box (retreat_boxes)"),
     )
 
 
