@@ -30,6 +30,8 @@ stacking at a retreat's end (``stacking_end``); the advance is :mod:`.combat_adv
 ``zoc_retreat_rule`` lets a stack with no retreat try one through an enemy ZOC on a roll (12.43).
 The ``retreat_to_loss`` hook lets a stack take its mandatory retreat as losses (VV 6.4).
 Not modelled here: a stack splitting its retreat (VV 6.5.1).
+The outcome is :mod:`.combat_outcome`'s, No Retreat and Retreat Before Combat are applied by
+:mod:`.combat_options`, the advance by :mod:`.combat_advance`, spent supports by :mod:`.combat_support`.
 """
 
 from __future__ import annotations
@@ -41,61 +43,18 @@ from ..errors import IllegalMoveError, RulesError
 from ..hexes import Hex
 from .combat import CombatAssessment, CombatRoll
 from .combat_advance import apply_advance, occupiers
-from .combat_chart import CombatResult, SideResult
-from .combat_options import roll_no_retreat
-from .combat_support import spend_supports
+from .combat_chart import SideResult
+from .combat_options import apply_before_combat, apply_no_retreat, roll_no_retreat
+from .combat_outcome import CombatOutcome
 from .combat_retreat import (next_retreat_hexes, retreat_options, retreat_step_loss, stacking_end_mode,
                              zoc_retreat_options)
+from .combat_support import spend_supports
 from .position import Position
 from .reasons import Code, Reason, refusal
 
 __all__ = ["CombatOutcome", "apply_combat"]
 
 ELIMINATED_BOX = "eliminated"
-
-
-@dataclass
-class CombatOutcome:
-    """A combat applied: the new ``position``, the ``roll``, the steps each unit lost
-    (``losses``, ZOC steps of a retreat included), the ``eliminated`` units, each retreating
-    unit's path (start first), each advancing unit's hex, and the ``log`` lines."""
-
-    position: Position
-    roll: CombatRoll
-    losses: dict[str, int] = field(default_factory=dict)
-    eliminated: list[str] = field(default_factory=list)
-    retreats: dict[str, list[Hex]] = field(default_factory=dict)
-    advances: dict[str, Hex] = field(default_factory=dict)
-    log: list[str] = field(default_factory=list)
-    #: stacking violations left for the end of the phase (``RetreatRules.stacking_end`` "phase")
-    stacking: list[Reason] = field(default_factory=list)
-    #: role -> its No Retreat roll (:class:`~toolkit.referee.combat_options.NoRetreatRoll`)
-    no_retreat: dict = field(default_factory=dict)
-    #: role -> its roll to retreat through an enemy ZOC (the same class)
-    zoc_retreat: dict = field(default_factory=dict)
-    #: the defender's Retreat Before Combat roll (the same class), None when not tried
-    before_combat: object = None
-    #: unit -> the Map Box it retreated into (``RetreatRules.box_rule``, Demyansk 12.32)
-    boxes: dict = field(default_factory=dict)
-
-    def steps_lost(self) -> int:
-        """Steps that left the map: every step lost plus the steps of the eliminated units."""
-        return sum(self.losses.values())
-
-    def to_dict(self, fmt) -> dict:
-        return {"roll": self.roll.to_dict(), "losses": dict(self.losses), "eliminated": list(self.eliminated),
-                "retreats": {u: [fmt(h) for h in p] for u, p in self.retreats.items()},
-                "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log),
-                "stacking": [r.to_dict(fmt) for r in self.stacking],
-                "no_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
-                                      "steps": t.steps, "rule": t.rule} for role, t in self.no_retreat.items()},
-                "zoc_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
-                                       "rule": t.rule} for role, t in self.zoc_retreat.items()},
-                "boxes": dict(self.boxes),
-                "before_combat": None if self.before_combat is None else {
-                    "roll": self.before_combat.roll, "drm": self.before_combat.drm,
-                    "modified": self.before_combat.modified, "outcome": self.before_combat.outcome,
-                    "rule": self.before_combat.rule}}
 
 
 @dataclass
@@ -499,46 +458,6 @@ class _Applier:
             self.out.log.append(f"{uid} eliminated: {why}" + (f" (to box {box})" if box else " (off the map)"))
         self.pos.touch()
 
-    # -- retreat options ------------------------------------------------------------------------
-
-    def no_retreat(self, role: str, side: SideResult, die) -> SideResult:
-        """``side`` after the ``role``'s No Retreat roll: no retreat on a pass, the table's extra
-        steps either way (logged)."""
-        ids = [u for u in self.members[role] if self.pos.unit(u).hex is not None]
-        if not side.retreat or side.eliminated or not ids:
-            raise refusal(Code.COMBAT_CHOICE, self.rs.retreat.no_retreat_rule, f"the {role} does not retreat on "
-                          f"{self.roll.result.text}: no No Retreat to try", None, tuple(ids))
-        tried = roll_no_retreat(self.pos, self.rs, role, self.pos.units_of(ids), roll=die, seed=self.roll.seed)
-        self.out.log.append(tried.log())
-        self.out.no_retreat[role] = tried
-        if tried.passed:
-            return replace(side, retreat=(), requirements=0, steps=side.steps + tried.steps)
-        return replace(side, steps=side.steps + tried.steps)
-
-
-    def before_combat(self, die, tried_no_retreat: bool):
-        """The defender's Retreat Before Combat (``RetreatRules.before_combat_rule``): the roll
-        logged; on a pass the result applied instead of the CRT's (a retreat, no combat), else None."""
-        r = self.rs.retreat
-        ids = [u for u in self.members["defender"] if self.pos.unit(u).hex is not None]
-        if tried_no_retreat:
-            raise refusal(Code.COMBAT_CHOICE, r.one_option_rule or r.before_combat_rule, "the defender may try only "
-                          "one retreat option in a combat: Retreat Before Combat or No Retreat", None, tuple(ids))
-        if len(self.a.defender_hexes) > 1:
-            raise refusal(Code.COMBAT_CHOICE, r.before_combat_rule, "Retreat Before Combat is rolled for each "
-                          "Defender hex; the referee takes it only in a combat on one hex", None, tuple(ids))
-        tried = roll_no_retreat(self.pos, self.rs, "defender", self.pos.units_of(ids), roll=die, seed=self.roll.seed,
-                                before_combat=True)
-        self.out.before_combat = tried
-        self.out.log.append(tried.log())
-        if not tried.passed:
-            return None
-        result = CombatResult("RBC", SideResult(), SideResult(retreat=tuple(r.before_combat_retreat)))
-        self.out.log.append(f"no combat: the CRT roll ({self.roll.result.text}) is not applied "
-                            f"(rule {r.before_combat_rule})")
-        self.roll = replace(self.roll, result=result)
-        return result
-
 
 def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, *, losses=None,
                  retreats=None, advance=None, choices=None, no_retreat=None, zoc_retreat=None,
@@ -586,7 +505,7 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     result = roll.result
     fought = not before_combat
     if before_combat:
-        fought = (result := work.before_combat(before_combat["defender"], "defender" in stands)) is None
+        fought = (result := apply_before_combat(work, before_combat["defender"], "defender" in stands)) is None
         result = result or roll.result
     convert = getattr(rs, "convert_result", None)
     if convert is not None and fought:        # a game rewriting a result for what the hex holds (AVD 9.5.2)
@@ -611,7 +530,7 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
             work.out.log.append(f"defender stays: no attacking unit is left that could occupy "
                                 f"{work.fmt(assessment.defender_hex)} (rule {r.occupier_rule or r.rule})")
         if role in stands:
-            side = work.no_retreat(role, side, stands.pop(role))
+            side = apply_no_retreat(work, role, side, stands.pop(role))
         lost[role] = work.side(role, side, lost.get("defender" if role == "attacker" else "attacker", 0))
     tried = [role for role in work.zoc_tries if role not in work.out.zoc_retreat
              and not all(u in work.out.eliminated for u in work.members[role])]

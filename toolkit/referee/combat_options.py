@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import DataError, IllegalMoveError, RulesError
-from .combat_chart import _roll_label, parse_dice
-from .reasons import Code, Reason
+from .combat_chart import CombatResult, SideResult, _roll_label, parse_dice
+from .reasons import Code, Reason, refusal
 
-__all__ = ["NoRetreatRoll", "no_retreat_table", "roll_no_retreat"]
+__all__ = ["NoRetreatRoll", "apply_before_combat", "apply_no_retreat", "no_retreat_table", "roll_no_retreat"]
 
 
 @dataclass(frozen=True)
@@ -111,3 +111,45 @@ def roll_no_retreat(pos, rs, role: str, units, *, roll: int | None = None, seed=
             return NoRetreatRoll(role, roll, drm, why, modified, outcome,
                                  0 if through_zoc or before_combat else steps, rule, through_zoc, before_combat)
     raise RulesError(f"charts.{r.no_retreat_chart} has no row for a roll of {modified}")
+
+
+# -- the options applied (by :func:`~toolkit.referee.apply_combat`) -------------------------------
+
+
+def apply_no_retreat(work, role: str, side, die):
+    """``side`` (a :class:`SideResult`) after the ``role``'s No Retreat roll in ``work`` (the
+    combat being applied): no retreat on a pass, the table's extra steps either way (logged)."""
+    ids = [u for u in work.members[role] if work.pos.unit(u).hex is not None]
+    if not side.retreat or side.eliminated or not ids:
+        raise refusal(Code.COMBAT_CHOICE, work.rs.retreat.no_retreat_rule, f"the {role} does not retreat on "
+                      f"{work.roll.result.text}: no No Retreat to try", None, tuple(ids))
+    tried = roll_no_retreat(work.pos, work.rs, role, work.pos.units_of(ids), roll=die, seed=work.roll.seed)
+    work.out.log.append(tried.log())
+    work.out.no_retreat[role] = tried
+    if tried.passed:
+        return replace(side, retreat=(), requirements=0, steps=side.steps + tried.steps)
+    return replace(side, steps=side.steps + tried.steps)
+
+
+def apply_before_combat(work, die, tried_no_retreat: bool):
+    """The defender's Retreat Before Combat (``RetreatRules.before_combat_rule``) in ``work``: the
+    roll logged; on a pass the result applied instead of the CRT's (a retreat, no combat), else None."""
+    r = work.rs.retreat
+    ids = [u for u in work.members["defender"] if work.pos.unit(u).hex is not None]
+    if tried_no_retreat:
+        raise refusal(Code.COMBAT_CHOICE, r.one_option_rule or r.before_combat_rule, "the defender may try only "
+                      "one retreat option in a combat: Retreat Before Combat or No Retreat", None, tuple(ids))
+    if len(work.a.defender_hexes) > 1:
+        raise refusal(Code.COMBAT_CHOICE, r.before_combat_rule, "Retreat Before Combat is rolled for each "
+                      "Defender hex; the referee takes it only in a combat on one hex", None, tuple(ids))
+    tried = roll_no_retreat(work.pos, work.rs, "defender", work.pos.units_of(ids), roll=die, seed=work.roll.seed,
+                            before_combat=True)
+    work.out.before_combat = tried
+    work.out.log.append(tried.log())
+    if not tried.passed:
+        return None
+    result = CombatResult("RBC", SideResult(), SideResult(retreat=tuple(r.before_combat_retreat)))
+    work.out.log.append(f"no combat: the CRT roll ({work.roll.result.text}) is not applied "
+                        f"(rule {r.before_combat_rule})")
+    work.roll = replace(work.roll, result=result)
+    return result
