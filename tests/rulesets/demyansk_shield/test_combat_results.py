@@ -535,3 +535,37 @@ def _in_row(label: str, roll: int) -> bool:
         return roll >= int(label[:-1])
     low, _, high = label.partition("-")
     return int(low) <= roll <= int(high or low)
+
+
+# -- 10.42, 10.22: artillery Fired by the combat itself ----------------------------------------------
+
+
+def test_10_42_rocket_artillery_is_fired_after_each_use():
+    # "Rocket artillery is turned to Fired after each use; Special Results do not apply to them"
+    g = one_source_game("2036")
+    pos = position(g, weather="frozen", side="soviet",
+                   **{"ax-ir27": "2032", "so-87": "2132", "so-1-87": "2132", "so-rkt-1": "2233"})
+    a = assess_combat(pos, DS, ["so-87", "so-1-87", "so-rkt-1"], H("2032"))
+    assert a.legal, a.refusals
+    r = roll_combat(pos, DS, a, roll=1)
+    o = apply_combat(pos, DS, a, r, retreats={"defender": H("1933")})
+    assert "fired" in o.position.unit("so-rkt-1").status and "so-rkt-1 is fired (10.42, rocket artillery after each " \
+        "use)" in o.log
+    again = assess_combat(o.position, DS, ["so-87", "so-rkt-1"], H("1933"))
+    assert not again.legal and any(x.rule == "10.42" for x in again.refusals)
+
+
+def test_10_22_artillery_attacked_alone_is_fired_whatever_the_result():
+    g = one_source_game("2036")
+    pos = position(g, weather="frozen", side="soviet", **{"ax-ar12": "2032", "so-87": "2132", "so-1-87": "2132"})
+    a = assess_combat(pos, DS, ["so-87", "so-1-87"], H("2032"))
+    r = next(x for x in (roll_combat(pos, DS, a, roll=n) for n in range(1, 7)) if x.result.text == "AR")
+    o = apply_combat(pos, DS, a, r, retreats={"attacker": H("2233")})
+    assert o.position.unit("ax-ar12").hex == H("2032") and "fired" in o.position.unit("ax-ar12").status
+    assert "ax-ar12 is fired (10.22, artillery attacked alone)" in o.log
+    # with a non-artillery unit in the hex it is not (10.23)
+    pos = position(g, weather="frozen", side="soviet",
+                   **{"ax-ar12": "2032", "ax-ir27": "2032", "so-87": "2132", "so-1-87": "2132"})
+    a = assess_combat(pos, DS, ["so-87", "so-1-87"], H("2032"))
+    r = next(x for x in (roll_combat(pos, DS, a, roll=n) for n in range(1, 7)) if x.result.text == "AR")
+    assert "fired" not in apply_combat(pos, DS, a, r, retreats={"attacker": H("2233")}).position.unit("ax-ar12").status

@@ -98,6 +98,9 @@ class DemyanskShield(Ruleset):
     def zoc_retreat(self, pos, role, units):
         return retreats.zoc_retreat(pos, role, units)
 
+    def after_combat(self, pos, outcome, assessment, choices):
+        combat.after_combat(self, pos, outcome, assessment)
+
     def retreat_boxes(self, pos, units):
         return retreats.retreat_boxes(pos, units)
 
@@ -171,7 +174,8 @@ def make_ruleset(**options) -> DemyanskShield:
                       "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)",
                       "12.37 retreat toward supply (retreat_search)",
                       "11.42 Retreat Before Combat eligibility (retreat_before_combat)",
-                      "12.32 retreat into a Map Box (retreat_boxes)"),
+                      "12.32 retreat into a Map Box (retreat_boxes)",
+                      "10.22, 10.42 artillery Fired by a combat (after_combat)"),
     )
 
 
