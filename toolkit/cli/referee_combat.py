@@ -155,7 +155,7 @@ def _text(pos, a) -> str:
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
            support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets,
-           barrage_split, barrage_sp, place, air, apply,
+           barrage_split, barrage_sp, place, air, weapons_fire, apply,
            loss, retreat, advance, choice, no_retreat, zoc_retreat, before_combat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
@@ -172,9 +172,11 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
     facts = {**_context(context), **games.barrage(rs, barrage_split, barrage_sp)}
     check_combat_context(rs, facts)
     ctx = {**facts, "modifiers": declared}
-    if (fire or targets) and getattr(rs, "combat_model", None) is None:
-        raise RulesError(f"--fire and --target are for games whose fire is aimed at units (White Death); "
-                         f"{rs.name} resolves one attack on the hex")
+    if (fire or targets or weapons_fire) and getattr(rs, "combat_model", None) is None:
+        raise RulesError(f"--fire, --target and --weapons-fire are for games whose fire is aimed at units "
+                         f"(White Death); {rs.name} resolves one attack on the hex")
+    if weapons_fire:
+        ctx["weapons_fire"] = games.weapons_fire(pos, weapons_fire)
     if fire:
         ctx["fire"] = fire
     if targets:

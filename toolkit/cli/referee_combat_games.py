@@ -1,5 +1,6 @@
-"""``hexforge referee combat`` options that only some games have: White Death's split barrages
-and rocket payment (``--barrage-split``, ``--barrage-sp``), A Victory Denied's elite draws
+"""``hexforge referee combat`` options that only some games have: White Death's split barrages,
+rocket payment and weapons units' fire (``--barrage-split``, ``--barrage-sp``,
+``--weapons-fire``), A Victory Denied's elite draws
 (``--place``, the ruleset's ``roll_with_draws``) and Grossdeutschland's anti-aircraft against
 an air event chit (``--air``, the ruleset's ``air_defence`` and ``roll_air_defence``). Each is
 refused, naming the game that has it, where the ruleset does not."""
@@ -13,7 +14,7 @@ import click
 from ..errors import RulesError
 
 __all__ = ["air_json", "air_question", "air_text", "barrage", "fresh_seed", "game_options", "places",
-           "roll_with_draws"]
+           "roll_with_draws", "weapons_fire"]
 
 
 def game_options(func):
@@ -24,6 +25,9 @@ def game_options(func):
         click.option("--barrage-sp", "barrage_sp", type=int, metavar="2|3",
                      help="games with barrage supply (White Death 15 A.2-3): the supply points paid for the barrage "
                           "impulse, 3 for German rockets at full value (default 2)"),
+        click.option("--weapons-fire", "weapons_fire", multiple=True, metavar="UNIT=antitank|conventional",
+                     help="games with weapons units (White Death 10 D): the one fire a weapons unit gives "
+                          "(default: antitank when it has it and an AFV is fired at); repeatable"),
         click.option("--place", "place", multiple=True, metavar="UNIT=HEX",
                      help="games whose roll draws units into the attack (A Victory Denied 9.4.3): where a drawn unit "
                           "is stacked (default: where the odds gain most); repeatable"),
@@ -60,6 +64,18 @@ def barrage(rs, split, sp) -> dict:
             raise RulesError(f"bad --barrage-split {split!r}: expected barrage values N,N (e.g. 60,20)") from None
         if not parts or any(v <= 0 for v in out["barrage_attacks"]):
             raise RulesError(f"bad --barrage-split {split!r}: expected barrage values above 0, N,N (e.g. 60,20)")
+    return out
+
+
+def weapons_fire(pos, texts) -> dict:
+    """``--weapons-fire UNIT=antitank|conventional`` as the ``weapons_fire`` context (White Death 10 D)."""
+    out = {}
+    for text in texts:
+        uid, eq, kind = text.partition("=")
+        if not eq or kind.strip() not in ("antitank", "conventional") or not uid.strip():
+            raise RulesError(f"bad --weapons-fire {text!r}: expected UNIT=antitank or UNIT=conventional")
+        pos.unit(uid.strip())
+        out[uid.strip()] = kind.strip()
     return out
 
 

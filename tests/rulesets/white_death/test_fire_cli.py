@@ -166,3 +166,25 @@ def test_apply_spends_the_impulses_supply_points(capsys, tmp_path):
     code, out, err = run(capsys, *args, "--out", str(tmp_path / "none.yaml"))
     assert code == 2 and "the soviet pool has 0 supply points, 1 needed (15 A, D)" in err
     assert not (tmp_path / "none.yaml").exists()
+
+
+def test_weapons_fire_from_the_command_line(capsys, tmp_path):
+    # 10 D (case 30): a weapons unit gives one fire or the other; the AT company fires antitank at
+    # the assaulting T-70 by default, conventional at the rifle regiment when told so
+    pos = tmp_path / "pzj.yaml"
+    pos.write_text(DATA.read_text().replace('  g-251-2: {hex: "0703"}', '  g-251-2: {hex: "0703"}\n'
+                                            '  g-pzj183: {hex: "0703"}'))
+    args = ["combat", "s-18g,s-t184-2", "0703", "-p", str(pos), "--fire", "defensive", "--json"]
+
+    def fire(*more):
+        code, out, err = run(capsys, *args, *more)
+        assert code == 0, err
+        return {s["unit"]: Fraction(s["fire"]) for s in json.loads(out)["combat"]["fire"]["shots"]}
+
+    default, told = fire(), fire("--weapons-fire", "g-pzj183=conventional")
+    assert told["s-18g"] > default["s-18g"] and told["s-t184-2"] < default["s-t184-2"]
+    code, _, err = run(capsys, *args, "--weapons-fire", "g-pzj183=both")
+    assert code == 2 and "bad --weapons-fire 'g-pzj183=both'" in err
+    code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(DATA.parent / "tutorial-attack.yaml"),
+                       "--weapons-fire", "b-1=antitank")
+    assert code == 2 and "--weapons-fire are for games whose fire is aimed at units" in err
