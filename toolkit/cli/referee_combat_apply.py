@@ -31,7 +31,8 @@ def apply_options(func):
                           "defender's retreat path); repeatable"),
         click.option("--choice", "choice", multiple=True, metavar="NAME:KEY=VALUE",
                      help="a game's own owner choice (relocate:HQ=HEX: where an overrun HQ goes, A Victory "
-                          "Denied 12.6; advance:HQ=HEX: an HQ advancing with its stack, 12.4); repeatable"),
+                          "Denied 12.6; advance:HQ=HEX: an HQ advancing with its stack, 12.4; "
+                          "special:ROLE=KIND: the supports a '*' result spends, Demyansk 12.23); repeatable"),
         click.option("--no-retreat", "no_retreat", multiple=True, metavar="ROLE[=N]",
                      help="ROLE (attacker/defender) tries No Retreat instead of its retreat, with the die N "
                           "(default: rolled from the combat's seed); games with the option (Demyansk 12.42)"),

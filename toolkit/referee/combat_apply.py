@@ -487,6 +487,9 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     """
     model = getattr(rs, "combat_model", None)
     if model is not None:
+        if no_retreat or zoc_retreat or before_combat:
+            raise RulesError(f"{rs.name} has no No Retreat, retreat through an enemy ZOC or Retreat Before Combat "
+                             "option")
         return model.apply(pos, rs, assessment, roll, losses=losses, retreats=retreats, advance=advance,
                            choices=choices)
     if not assessment.legal:

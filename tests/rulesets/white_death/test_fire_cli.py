@@ -188,3 +188,9 @@ def test_weapons_fire_from_the_command_line(capsys, tmp_path):
     code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(DATA.parent / "tutorial-attack.yaml"),
                        "--weapons-fire", "b-1=antitank")
     assert code == 2 and "--weapons-fire are for games whose fire is aimed at units" in err
+
+
+def test_retreat_options_of_other_games_are_refused(capsys):
+    code, _, err = run(capsys, "combat", "s-18g,s-31g", "0703", "-p", str(DATA), "--roll", "1", "--apply",
+                       "--before-combat", "defender=4")
+    assert code == 2 and "white-death has no No Retreat, retreat through an enemy ZOC or Retreat Before Combat" in err
