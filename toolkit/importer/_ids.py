@@ -6,7 +6,7 @@ import re
 
 from ..vassal.pieces import unique_name
 
-__all__ = ["slug", "unique", "printed_values"]
+__all__ = ["slug", "unique", "printed_values", "side_property", "side_in_name"]
 
 #: Properties hexforge's own modules carry, read back into counter fields rather than values.
 FIELDS = {"UnitId", "Side", "SideName", "Kind", "Type", "Size", "Formation", "UnitClass", "Steps", "BackKind",
@@ -42,3 +42,35 @@ def printed_values(props: dict[str, str]) -> tuple[dict, dict]:
 
 def _value(text: str):
     return int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text
+
+
+#: Properties that name a piece's side, first the usual names, then any name whose last word is
+#: one of _SIDE_WORDS (``Unit Side``, ``PlayerSide``, ``unit_faction``).
+_SIDE_KEYS = ("Side", "side", "Nationality", "Faction", "Army", "Player", "Country")
+_SIDE_WORDS = {"side", "faction", "nationality", "nation", "country"}
+_NOT_SIDE = {"back", "flip", "front", "reverse", "other", "enemy", "opposing", "opponent", "off"}
+
+
+def _words(key: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", key)]
+
+
+def side_property(props: dict[str, str]) -> str | None:
+    """The value of the property that names the piece's side, if one does."""
+    for key in _SIDE_KEYS:
+        if props.get(key):
+            return props[key]
+    for key, value in props.items():
+        words = _words(key)
+        if value and words and words[-1] in _SIDE_WORDS and len(words) <= 3 and not _NOT_SIDE & set(words):
+            return value
+    return None
+
+
+def side_in_name(name: str, sides: list[str]) -> str | None:
+    """The one side id of ``sides`` whose words appear in ``name`` (a palette folder "Moslem
+    Units", "German OOB"); None if none or several do."""
+    words = slug(name, "").split("-")
+    found = {sid for sid in sides for n in [len(sid.split("-"))]
+             if any(words[i:i + n] == sid.split("-") for i in range(len(words) - n + 1))}
+    return found.pop() if len(found) == 1 else None

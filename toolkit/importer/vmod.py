@@ -22,9 +22,9 @@ from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
 from ..io import dump_game
 from ..io.counters import BACK_KINDS, KINDS
 from ..vassal.pieces import expand
-from ..vassal.reader import BUILD, BUILT_IN_IMAGES, inside_shape, read_module, read_save
+from ..vassal.reader import BUILD, BUILT_IN_IMAGES, inside_shape, owning_map, read_module, read_save
 from ..vassal.safety import MAX_NESTED_BYTES
-from ._ids import printed_values, slug, unique
+from ._ids import printed_values, side_in_name, side_property, slug, unique
 from .decks import import_decks, layer_images, with_count
 from .grid import BoardGrid, convert_grid
 
@@ -38,8 +38,10 @@ _MAPPED = {  # buildFile elements whose content the import carries over
     "module.PrototypesContainer", "module.PrototypeDefinition", "module.PieceWindow", "widget.TabWidget",
     "widget.PanelWidget", "widget.ListWidget", "widget.BoxWidget", "widget.PieceSlot", "module.PredefinedSetup",
     "module.PlayerRoster", "module.map.SetupStack", "module.map.DrawPile", "widget.CardSlot",
+    "widget.WidgetMap", "widget.MapWidget", "module.PrivateMap", "module.PlayerHand",
 }
-_SIDE_KEYS = ("Side", "side", "Nationality", "Faction", "Army", "Player", "Country")
+#: Folders only group what they hold (VASSAL 3.7's editor): never reported themselves.
+_FOLDERS = "module.folder."
 
 
 @dataclass
@@ -59,6 +61,7 @@ class _Board:
     converted: BoardGrid | None
     map_id: str | None
     zones: list[tuple[str, list, str]]  # (zone name, path, box id)
+    refused: str = ""                    # why its hex grid was not imported
 
 
 class _Importer:
@@ -85,10 +88,12 @@ class _Importer:
                 where = f"{self.where}: map {vmap['name']!r}, board {board['name']!r}"
                 grid = board.get("grid")
                 converted = None
+                refused = ""
                 if grid is not None:
                     try:
                         converted = convert_grid(grid["_grid"], where)
                     except DataError as exc:
+                        refused = exc.problem
                         self.report.append(f"board {board['name']!r} not imported: {exc.problem}")
                 map_id = None
                 if converted is not None:
@@ -110,16 +115,22 @@ class _Importer:
                     if converted.off_board:
                         self.report.append(f"board {board['name']!r}: {converted.off_board} hexes of the "
                                            "rectangular grid have their centre off the board image")
-                elif not board["zones"]:
+                elif board["other_grids"] and grid is None:
+                    self.report.append(f"board {board['name']!r} of map {vmap['name']!r} has a "
+                                       f"{' and a '.join(sorted(set(board['other_grids'])))}, which hexforge does not "
+                                       "import (only hex grids): its image is not kept"
+                                       + (", its zones become boxes" if board["zones"] else ""))
+                elif not board["zones"] and grid is None:
                     self.report.append(f"board {board['name']!r} of map {vmap['name']!r} has no hex grid and "
                                        "no zones: not imported (its image is not kept)")
                 zones = []
                 for zone in board["zones"]:
                     box_id = unique(slug(zone["name"], "box"), self.used_boxes)
                     zones.append((zone["name"], zone["path"], box_id))
-                boards.append(_Board(vmap["name"], board, converted, map_id, zones))
+                boards.append(_Board(vmap["name"], board, converted, map_id, zones, refused))
         if not hex_maps:
-            raise DataError("the module has no board with a hex grid hexforge can use", path=self.where)
+            raise DataError("the module has no board with a hex grid hexforge can use (" + _boards_summary(boards)
+                            + ")", path=self.where)
         for b in boards:  # zones become boxes of the first hex map (hexforge keeps boxes on a map)
             target = game.maps[b.map_id] if b.map_id else hex_maps[0]
             for name, _, box_id in b.zones:
@@ -203,14 +214,14 @@ class _Importer:
             image=self._art(front), back_image=self._art(back))
 
     def _side(self, props: dict, element, sides: dict[str, Side]) -> str | None:
-        for key in _SIDE_KEYS:
-            if props.get(key):
-                sid = slug(props[key], "side")
-                sides.setdefault(sid, Side(id=sid, name=props.get("SideName") or props[key]))
-                return sid
-        for ancestor in element.iterancestors():  # a palette folder named after a side
-            sid = slug(ancestor.get("entryName", ""), "")
-            if sid and sid in sides:
+        value = side_property(props)
+        if value:
+            sid = slug(value, "side")
+            sides.setdefault(sid, Side(id=sid, name=props.get("SideName") or value))
+            return sid
+        for ancestor in element.iterancestors():  # the nearest palette folder named after a side
+            sid = side_in_name(ancestor.get("entryName", ""), list(sides))
+            if sid:
                 return sid
         return None
 
@@ -270,7 +281,8 @@ class _Importer:
         scenario = Scenario(id=unique("at-start", used), name="At-start stacks", map=next(iter(game.maps)),
                             source=Source(estimated=f"at-start stacks of {self.path.name}"))
         for stack in stacks:
-            map_name = stack.getparent().get("mapName", "")
+            owner = owning_map(stack)   # through any MapSubFolder between them
+            map_name = owner.get("mapName", "") if owner is not None else ""
             board_name = stack.get("owningBoard", "")
             target = next((b for b in boards if b.map_name == map_name
                            and (b.board["name"] == board_name or not board_name)), None)
@@ -394,7 +406,7 @@ class _Importer:
             if not isinstance(element.tag, str) or not element.tag.startswith(_B):
                 continue
             short = element.tag[len(_B):]
-            if short not in _MAPPED:
+            if short not in _MAPPED and not short.startswith(_FOLDERS):
                 tally[short] += 1
         for short, n in sorted(tally.items()):
             self.report.append(f"not imported: {n} x {short}")
@@ -405,6 +417,18 @@ class _Importer:
         behaviour = sorted(t for t in unknown if t not in ("mark;", "piece;", "prototype;", "emb2;"))
         if behaviour:
             self.report.append("piece behaviour not imported (traits of the prototypes): " + " ".join(behaviour))
+
+
+def _boards_summary(boards: list[_Board]) -> str:
+    """What the boards of a module without a usable hex grid have instead, for its error."""
+    kinds = Tally()
+    for b in boards:
+        board = b.board
+        kind = (f"a hex grid hexforge cannot import ({b.refused})" if board["grid"] is not None
+                else ", ".join(sorted(set(board["other_grids"]))) if board["other_grids"]
+                else "zones only" if board["zones"] else "no grid")
+        kinds[kind] += 1
+    return "; ".join(f"{n} board{'s' if n > 1 else ''}: {kind}" for kind, n in kinds.most_common()) or "no boards"
 
 
 def _file_name(image: str) -> str:

@@ -23,7 +23,8 @@ from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
 from .savegame import deobfuscate
 
 __all__ = ["inspect", "read_module", "Module", "describe_piece", "decode_piece", "read_save", "element_text",
-           "image_size", "inside_shape", "DecodeBudget", "BUILD", "KNOWN_TRAITS", "BUILT_IN_IMAGES"]
+           "image_size", "inside_shape", "owning_map", "DecodeBudget", "BUILD", "KNOWN_TRAITS", "BUILT_IN_IMAGES",
+           "MAP_TAGS"]
 
 #: What can be a piece's innermost member (BasicCommandEncoder.createBasic): a BasicPiece, a
 #: Stack or a Deck; cards are BasicPieces (with a Mask) since VASSAL 3.2.
@@ -41,6 +42,10 @@ BUILT_IN_IMAGES = frozenset(
 #: The package of every buildFile element's tag.
 BUILD = "VASSAL.build."
 _B = BUILD
+
+#: The buildFile elements that are maps (VASSAL's Map and its subclasses: a WidgetMap is a map
+#: shown inside a chart window or a tab of the palette).
+MAP_TAGS = tuple(_B + t for t in ("module.Map", "module.PrivateMap", "module.PlayerHand", "widget.WidgetMap"))
 _MAX_COMMANDS = 1_000_000
 _MAX_DEPTH = 50
 
@@ -106,8 +111,7 @@ class Module:
             image = chart.get("fileName", "")
             if image not in self.images:
                 self.problems.append(f"chart {chart.get('chartName')!r}: image {image!r} is not in images/")
-        self.maps = [self._map(m) for m in root.iter(_B + "module.Map", _B + "module.PrivateMap",
-                                                     _B + "module.PlayerHand")]
+        self.maps = [self._map(m) for m in root.iter(*MAP_TAGS)]
 
     def _map(self, element) -> dict:
         boards = []
@@ -126,7 +130,7 @@ class Module:
                     raise DataError(f"board {board.get('name', '')[:40]!r}: width/height are not whole numbers",
                                     path=self.where) from None
             entry = {"name": board.get("name", ""), "image": image, "width": size[0], "height": size[1],
-                     "grid": None, "zones": []}
+                     "grid": None, "zones": [], "other_grids": []}
             ns = _B + "module.map.boardPicker.board."
             for child in board:
                 if child.tag == ns + "HexGrid":
@@ -137,6 +141,9 @@ class Module:
                         entry["zones"].append({"name": zone.get("name", ""), "path": path, "_bounds": _bounds(path)})
                     for grid in child.findall(ns + "HexGrid"):
                         entry["grid"] = self._grid(grid, size)
+                    entry["other_grids"] += [_GRID_KINDS[g.tag] for g in child if g.tag in _GRID_KINDS]
+                elif child.tag in _GRID_KINDS:
+                    entry["other_grids"].append(_GRID_KINDS[child.tag])
             boards.append(entry)
         decks = [{"name": pile.get("name", ""), "board": pile.get("owningBoard", ""),
                   "x": pile.get("x", "0"), "y": pile.get("y", "0"), "face_down": pile.get("faceDown", "Always"),
@@ -205,6 +212,11 @@ class Module:
         return "", ""
 
 
+#: Grids of a board other than a hex grid (what a board that is not imported holds).
+_GRID_KINDS = {_B + "module.map.boardPicker.board." + k: v
+               for k, v in (("SquareGrid", "square grid"), ("RegionGrid", "region grid"))}
+
+
 def _int_attr(element, name: str) -> int:
     try:
         return max(0, int(element.get(name, "0") or 0))
@@ -230,6 +242,14 @@ def _path(text: str) -> list[tuple[int, int]]:
             except ValueError:
                 raise DataError(f"zone path {text[:60]!r} is malformed") from None
     return points
+
+
+def owning_map(element):
+    """The map element an at-start stack, deck or board belongs to, through any folders
+    (``MapSubFolder``) between them; None if it is on no map."""
+    for ancestor in element.iterancestors(*MAP_TAGS):
+        return ancestor
+    return None
 
 
 def element_text(element) -> str:
@@ -305,18 +325,22 @@ def read_save(data: bytes, where: str, module: Module | None, *, locate: bool = 
             boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3],
                            "positions": [[name, _num(col), _num(row)]
                                          for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
+    unknown: dict[str, list[str]] = {}   # map name -> pieces on it, when the module has no such map
     if module is not None and locate:   # after the BoardPicker commands, which say where each board lies
         layout = {b["map"]: b["positions"] for b in boards}
         for piece_id, piece in pieces.items():
             if piece.get("map") is not None and "x" in piece:
                 location = module.locate(piece["map"], piece["x"], piece["y"], layout.get(piece["map"]))
                 if location is None:
-                    problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
+                    unknown.setdefault(piece["map"], []).append(piece_id)
                     piece["location"] = None
                 else:
                     piece["location"] = location[1]
                     if location[0]:
                         piece[location[0]] = location[1]
+    for name, ids in unknown.items():   # one problem a map (a save of an older module: hundreds of pieces)
+        problems.append(f"{len(ids)} pieces are on map {name!r}, which the module does not have (VASSAL "
+                        f"leaves them off every map; first: piece {ids[0]})")
     return {"pieces": list(pieces.values()), "stacks": stacks, "decks": decks, "boards": boards,
             "begins": "begin_save" in commands, "starts": "end_save" in commands,
             "decks_as_saved": "SETUP_STACK\t" in commands, "problems": problems}
@@ -354,7 +378,7 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                 problems.append(f"{label}: shuffle {deck['shuffle']!r} is not one of {sorted(_SHUFFLE)}")
             if deck["send_to"] and deck["send_to"] not in names:
                 problems.append(f"{label}: sends its cards to deck {deck['send_to']!r}, which does not exist")
-            cards = []
+            cards, unmasked = [], []
             for slot in pile.iter(_B + "widget.CardSlot", _B + "widget.PieceSlot"):   # deck folders too
                 try:
                     _, traits = decode_piece(element_text(slot), mod.budget)
@@ -368,8 +392,7 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                 piece = mod.describe(traits)
                 cards.append(piece["name"])
                 if deck["face_down"] != "Never" and not any(t.id == "obs;" for t in full):
-                    problems.append(f"{label}: card {piece['name']!r} has no Mask trait, so it shows its face "
-                                    f"in a face-down deck")
+                    unmasked.append(piece["name"])
                 for t in full:
                     if t.id == "return;":
                         fields = decode(t.type[len("return;"):], ";")
@@ -381,6 +404,12 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                         if not select and target and target not in names:
                             problems.append(f"{label}: card {piece['name']!r} returns to deck {target!r}, "
                                             f"which does not exist")
+            if len(unmasked) == 1:
+                problems.append(f"{label}: card {unmasked[0]!r} has no Mask trait, so it shows its face "
+                                f"in a face-down deck")
+            elif unmasked:   # one problem a deck: a deck of tokens has a hundred
+                problems.append(f"{label}: {len(unmasked)} cards have no Mask trait "
+                                f"({_first(list(dict.fromkeys(unmasked)))}), so they show their face in a face-down deck")
             deck["cards"] = cards
             out.append({"map": m["name"], **deck})
     for m in mod.maps:  # reported once, in the module's "decks"
@@ -389,6 +418,11 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
 
 
 _STRING_EXPRESSION = re.compile(r'\{\s*"([^"\\]*)"\s*\}')
+
+
+def _first(names: list[str], n: int = 3) -> str:
+    """The first ``n`` names, quoted, for a problem shared by many."""
+    return ", ".join(repr(x) for x in names[:n]) + (", ..." if len(names) > n else "")
 
 
 def _literal_name(target: str) -> str:
@@ -455,20 +489,25 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
             return {"kind": "save", "file": where, **save}
         mod = Module(archive, where)
         problems = list(mod.problems)
-        slots, gpids = [], {}
+        slots, gpids, no_gpid = [], {}, []
+        slot_problems: dict[str, list[str]] = {}   # problem -> the slots that have it
         for element in mod.root.iter(_B + "widget.PieceSlot", _B + "widget.CardSlot"):
             gpid = element.get("gpid", "")
             entry = element.get("entryName", "")
-            if gpid in gpids:
+            if not gpid:   # not a duplicate: VASSAL's GpIdChecker reports it as not generated yet
+                no_gpid.append(entry)
+            elif gpid in gpids:
                 problems.append(f"gpid {gpid} is used by {gpids[gpid]!r} and {entry!r}")
-            gpids[gpid] = entry
+            else:
+                gpids[gpid] = entry
             try:
                 _, traits = decode_piece(element_text(element), mod.budget)
             except ValueError as exc:
                 problems.append(f"piece slot {entry!r} does not decode: {exc}")
                 continue
             piece = mod.describe(traits)
-            problems += [f"piece slot {entry!r}: {p}" for p in piece["problems"]]
+            for p in piece["problems"]:
+                slot_problems.setdefault(p, []).append(entry)
             problems += [f"piece slot {entry!r}: image {i!r} is not in images/" for i in piece["images"]
                          if i not in mod.images]
             piece["images"] = sorted(set(piece["images"]))
@@ -478,6 +517,12 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
             next_id = int(mod.info.get("nextPieceSlotId") or 0)
         except ValueError:
             next_id = 0
+        for p, entries in slot_problems.items():   # a prototype's problem once, not on each of its pieces
+            problems.append(f"piece slot {entries[0]!r}: {p}" if len(entries) == 1
+                            else f"{len(entries)} piece slots ({_first(entries)}): {p}")
+        if no_gpid:
+            problems.append(f"{len(no_gpid)} piece slots have no gpid (first {no_gpid[0]!r}): pieces of saved games "
+                            "cannot be refreshed from them until the editor gives them one")
         numeric = [int(g) for g in gpids if g.isdigit()]
         if numeric and next_id <= max(numeric):
             problems.append(f"nextPieceSlotId {next_id} is not above the largest gpid {max(numeric)}")
