@@ -1,0 +1,104 @@
+"""What public module sources showed the importer, written by hand the way VASSAL's editor
+writes it (the sources carry no licence, so none is kept): at-start stacks in map folders
+(Kassala), sides named by palette folders and "Unit Side" properties (Kassala, Vive
+l'Empereur), maps inside chart windows (The Longest Day), modules with no hex grid at all
+(Fields of Fire, For the People, Paths of Glory)."""
+
+from __future__ import annotations
+
+import pytest
+from handmade import B, basic, board, hexgrid, module, png, slot, vmap, zones
+
+from toolkit.errors import DataError
+from toolkit.importer import import_vmod
+from toolkit.io import load_game
+from toolkit.vassal import inspect
+from toolkit.vassal.grid import VassalHexGrid
+
+GRID = dict(dx="60.0", dy="70.0", x0="40", y0="35", sideways="false")
+
+
+def _vassal_grid(width=400, height=300):
+    numbering = {"hOff": "1", "vOff": "1", "hLeading": "1", "vLeading": "1", "stagger": "true", "first": "H",
+                 "sep": "", "hType": "N", "vType": "N", "hDescend": "false", "vDescend": "false"}
+    return VassalHexGrid.from_attributes(GRID, numbering, width, height)
+
+
+def _stack(name: str, x: int, y: int, *pieces: str, board_name: str | None = "Kassala") -> str:
+    owner = f' owningBoard="{board_name}"' if board_name else ""
+    return (f'<{B}module.map.SetupStack name="{name}"{owner} useGridLocation="false" x="{x}" y="{y}">'
+            + "".join(pieces) + f'</{B}module.map.SetupStack>')
+
+
+def _folder(name: str, inner: str) -> str:
+    return f'<{B}module.folder.MapSubFolder desc="" name="{name}">{inner}</{B}module.folder.MapSubFolder>'
+
+
+def test_at_start_stacks_in_a_map_folder_are_placed_and_folders_are_not_reported(tmp_path):
+    # Kassala keeps its 23 at-start stacks in two MapSubFolders: none was placed
+    grid = _vassal_grid()
+    at, other = grid.centre(2, 1), grid.centre(4, 2)
+    gun = slot("Moslem_Cannon_1-0", 53, basic("gun.png", "Moslem_Cannon_1-0"))
+    foot = slot("Christian_Infantry", 54, basic("foot.png", "Christian_Infantry"))
+    stacks = (_folder("Moslem At-Start Stacks", _stack("Guns", *at, gun, gun.replace('gpid="53"', 'gpid="55"')))
+              + _folder("Christian At-Start Stacks", _folder("Infantry", _stack("Foot", *other, foot))))
+    maps = vmap("Main Map", board("Kassala", "map.png", hexgrid(60.0, 70.0, 40, 35)), extra=stacks)
+    palette = (f'<{B}widget.ListWidget entryName="Moslem Units">{gun}</{B}widget.ListWidget>'
+               f'<{B}widget.ListWidget entryName="Christian Units">{foot}</{B}widget.ListWidget>')
+    path = module(tmp_path / "kassala.vmod", maps, palette, sides=("Moslem", "Christian"),
+                  images={"map.png": png(400, 300), "gun.png": png(75, 64), "foot.png": png(75, 64)})
+    result = import_vmod(path, tmp_path / "game")
+    game = load_game(str(tmp_path / "game"))
+    [scenario] = game.scenarios.values()
+    placed = sorted((u, game.maps[scenario.map].format(p.hex)) for p in scenario.setup for u in p.units)
+    assert placed == sorted([("moslem-cannon-1-0", grid.label(*at))] * 2
+                            + [("christian-infantry", grid.label(*other))])
+    assert game.counters["moslem-cannon-1-0"].count == 2
+    # the palette folders "Moslem Units" and "Christian Units" name the roster's sides
+    assert {c.id: c.side for c in game.counters.values()} == {"moslem-cannon-1-0": "moslem",
+                                                              "christian-infantry": "christian"}
+    assert not any("not placed" in line or "folder" in line for line in result.report), result.report
+
+
+def test_a_side_property_with_another_name_gives_the_side(tmp_path):
+    # Vive l'Empereur's prototypes carry "Unit Side" = France / Prussia
+    french = slot("Soult", 1, "+/null/mark;Unit Side\tpiece;;;soult.png;Soult/France\tnull;0;0;;0")
+    flip = slot("Flip", 2, "+/null/mark;Backside\tpiece;;;flip.png;Flip/red.png\tnull;0;0;;0")
+    maps = vmap("Main Map", board("Map", "map.png", hexgrid(60.0, 70.0, 40, 35)))
+    palette = f'<{B}widget.ListWidget entryName="Pieces">{french}{flip}</{B}widget.ListWidget>'
+    path = module(tmp_path / "vle.vmod", maps, palette, sides=("Solitaire", "France", "Coalition"),
+                  images={"map.png": png(400, 300), "soult.png": png(50, 50), "flip.png": png(50, 50)})
+    import_vmod(path, tmp_path / "game")
+    game = load_game(str(tmp_path / "game"))
+    assert game.counters["soult"].side == "france"
+    assert game.counters["flip"].side is None     # the other side of a counter is not a side
+
+
+def test_maps_in_chart_windows_are_read_and_their_zones_become_boxes(tmp_path):
+    # The Longest Day keeps nine displays as WidgetMaps in a chart window: the reader did not see them
+    display = (f'<{B}module.ChartWindow name="Displays"><{B}widget.MapWidget entryName="Remnants">'
+               f'<{B}widget.WidgetMap mapName="Allied Remnants" edgeHeight="0" edgeWidth="0">'
+               f'<{B}module.map.BoardPicker>'
+               + board("Allied Remnants", "remnants.png", zones(("Remnant box", "0,0;100,0;100,100;0,100")))
+               + f'</{B}module.map.BoardPicker></{B}widget.WidgetMap></{B}widget.MapWidget></{B}module.ChartWindow>')
+    maps = vmap("Normandy", board("Normandy", "map.png", hexgrid(60.0, 70.0, 40, 35))) + display
+    path = module(tmp_path / "tld.vmod", maps, slot("Unit", 1, basic("unit.png", "Unit")),
+                  images={"map.png": png(400, 300), "remnants.png": png(100, 100), "unit.png": png(50, 50)})
+    report = inspect(path)
+    assert [m["name"] for m in report["maps"]] == ["Normandy", "Allied Remnants"]
+    result = import_vmod(path, tmp_path / "game")
+    game = load_game(str(tmp_path / "game"))
+    assert [b.name for b in game.maps["normandy"].boxes] == ["Remnant box"]
+    assert not any("WidgetMap" in line or "MapWidget" in line for line in result.report), result.report
+
+
+def test_a_module_without_a_hex_grid_says_what_its_boards_have(tmp_path):
+    square = (f'<{B}module.map.boardPicker.board.SquareGrid color="0,0,0" cornersLegal="false" dotsVisible="false" '
+              f'dx="50.0" dy="50.0" edgesLegal="false" range="Metric" snapTo="true" visible="true" x0="36" y0="36"/>')
+    maps = (vmap("Main", board("Field", "a.png", square))
+            + vmap("Boxes", board("Holding", "b.png", zones(("Reserve", "0,0;50,0;50,50;0,50")))))
+    path = module(tmp_path / "square.vmod", maps, slot("Unit", 1, basic("", "Unit")),
+                  images={"a.png": png(300, 300), "b.png": png(50, 50)})
+    with pytest.raises(DataError, match=r"no board with a hex grid .*\(1 board: square grid; 1 board: zones only\)"):
+        import_vmod(path, tmp_path / "game")
+    assert not (tmp_path / "game").exists()
