@@ -177,3 +177,23 @@ def test_set_up_pieces_on_a_map_the_module_lacks_are_one_problem(tmp_path):
     assert inspect(path)["problems"] == [
         "setup 'SETUP': 40 pieces are on map 'MESA - BOARD', which the module does not have (VASSAL leaves them "
         "off every map; first: piece p0)"]
+
+
+def test_a_deck_without_a_board_lies_past_the_map_edge_and_one_with_a_board_on_it(tmp_path):
+    # Dreadball's decks sit at x=110 on a map with 261-pixel edges: the reader put them in the margin
+    from toolkit.vassal.grid import VassalHexGrid
+    card = _chain("card.png", "Card", ["obs;77,130;back.png;Mask;P;?;player:;Peek"])
+    cards = (f'<{B}widget.CardSlot entryName="Card" gpid="9">{_escape(add_piece(None, card))}</{B}widget.CardSlot>')
+    piles = (f'<{B}module.map.DrawPile name="Cards" x="110" y="80">{cards}</{B}module.map.DrawPile>'
+             f'<{B}module.map.DrawPile name="Spare" owningBoard="B" x="150" y="120"></{B}module.map.DrawPile>')
+    grid_b = hexgrid(40.0, 46.0, 20, 23, hOff="0", vOff="0")
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)) + board("B", "b.png", grid_b),
+                edge=(261, 30), extra=piles)
+    path = module(tmp_path / "edge.vmod", maps, "", images={"a.png": png(300, 200), "b.png": png(300, 200),
+                                                            "card.png": png(60, 80), "back.png": png(60, 80)})
+    decks = {d["name"]: d["location"] for d in inspect(path)["decks"]}
+    numbering = {"hOff": "1", "vOff": "1", "hLeading": "1", "vLeading": "1", "stagger": "true"}
+    a = VassalHexGrid.from_attributes({"dx": "40.0", "dy": "46.0", "x0": "20", "y0": "23"}, numbering, 300, 200)
+    b = VassalHexGrid.from_attributes({"dx": "40.0", "dy": "46.0", "x0": "20", "y0": "23"},
+                                      {**numbering, "hOff": "0", "vOff": "0"}, 300, 200)
+    assert decks == {"Cards": a.label(110, 80), "Spare": b.label(150, 120)}

@@ -202,7 +202,12 @@ class Module:
         found = self.board_at(map_name, x, y, layout)
         if found is None:
             return "", ""
-        board, x, y = found
+        return self.locate_on_board(*found)
+
+    @staticmethod
+    def locate_on_board(board: dict, x: int, y: int) -> tuple[str, str]:
+        """``("zone", name)`` or ``("hex", label)`` of a point of ``board`` (in its own
+        coordinates), ``("", "")`` if neither."""
         for zone in board["zones"]:
             x0, y0, x1, y1 = zone["_bounds"]
             if x0 <= x <= x1 and y0 <= y <= y1 and inside_shape(zone["path"], x, y):
@@ -369,8 +374,10 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                 problems.append(f"{label}: position {deck['x']!r},{deck['y']!r} is not a number")
                 x = y = None
             deck["x"], deck["y"] = x, y
-            if x is not None:
-                where = mod.locate(m["name"], x, y)
+            if x is not None:   # DrawPile.getPosition: on its board, else past the map's edge margins
+                owner = next((b for b in m["boards"] if deck["board"] and b["name"] == deck["board"]), None)
+                where = (mod.locate_on_board(owner, x, y) if owner is not None
+                         else mod.locate(m["name"], x + m["edge"][0], y + m["edge"][1]))
                 deck["location"] = where[1] if where else None
             if deck["face_down"] not in _FACE_DOWN:
                 problems.append(f"{label}: faceDown {deck['face_down']!r} is not one of {sorted(_FACE_DOWN)}")
