@@ -14,7 +14,7 @@ import re
 import shutil
 import tempfile
 from collections import Counter as Tally
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import DataError
@@ -272,7 +272,7 @@ class _Importer:
             if held:
                 self.report.append(f"setup {name!r}: {held} cards in {len(save['decks'])} decks, kept as the "
                                    "decks' contents (the module's decks, not the setup's order)")
-            game.scenarios[scenario.id] = scenario
+            game.scenarios[scenario.id] = _played_on(scenario)
         stacks = list(root.iter(_B + "module.map.SetupStack"))
         if stacks:
             self._setup_stacks(game, stacks, boards, by_gpid, used)
@@ -314,7 +314,7 @@ class _Importer:
                         continue
                     self._locate(scenario, counter_id, target, x, y, game, where)
         if scenario.setup:
-            game.scenarios[scenario.id] = scenario
+            game.scenarios[scenario.id] = _played_on(scenario)
 
     def _place(self, scenario, piece, boards, layout, by_gpid, game, where) -> None:
         counter_id = by_gpid.get(str(piece.get("gpid", ""))) or self._counter_by_name(game, piece, "")
@@ -417,6 +417,18 @@ class _Importer:
         behaviour = sorted(t for t in unknown if t not in ("mark;", "piece;", "prototype;", "emb2;"))
         if behaviour:
             self.report.append("piece behaviour not imported (traits of the prototypes): " + " ".join(behaviour))
+
+
+def _played_on(scenario: Scenario) -> Scenario:
+    """The scenario on the map most of its hex placements are on (placements were made relative
+    to the first map); a placement on another map names it."""
+    on = Tally(p.map or scenario.map for p in scenario.setup if p.hex is not None)
+    main = on.most_common(1)[0][0] if on else scenario.map
+    if main != scenario.map:
+        scenario.setup = [replace(p, map=None if (p.map or scenario.map) == main else (p.map or scenario.map))
+                          if p.hex is not None else p for p in scenario.setup]
+        scenario.map = main
+    return scenario
 
 
 def _boards_summary(boards: list[_Board]) -> str:
