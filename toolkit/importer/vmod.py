@@ -10,6 +10,7 @@ silently. The module is untrusted: it is read with the guards of ``vassal inspec
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import tempfile
@@ -22,7 +23,8 @@ from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
 from ..io import dump_game
 from ..io.counters import BACK_KINDS, KINDS
 from ..vassal.pieces import expand
-from ..vassal.reader import BUILD, BUILT_IN_IMAGES, inside_shape, owning_map, read_module, read_save
+from ..vassal.reader import (BUILD, BUILT_IN_IMAGES, image_kind, image_size, inside_shape, owning_map,
+                             read_module, read_save)
 from ..vassal.safety import MAX_NESTED_BYTES
 from ._ids import printed_values, side_in_name, side_property, slug, unique
 from .decks import import_decks, layer_images, with_count
@@ -40,6 +42,8 @@ _MAPPED = {  # buildFile elements whose content the import carries over
     "module.PlayerRoster", "module.map.SetupStack", "module.map.DrawPile", "widget.CardSlot",
     "widget.WidgetMap", "widget.MapWidget", "module.PrivateMap", "module.PlayerHand",
 }
+#: The largest counter or card picture kept as art (a card scanned at 600 dpi is about 2,000).
+_MAX_ART_SIDE = 8192
 #: Folders only group what they hold (VASSAL 3.7's editor): never reported themselves.
 _FOLDERS = "module.folder."
 
@@ -76,6 +80,7 @@ class _Importer:
         self._by_name: dict[str, str] = {}
         self.sides: dict[str, Side] = {}
         self.used_boxes: set[str] = set()
+        self._art_checked: dict[str, bool] = {}   # image -> usable as a counter's art
 
     # -- maps ------------------------------------------------------------------------------
 
@@ -89,6 +94,13 @@ class _Importer:
                 grid = board.get("grid")
                 converted = None
                 refused = ""
+                if grid is not None and board["image"] and board["image_error"] != "is not in images/" and \
+                        board["image"] not in BUILT_IN_IMAGES:
+                    broken = board["image_error"] or _unreadable(self.module.archive, "images/" + board["image"])
+                    if broken:   # present but not a picture hexforge reads: the board's size is unknown
+                        refused = f"image {board['image']!r} {broken}"
+                        self.report.append(f"board {board['name']!r} not imported: {refused}")
+                        grid = None
                 if grid is not None:
                     try:
                         converted = convert_grid(grid["_grid"], where)
@@ -100,12 +112,14 @@ class _Importer:
                     map_id = unique(slug(board["name"] or vmap["name"], "map"), used_maps)
                     m = Map(id=map_id, name=board["name"] or vmap["name"], grid=converted.grid,
                             hex_size_inches=min(5.0, max(0.1, round(converted.size / 150, 4))))
-                    if board["image"] and board["image"] in self.module.images - BUILT_IN_IMAGES:
+                    if board["image"] and not board["image_error"] and board["image"] not in BUILT_IN_IMAGES:
                         m.image = _image_ref(converted, f"{map_id}-{_file_name(board['image'])}")
                         self.images["board:" + map_id] = board["image"]
                     elif board["image"]:
-                        self.report.append(f"board {board['name']!r}: image {board['image']!r} is not in the "
-                                           "module: the map has no picture (its size came from the buildFile)")
+                        why = board["image_error"] or "is one of VASSAL's own images"
+                        self.report.append(f"board {board['name']!r}: image {board['image']!r} {why}: the map has no "
+                                           f"picture and its grid covers {board['width']}x{board['height']} pixels "
+                                           "(the buildFile's width and height, else VASSAL's default)")
                     game.maps[map_id] = m
                     hex_maps.append(m)
                     if converted.dropped:
@@ -230,6 +244,18 @@ class _Importer:
             return None
         if image not in self.module.images - BUILT_IN_IMAGES:
             self.report.append(f"image {image!r} is not in the module's images/: the counter is drawn instead")
+            return None
+        if image not in self._art_checked:   # a picture hexforge can paste, of a counter's size
+            name = "images/" + image
+            size = image_size(self.module.archive, name)
+            what = (("is an SVG drawing, which hexforge cannot paste" if image_kind(self.module.archive, name) == "svg"
+                     else "is not an image (PNG, GIF, JPEG, BMP or WebP expected)") if size is None
+                    else f"is {size[0]}x{size[1]} pixels (at most {_MAX_ART_SIDE} a side expected)"
+                    if max(size) > _MAX_ART_SIDE else _unreadable(self.module.archive, name))
+            self._art_checked[image] = not what
+            if what:
+                self.report.append(f"image {image!r} {what}: the counter is drawn instead")
+        if not self._art_checked[image]:
             return None
         target = f"art/{_file_name(image)}"
         self.images[target] = image
@@ -417,6 +443,20 @@ class _Importer:
         behaviour = sorted(t for t in unknown if t not in ("mark;", "piece;", "prototype;", "emb2;"))
         if behaviour:
             self.report.append("piece behaviour not imported (traits of the prototypes): " + " ".join(behaviour))
+
+
+def _unreadable(archive, name: str) -> str:
+    """Why an image of the archive cannot be used ("" if it can): its data checked whole by PIL
+    (chunks and checksums, not decoded), so a truncated or corrupt picture is not copied."""
+    from PIL import Image
+    try:
+        with Image.open(io.BytesIO(archive.read(name))) as image:
+            image.verify()
+    except DataError:
+        raise
+    except Exception as exc:   # PIL raises many kinds on corrupt data
+        return f"is corrupt ({type(exc).__name__}: {str(exc)[:80]})"
+    return ""
 
 
 def _played_on(scenario: Scenario) -> Scenario:

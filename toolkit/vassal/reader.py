@@ -23,7 +23,7 @@ from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
 from .savegame import deobfuscate
 
 __all__ = ["inspect", "read_module", "Module", "describe_piece", "decode_piece", "read_save", "element_text",
-           "image_size", "inside_shape", "owning_map", "DecodeBudget", "BUILD", "KNOWN_TRAITS", "BUILT_IN_IMAGES",
+           "image_size", "image_kind", "inside_shape", "owning_map", "DecodeBudget", "BUILD", "KNOWN_TRAITS", "BUILT_IN_IMAGES",
            "MAP_TAGS"]
 
 #: What can be a piece's innermost member (BasicCommandEncoder.createBasic): a BasicPiece, a
@@ -53,6 +53,28 @@ _MAX_DEPTH = 50
 #: Bytes of an image read to learn its size: a PNG's or GIF's header is in its first 24 and
 #: 10 bytes; a JPEG's frame header follows its EXIF block (rarely more than 64 KB).
 _HEADER_BYTES = 64 * 1024
+
+
+#: The first bytes of the image formats VASSAL reads (ImageIO's and its SVG renderer's).
+_MAGIC = ((b"\x89PNG\r\n\x1a\n", "png"), (b"GIF8", "gif"), (b"\xff\xd8\xff", "jpeg"), (b"BM", "bmp"),
+          (b"RIFF", "webp"))
+#: A board image larger than this is refused: no printed map is, and a forged header could make
+#: every later step (grid conversion, drafting, building) work on billions of pixels.
+MAX_BOARD_PIXELS = 500_000_000
+MAX_BOARD_SIDE = 100_000
+
+
+def image_kind(archive: SafeZip, name: str) -> str | None:
+    """The format of an image of the archive from its first bytes ("png", "gif", "jpeg", "bmp",
+    "webp" or "svg"); None if it is none of them (only its first bytes are decompressed)."""
+    head = archive.head(name, 256)
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if text.startswith((b"<svg", b"<?xml", b"<!--")) and (b"<svg" in head.lower() or name.lower().endswith(".svg")):
+        return "svg"
+    return None
 
 
 def image_size(archive: SafeZip, name: str) -> tuple[int, int] | None:
@@ -117,11 +139,18 @@ class Module:
         boards = []
         for board in element.iter(_B + "module.map.boardPicker.Board"):
             image = board.get("image", "")
-            size = None
+            size, image_error = None, ""
             if image:
-                if image in self.images:
+                if "images/" + image in self.archive:
                     size = image_size(self.archive, "images/" + image)
-                else:
+                    if size is None and image_kind(self.archive, "images/" + image) == "svg":
+                        image_error = ("is an SVG drawing (VASSAL draws it; hexforge reads PNG, GIF, JPEG, BMP, WebP: "
+                                       "save it as PNG and import again)")
+                    elif size is None:
+                        image_error = "is not an image (PNG, GIF, JPEG, BMP, WebP or SVG expected)"
+                        self.problems.append(f"board {board.get('name')!r}: image {image!r} {image_error}")
+                elif image not in BUILT_IN_IMAGES:
+                    image_error = "is not in images/"
                     self.problems.append(f"board {board.get('name')!r}: image {image!r} is not in images/")
             if size is None:
                 try:
@@ -129,8 +158,14 @@ class Module:
                 except ValueError:
                     raise DataError(f"board {board.get('name', '')[:40]!r}: width/height are not whole numbers",
                                     path=self.where) from None
+            size = (max(1, size[0]), max(1, size[1]))   # no size: kept positive for the grid arithmetic
+            if size[0] * size[1] > MAX_BOARD_PIXELS or max(size) > MAX_BOARD_SIDE:
+                claim = f"image {image!r}" if image_error == "" and image else "width/height"
+                raise DataError(f"board {board.get('name', '')[:40]!r}: {claim} gives {size[0]}x{size[1]} pixels; "
+                                f"expected at most {MAX_BOARD_SIDE} a side and {MAX_BOARD_PIXELS:,} in all",
+                                path=self.where)
             entry = {"name": board.get("name", ""), "image": image, "width": size[0], "height": size[1],
-                     "grid": None, "zones": [], "other_grids": []}
+                     "image_error": image_error, "grid": None, "zones": [], "other_grids": []}
             ns = _B + "module.map.boardPicker.board."
             for child in board:
                 if child.tag == ns + "HexGrid":
