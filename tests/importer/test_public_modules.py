@@ -102,3 +102,20 @@ def test_a_module_without_a_hex_grid_says_what_its_boards_have(tmp_path):
     with pytest.raises(DataError, match=r"no board with a hex grid .*\(1 board: square grid; 1 board: zones only\)"):
         import_vmod(path, tmp_path / "game")
     assert not (tmp_path / "game").exists()
+
+
+def test_an_at_start_stack_in_the_margin_is_reported_off_the_board(tmp_path):
+    # Dreadball keeps each team's dice and cards beside the pitch, past the board's right edge
+    grid = _vassal_grid()
+    dice = slot("Dice", 1, basic("dice.png", "Dice"))
+    stacks = _stack("Home dice", *grid.centre(2, 2), dice, board_name=None) + _stack("Away dice", 450, 100, dice,
+                                                                                    board_name=None)
+    maps = vmap("Main Map", board("Pitch", "map.png", hexgrid(60.0, 70.0, 40, 35)), edge=(60, 0), extra=stacks)
+    path = module(tmp_path / "dreadball.vmod", maps, dice, images={"map.png": png(400, 300), "dice.png": png(40, 40)})
+    result = import_vmod(path, tmp_path / "game")
+    game = load_game(str(tmp_path / "game"))
+    [scenario] = game.scenarios.values()
+    assert [(p.units, game.maps[scenario.map].format(p.hex)) for p in scenario.setup] == [
+        (("dice",), grid.label(*grid.centre(2, 2)))]   # a stack with no board: at the first board's origin
+    assert "at-start stack 'Away dice': piece 'Dice' lies at 450,100, outside board 'Pitch' (400x300): not placed" \
+        in result.report

@@ -338,7 +338,8 @@ class _Importer:
                     except ValueError:
                         self.report.append(f"{where}: position is not a number")
                         continue
-                    self._locate(scenario, counter_id, target, x, y, game, where)
+                    self._locate(scenario, counter_id, target, x, y, game,
+                                 f"{where}: piece {slot.get('entryName', '')!r}")
         if scenario.setup:
             game.scenarios[scenario.id] = _played_on(scenario)
 
@@ -370,6 +371,11 @@ class _Importer:
             if inside_shape(path, x, y):
                 self._add(scenario, counter_id, box=box_id, game=game, state=state)
                 return
+        width, height = board.board["width"], board.board["height"]
+        if not (0 <= x < width and 0 <= y < height):   # in the map's margin: VASSAL shows it off every board
+            self.report.append(f"{label} lies at {x},{y}, outside board {board.board['name']!r} ({width}x{height}): "
+                               "not placed")
+            return
         if board.converted is not None:
             v = board.converted.vassal
             name = v.label(*v.snap(x, y))

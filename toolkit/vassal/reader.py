@@ -548,11 +548,10 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
                 problems.append(f"piece slot {entry!r} does not decode: {exc}")
                 continue
             piece = mod.describe(traits)
-            for p in piece["problems"]:
+            piece["images"] = sorted(set(piece["images"]))   # a Layer may show one image on several levels
+            for p in piece["problems"] + [f"image {i!r} is not in images/" for i in piece["images"]
+                                          if i not in mod.images]:
                 slot_problems.setdefault(p, []).append(entry)
-            problems += [f"piece slot {entry!r}: image {i!r} is not in images/" for i in piece["images"]
-                         if i not in mod.images]
-            piece["images"] = sorted(set(piece["images"]))
             slots.append({**{k: v for k, v in piece.items() if k not in ("problems", "gpid")},
                           "entry": entry, "gpid": gpid})
         try:
