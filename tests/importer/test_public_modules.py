@@ -45,7 +45,7 @@ def test_at_start_stacks_in_a_map_folder_are_placed_and_folders_are_not_reported
     maps = vmap("Main Map", board("Kassala", "map.png", hexgrid(60.0, 70.0, 40, 35)), extra=stacks)
     palette = (f'<{B}widget.ListWidget entryName="Moslem Units">{gun}</{B}widget.ListWidget>'
                f'<{B}widget.ListWidget entryName="Christian Units">{foot}</{B}widget.ListWidget>')
-    path = module(tmp_path / "kassala.vmod", maps, palette, sides=("Moslem", "Christian"),
+    path = module(tmp_path / "kassala.vmod", maps, palette, sides=("Moslems", "Christian"),
                   images={"map.png": png(400, 300), "gun.png": png(75, 64), "foot.png": png(75, 64)})
     result = import_vmod(path, tmp_path / "game")
     game = load_game(str(tmp_path / "game"))
@@ -54,8 +54,9 @@ def test_at_start_stacks_in_a_map_folder_are_placed_and_folders_are_not_reported
     assert placed == sorted([("moslem-cannon-1-0", grid.label(*at))] * 2
                             + [("christian-infantry", grid.label(*other))])
     assert game.counters["moslem-cannon-1-0"].count == 2
-    # the palette folders "Moslem Units" and "Christian Units" name the roster's sides
-    assert {c.id: c.side for c in game.counters.values()} == {"moslem-cannon-1-0": "moslem",
+    # the palette folders "Moslem Units" and "Christian Units" name the roster's sides (a plural too:
+    # The Longest Day's folder "German" holds the side "Germans")
+    assert {c.id: c.side for c in game.counters.values()} == {"moslem-cannon-1-0": "moslems",
                                                               "christian-infantry": "christian"}
     assert not any("not placed" in line or "folder" in line for line in result.report), result.report
 

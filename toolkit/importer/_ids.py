@@ -68,9 +68,16 @@ def side_property(props: dict[str, str]) -> str | None:
 
 
 def side_in_name(name: str, sides: list[str]) -> str | None:
-    """The one side id of ``sides`` whose words appear in ``name`` (a palette folder "Moslem
-    Units", "German OOB"); None if none or several do."""
-    words = slug(name, "").split("-")
-    found = {sid for sid in sides for n in [len(sid.split("-"))]
-             if any(words[i:i + n] == sid.split("-") for i in range(len(words) - n + 1))}
+    """The one side id of ``sides`` whose words appear in ``name``, singular or plural (a palette
+    folder "Moslem Units", "German OOB" for the side "Germans"); None if none or several do."""
+    words = [_singular(w) for w in slug(name, "").split("-")]
+    found = set()
+    for sid in sides:
+        side = [_singular(w) for w in sid.split("-")]
+        if any(words[i:i + len(side)] == side for i in range(len(words) - len(side) + 1)):
+            found.add(sid)
     return found.pop() if len(found) == 1 else None
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
