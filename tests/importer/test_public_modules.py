@@ -120,3 +120,63 @@ def test_an_at_start_stack_in_the_margin_is_reported_off_the_board(tmp_path):
         (("dice",), grid.label(*grid.centre(2, 2)))]   # a stack with no board: at the first board's origin
     assert "at-start stack 'Away dice': piece 'Dice' lies at 450,100, outside board 'Pitch' (400x300): not placed" \
         in result.report
+
+
+def _zone(name: str, path: str, inner: str = "", fmt: str = "$gridLocation$") -> str:
+    return (f'<{B}module.map.boardPicker.board.mapgrid.Zone highlightProperty="" locationFormat="{fmt}" name="{name}" '
+            f'path="{path}" useHighlight="false" useParentGrid="false">{inner}'
+            f'</{B}module.map.boardPicker.board.mapgrid.Zone>')
+
+
+def test_a_hex_grid_inside_a_zone_is_the_map_and_a_bare_board_a_box(tmp_path):
+    # Ragnarok (hex'n'counters template): the hex grid belongs to a zone "map" covering the hexes,
+    # numbered within the zone's bounds (here descending), a track zone beside it; the heroes
+    # wait on a "deployment" board with neither grid nor zones
+    numbering = dict(sideways=True, hOff="0", vOff="0", vDescend="true")
+    inner = hexgrid(50.0, 58.0, 21, 24, **numbering)
+    zoned = (f'<{B}module.map.boardPicker.board.ZonedGrid>'
+             + _zone("map", "10,10;400,10;400,300;10,300", inner) + _zone("Turn track", "420,10;500,10;500,300;420,300")
+             + f'</{B}module.map.boardPicker.board.ZonedGrid>')
+    spec = {"dx": "50.0", "dy": "58.0", "x0": "21", "y0": "24", "sideways": "true"}
+    num = {"hOff": "0", "vOff": "0", "vDescend": "true", "hLeading": "1", "vLeading": "1", "stagger": "true"}
+    grid = VassalHexGrid.from_attributes(spec, num, 390, 290)   # numbered within the zone's 390x290 bounds
+    at = grid.centre(3, 2)
+    from toolkit.vassal.encoding import ESC, Trait, add_piece, encode
+    hero = [Trait("piece;;;hero.png;Odin", "")]
+    commands = ["begin_save", add_piece("h1", [Trait(hero[0].type, f"Main Map;{at[0]};{at[1]};1;0")]),
+                add_piece("h2", [Trait(hero[0].type, "deployment;50;60;1;0")]),
+                add_piece("h3", [Trait(hero[0].type, "Main Map;450;100;1;0")]), "end_save"]
+    maps = (vmap("Main Map", board("Map", "map.png", zoned)) + vmap("deployment", board("deployment", "", "")))
+    path = module(tmp_path / "ragnarok.vmod", maps, slot("Odin", 1, basic("hero.png", "Odin")),
+                  images={"map.png": png(520, 320), "hero.png": png(50, 50)}, setups={"At Start": encode(commands, ESC)})
+    [setup] = inspect(path)["setups"]
+    assert {p["id"]: p.get("hex") or p.get("zone") for p in setup["pieces"]} == {
+        "h1": grid.label(*at), "h2": None, "h3": "Turn track"}
+    result = import_vmod(path, tmp_path / "game")
+    game = load_game(str(tmp_path / "game"))
+    [m] = game.maps.values()
+    lay = m.image.layout(m.grid)
+    for hex in m.grid:   # every hex of the zone named as VASSAL names it
+        x, y = lay.center(hex)
+        if 10 < x < 400 and 10 < y < 300:
+            assert m.format(hex) == grid.label(x, y)
+    assert [b.name for b in m.boxes] == ["Turn track", "deployment"]   # the grid's zone is the map, not a box
+    [scenario] = game.scenarios.values()
+    placed = sorted((p.box or m.format(p.hex)) for p in scenario.setup)
+    assert placed == sorted([grid.label(*at), "turn-track", "deployment"])
+    assert "board 'deployment' of map 'deployment' has no grid or zones: the pieces set up on it are in box " \
+           "'deployment'" in result.report
+
+
+def test_images_drawn_from_game_piece_image_layouts_are_not_missing(tmp_path):
+    # the template draws its counters' backgrounds ("counter-black") from Game Piece Image definitions
+    gpi = (f'<{B}module.gamepieceimage.GamePieceImageDefinitions><{B}module.gamepieceimage.GamePieceImage '
+           f'bgColor="BLACK" borderColor="BLACK" name="counter-black" props="" version="0"/>'
+           f'</{B}module.gamepieceimage.GamePieceImageDefinitions>')
+    maps = vmap("Main Map", board("Map", "map.png", hexgrid(60.0, 70.0, 40, 35))) + gpi
+    path = module(tmp_path / "gpi.vmod", maps, slot("Unit", 1, basic("counter-black", "Unit")),
+                  images={"map.png": png(400, 300)})
+    assert inspect(path)["problems"] == []
+    result = import_vmod(path, tmp_path / "game")
+    assert "image 'counter-black' is drawn by VASSAL from a Game Piece Image layout: the counter is drawn by " \
+           "hexforge instead" in result.report

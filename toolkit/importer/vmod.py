@@ -66,6 +66,8 @@ class _Board:
     map_id: str | None
     zones: list[tuple[str, list, str]]  # (zone name, path, box id)
     refused: str = ""                    # why its hex grid was not imported
+    grid_zone: list | None = None        # the polygon of the zone holding its hex grid, if a zone does
+    box: str | None = None               # the box standing for it (no grid, no zones) once a piece lies on it
 
 
 class _Importer:
@@ -91,7 +93,16 @@ class _Importer:
         for vmap in self.module.maps:
             for board in vmap["boards"]:
                 where = f"{self.where}: map {vmap['name']!r}, board {board['name']!r}"
-                grid = board.get("grid")
+                grid, grid_zone = board.get("grid"), None
+                zone_grids = [z for z in board["zones"] if z["grid"] is not None]
+                if grid is None and zone_grids:   # the hex map as a zone of the board (tracks in others)
+                    grid_zone = zone_grids.pop(0)
+                    grid = grid_zone["grid"]
+                    if grid_zone["format"] != "$gridLocation$":
+                        self.report.append(f"board {board['name']!r}: zone {grid_zone['name']!r} names its hexes "
+                                           f"{grid_zone['format']!r}; the imported hexes are named by the grid alone")
+                self.report += [f"board {board['name']!r}: the hex grid of zone {z['name']!r} not imported (one hex "
+                                "grid a board; its zone becomes a box)" for z in zone_grids]
                 converted = None
                 refused = ""
                 if grid is not None and board["image"] and board["image_error"] != "is not in images/" and \
@@ -103,7 +114,9 @@ class _Importer:
                         grid = None
                 if grid is not None:
                     try:
-                        converted = convert_grid(grid["_grid"], where)
+                        converted = (convert_grid(grid["_grid"], where, board=(board["width"], board["height"]),
+                                                  zone=grid_zone["path"]) if grid_zone
+                                     else convert_grid(grid["_grid"], where))
                     except DataError as exc:
                         refused = exc.problem
                         self.report.append(f"board {board['name']!r} not imported: {exc.problem}")
@@ -128,7 +141,8 @@ class _Importer:
                                            + (", ..." if len(converted.dropped) > 5 else "") + ")")
                     if converted.off_board:
                         self.report.append(f"board {board['name']!r}: {converted.off_board} hexes of the "
-                                           "rectangular grid have their centre off the board image")
+                                           "rectangular grid have their centre off the board image"
+                                           + (f" or outside zone {grid_zone['name']!r}" if grid_zone else ""))
                 elif board["other_grids"] and grid is None:
                     self.report.append(f"board {board['name']!r} of map {vmap['name']!r} has a "
                                        f"{' and a '.join(sorted(set(board['other_grids'])))}, which hexforge does not "
@@ -139,9 +153,12 @@ class _Importer:
                                        "no zones: not imported (its image is not kept)")
                 zones = []
                 for zone in board["zones"]:
+                    if zone is grid_zone and converted is not None:
+                        continue   # the hex map itself, not a box
                     box_id = unique(slug(zone["name"], "box"), self.used_boxes)
                     zones.append((zone["name"], zone["path"], box_id))
-                boards.append(_Board(vmap["name"], board, converted, map_id, zones, refused))
+                boards.append(_Board(vmap["name"], board, converted, map_id, zones, refused,
+                                     grid_zone["path"] if grid_zone and converted is not None else None))
         if not hex_maps:
             raise DataError("the module has no board with a hex grid hexforge can use (" + _boards_summary(boards)
                             + ")", path=self.where)
@@ -241,6 +258,10 @@ class _Importer:
 
     def _art(self, image: str | None) -> str | None:
         if not image:
+            return None
+        if image in self.module.drawn_images and "images/" + image not in self.module.archive:
+            self.report.append(f"image {image!r} is drawn by VASSAL from a Game Piece Image layout: the counter is "
+                               "drawn by hexforge instead")
             return None
         if image not in self.module.images - BUILT_IN_IMAGES:
             self.report.append(f"image {image!r} is not in the module's images/: the counter is drawn instead")
@@ -376,6 +397,9 @@ class _Importer:
             self.report.append(f"{label} lies at {x},{y}, outside board {board.board['name']!r} ({width}x{height}): "
                                "not placed")
             return
+        if board.grid_zone is not None and not inside_shape(board.grid_zone, x, y):
+            self.report.append(f"{label} lies on board {board.board['name']!r} outside every zone: not placed")
+            return
         if board.converted is not None:
             v = board.converted.vassal
             name = v.label(*v.snap(x, y))
@@ -388,7 +412,21 @@ class _Importer:
                 return
             self.report.append(f"{label} at {name!r} is off the imported grid: not placed")
             return
+        if not board.zones:   # a holding area (a deployment or dead pile board): the board is the box
+            self._add(scenario, counter_id, box=self._board_box(board, game), game=game, state=state)
+            return
         self.report.append(f"{label} lies on board {board.board['name']!r} outside every zone: not placed")
+
+    def _board_box(self, board: _Board, game) -> str:
+        """The box standing for a board with neither hex grid nor zones, made when a piece lies on it."""
+        if board.box is None:
+            board.box = unique(slug(board.board["name"] or board.map_name, "box"), self.used_boxes)
+            next(iter(game.maps.values())).boxes.append(Box(id=board.box, name=board.board["name"] or board.box,
+                source=Source(estimated=f"board {board.board['name']!r} of map {board.map_name!r}, which has no "
+                                        "grid or zones")))
+            self.report.append(f"board {board.board['name']!r} of map {board.map_name!r} has no grid or zones: "
+                               f"the pieces set up on it are in box {board.box!r}")
+        return board.box
 
     def _board_at(self, map_name, x, y, boards, layout):
         found = self.module.board_at(map_name, x, y, layout.get(map_name))

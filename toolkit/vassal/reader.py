@@ -119,7 +119,10 @@ class Module:
         self.root = root
         self.info = {k: root.get(k, "") for k in ("name", "version", "VassalVersion", "description",
                                                    "nextPieceSlotId")}
-        self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
+        #: Images VASSAL draws from a Game Piece Image layout: a piece names them like a file.
+        self.drawn_images = {e.get("name", "") for e in root.iter(_B + "module.gamepieceimage.GamePieceImage")}
+        self.images = ({n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
+                       | self.drawn_images)
         self.sides = [element_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
         self.prototypes: dict[str, list[Trait]] = {}
         self.designs: dict = {}   # describe_piece's cache for these prototypes
@@ -173,7 +176,13 @@ class Module:
                 elif child.tag == ns + "ZonedGrid":
                     for zone in child.iter(ns + "mapgrid.Zone"):
                         path = _path(zone.get("path", ""))
-                        entry["zones"].append({"name": zone.get("name", ""), "path": path, "_bounds": _bounds(path)})
+                        z = {"name": zone.get("name", ""), "path": path, "_bounds": _bounds(path), "grid": None,
+                             "format": zone.get("locationFormat", "$gridLocation$")}
+                        own = zone.find(ns + "HexGrid")   # a zone's own grid, numbered within its bounds
+                        if own is not None and path:
+                            x0, y0, x1, y1 = z["_bounds"]
+                            z["grid"] = self._grid(own, (max(1, x1 - x0), max(1, y1 - y0)))
+                        entry["zones"].append(z)
                     for grid in child.findall(ns + "HexGrid"):
                         entry["grid"] = self._grid(grid, size)
                     entry["other_grids"] += [_GRID_KINDS[g.tag] for g in child if g.tag in _GRID_KINDS]
@@ -246,6 +255,10 @@ class Module:
         for zone in board["zones"]:
             x0, y0, x1, y1 = zone["_bounds"]
             if x0 <= x <= x1 and y0 <= y <= y1 and inside_shape(zone["path"], x, y):
+                if zone["grid"] is not None:   # Zone.locationName: its format around its grid's name
+                    label = zone["grid"]["_grid"].label(x, y)
+                    name = zone["format"].replace("$gridLocation$", label).replace("$name$", zone["name"])
+                    return ("hex", label) if name == label else ("zone", name)
                 return "zone", zone["name"]
         if board["grid"] is not None:
             return "hex", board["grid"]["_grid"].label(x, y)
