@@ -180,3 +180,12 @@ def test_images_drawn_from_game_piece_image_layouts_are_not_missing(tmp_path):
     result = import_vmod(path, tmp_path / "game")
     assert "image 'counter-black' is drawn by VASSAL from a Game Piece Image layout: the counter is drawn by " \
            "hexforge instead" in result.report
+
+
+def test_properties_named_like_counter_columns_keep_their_values(tmp_path):
+    # Ragnarok's units carry Marker properties "size" and "id": counters.csv had those columns twice
+    unit = slot("Odin", 1, "+/null/mark;size\tmark;id\tpiece;;;odin.png;Odin/large\tbig\tnull;0;0;;0")
+    maps = vmap("Main Map", board("Map", "map.png", hexgrid(60.0, 70.0, 40, 35)))
+    path = module(tmp_path / "m.vmod", maps, unit, images={"map.png": png(400, 300), "odin.png": png(50, 50)})
+    import_vmod(path, tmp_path / "game")
+    assert load_game(str(tmp_path / "game")).counters["odin"].front == {"size_value": "large", "id_value": "big"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..io.counters import COLUMNS
 from ..vassal.pieces import unique_name
 
 __all__ = ["slug", "unique", "printed_values", "side_property", "side_in_name"]
@@ -34,10 +35,16 @@ def printed_values(props: dict[str, str]) -> tuple[dict, dict]:
         if key.startswith("cadre_") and props.get("CadreId"):
             continue  # hexforge's copy of the cadre counter's values; the cadre is its own counter
         if key.startswith("back_"):
-            back[key[5:]] = _value(value)
+            back[_column(key[5:])] = _value(value)
         else:
-            front[key] = _value(value)
+            front[_column(key)] = _value(value)
     return front, back
+
+
+def _column(key: str) -> str:
+    """A printed value's column: a property named like a counters.csv column (``size``, ``id``
+    in Ragnarok) gets ``_value`` after its name, or the file would have the column twice."""
+    return f"{key}_value" if key in COLUMNS else key
 
 
 def _value(text: str):

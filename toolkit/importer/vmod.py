@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
-from ..io import dump_game
+from ..io import dump_game, load_game
 from ..io.counters import BACK_KINDS, KINDS
 from ..vassal.pieces import expand
 from ..vassal.reader import (BUILD, BUILT_IN_IMAGES, image_kind, image_size, inside_shape, owning_map,
@@ -581,6 +581,11 @@ def _write(importer: _Importer, game: Game, folder: Path) -> None:
                 out = tmp / target
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(archive.read("images/" + image))
+        try:   # what was written must read back, or nothing is kept
+            load_game(str(tmp))
+        except DataError as exc:
+            raise DataError(f"the imported game does not read back ({exc}); please report this module",
+                            path=importer.where) from None
         (tmp / "import-report.txt").write_text(
             f"imported from {importer.path.name}\n" + "".join(f"- {line}\n" for line in importer.report)
             or "everything mapped\n", encoding="utf-8")
