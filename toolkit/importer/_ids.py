@@ -35,15 +35,15 @@ def printed_values(props: dict[str, str]) -> tuple[dict, dict]:
         if key.startswith("cadre_") and props.get("CadreId"):
             continue  # hexforge's copy of the cadre counter's values; the cadre is its own counter
         if key.startswith("back_"):
-            back[_column(key[5:])] = _value(value)
+            back[key[5:]] = _value(value)   # written as back.KEY: no column clash
         else:
             front[_column(key)] = _value(value)
     return front, back
 
 
 def _column(key: str) -> str:
-    """A printed value's column: a property named like a counters.csv column (``size``, ``id``
-    in Ragnarok) gets ``_value`` after its name, or the file would have the column twice."""
+    """A front value's column: a property named like a counters.csv column (``size``, ``id`` in
+    Ragnarok) gets ``_value`` after its name, or the file would have the column twice."""
     return f"{key}_value" if key in COLUMNS else key
 
 
