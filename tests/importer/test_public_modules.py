@@ -189,3 +189,15 @@ def test_properties_named_like_counter_columns_keep_their_values(tmp_path):
     path = module(tmp_path / "m.vmod", maps, unit, images={"map.png": png(400, 300), "odin.png": png(50, 50)})
     import_vmod(path, tmp_path / "game")
     assert load_game(str(tmp_path / "game")).counters["odin"].front == {"size_value": "large", "id_value": "big"}
+
+
+def test_a_deck_beside_a_zone_hex_grid_gets_a_box_of_its_own(tmp_path):
+    zoned = (f'<{B}module.map.boardPicker.board.ZonedGrid>'
+             + _zone("map", "10,10;500,10;10,300", hexgrid(50.0, 58.0, 21, 24, sideways=True))   # a triangle
+             + f'</{B}module.map.boardPicker.board.ZonedGrid>')
+    pile = f'<{B}module.map.DrawPile name="Events" owningBoard="Map" x="400" y="250"></{B}module.map.DrawPile>'
+    maps = vmap("Main Map", board("Map", "map.png", zoned), extra=pile)
+    path = module(tmp_path / "m.vmod", maps, slot("Odin", 1, basic("", "Odin")), images={"map.png": png(520, 320)})
+    import_vmod(path, tmp_path / "game")
+    [deck] = load_game(str(tmp_path / "game")).decks
+    assert (deck.box, deck.hex) == ("events", None)   # off the zone, inside the grid's rectangle: no hex
