@@ -22,12 +22,18 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 import numpy as np
+import shapely
 from PIL import Image, ImageDraw
 
 Point = tuple[float, float]
 
 #: Points per piece of a long polyline.
 _CHUNK = 12
+
+#: How far (in supersampled pixels) a polyline may move when points that lie almost on a
+#: straight line between their neighbours are dropped: under the half pixel snapping moves
+#: every point anyway, so the drawn line looks the same with far fewer segments to fill.
+_TOLERANCE = 0.25
 
 #: Pixels drawn around each tile and thrown away (see the module docstring).
 PAD = 2
@@ -92,7 +98,7 @@ class Canvas:
         """A polyline of ``width`` pixels with round joints (and round ends)."""
         if len(points) < 2:
             return
-        exact = np.asarray(points, dtype=float).reshape(-1, 2)
+        exact = _simplify(np.asarray(points, dtype=float).reshape(-1, 2), _TOLERANCE / self.factor)
         n = len(exact)
         w = max(1, round(width * self.factor))
         snapped = self._snap(exact)
@@ -327,6 +333,16 @@ def _sharp_vertices(pts, width: float) -> tuple[int, ...]:
     ok = (na > 0) & (nb > 0)
     cos = np.where(ok, (a * b).sum(axis=1) / np.where(ok, na * nb, 1.0), 1.0)
     return tuple((np.nonzero(cos < _notch_limit(width))[0] + 1).tolist())
+
+
+def _simplify(points: np.ndarray, tolerance: float) -> np.ndarray:
+    """``points`` without the ones that lie within ``tolerance`` of the line through the
+    points kept around them (Douglas-Peucker; ends kept). A smooth road of ten points a hex
+    drawn straight along a row becomes two points."""
+    if len(points) < 3:
+        return points
+    return shapely.get_coordinates(shapely.simplify(shapely.linestrings(points), tolerance,
+                                                    preserve_topology=False))
 
 
 def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:
