@@ -117,7 +117,7 @@ class Canvas:
             self._ops.append(("line", snapped[k:end].copy(), fill, w, (round_ends and first, round_ends and last),
                               joints))
             px, py = xs[k:end], ys[k:end]
-            self._bin([(min(px), min(py), max(px), max(py))], width)
+            self._bin([(min(px), min(py), max(px), max(py))], width / 2)
 
     def segments(self, pairs: Sequence[tuple[Point, Point]], fill, width: float) -> None:
         """Short separate straight strokes with square ends (rail ties, slope ticks), queued
@@ -127,12 +127,12 @@ class Canvas:
             group = pairs[k:k + 8]
             pts = [p for pair in group for p in pair]
             self._ops.append(("segments", self._snap(pts), fill, w))
-            self._bin([_box(pts)], width)
+            self._bin([_box(pts)], width / 2)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
         self._ops.append(("polygon", self._snap(points), fill, outline, max(1, round(width * self.factor))))
-        self._bin([_box(points)], width)
+        self._bin([_box(points)], width / 2)
 
     def shape(self, geom, fill=None, outline=None, width: float = 1) -> None:
         """A shapely Polygon or MultiPolygon, holes included."""
@@ -146,13 +146,13 @@ class Canvas:
             rings = [self._snap(poly.exterior.coords)] + [self._snap(r.coords) for r in poly.interiors]
             joints = [_sharp_vertices(r, w) if w > 2 else () for r in rings]
             self._ops.append(("shape", rings, fill, outline, w, joints))
-            self._bin([poly.bounds], width)
+            self._bin([poly.bounds], width / 2)
 
     def ellipse(self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 1) -> None:
         f = self.factor
         x0, y0, x1, y1 = (math.floor(v * f + 0.5) for v in (cx - r, cy - r, cx + r, cy + r))
         self._ops.append(("ellipse", (x0, y0, x1, y1), fill, outline, max(1, round(width * self.factor))))
-        self._bin([(cx - r, cy - r, cx + r, cy + r)], width)
+        self._bin([(cx - r, cy - r, cx + r, cy + r)], 0)
 
     def add(self, op: tuple, box: tuple[float, float, float, float], pad: float) -> None:
         """Queue an operation recorded elsewhere (see :class:`Recorder`), with its box."""
