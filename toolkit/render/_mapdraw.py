@@ -710,7 +710,7 @@ class MapScene:
         reach = self.grid_style[1] + 2
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
         parts = [(n, x, y, x + spr.width, y + spr.height)
-                 for n, sprites in self.sprites.items() for spr, (x, y), _ in sprites]
+                 for n, sprites in self.sprites.items() for spr, (x, y) in sprites]
         parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _, _) in enumerate(self.ids)]
         if parts:
             p = np.asarray(parts, dtype=float)
@@ -757,11 +757,8 @@ class MapScene:
         # terrain symbols
         core = image.im
         for n in order:
-            for spr, (x, y), opaque in self.sprites.get(n, ()):
-                if opaque:
-                    core.paste(spr.im, (x - ox, y - oy, x - ox + spr.width, y - oy + spr.height))
-                else:
-                    core.paste(spr.im, (x - ox, y - oy, x - ox + spr.width, y - oy + spr.height), spr.im)
+            for spr, (x, y) in self.sprites.get(n, ()):
+                core.paste(spr.im, (x - ox, y - oy, x - ox + spr.width, y - oy + spr.height), spr.im)
         if order:
             self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
@@ -836,80 +833,9 @@ class MapScene:
                     if cut[0] is not None:
                         cx, cy = self.centres[h]
                         half = cut[3]
-                        out.append((cut[0], (round(cx - half) + cut[1], round(cy - half) + cut[2]), False))
+                        out.append((cut[0], (round(cx - half) + cut[1], round(cy - half) + cut[2])))
             if out:
                 self.sprites[n] = out
-        self._opaque_sprites()
-
-    def _opaque_sprites(self) -> None:
-        """The rows of a hex's first symbol that lie inside the hex, laid once over the hex's
-        fill and pasted opaque: where only that fill lies under them when symbols are pasted
-        (clear of the hex's edge, of water and of any other hex's symbol) they give the pixels
-        pasting through the symbol's alpha gives, several times faster. The rows above and
-        below (the hex narrows there) are pasted through the alpha as before."""
-        items = [(n, spr, x, y) for n, sprites in self.sprites.items() for spr, (x, y), _ in sprites[:1]]
-        if not items:
-            return
-        nums = np.asarray([n for n, *_ in items])
-        rects = np.asarray([(x, y, x + spr.width, y + spr.height) for _, spr, x, y in items], dtype=float)
-        # each edge of the (convex) hex, kept 2 pixels off, bounds the rows whose ends are inside
-        hexes = self.corner_px[nums].astype(float)                               # (S, 6, 2)
-        ex, ey = (np.roll(hexes, -1, axis=1) - hexes).transpose(2, 0, 1)
-        hx, hy = hexes.transpose(2, 0, 1)
-        turn = np.sign((hx * np.roll(hy, -1, axis=1) - np.roll(hx, -1, axis=1) * hy).sum(axis=1))[:, None]
-        a = turn * ex
-        top = rects[:, 1].copy()
-        bottom = rects[:, 3].copy()
-        for px in (rects[:, 0:1], rects[:, 2:3]):
-            b = 2 * np.hypot(ex, ey) + turn * ex * hy + turn * ey * (px - hx)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                bound = b / a
-            top = np.maximum(top, np.where(a > 0, bound, -np.inf).max(axis=1))
-            bottom = np.minimum(bottom, np.where(a < 0, bound, np.inf).min(axis=1))
-            bottom = np.where(((a == 0) & (b > 0)).any(axis=1), -np.inf, bottom)
-        top, bottom = np.ceil(top), np.floor(bottom)
-        ok = bottom - top >= 4
-        if self.bodies:
-            water = np.asarray([box for _, _, box in self.bodies], dtype=float)
-            wet = ((rects[:, None, 0] < water[None, :, 2] + 2) & (water[None, :, 0] - 2 < rects[:, None, 2])
-                   & (top[:, None] < water[None, :, 3] + 2) & (water[None, :, 1] - 2 < bottom[:, None])).any(axis=1)
-            ok &= ~wet
-        # no symbol pasted before it (another hex's, earlier in the order) reaches under the band
-        others = np.asarray([(n, x, y, x + spr.width, y + spr.height) for n, sprites in self.sprites.items()
-                             for spr, (x, y), _ in sprites], dtype=float).reshape(-1, 5)
-        others = others[np.argsort(others[:, 2], kind="stable")]
-        tallest = float((others[:, 4] - others[:, 2]).max())
-        lo = np.searchsorted(others[:, 2], top - tallest, side="left")
-        hi = np.searchsorted(others[:, 2], bottom, side="left")
-        counts = np.maximum(hi - lo, 0)
-        which = np.repeat(np.arange(len(items)), counts)
-        near = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lo, counts)
-        o = others[near]
-        under = ((o[:, 0] < nums[which]) & (o[:, 1] < rects[which, 2]) & (rects[which, 0] < o[:, 3])
-                 & (o[:, 2] < bottom[which]) & (top[which] < o[:, 4]))
-        ok &= np.bincount(which[under], minlength=len(items)) == 0
-        # one band per symbol (the narrowest of its hexes'), so each symbol is cut once per fill
-        band: dict = {}
-        for k, (n, spr, x, y) in enumerate(items):
-            if ok[k] and self.hexes[n] not in self.water_colour:
-                t, b = band.get(id(spr), (-1 << 30, 1 << 30))
-                band[id(spr)] = (max(t, int(top[k]) - y), min(b, int(bottom[k]) - y))
-        cut: dict = {}
-        for k, (n, spr, x, y) in enumerate(items):
-            if not ok[k] or id(spr) not in band:
-                continue
-            fill = self.fills[self.hexes[n]]
-            parts = cut.get((id(spr), fill))
-            if parts is None:
-                t, b = band[id(spr)]
-                mid = Image.new("RGB", spr.size, fill)
-                mid.im.paste(spr.im, (0, 0, spr.width, spr.height), spr.im)
-                parts = cut[(id(spr), fill)] = [
-                    (im, dy, opaque) for im, dy, opaque in ((spr.crop((0, 0, spr.width, t)), 0, False),
-                                                            (mid.crop((0, t, spr.width, b)), t, True),
-                                                            (spr.crop((0, b, spr.width, spr.height)), b, False))
-                    if im.height > 0]
-            self.sprites[n][0:1] = [(im, (x, y + dy), opaque) for im, dy, opaque in parts]
 
     def _grid_lines(self, draw, local, order) -> None:
         colour, width = self.grid_style
