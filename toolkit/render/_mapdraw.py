@@ -77,7 +77,8 @@ class MapScene:
         self.game = game
         self.size = layout.size
         self.grid = game_map.grid
-        self.hexes = self.grid.hexes()
+        # the centres come in the grid's order (see mapimage._fit): no second walk of the grid
+        self.hexes = list(centres) if centres else self.grid.hexes()
         self.centres = centres or {h: layout.center(h) for h in self.hexes}
         self.factor = 3 if layout.size < 64 else 2
         self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
@@ -261,7 +262,7 @@ class MapScene:
         for code in kinds:
             style = self._hexside_style(code)
             kind = self.m.hexside_types.get(code)
-            segments = [self.layout.hexside_segment(s) for s in sorted(by_code[code])]
+            segments = [self._segment(s) for s in sorted(by_code[code])]
             if kind is not None and kind.bridge and style.key == "bridge":
                 for side in sorted(by_code[code]):
                     if side in self._line_steps():
@@ -286,6 +287,20 @@ class MapScene:
                 canvas.line(pts, style.colour, w)
                 if style.ticks:
                     self._ticks(canvas, chain, style.colour, w)
+
+    def _segment(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
+        """``Layout.hexside_segment(side)`` from the planned centres (the same arithmetic,
+        without working out both centres again)."""
+        a, b = self.centres.get(side.a), self.centres.get(side.b)
+        if a is None or b is None:
+            return self.layout.hexside_segment(side)
+        (ax, ay), (bx, by) = a, b
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        half = self.layout.radius / 2
+        ux, uy = -dy / length * half, dx / length * half
+        return (mx - ux, my - uy), (mx + ux, my + uy)
 
     def _line_steps(self) -> set:
         """The hexsides some road, track or railway crosses."""
@@ -370,7 +385,7 @@ class MapScene:
             for a, b in zip(line.hexes, line.hexes[1:]):
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
-                    segment = self.layout.hexside_segment(side)
+                    segment = self._segment(side)
                     drawn = drawn or LineString(np.asarray(pts, dtype=float))
                     at, direction = crossing(drawn, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))

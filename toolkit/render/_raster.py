@@ -236,8 +236,12 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray) -> None:
         c = ink(fill)
         core.draw_lines(flat, c, w)
         if w > 2:
+            # only the joints near this crop (a long piece crosses several)
+            W, H = crop.size
             for i in joints:
-                _dot(core, flat[2 * i], flat[2 * i + 1], w, c)
+                x, y = flat[2 * i], flat[2 * i + 1]
+                if -w < x < W + w and -w < y < H + w:
+                    _dot(core, x, y, w, c)
             for flag, (x, y) in zip(round_ends, ((flat[0], flat[1]), (flat[-2], flat[-1]))):
                 if flag:
                     _dot(core, x, y, w, c)
