@@ -99,6 +99,8 @@ class MapScene:
         self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
                                     for _, b, p in self.ops], dtype=float).reshape(-1, 4)
         self.op_index = _Boxes(self.op_boxes)
+        self.op_raw = np.asarray([b for _, b, _ in self.ops], dtype=float).reshape(-1, 4)
+        self.op_pads = np.asarray([p for _, _, p in self.ops], dtype=float)
         self.edge_tiles = self.edge_labels(edge_labels)
         self.hex_ids()
         self.places()
@@ -778,9 +780,8 @@ class MapScene:
             self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
         canvas = Canvas(image, self.factor, origin=origin)
-        for n in self.op_index.within(box):
-            op, obox, pad = self.ops[n]
-            canvas.add(op, obox, pad)
+        near = self.op_index.within(box)
+        canvas.add_many([self.ops[n][0] for n in near], self.op_raw[near], self.op_pads[near])
         canvas.flush()
         for tile, (x, y) in self.edge_tiles:
             image.paste(tile, (x - ox, y - oy), tile)

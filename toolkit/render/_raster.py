@@ -159,6 +159,42 @@ class Canvas:
         self._ops.append(op)
         self._bin([box], pad)
 
+    def add_many(self, ops: Sequence[tuple], boxes: np.ndarray, pads: np.ndarray) -> None:
+        """:meth:`add` for many operations at once (``boxes``: N x 4, ``pads``: N), binned
+        into the same tiles with the same cover boxes, in one pass of array arithmetic."""
+        if self._ops or not len(ops):
+            for op, box, pad in zip(ops, boxes.tolist(), pads.tolist()):
+                self.add(op, box, pad)
+            return
+        self._ops.extend(ops)
+        t = self.tile
+        ox, oy = self.origin
+        lx, ly = self._last
+        p = pads + (PAD + 1)
+        x0, x1 = boxes[:, 0] - ox - p, boxes[:, 2] - ox + p
+        y0, y1 = boxes[:, 1] - oy - p, boxes[:, 3] - oy + p
+        # the tiles each box reaches (as _bin: clamped to the last tile, none left of the first)
+        tx0 = np.clip(np.floor(x0 / t), 0, lx).astype(np.int64)
+        tx1 = np.minimum(lx, np.floor(x1 / t)).astype(np.int64)
+        ty0 = np.clip(np.floor(y0 / t), 0, ly).astype(np.int64)
+        ty1 = np.minimum(ly, np.floor(y1 / t)).astype(np.int64)
+        nx, ny = np.maximum(tx1 - tx0 + 1, 0), np.maximum(ty1 - ty0 + 1, 0)
+        counts = nx * ny
+        op = np.repeat(np.arange(len(ops)), counts)
+        k = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        tx = tx0[op] + k // ny[op]
+        ty = ty0[op] + k % ny[op]
+        key = tx * (ly + 1) + ty
+        order = np.argsort(key, kind="stable")            # each tile's operations keep their order
+        key, op = key[order], op[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        cover = np.stack([np.minimum.reduceat(x0[op], starts), np.minimum.reduceat(y0[op], starts),
+                          np.maximum.reduceat(x1[op], starts), np.maximum.reduceat(y1[op], starts)], axis=1)
+        ops_of = np.split(op, starts[1:])
+        for kk, members, box in zip(key[starts].tolist(), ops_of, cover.tolist()):
+            self._bins[divmod(kk, ly + 1)] = members.tolist()
+            self._boxes[divmod(kk, ly + 1)] = box
+
     # -- drawing ---------------------------------------------------------------------------
 
     def flush(self) -> None:
