@@ -99,13 +99,18 @@ class Canvas:
         if len(points) < 2:
             return
         exact = _simplify(np.asarray(points, dtype=float).reshape(-1, 2), _TOLERANCE / self.factor)
-        n = len(exact)
         w = max(1, round(width * self.factor))
         snapped = self._snap(exact)
         sharp = list(_sharp_vertices(snapped, w)) if w > 2 else []
+        self._pieces(exact, snapped, fill, w, width, round_ends, sharp)
+
+    def _pieces(self, exact: np.ndarray, snapped: np.ndarray, fill, w: int, width: float, round_ends: bool,
+                sharp: Sequence[int]) -> None:
+        """Queue a polyline (``exact`` map pixels, ``snapped`` to the supersampled grid) as
+        short overlapping pieces, so a tile only draws what crosses it; two shared points make
+        every vertex an inner vertex of some piece (``sharp``: the vertices that get a disc)."""
+        n = len(exact)
         xs, ys = exact[:, 0].tolist(), exact[:, 1].tolist()
-        # long polylines become short overlapping pieces, so a tile only draws what crosses
-        # it; two shared points make every vertex an inner vertex of some piece (joints)
         step = _CHUNK
         starts = range(0, max(1, n - 2), step) if n > step + 2 else [0]
         for k in starts:
@@ -143,10 +148,27 @@ class Canvas:
         for poly in polys:
             if poly.geom_type != "Polygon" or poly.is_empty:
                 continue
-            rings = [self._snap(poly.exterior.coords)] + [self._snap(r.coords) for r in poly.interiors]
-            joints = [_sharp_vertices(r, w) if w > 2 else () for r in rings]
-            self._ops.append(("shape", rings, fill, outline, w, joints))
-            self._bin([poly.bounds], width / 2)
+            x0, y0, x1, y1 = poly.bounds
+            t = self.tile
+            if max(x1 - x0, y1 - y0) <= 2 * t:
+                rings = [self._snap(poly.exterior.coords)] + [self._snap(r.coords) for r in poly.interiors]
+                joints = [_sharp_vertices(r, w) if w > 2 else () for r in rings]
+                self._ops.append(("shape", rings, fill, outline, w, joints))
+                self._bin([poly.bounds], width / 2)
+                continue
+            # a long shape (a band along a map edge): filled in slabs a tile long and outlined
+            # in pieces, so each tile fills and strokes only what crosses it, not the whole shape
+            if fill is not None:
+                along = 0 if x1 - x0 >= y1 - y0 else 1
+                lo, hi = (x0, x1) if along == 0 else (y0, y1)
+                for a in range(math.floor(lo / t) * t, math.ceil(hi), t):
+                    box = (a, y0 - 1, a + t, y1 + 1) if along == 0 else (x0 - 1, a, x1 + 1, a + t)
+                    self.shape(shapely.clip_by_rect(poly, *box), fill, None, width)
+            if outline is not None:
+                for ring in (poly.exterior, *poly.interiors):
+                    exact = np.asarray(ring.coords, dtype=float)
+                    snapped = self._snap(exact)
+                    self._pieces(exact, snapped, outline, w, width, False, _sharp_vertices(snapped, w) if w > 2 else ())
 
     def ellipse(self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 1) -> None:
         f = self.factor
