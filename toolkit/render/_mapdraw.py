@@ -24,7 +24,7 @@ from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
 from ._mapgeom import Bins, chains, crossing, join_ends, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
-from ._glyphs import label_box, paste_label, paste_text, text_box
+from ._glyphs import label_box, label_pieces, paste_text, text_box
 from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
@@ -791,12 +791,17 @@ class MapScene:
                 paste_text(image, origin, x, y, text, size, True, "condensed", colour)
         # hex ids over a knock-out box of the hex's colour
         if self.ids:
-            size, bold, family = self.id_font
+            pieces = self.__dict__.get("_id_pieces")
+            if pieces is None:   # where each id's glyphs go, worked out once for every window
+                size, bold, family = self.id_font
+                pieces = self._id_pieces = [label_pieces(x, y, label, size, bold, family, self.id_anchor)
+                                            for x, y, _, _, label in self.ids]
             for n in order:
-                x, y, (x0, y0, x1, y1), (ink, knock), label = self.ids[n]
+                _, _, (x0, y0, x1, y1), (ink, knock), _ = self.ids[n]
                 if knock is not None:
                     core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                paste_label(image, origin, x, y, label, size, bold, family, ink, anchor=self.id_anchor)
+                for mask, (gx0, gy0, gx1, gy1) in pieces[n]:
+                    core.paste(ink, (gx0 - ox, gy0 - oy, gx1 - ox, gy1 - oy), mask)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
