@@ -196,7 +196,8 @@ class MapScene:
         """A water body of hexes centred at ``water`` with shore hexes at ``land`` (centre
         offsets): per polygon its rings, bounds and shore lines (arrays, same offsets)."""
         def union(centres):
-            return unary_union(self._hex_polygons(centres))
+            polys = self._hex_polygons(centres)
+            return polys[0] if len(polys) == 1 else unary_union(polys)
 
         body = union(water)
         coast = None
@@ -414,11 +415,11 @@ class MapScene:
     def _water_near(self, segment) -> list:
         """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
         zone = LineString(segment).buffer(self.size * 0.2)
-        out = []
-        for line in self.water_lines:
-            if line.intersects(zone):
-                out.append(line.intersection(zone))
-        return out
+        lines = self.__dict__.get("_water_array")
+        if lines is None or len(lines) != len(self.water_lines):
+            lines = self._water_array = np.asarray(self.water_lines, dtype=object)
+        near = lines[shapely.intersects(lines, zone)]
+        return list(shapely.intersection(near, zone)) if len(near) else []
 
     def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
         """Hex centres of a line, straightened along rows of a flat-topped grid, and moved
