@@ -128,11 +128,15 @@ class Canvas:
         """Short separate straight strokes with square ends (rail ties, slope ticks), queued
         a few at a time: the same pixels as one :meth:`line` each, far fewer operations."""
         w = max(1, round(width * self.factor))
-        for k in range(0, len(pairs), 8):
-            group = pairs[k:k + 8]
-            pts = [p for pair in group for p in pair]
-            self._ops.append(("segments", self._snap(pts), fill, w))
-            self._bin([_box(pts)], width / 2)
+        if not len(pairs):
+            return
+        pts = np.asarray(pairs, dtype=float).reshape(-1, 2)
+        snapped = self._snap(pts)
+        starts = np.arange(0, len(pts), 16)
+        lo, hi = np.minimum.reduceat(pts, starts).tolist(), np.maximum.reduceat(pts, starts).tolist()
+        for k, (x0, y0), (x1, y1) in zip(starts.tolist(), lo, hi):
+            self._ops.append(("segments", snapped[k:k + 16], fill, w))
+            self._bin([(x0, y0, x1, y1)], width / 2)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
