@@ -153,7 +153,7 @@ class MapScene:
 
     def water(self) -> None:
         """Adjacent water hexes merged into one body with a rounded shore (shore line comes later)."""
-        self.shores = []   # (points of a shore line, colour)
+        self.shores = []   # (points of a shore line (n x 2 array), colour)
         self.bodies: list[tuple] = []   # (colour, [rings of whole pixels (n x 2 arrays)], box)
         self.water_colour: dict[Hex, tuple] = {}
         if not self.water_hexes:
@@ -183,7 +183,7 @@ class MapScene:
                 self.bodies.append((style.water, moved, (bx0 + x0, by0 + y0, bx1 + x0, by1 + y0)))
                 # the anti-aliased shore line hides the jagged edge of the fill
                 for part in shore:
-                    self.shores.append(((part + offset).tolist(), style.shore or style.ink))
+                    self.shores.append((part + offset, style.shore or style.ink))
 
     def _unit_corners(self) -> list[tuple[float, float]]:
         """A hex's corners as offsets from its centre, as :meth:`Layout.corners` adds them."""
