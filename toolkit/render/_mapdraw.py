@@ -40,6 +40,9 @@ EDGE_SIDES = {
 #: Overlay styles that colour a hex of open ground, not only add a symbol.
 DOMINANT = ("woods", "swamp", "town", "city", "mountain")
 
+#: Points :func:`catmull_rom` draws for each step of a road or railway.
+_SAMPLES = 10
+
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
 
@@ -377,7 +380,7 @@ class MapScene:
         # a railway that runs along a road is drawn beside it, not on top of it
         road_steps = {frozenset(pair) for style, _, line in styled if style.key != "rail"
                       for pair in zip(line.hexes, line.hexes[1:])}
-        paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set())), line)
+        paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set()), _SAMPLES), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
         # bridges under the lines that cross the water, where the drawn line crosses the
         # drawn river (a bridge given as a hexside feature is drawn here too)
@@ -385,12 +388,15 @@ class MapScene:
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
         for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
             drawn = None
-            for a, b in zip(line.hexes, line.hexes[1:]):
+            for i, (a, b) in enumerate(zip(line.hexes, line.hexes[1:])):
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
                     segment = self._segment(side)
-                    drawn = drawn or LineString(np.asarray(pts, dtype=float))
-                    at, direction = crossing(drawn, segment, self.centres[a], self.centres[b],
+                    drawn = np.asarray(pts, dtype=float) if drawn is None else drawn
+                    # the curve from the hex before a to the hex after b (catmull_rom draws
+                    # _SAMPLES points a step): where it crosses this side, without the rest
+                    near = LineString(drawn[max(0, _SAMPLES * (i - 1)):_SAMPLES * (i + 2) + 1])
+                    at, direction = crossing(near, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
