@@ -733,8 +733,7 @@ class MapScene:
         lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
         reach = self.grid_style[1] + 2
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
-        parts = [(n, x, y, x + spr.width, y + spr.height)
-                 for n, sprites in self.sprites.items() for spr, (x, y) in sprites]
+        parts = list(self._sprite_boxes)
         parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _, _) in enumerate(self.ids)]
         if parts:
             p = np.asarray(parts, dtype=float)
@@ -845,6 +844,7 @@ class MapScene:
         self.fill_inks = [ink(self.fills[h]) for h in self.hexes]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
+        self._sprite_boxes: list[tuple] = []   # (hex number, box) of each sprite, for _hex_extents
         trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
         for n, h in enumerate(self.hexes):
             out = []
@@ -858,12 +858,14 @@ class MapScene:
                         box = spr.getchannel("A").getbbox() if spr is not None else None
                         # premultiplied: pillow pastes it through its alpha twice as fast (pixels within
                         # one level of 255 of the straight alpha paste)
-                        cut = trimmed[(code, variant)] = ((spr.crop(box).convert("RGBa"), box[0], box[1], spr.width / 2)
-                                                          if box else (None, 0, 0, 0))
+                        cut = trimmed[(code, variant)] = ((spr.crop(box).convert("RGBa"), box[0], box[1], spr.width / 2,
+                                                           box[2] - box[0], box[3] - box[1]) if box else (None,) * 6)
                     if cut[0] is not None:
                         cx, cy = self.centres[h]
                         half = cut[3]
-                        out.append((cut[0], (round(cx - half) + cut[1], round(cy - half) + cut[2])))
+                        x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
+                        out.append((cut[0], (x, y)))
+                        self._sprite_boxes.append((n, x, y, x + cut[4], y + cut[5]))
             if out:
                 self.sprites[n] = out
 
