@@ -797,9 +797,10 @@ class MapScene:
             image.paste(colour, (mx0, my0, mx1, my1), mask)
         # terrain symbols
         core = image.im
+        sprites = self.sprites
         for n in order:
-            for spr, (x, y) in self.sprites.get(n, ()):
-                core.paste(spr.im, (x - ox, y - oy, x - ox + spr.width, y - oy + spr.height), spr.im)
+            for spr, (x0, y0, x1, y1) in sprites.get(n, ()):
+                core.paste(spr, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), spr)
         if order:
             self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
@@ -821,11 +822,12 @@ class MapScene:
                 pieces = self._id_pieces = [label_pieces(x, y, label, size, bold, family, self.id_anchor)
                                             for x, y, _, _, label in self.ids]
             for n in order:
-                _, _, (x0, y0, x1, y1), (ink, knock), _ = self.ids[n]
+                _, _, (x0, y0, x1, y1), (colour, knock), _ = self.ids[n]
                 if knock is not None:
-                    core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                    core.paste(ink(knock), (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                colour = ink(colour)
                 for mask, (gx0, gy0, gx1, gy1) in pieces[n]:
-                    core.paste(ink, (gx0 - ox, gy0 - oy, gx1 - ox, gy1 - oy), mask)
+                    core.paste(colour, (gx0 - ox, gy0 - oy, gx1 - ox, gy1 - oy), mask)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
@@ -882,7 +884,7 @@ class MapScene:
                         cx, cy = self.centres[h]
                         half = cut[3]
                         x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
-                        out.append((cut[0], (x, y)))
+                        out.append((cut[0].im, (x, y, x + cut[4], y + cut[5])))   # pillow's core: pasted as is
                         self._sprite_boxes.append((n, x, y, x + cut[4], y + cut[5]))
             if out:
                 self.sprites[n] = out
