@@ -206,6 +206,8 @@ class Canvas:
         ty1 = np.minimum(ly, np.floor(y1 / t)).astype(np.int64)
         nx, ny = np.maximum(tx1 - tx0 + 1, 0), np.maximum(ty1 - ty0 + 1, 0)
         counts = nx * ny
+        if not counts.sum():
+            return   # near the window, but reaching none of its tiles
         op = np.repeat(np.arange(len(ops)), counts)
         k = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         tx = tx0[op] + k // ny[op]
