@@ -24,6 +24,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+# the toolkit next to this file (a worktree), not whichever copy is installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 SPEED = {
     "1k@150": dict(cols=40, rows=25, dpi=150, ratio=5.0, repeats=5),

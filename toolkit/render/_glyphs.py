@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from ._raster import snap
 from .fonts import font
 
-__all__ = ["text_sprite", "text_box", "paste_text", "paste_label", "label_box"]
+__all__ = ["text_sprite", "text_box", "paste_text", "paste_label", "label_box", "label_pieces"]
 
 
 @lru_cache(maxsize=4096)
@@ -99,3 +99,12 @@ def paste_label(image: Image.Image, origin: tuple[int, int], x: float, y: float,
     core = image.im
     for mask, gx, gy, w, h in _label_layout(text, size, bold, family, anchor):
         core.paste(fill, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
+
+
+def label_pieces(x: float, y: float, text: str, size: float, bold: bool, family: str,
+                 anchor: str = "mm") -> list[tuple]:
+    """What :func:`paste_label` pastes, worked out once: ``(mask core, (x0, y0, x1, y1))``
+    per piece, in map pixels."""
+    X, Y = snap(x), snap(y)
+    return [(mask, (X + gx, Y + gy, X + gx + w, Y + gy + h))
+            for mask, gx, gy, w, h in _label_layout(text, size, bold, family, anchor)]

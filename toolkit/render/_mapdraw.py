@@ -25,7 +25,7 @@ from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
 from ._mapgeom import Bins, chains, crossing, join_ends, lake_body, line_cover, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
-from ._glyphs import label_box, paste_label, paste_text, text_box
+from ._glyphs import label_box, label_pieces, paste_text, text_box
 from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
@@ -40,6 +40,9 @@ EDGE_SIDES = {
 
 #: Overlay styles that colour a hex of open ground, not only add a symbol.
 DOMINANT = ("woods", "swamp", "town", "city", "mountain")
+
+#: Points :func:`catmull_rom` draws for each step of a road or railway.
+_SAMPLES = 10
 
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
@@ -78,7 +81,8 @@ class MapScene:
         self.game = game
         self.size = layout.size
         self.grid = game_map.grid
-        self.hexes = self.grid.hexes()
+        # the centres come in the grid's order (see mapimage._fit): no second walk of the grid
+        self.hexes = list(centres) if centres else self.grid.hexes()
         self.centres = centres or {h: layout.center(h) for h in self.hexes}
         self.factor = 3 if layout.size < 64 else 2
         self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
@@ -99,6 +103,8 @@ class MapScene:
         self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
                                     for _, b, p in self.ops], dtype=float).reshape(-1, 4)
         self.op_index = _Boxes(self.op_boxes)
+        self.op_raw = np.asarray([b for _, b, _ in self.ops], dtype=float).reshape(-1, 4)
+        self.op_pads = np.asarray([p for _, _, p in self.ops], dtype=float)
         self.edge_tiles = self.edge_labels(edge_labels)
         self.hex_ids()
         self.places()
@@ -151,7 +157,7 @@ class MapScene:
 
     def water(self) -> None:
         """Adjacent water hexes merged into one body with a rounded shore (shore line comes later)."""
-        self.shores = []   # (points of a shore line, colour)
+        self.shores = []   # (points of a shore line (n x 2 array), colour)
         self.bodies: list[tuple] = []   # (colour, [rings of whole pixels (n x 2 arrays)], box)
         self.water_colour: dict[Hex, tuple] = {}
         if not self.water_hexes:
@@ -181,7 +187,7 @@ class MapScene:
                 self.bodies.append((style.water, moved, (bx0 + x0, by0 + y0, bx1 + x0, by1 + y0)))
                 # the anti-aliased shore line hides the jagged edge of the fill
                 for part in shore:
-                    self.shores.append(((part + offset).tolist(), style.shore or style.ink))
+                    self.shores.append((part + offset, style.shore or style.ink))
 
     def _unit_corners(self) -> list[tuple[float, float]]:
         """A hex's corners as offsets from its centre, as :meth:`Layout.corners` adds them."""
@@ -194,7 +200,8 @@ class MapScene:
         """A water body of hexes centred at ``water`` with shore hexes at ``land`` (centre
         offsets): per polygon its rings, bounds and shore lines (arrays, same offsets)."""
         def union(centres):
-            return unary_union(self._hex_polygons(centres))
+            polys = self._hex_polygons(centres)
+            return polys[0] if len(polys) == 1 else unary_union(polys)
 
         body = union(water)
         coast = None
@@ -202,7 +209,10 @@ class MapScene:
         # corners; where the water meets the map edge it runs to the hex edge
         if land:
             whole = body
-            ground = union(land)
+            # within a rim's width of the land is within it of the hexsides water and land
+            # share (the land lies beyond them): buffering those few sides gives the same
+            # shape as buffering the land hexes, several times faster
+            ground = self._shore_sides(water, land)
             q = 6   # segments a quarter circle: round enough for corners this small
             body = whole.difference(ground.buffer(self.px(0.075), quad_segs=q, join_style=1))
             r = self.px(0.06)
@@ -222,6 +232,21 @@ class MapScene:
                          if part.geom_type == "LineString" and len(part.coords) > 1]
             out.append((rings, poly.bounds, shore))
         return out
+
+    def _shore_sides(self, water, land):
+        """The hexsides between hexes centred at ``water`` and at ``land`` (centre offsets),
+        merged into lines."""
+        w = np.asarray(water, dtype=float).reshape(-1, 1, 2)
+        g = np.asarray(land, dtype=float).reshape(1, -1, 2)
+        d = g - w
+        dist = np.hypot(d[..., 0], d[..., 1])
+        i, j = np.nonzero(np.abs(dist - self.size) < self.size * 1e-3)   # neighbours
+        a, b = w[i, 0], g[0, j]
+        mid, step = (a + b) / 2, b - a
+        length = np.hypot(step[:, 0], step[:, 1])[:, None]
+        half = np.stack([-step[:, 1], step[:, 0]], axis=1) / length * (self.layout.radius / 2)
+        segments = np.stack([mid - half, mid + half], axis=1)
+        return shapely.line_merge(shapely.multilinestrings(list(shapely.linestrings(segments))))
 
     def _components(self, hexes: list[Hex]) -> list[list[Hex]]:
         """Connected groups of ``hexes`` (one water body each: small geometry, fast buffers)."""
@@ -262,7 +287,7 @@ class MapScene:
         for code in kinds:
             style = self._hexside_style(code)
             kind = self.m.hexside_types.get(code)
-            segments = [self.layout.hexside_segment(s) for s in sorted(by_code[code])]
+            segments = [self._segment(s) for s in sorted(by_code[code])]
             if kind is not None and kind.bridge and style.key == "bridge":
                 for side in sorted(by_code[code]):
                     if side in self._line_steps():
@@ -287,6 +312,20 @@ class MapScene:
                 canvas.line(pts, style.colour, w)
                 if style.ticks:
                     self._ticks(canvas, chain, style.colour, w)
+
+    def _segment(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
+        """``Layout.hexside_segment(side)`` from the planned centres (the same arithmetic,
+        without working out both centres again)."""
+        a, b = self.centres.get(side.a), self.centres.get(side.b)
+        if a is None or b is None:
+            return self.layout.hexside_segment(side)
+        (ax, ay), (bx, by) = a, b
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        half = self.layout.radius / 2
+        ux, uy = -dy / length * half, dx / length * half
+        return (mx - ux, my - uy), (mx + ux, my + uy)
 
     def _line_steps(self) -> set:
         """The hexsides some road, track or railway crosses."""
@@ -362,7 +401,7 @@ class MapScene:
         # a railway that runs along a road is drawn beside it, not on top of it
         road_steps = {frozenset(pair) for style, _, line in styled if style.key != "rail"
                       for pair in zip(line.hexes, line.hexes[1:])}
-        paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set())), line)
+        paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set()), _SAMPLES), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
         # bridges under the lines that cross the water, where the drawn line crosses the
         # drawn river (a bridge given as a hexside feature is drawn here too)
@@ -370,12 +409,15 @@ class MapScene:
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
         for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
             drawn = None
-            for a, b in zip(line.hexes, line.hexes[1:]):
+            for i, (a, b) in enumerate(zip(line.hexes, line.hexes[1:])):
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
-                    segment = self.layout.hexside_segment(side)
-                    drawn = drawn or LineString(np.asarray(pts, dtype=float))
-                    at, direction = crossing(drawn, segment, self.centres[a], self.centres[b],
+                    segment = self._segment(side)
+                    drawn = np.asarray(pts, dtype=float) if drawn is None else drawn
+                    # the curve from the hex before a to the hex after b (catmull_rom draws
+                    # _SAMPLES points a step): where it crosses this side, without the rest
+                    near = LineString(drawn[max(0, _SAMPLES * (i - 1)):_SAMPLES * (i + 2) + 1])
+                    at, direction = crossing(near, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
@@ -400,11 +442,11 @@ class MapScene:
     def _water_near(self, segment) -> list:
         """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
         zone = LineString(segment).buffer(self.size * 0.2)
-        out = []
-        for line in self.water_lines:
-            if line.intersects(zone):
-                out.append(line.intersection(zone))
-        return out
+        lines = self.__dict__.get("_water_array")
+        if lines is None or len(lines) != len(self.water_lines):
+            lines = self._water_array = np.asarray(self.water_lines, dtype=object)
+        near = lines[shapely.intersects(lines, zone)]
+        return list(shapely.intersection(near, zone)) if len(near) else []
 
     def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
         """Hex centres of a line, straightened along rows of a flat-topped grid, and moved
@@ -879,8 +921,7 @@ class MapScene:
         lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
         reach = self.grid_style[1] + 2
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
-        parts = [(n, x, y, x + spr.width, y + spr.height)
-                 for n, sprites in self.sprites.items() for spr, (x, y) in sprites]
+        parts = list(self._sprite_boxes)
         parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _, _) in enumerate(self.ids)]
         if parts:
             p = np.asarray(parts, dtype=float)
@@ -926,16 +967,16 @@ class MapScene:
             image.paste(colour, (mx0, my0, mx1, my1), mask)
         # terrain symbols
         core = image.im
+        sprites = self.sprites
         for n in order:
-            for spr, (x, y) in self.sprites.get(n, ()):
-                core.paste(spr.im, (x - ox, y - oy, x - ox + spr.width, y - oy + spr.height), spr.im)
+            for spr, (x0, y0, x1, y1) in sprites.get(n, ()):
+                core.paste(spr, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), spr)
         if order:
             self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
         canvas = Canvas(image, self.factor, origin=origin)
-        for n in self.op_index.within(box):
-            op, obox, pad = self.ops[n]
-            canvas.add(op, obox, pad)
+        near = self.op_index.within(box)
+        canvas.add_many([self.ops[n][0] for n in near], self.op_raw[near], self.op_pads[near])
         canvas.flush()
         for tile, (x, y) in self.edge_tiles:
             image.paste(tile, (x - ox, y - oy), tile)
@@ -945,12 +986,18 @@ class MapScene:
                 paste_text(image, origin, x, y, text, size, True, "condensed", colour)
         # hex ids over a knock-out box of the hex's colour
         if self.ids:
-            size, bold, family = self.id_font
+            pieces = self.__dict__.get("_id_pieces")
+            if pieces is None:   # where each id's glyphs go, worked out once for every window
+                size, bold, family = self.id_font
+                pieces = self._id_pieces = [label_pieces(x, y, label, size, bold, family, self.id_anchor)
+                                            for x, y, _, _, label in self.ids]
             for n in order:
-                x, y, (x0, y0, x1, y1), (ink, knock), label = self.ids[n]
+                _, _, (x0, y0, x1, y1), (colour, knock), _ = self.ids[n]
                 if knock is not None:
-                    core.paste(knock, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                paste_label(image, origin, x, y, label, size, bold, family, ink, anchor=self.id_anchor)
+                    core.paste(ink(knock), (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                colour = ink(colour)
+                for mask, (gx0, gy0, gx1, gy1) in pieces[n]:
+                    core.paste(colour, (gx0 - ox, gy0 - oy, gx1 - ox, gy1 - oy), mask)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
@@ -987,6 +1034,7 @@ class MapScene:
         self.fill_inks = [ink(self.fills[h]) for h in self.hexes]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
+        self._sprite_boxes: list[tuple] = []   # (hex number, box) of each sprite, for _hex_extents
         trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
         for n, h in enumerate(self.hexes):
             out = []
@@ -998,12 +1046,16 @@ class MapScene:
                     if cut is None:
                         spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
                         box = spr.getchannel("A").getbbox() if spr is not None else None
-                        cut = trimmed[(code, variant)] = ((spr.crop(box), box[0], box[1], spr.width / 2) if box
-                                                          else (None, 0, 0, 0))
+                        # premultiplied: pillow pastes it through its alpha twice as fast (pixels within
+                        # one level of 255 of the straight alpha paste)
+                        cut = trimmed[(code, variant)] = ((spr.crop(box).convert("RGBa"), box[0], box[1], spr.width / 2,
+                                                           box[2] - box[0], box[3] - box[1]) if box else (None,) * 6)
                     if cut[0] is not None:
                         cx, cy = self.centres[h]
                         half = cut[3]
-                        out.append((cut[0], (round(cx - half) + cut[1], round(cy - half) + cut[2])))
+                        x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
+                        out.append((cut[0].im, (x, y, x + cut[4], y + cut[5])))   # pillow's core: pasted as is
+                        self._sprite_boxes.append((n, x, y, x + cut[4], y + cut[5]))
             if out:
                 self.sprites[n] = out
 

@@ -22,12 +22,18 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 import numpy as np
+import shapely
 from PIL import Image, ImageDraw
 
 Point = tuple[float, float]
 
 #: Points per piece of a long polyline.
 _CHUNK = 12
+
+#: How far (in supersampled pixels) a polyline may move when points that lie almost on a
+#: straight line between their neighbours are dropped: under the half pixel snapping moves
+#: every point anyway, so the drawn line looks the same with far fewer segments to fill.
+_TOLERANCE = 0.25
 
 #: Pixels drawn around each tile and thrown away (see the module docstring).
 PAD = 2
@@ -92,14 +98,19 @@ class Canvas:
         """A polyline of ``width`` pixels with round joints (and round ends)."""
         if len(points) < 2:
             return
-        exact = np.asarray(points, dtype=float).reshape(-1, 2)
-        n = len(exact)
+        exact = _simplify(np.asarray(points, dtype=float).reshape(-1, 2), _TOLERANCE / self.factor)
         w = max(1, round(width * self.factor))
         snapped = self._snap(exact)
         sharp = list(_sharp_vertices(snapped, w)) if w > 2 else []
+        self._pieces(exact, snapped, fill, w, width, round_ends, sharp)
+
+    def _pieces(self, exact: np.ndarray, snapped: np.ndarray, fill, w: int, width: float, round_ends: bool,
+                sharp: Sequence[int]) -> None:
+        """Queue a polyline (``exact`` map pixels, ``snapped`` to the supersampled grid) as
+        short overlapping pieces, so a tile only draws what crosses it; two shared points make
+        every vertex an inner vertex of some piece (``sharp``: the vertices that get a disc)."""
+        n = len(exact)
         xs, ys = exact[:, 0].tolist(), exact[:, 1].tolist()
-        # long polylines become short overlapping pieces, so a tile only draws what crosses
-        # it; two shared points make every vertex an inner vertex of some piece (joints)
         step = _CHUNK
         starts = range(0, max(1, n - 2), step) if n > step + 2 else [0]
         for k in starts:
@@ -111,22 +122,26 @@ class Canvas:
             self._ops.append(("line", snapped[k:end].copy(), fill, w, (round_ends and first, round_ends and last),
                               joints))
             px, py = xs[k:end], ys[k:end]
-            self._bin([(min(px), min(py), max(px), max(py))], width)
+            self._bin([(min(px), min(py), max(px), max(py))], width / 2)
 
     def segments(self, pairs: Sequence[tuple[Point, Point]], fill, width: float) -> None:
         """Short separate straight strokes with square ends (rail ties, slope ticks), queued
         a few at a time: the same pixels as one :meth:`line` each, far fewer operations."""
         w = max(1, round(width * self.factor))
-        for k in range(0, len(pairs), 8):
-            group = pairs[k:k + 8]
-            pts = [p for pair in group for p in pair]
-            self._ops.append(("segments", self._snap(pts), fill, w))
-            self._bin([_box(pts)], width)
+        if not len(pairs):
+            return
+        pts = np.asarray(pairs, dtype=float).reshape(-1, 2)
+        snapped = self._snap(pts)
+        starts = np.arange(0, len(pts), 16)
+        lo, hi = np.minimum.reduceat(pts, starts).tolist(), np.maximum.reduceat(pts, starts).tolist()
+        for k, (x0, y0), (x1, y1) in zip(starts.tolist(), lo, hi):
+            self._ops.append(("segments", snapped[k:k + 16], fill, w))
+            self._bin([(x0, y0, x1, y1)], width / 2)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
         self._ops.append(("polygon", self._snap(points), fill, outline, max(1, round(width * self.factor))))
-        self._bin([_box(points)], width)
+        self._bin([_box(points)], width / 2)
 
     def shape(self, geom, fill=None, outline=None, width: float = 1) -> None:
         """A shapely Polygon or MultiPolygon, holes included."""
@@ -137,21 +152,76 @@ class Canvas:
         for poly in polys:
             if poly.geom_type != "Polygon" or poly.is_empty:
                 continue
-            rings = [self._snap(poly.exterior.coords)] + [self._snap(r.coords) for r in poly.interiors]
-            joints = [_sharp_vertices(r, w) if w > 2 else () for r in rings]
-            self._ops.append(("shape", rings, fill, outline, w, joints))
-            self._bin([poly.bounds], width)
+            x0, y0, x1, y1 = poly.bounds
+            t = self.tile
+            if max(x1 - x0, y1 - y0) <= 2 * t:
+                rings = [self._snap(poly.exterior.coords)] + [self._snap(r.coords) for r in poly.interiors]
+                joints = [_sharp_vertices(r, w) if w > 2 else () for r in rings]
+                self._ops.append(("shape", rings, fill, outline, w, joints))
+                self._bin([poly.bounds], width / 2)
+                continue
+            # a long shape (a band along a map edge): filled in slabs a tile long and outlined
+            # in pieces, so each tile fills and strokes only what crosses it, not the whole shape
+            if fill is not None:
+                along = 0 if x1 - x0 >= y1 - y0 else 1
+                lo, hi = (x0, x1) if along == 0 else (y0, y1)
+                for a in range(math.floor(lo / t) * t, math.ceil(hi), t):
+                    box = (a, y0 - 1, a + t, y1 + 1) if along == 0 else (x0 - 1, a, x1 + 1, a + t)
+                    self.shape(shapely.clip_by_rect(poly, *box), fill, None, width)
+            if outline is not None:
+                for ring in (poly.exterior, *poly.interiors):
+                    exact = np.asarray(ring.coords, dtype=float)
+                    snapped = self._snap(exact)
+                    self._pieces(exact, snapped, outline, w, width, False, _sharp_vertices(snapped, w) if w > 2 else ())
 
     def ellipse(self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 1) -> None:
         f = self.factor
         x0, y0, x1, y1 = (math.floor(v * f + 0.5) for v in (cx - r, cy - r, cx + r, cy + r))
         self._ops.append(("ellipse", (x0, y0, x1, y1), fill, outline, max(1, round(width * self.factor))))
-        self._bin([(cx - r, cy - r, cx + r, cy + r)], width)
+        self._bin([(cx - r, cy - r, cx + r, cy + r)], 0)
 
     def add(self, op: tuple, box: tuple[float, float, float, float], pad: float) -> None:
         """Queue an operation recorded elsewhere (see :class:`Recorder`), with its box."""
         self._ops.append(op)
         self._bin([box], pad)
+
+    def add_many(self, ops: Sequence[tuple], boxes: np.ndarray, pads: np.ndarray) -> None:
+        """:meth:`add` for many operations at once (``boxes``: N x 4, ``pads``: N), binned
+        into the same tiles with the same cover boxes, in one pass of array arithmetic."""
+        if self._ops or not len(ops):
+            for op, box, pad in zip(ops, boxes.tolist(), pads.tolist()):
+                self.add(op, box, pad)
+            return
+        self._ops.extend(ops)
+        t = self.tile
+        ox, oy = self.origin
+        lx, ly = self._last
+        p = pads + (PAD + 1)
+        x0, x1 = boxes[:, 0] - ox - p, boxes[:, 2] - ox + p
+        y0, y1 = boxes[:, 1] - oy - p, boxes[:, 3] - oy + p
+        # the tiles each box reaches (as _bin: clamped to the last tile, none left of the first)
+        tx0 = np.clip(np.floor(x0 / t), 0, lx).astype(np.int64)
+        tx1 = np.minimum(lx, np.floor(x1 / t)).astype(np.int64)
+        ty0 = np.clip(np.floor(y0 / t), 0, ly).astype(np.int64)
+        ty1 = np.minimum(ly, np.floor(y1 / t)).astype(np.int64)
+        nx, ny = np.maximum(tx1 - tx0 + 1, 0), np.maximum(ty1 - ty0 + 1, 0)
+        counts = nx * ny
+        if not counts.sum():
+            return   # near the window, but reaching none of its tiles
+        op = np.repeat(np.arange(len(ops)), counts)
+        k = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        tx = tx0[op] + k // ny[op]
+        ty = ty0[op] + k % ny[op]
+        key = tx * (ly + 1) + ty
+        order = np.argsort(key, kind="stable")            # each tile's operations keep their order
+        key, op = key[order], op[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        cover = np.stack([np.minimum.reduceat(x0[op], starts), np.minimum.reduceat(y0[op], starts),
+                          np.maximum.reduceat(x1[op], starts), np.maximum.reduceat(y1[op], starts)], axis=1)
+        ops_of = np.split(op, starts[1:])
+        for kk, members, box in zip(key[starts].tolist(), ops_of, cover.tolist()):
+            self._bins[divmod(kk, ly + 1)] = members.tolist()
+            self._boxes[divmod(kk, ly + 1)] = box
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -230,8 +300,12 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray) -> None:
         c = ink(fill)
         core.draw_lines(flat, c, w)
         if w > 2:
+            # only the joints near this crop (a long piece crosses several)
+            W, H = crop.size
             for i in joints:
-                _dot(core, flat[2 * i], flat[2 * i + 1], w, c)
+                x, y = flat[2 * i], flat[2 * i + 1]
+                if -w < x < W + w and -w < y < H + w:
+                    _dot(core, x, y, w, c)
             for flag, (x, y) in zip(round_ends, ((flat[0], flat[1]), (flat[-2], flat[-1]))):
                 if flag:
                     _dot(core, x, y, w, c)
@@ -327,6 +401,16 @@ def _sharp_vertices(pts, width: float) -> tuple[int, ...]:
     ok = (na > 0) & (nb > 0)
     cos = np.where(ok, (a * b).sum(axis=1) / np.where(ok, na * nb, 1.0), 1.0)
     return tuple((np.nonzero(cos < _notch_limit(width))[0] + 1).tolist())
+
+
+def _simplify(points: np.ndarray, tolerance: float) -> np.ndarray:
+    """``points`` without the ones that lie within ``tolerance`` of the line through the
+    points kept around them (Douglas-Peucker; ends kept). A smooth road of ten points a hex
+    drawn straight along a row becomes two points."""
+    if len(points) < 3:
+        return points
+    return shapely.get_coordinates(shapely.simplify(shapely.linestrings(points), tolerance,
+                                                    preserve_topology=False))
 
 
 def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:

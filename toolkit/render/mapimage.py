@@ -27,7 +27,7 @@ from ..io import atomic_path
 from ._mapdraw import MapScene
 from ._maplegend import LegendPlan, plan_legend
 from ._pngstream import write_png
-from ._raster import PAD, Canvas
+from ._raster import Canvas
 from .theme import Theme
 
 __all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE"]
@@ -139,16 +139,14 @@ class MapImage:
         # the last tiles of a row or column end with the map
         x1, y1 = min(x0 + TILE, self.size[0]), min(y0 + self.tile_h, self.size[1])
         scene = self.scene
-        # a margin drawn and thrown away: at a window's edge pillow's rounding differs
-        buf = Image.new("RGB", (x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD), scene.theme.paper)
-        origin = (x0 - PAD, y0 - PAD)
+        buf = Image.new("RGB", (x1 - x0, y1 - y0), scene.theme.paper)
         hx0, hy0, hx1, hy1 = self.hex_area
-        if x0 - PAD < hx1 and y0 - PAD < hy1:
-            scene.paint(buf, origin)
+        if x0 < hx1 and y0 < hy1:
+            scene.paint(buf, (x0, y0))
         for (bx0, by0, bx1, by1), block in self._blocks:
-            if bx0 < x1 + PAD and x0 - PAD < bx1 and by0 < y1 + PAD and y0 - PAD < by1:
-                buf.paste(self._block_image(block), (bx0 - origin[0], by0 - origin[1]))
-        return buf.crop((PAD, PAD, PAD + x1 - x0, PAD + y1 - y0))
+            if bx0 < x1 and x0 < bx1 and by0 < y1 and y0 < by1:
+                buf.paste(self._block_image(block), (bx0 - x0, by0 - y0))
+        return buf
 
     def _block_image(self, block) -> Image.Image:
         """One legend block drawn on its own (a few kept: strips cross them in turn)."""
