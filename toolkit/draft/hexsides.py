@@ -49,16 +49,14 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     best, seen, scores = None, 0.0, []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
+        least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
         widths = []
         for profile, (local_a, local_b) in zip(profiles, locals_):
             fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
                       (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-            # a river drawn along the hexside covers it; a hex id or a symbol beside it does not;
-            # a grid line blurred into a dark fill is not a slope
-            if any(abs(k) <= near and body(c, fill) >= 0.5
-                   and _off(fix(c, corr), fill, colour) < _off(fix(c, corr), fill, grid_rgb)
-                   for k, c, fill in fills):
-                widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
+            drawn = _band(fills, body, ink, near, colour, grid_rgb, corr, (local_a, local_b)) * sampler.k
+            if drawn >= least:
+                widths.append(drawn)
         share = len(widths) / len(ts)
         seen = max(seen, share)
         if share >= SIDE_SHARE:
@@ -74,6 +72,40 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
     return best[:2], seen, sure
+
+
+def _band(fills, body, ink, near: float, colour, grid_rgb, corr, locals_) -> float:
+    """The ink (in profile steps) of the band of the feature's colour lying on the hexside, or 0.
+
+    A feature drawn along a hexside is one band across it, covering the hexside: its own
+    colour within ``near`` of it, its edges beside. A stray pixel (a scan's halo beside a grid
+    line, a hatching stroke, a symbol) is no band; a pixel of either hex's own fill at the
+    hexside (the two fills meet there, a pixel off on a turned scan) is no ink; and a grid
+    line blurred into a dark fill is not a feature."""
+    differ = colour_distance(locals_[0], locals_[1]) > 2 * _FILL_NEAR
+    inks = []
+    for k, c, fill in fills:
+        p = fix(c, corr)
+        if differ and abs(k) <= near and min(colour_distance(p, f) for f in locals_) < _FILL_NEAR:
+            inks.append(0.0)
+        else:
+            inks.append(min(1.0, ink(c, fill)))
+    best, run, on_side = 0.0, 0.0, False
+    for (k, c, fill), a in zip(fills + [(None, None, None)], inks + [0.0]):
+        if a >= 0.35:
+            run += a
+            p = fix(c, corr)
+            on_side = on_side or (abs(k) <= near and body(c, fill) >= 0.5
+                                  and _off(p, fill, colour) < _off(p, fill, grid_rgb))
+            continue
+        if on_side:
+            best = max(best, run)
+        run, on_side = 0.0, False
+    return best
+
+
+#: Levels within which a pixel is a hex's own fill.
+_FILL_NEAR = 20.0
 
 
 def _corrected(colour, correction):
