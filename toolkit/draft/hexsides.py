@@ -50,15 +50,19 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
         least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
-        widths = []
+        widths, inked = [], 0
         for profile, (local_a, local_b) in zip(profiles, locals_):
             fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
                       (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-            drawn = _band(fills, body, ink, near, colour, grid_rgb, corr, (local_a, local_b)) * sampler.k
-            if drawn >= least:
-                widths.append(drawn)
+            drawn, blurred = _band(fills, body, ink, near, (colour, edge or colour), grid_rgb, corr,
+                                   (local_a, local_b))
+            if drawn * sampler.k >= least:
+                widths.append(drawn * sampler.k)
+            inked += blurred * sampler.k >= least / 2
         share = len(widths) / len(ts)
-        seen = max(seen, share)
+        # a band of the feature's ink where its own colour is blurred away (a ford's pale
+        # middle between dark edges) is not the feature, but leaves the hexside unsure
+        seen = max(seen, share, inked / len(ts))
         if share >= SIDE_SHARE:
             drawn = sorted(widths)[len(widths) // 2] / size
             score = share - abs(drawn - width) * 4
@@ -74,34 +78,42 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     return best[:2], seen, sure
 
 
-def _band(fills, body, ink, near: float, colour, grid_rgb, corr, locals_) -> float:
-    """The ink (in profile steps) of the band of the feature's colour lying on the hexside, or 0.
+def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float]:
+    """The ink (in profile steps) of the band of the feature's colour lying on the hexside (or
+    0), and of the band of its ink there whether or not its own colour shows.
 
     A feature drawn along a hexside is one band across it, covering the hexside: its own
     colour within ``near`` of it, its edges beside. A stray pixel (a scan's halo beside a grid
     line, a hatching stroke, a symbol) is no band; a pixel of either hex's own fill at the
-    hexside (the two fills meet there, a pixel off on a turned scan) is no ink; and a grid
-    line blurred into a dark fill is not a feature."""
+    hexside (the two fills meet there, a pixel off on a turned scan) is no ink; nor is a grid
+    line, blurred into the fill, nearer the grid's colour than the feature's (``colours``: its
+    own and its edge's)."""
+    colour = colours[0]
     differ = colour_distance(locals_[0], locals_[1]) > 2 * _FILL_NEAR
     inks = []
     for k, c, fill in fills:
         p = fix(c, corr)
-        if differ and abs(k) <= near and min(colour_distance(p, f) for f in locals_) < _FILL_NEAR:
+        if (differ and abs(k) <= near and min(colour_distance(p, f) for f in locals_) < _FILL_NEAR) or \
+                _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
             inks.append(0.0)
         else:
             inks.append(min(1.0, ink(c, fill)))
-    best, run, on_side = 0.0, 0.0, False
+    best = any_ = run = 0.0
+    on_side = touches = False
     for (k, c, fill), a in zip(fills + [(None, None, None)], inks + [0.0]):
         if a >= 0.35:
             run += a
             p = fix(c, corr)
+            touches = touches or abs(k) <= near
             on_side = on_side or (abs(k) <= near and body(c, fill) >= 0.5
                                   and _off(p, fill, colour) < _off(p, fill, grid_rgb))
             continue
         if on_side:
             best = max(best, run)
-        run, on_side = 0.0, False
-    return best
+        if touches:
+            any_ = max(any_, run)
+        run, on_side, touches = 0.0, False, False
+    return best, any_
 
 
 #: Levels within which a pixel is a hex's own fill.
