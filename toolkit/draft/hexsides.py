@@ -57,7 +57,8 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             drawn, blurred = _band(fills, body, ink, near, (colour, edge or colour), grid_rgb, corr,
                                    (local_a, local_b))
             if drawn * sampler.k >= least:
-                widths.append(drawn * sampler.k)
+                # its width: all the feature's ink across the hexside, which blur and JPEG keep
+                widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
             inked += blurred * sampler.k >= least / 2
         share = len(widths) / len(ts)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
@@ -90,23 +91,19 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
     own and its edge's)."""
     colour = colours[0]
     differ = colour_distance(locals_[0], locals_[1]) > 2 * _FILL_NEAR
-    inks, loose = [], []
+    inks = []
     for k, c, fill in fills:
         p = fix(c, corr)
         if (differ and abs(k) <= near and min(colour_distance(p, f) for f in locals_) < _FILL_NEAR) or \
                 _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
             inks.append(0.0)
-            loose.append(0.0)
         else:
             inks.append(min(1.0, ink(c, fill)))
-            # blurred, a pixel mixes the feature's colour, its edge and the fill, and lies on
-            # no one blend: its width counts how far it moved from the fill towards either
-            loose.append(max(_along(p, fill, f) for f in colours))
     best = any_ = run = 0.0
     on_side = touches = False
-    for (k, c, fill), a, wide in zip(fills + [(None, None, None)], inks + [0.0], loose + [0.0]):
-        if wide >= 0.15:
-            run += wide >= 0.5  # its width at half its strength: what blur and a cast keep
+    for (k, c, fill), a in zip(fills + [(None, None, None)], inks + [0.0]):
+        if a >= 0.1:  # a blurred band keeps its ink in its tails
+            run += a
             p = fix(c, corr)
             touches = touches or (abs(k) <= near and a >= 0.35)
             on_side = on_side or (abs(k) <= near and a >= 0.35 and body(c, fill) >= 0.5
@@ -118,15 +115,6 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
             any_ = max(any_, run)
         run, on_side, touches = 0.0, False, False
     return best, any_
-
-
-def _along(colour, fill, target) -> float:
-    """How far ``colour`` lies from ``fill`` towards ``target`` (0..1, its projection)."""
-    v = [target[i] - fill[i] for i in range(3)]
-    vv = sum(x * x for x in v)
-    if vv < 900.0:  # a colour within 30 levels of the fill does not show
-        return 0.0
-    return min(1.0, max(0.0, sum((colour[i] - fill[i]) * v[i] for i in range(3)) / vv))
 
 
 #: Levels within which a pixel is a hex's own fill.
