@@ -7,6 +7,9 @@ from .sample import colour_distance
 
 #: A hexside feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
+#: A feature whose own colour shows on the hexside at less than this strength (in the median
+#: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
+FAINT = 0.75
 
 
 def side_ink(colour, edge, correction):
@@ -50,15 +53,16 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
         least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
-        widths, inked = [], 0
+        widths, inked, strengths = [], 0, []
         for profile, (local_a, local_b) in zip(profiles, locals_):
             fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
                       (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-            drawn, blurred = _band(fills, body, ink, near, (colour, edge or colour), grid_rgb, corr,
+            drawn, blurred, strength = _band(fills, body, ink, near, (colour, edge or colour), grid_rgb, corr,
                                    (local_a, local_b))
             if drawn * sampler.k >= least:
                 # its width: all the feature's ink across the hexside, which blur and JPEG keep
                 widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
+                strengths.append(strength)
             inked += blurred * sampler.k >= least / 2
         share = len(widths) / len(ts)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
@@ -69,19 +73,22 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             score = share - abs(drawn - width) * 4
             scores.append(score)
             if best is None or score > best[2]:
-                best = (code, round(share, 3), score)
+                best = (code, round(share, 3), score, sorted(strengths)[len(strengths) // 2])
     if best is None:
         return None, seen, sureness(None, seen, SIDE_SHARE)
     sure = sureness(best[1], seen, SIDE_SHARE)
     runner = sorted(scores)[-2] if len(scores) > 1 else None
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
+    if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
+        sure = min(sure, 0.4)
     return best[:2], seen, sure
 
 
-def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float]:
+def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float]:
     """The ink (in profile steps) of the band of the feature's colour lying on the hexside (or
-    0), and of the band of its ink there whether or not its own colour shows.
+    0), of the band of its ink there whether or not its own colour shows, and how strongly its
+    own colour shows there (the most of it in one pixel, 0..1).
 
     A feature drawn along a hexside is one band across it, covering the hexside: its own
     colour within ``near`` of it, its edges beside. A stray pixel (a scan's halo beside a grid
@@ -99,22 +106,24 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
             inks.append(0.0)
         else:
             inks.append(min(1.0, ink(c, fill)))
-    best = any_ = run = 0.0
+    best = any_ = run = strongest = peak = 0.0
     on_side = touches = False
     for (k, c, fill), a in zip(fills + [(None, None, None)], inks + [0.0]):
         if a >= 0.1:  # a blurred band keeps its ink in its tails
             run += a
             p = fix(c, corr)
+            if abs(k) <= near:
+                peak = max(peak, min(1.0, body(c, fill)))
             touches = touches or (abs(k) <= near and a >= 0.35)
             on_side = on_side or (abs(k) <= near and a >= 0.35 and body(c, fill) >= 0.5
                                   and _off(p, fill, colour) < _off(p, fill, grid_rgb))
             continue
-        if on_side:
-            best = max(best, run)
+        if on_side and run > best:
+            best, strongest = run, peak
         if touches:
             any_ = max(any_, run)
-        run, on_side, touches = 0.0, False, False
-    return best, any_
+        run, on_side, touches, peak = 0.0, False, False, 0.0
+    return best, any_, strongest
 
 
 #: Levels within which a pixel is a hex's own fill.
