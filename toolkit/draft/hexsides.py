@@ -9,7 +9,7 @@ from .sample import colour_distance
 SIDE_SHARE = 0.6
 #: A feature whose own colour shows on the hexside at less than this strength (in the median
 #: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
-FAINT = 0.75
+FAINT = 0.6
 
 
 def side_ink(colour, edge, correction):
@@ -70,10 +70,12 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         seen = max(seen, share, inked / len(ts))
         if share >= SIDE_SHARE:
             drawn = sorted(widths)[len(widths) // 2] / size
-            score = share - abs(drawn - width) * 4
+            strength = sorted(strengths)[len(strengths) // 2]
+            # a feature whose colour shows only faintly yields to one whose colour shows
+            score = share - abs(drawn - width) * 4 - (0.5 if strength < FAINT else 0.0)
             scores.append(score)
             if best is None or score > best[2]:
-                best = (code, round(share, 3), score, sorted(strengths)[len(strengths) // 2])
+                best = (code, round(share, 3), score, strength)
     if best is None:
         return None, seen, sureness(None, seen, SIDE_SHARE)
     sure = sureness(best[1], seen, SIDE_SHARE)
@@ -92,8 +94,9 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
 
     A feature drawn along a hexside is one band across it, covering the hexside: its own
     colour within ``near`` of it, its edges beside. A stray pixel (a scan's halo beside a grid
-    line, a hatching stroke, a symbol) is no band; a pixel of either hex's own fill at the
-    hexside (the two fills meet there, a pixel off on a turned scan) is no ink; nor is a grid
+    line, a hatching stroke, a symbol) is no band; a pixel of either hex's own fill or a blend
+    of both at the hexside (the two fills meet there, blurred, or a pixel off on a turned scan)
+    is no ink; nor is a grid
     line, blurred into the fill, nearer the grid's colour than the feature's (``colours``: its
     own and its edge's)."""
     colour = colours[0]
@@ -101,28 +104,35 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
     inks = []
     for k, c, fill in fills:
         p = fix(c, corr)
-        if (differ and abs(k) <= near and min(colour_distance(p, f) for f in locals_) < _FILL_NEAR) or \
+        if (differ and abs(k) <= near and _off(p, locals_[0], locals_[1]) < _FILL_NEAR) or \
                 _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
             inks.append(0.0)
         else:
             inks.append(min(1.0, ink(c, fill)))
-    best = any_ = run = strongest = peak = 0.0
-    on_side = touches = False
+    any_ = run = 0.0
+    touches = False
+    for (k, _, _), a in zip(fills + [(0, None, None)], inks + [0.0]):
+        if a >= 0.35:  # ink without the feature's colour: its core only (hatching lies close by)
+            run += a
+            touches = touches or abs(k) <= near
+            continue
+        if touches:
+            any_ = max(any_, run)
+        run, touches = 0.0, False
+    best = run = strongest = peak = 0.0
+    on_side = False
     for (k, c, fill), a in zip(fills + [(None, None, None)], inks + [0.0]):
         if a >= 0.1:  # a blurred band keeps its ink in its tails
             run += a
             p = fix(c, corr)
             if abs(k) <= near:
                 peak = max(peak, min(1.0, body(c, fill)))
-            touches = touches or (abs(k) <= near and a >= 0.35)
             on_side = on_side or (abs(k) <= near and a >= 0.35 and body(c, fill) >= 0.5
                                   and _off(p, fill, colour) < _off(p, fill, grid_rgb))
             continue
         if on_side and run > best:
             best, strongest = run, peak
-        if touches:
-            any_ = max(any_, run)
-        run, on_side, touches, peak = 0.0, False, False, 0.0
+        run, on_side, peak = 0.0, False, 0.0
     return best, any_, strongest
 
 
