@@ -162,6 +162,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     crossed = _features(game_map, sampler, draft, raw, theme, palette)
+    doubted = _line_ends(game_map.grid, draft)
     towards: dict[Hex, list[Hex]] = {}
     for side in draft.links:
         towards.setdefault(side.a, []).append(side.b)
@@ -196,8 +197,8 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
             # context matches the roads' course only roughly, so a person should look
             f_conf *= 0.5
         # a hex is only as sure as the rivers and roads read along and across its sides
-        sides_sure = min((draft.side_confidence.get(Hexside.of(hex, o), 1.0) for o in game_map.grid.neighbours(hex)
-                          if o in bases), default=1.0)
+        sides_sure = min([draft.side_confidence.get(Hexside.of(hex, o), 1.0) for o in game_map.grid.neighbours(hex)
+                          if o in bases] + [doubted.get(hex, 1.0)])
         confidence = min(base[1], f_conf, sides_sure)
         runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
                      else (base[0], runner) if runner is not None else None)
@@ -278,6 +279,42 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
         if moved in linked:
             draft.links[side] = found
     return crossed
+
+
+#: How sure a hex is where a road or railway read on the picture stops short of the map's edge.
+LINE_END = 0.45
+
+
+def _line_ends(grid, draft: Draft) -> dict[Hex, float]:
+    """Hexes where a road or railway read on the picture is doubtful, with how sure they are.
+
+    Lines run on to the map's edge or into a town nearly always: where one stops inside the
+    map, a step was most often missed or a stray one read. Listed: the end, the hex the line
+    would run on to (straight on) and any hex beside the end the same line passes through (a
+    branch missed), and for a spur off a line the hex it leaves. A step read as two lines of
+    like colours, the weaker on fewer than all its samples, is listed too."""
+    ends: dict[tuple[str, Hex], list[Hex]] = {}
+    for side, codes in draft.links.items():
+        for code in codes:
+            ends.setdefault((code, side.a), []).append(side.b)
+            ends.setdefault((code, side.b), []).append(side.a)
+    doubted: dict[Hex, float] = {}
+    for (code, hex), others in ends.items():
+        near = grid.neighbours(hex)
+        if len(others) != 1 or len(near) < 6 or any(n not in draft.hexes for n in near):
+            continue
+        doubted[hex] = LINE_END
+        back = others[0]
+        if len(ends[(code, back)]) >= 3:  # a spur off a line
+            doubted[back] = LINE_END
+        on = grid.neighbour(hex, grid.direction(back, hex))
+        for n in near:
+            if n != back and (n == on or (code, n) in ends):
+                doubted[n] = LINE_END
+    for side, codes in draft.links.items():
+        if len(codes) > 1 and min(codes.values()) < 1.0:
+            doubted[side.a] = doubted[side.b] = LINE_END
+    return doubted
 
 
 def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False) -> Map:

@@ -7,6 +7,9 @@ from .sample import colour_distance
 
 #: A hexside feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
+#: A feature whose own colour shows on the hexside at less than this strength (in the median
+#: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
+FAINT = 0.6
 
 
 def side_ink(colour, edge, correction):
@@ -49,31 +52,92 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     best, seen, scores = None, 0.0, []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
-        widths = []
+        least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
+        widths, inked, strengths = [], 0, []
         for profile, (local_a, local_b) in zip(profiles, locals_):
             fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
                       (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-            # a river drawn along the hexside covers it; a hex id or a symbol beside it does not;
-            # a grid line blurred into a dark fill is not a slope
-            if any(abs(k) <= near and body(c, fill) >= 0.5
-                   and _off(fix(c, corr), fill, colour) < _off(fix(c, corr), fill, grid_rgb)
-                   for k, c, fill in fills):
+            drawn, blurred, strength = _band(fills, body, ink, near, (colour, edge or colour), grid_rgb, corr,
+                                   (local_a, local_b))
+            if drawn * sampler.k >= least:
+                # its width: all the feature's ink across the hexside, which blur and JPEG keep
                 widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
+                strengths.append(strength)
+            inked += blurred * sampler.k >= least / 2
         share = len(widths) / len(ts)
-        seen = max(seen, share)
+        # a band of the feature's ink where its own colour is blurred away (a ford's pale
+        # middle between dark edges) is not the feature, but leaves the hexside unsure
+        seen = max(seen, share, inked / len(ts))
         if share >= SIDE_SHARE:
             drawn = sorted(widths)[len(widths) // 2] / size
-            score = share - abs(drawn - width) * 4
+            strength = sorted(strengths)[len(strengths) // 2]
+            # a feature whose colour shows only faintly yields to one whose colour shows
+            score = share - abs(drawn - width) * 4 - (0.5 if strength < FAINT else 0.0)
             scores.append(score)
             if best is None or score > best[2]:
-                best = (code, round(share, 3), score)
+                best = (code, round(share, 3), score, strength)
     if best is None:
         return None, seen, sureness(None, seen, SIDE_SHARE)
     sure = sureness(best[1], seen, SIDE_SHARE)
     runner = sorted(scores)[-2] if len(scores) > 1 else None
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
+    if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
+        sure = min(sure, 0.4)
     return best[:2], seen, sure
+
+
+def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float]:
+    """The ink (in profile steps) of the band of the feature's colour lying on the hexside (or
+    0), of the band of its ink there whether or not its own colour shows, and how strongly its
+    own colour shows there (the most of it in one pixel, 0..1).
+
+    A feature drawn along a hexside is one band across it, covering the hexside: its own
+    colour within ``near`` of it, its edges beside. A stray pixel (a scan's halo beside a grid
+    line, a hatching stroke, a symbol) is no band; a pixel of either hex's own fill or a blend
+    of both at the hexside (the two fills meet there, blurred, or a pixel off on a turned scan)
+    is no ink; nor is a grid
+    line, blurred into the fill, nearer the grid's colour than the feature's (``colours``: its
+    own and its edge's)."""
+    colour = colours[0]
+    differ = colour_distance(locals_[0], locals_[1]) > 2 * _FILL_NEAR
+    inks = []
+    for k, c, fill in fills:
+        p = fix(c, corr)
+        if (differ and abs(k) <= near and _off(p, locals_[0], locals_[1]) < _FILL_NEAR) or \
+                _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
+            inks.append(0.0)
+        else:
+            inks.append(min(1.0, ink(c, fill)))
+    any_ = run = 0.0
+    touches = False
+    for (k, _, _), a in zip(fills + [(0, None, None)], inks + [0.0]):
+        if a >= 0.35:  # ink without the feature's colour: its core only (hatching lies close by)
+            run += a
+            touches = touches or abs(k) <= near
+            continue
+        if touches:
+            any_ = max(any_, run)
+        run, touches = 0.0, False
+    best = run = strongest = peak = 0.0
+    on_side = False
+    for (k, c, fill), a in zip(fills + [(None, None, None)], inks + [0.0]):
+        if a >= 0.1:  # a blurred band keeps its ink in its tails
+            run += a
+            p = fix(c, corr)
+            if abs(k) <= near:
+                peak = max(peak, min(1.0, body(c, fill)))
+            on_side = on_side or (abs(k) <= near and a >= 0.35 and body(c, fill) >= 0.5
+                                  and _off(p, fill, colour) < _off(p, fill, grid_rgb))
+            continue
+        if on_side and run > best:
+            best, strongest = run, peak
+        run, on_side, peak = 0.0, False, 0.0
+    return best, any_, strongest
+
+
+#: Levels within which a pixel is a hex's own fill.
+_FILL_NEAR = 20.0
 
 
 def _corrected(colour, correction):
