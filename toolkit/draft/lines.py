@@ -1,188 +1,304 @@
-"""Roads and railways read from their colour crossing a hexside from centre to centre, and
-joined into paths."""
+"""Roads and railways read where a thin stroke of their colour crosses a hexside and runs on
+into both hexes, and joined into paths.
+
+Nothing here knows how a line was drawn (through the centres, bent, moved beside another
+line): a line is found the way a person finds it. Scan each side of the hexside, a little
+inside either hex, for a thin run of a line's colour; from each run, follow the stroke pixel
+by pixel into both hexes, some way toward their middles. A stroke that crosses the side and
+reaches into both hexes links them; one that only passes near the side, or ends, does not.
+Which line it is comes from the colour of its pixels (each pixel against the fill of the hex
+it lies in, see :func:`~toolkit.draft._pixels.blend_alpha`); a road's dark casing is told
+from a railway beside it by its width.
+"""
 
 from __future__ import annotations
 
 import math
 
 from ..hexes import Hex, Hexside
-from ._pixels import blend_alpha, fix
+from ._pixels import fix
 from .sample import ID_BAND, colour_distance
 
-#: A line needs this share of its samples to show its colour ...
+#: A line is found when it is seen on this share of the steps followed into both hexes ...
 LINE_SHARE = 0.75
-#: ... and this share where trees or marsh symbols (dark strokes of every colour) fill the hex.
+#: ... and this share where trees or marsh symbols (dark strokes of every colour) fill a hex.
 TEXTURED_SHARE = 0.85
 
-
-def blend_matcher(target, correction):
-    """``match(colour, fill)``: the pixel is at least 40% the line's colour over ``fill`` (see
-    :func:`blend_alpha`)."""
-    alpha = blend_alpha(target, correction)
-    return lambda colour, fill: alpha(colour, fill) >= 0.4
-
-
-def read_link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
-    """``({line code: share of samples}, largest share any code was seen on)`` for the step
-    from ``hex`` to ``other``."""
-    a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    found, seen = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
-    if abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
-        # a step along a row of a flat-topped grid: the renderer draws a line running on along
-        # the row level at the two centres' middle height (render._mapgeom.straighten)
-        mid = (a[1] + b[1]) / 2
-        level, seen_level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b,
-                                        textured, (a, b))
-        seen = max(seen, seen_level)
-        found = _merge(found, level, lines)
-    return found, seen
+#: The two scans either side of a hexside lie this far inside the hexes (of the hex size):
+#: clear of the grid line and of a river drawn along the side.
+SCAN = 0.1
+#: A stroke is followed until it lies this deep inside a hex (the side is 0.5 from its centre).
+DEPTH = 0.3
+DEEPEST = 0.45
+#: A stroke's core is at least this much its line's colour (blurred, a thin line keeps more).
+CORE = 0.6
+#: Steps along a stroke, and how far across each step the stroke is looked for.
+STEP = 0.06
+REACH = 0.12
+#: The widest run across a stroke still taken for a line (a town's block or a wood is wider).
+THIN = 0.16
 
 
-def _merge(one: dict, two: dict, lines) -> dict:
-    """Lines found on two courses of a step. A code seen on one course only, in the colour of
-    the casing of a road seen on the other only, is that road's edge, not a line of its own
-    (a railway beside a road is found on the road's own course, beside it)."""
-    casings = {code: casing for code, _, casing in lines if casing is not None}
-    colours = {code: colour for code, colour, _ in lines}
-    out = {}
-    for mine, other in ((one, two), (two, one)):
-        for code, share in mine.items():
-            edge = any(k in other and k not in mine and colour_distance(colours[code], casing) < 80
-                       for k, casing in casings.items())
-            if not edge:
-                out[code] = max(share, out.get(code, 0.0))
-    return out
+class LinkReader:
+    """Reads the lines crossing each hexside of a picture.
 
+    ``lines`` are ``(code, colour, casing or None)``; colours are the map's (the picture's
+    after ``correction``)."""
 
-def shifted_link(sampler, hex, other, lines, matchers, size, fill_a, fill_b) -> tuple[dict, Hex | None]:
-    """Where a run along a row ends or turns, the renderer moved one end of a step to the row's
-    level and left the other at its centre: the line codes seen with one end a quarter hex up
-    or down (as clear as a line among symbols must be), and the hex whose end moved."""
-    a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    if not abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
-        return {}, None
-    q = abs(b[1] - a[1]) / 2
-    for da, db in ((q, 0), (-q, 0), (0, q), (0, -q)):
-        ends = (a[0], a[1] + da), (b[0], b[1] + db)
-        found, _ = _link_along(sampler, *ends, lines, matchers, size, fill_a, fill_b, True, (a, b))
-        if found:
-            return found, hex if da else other
-    return {}, None
-
-
-def _clear(sampler, centre, p, margin: float) -> bool:
-    """True if picture point ``p`` lies in the hex centred at ``centre`` at least ``margin`` (a
-    fraction of the hex size) inside its edges, and outside the band where its id is printed
-    (the id's knock-out box breaks a line there, and its ink is as dark as a railway)."""
-    layout = sampler.layout
-    angle = getattr(layout, "angle", 0.0)
-    c, s = math.cos(angle), math.sin(angle)
-    vx, vy = p[0] - centre[0], p[1] - centre[1]
-    lx, ly = (c * vx + s * vy) / layout.size, (-s * vx + c * vy) / layout.size
-    u, v = (lx, ly) if layout.grid.flat else (ly, lx)  # flat-topped: edges above and below
-    if max(abs(v), abs(0.866 * u) + abs(0.5 * v)) > 0.5 - margin:
-        return False
-    if sampler.labels:  # where names, ids and markers are printed is known
-        return not sampler.labelled(*p, 0.05 * layout.size)
-    band = ID_BAND
-    if sampler.hex_ids == "top":
-        return ly > -band
-    if sampler.hex_ids == "bottom":
-        return ly < band
-    if sampler.hex_ids == "centre":
-        return abs(ly) > 0.1 or abs(lx) > 0.2
-    return True
-
-
-def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, centres=None):
-    """The line code (and the share of samples that saw it) drawn on the segment ``a``-``b``
-    (``centres``: the two hexes' centres when the segment does not run through them), or None;
-    and the largest share of samples any line code was seen on.
-
-    Samples and the probes beside them are taken only where they are clear of the hexes'
-    edges (grid lines) and id bands (see :func:`_clear`)."""
-    ca, cb = centres or (a, b)
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length * 0.2 * size, dx / length * 0.2 * size
-    probes = []
-    for t, fill, centre in [(t, fill_a, ca) for t in (0.15, 0.2, 0.25, 0.3, 0.35, 0.4)] + \
-            [(t, fill_b, cb) for t in (0.6, 0.65, 0.7, 0.75, 0.8, 0.85)]:
-        at = (a[0] + dx * t, a[1] + dy * t)
-        if not _clear(sampler, centre, at, 0.08):
-            continue
-        beside = [k for k in (-1.4, -0.8, 0.8, 1.4)
-                  if _clear(sampler, centre, (at[0] + k * nx, at[1] + k * ny), 0.1)]
-        probes.append((t, fill, beside))
-    if not probes:
-        return {}, 0.0
-    found, seen = {}, 0.0
-    needed = TEXTURED_SHARE if textured else LINE_SHARE
-    for code, colour, casing in lines:
-        match = matchers[code]
-        hits = 0
-        beside_hits = beside_count = 0
-        for t, fill, beside_ks in probes:
-            def test(c, fill=fill):
-                return match(c, fill)
-            [(n, near)] = sampler.runs(a, b, (t,), 0.1 * size, test)
-            # in symbols (trees, marsh) the line must lie on its drawn course
-            if not n or near > (0.05 if textured else 0.07) * size:
+    def __init__(self, sampler, lines, correction) -> None:
+        self.sampler = sampler
+        self.lines = list(lines)
+        self.correction = correction
+        self.codes = [code for code, _, _ in self.lines]
+        self.colours = [tuple(float(v) for v in colour) for _, colour, _ in self.lines]
+        # which line's casing is drawn in which line's colour (a road's dark edge looks like a
+        # railway): casing index -> the lines that wear it
+        self.cased_by: dict[int, list[int]] = {}
+        for i, (_, _, casing) in enumerate(self.lines):
+            if casing is None:
                 continue
-            # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
-            beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
-                                   0.04 * size, test)[0][0] for k in beside_ks]
-            beside_hits += sum(1 for n in beside if n)
-            beside_count += len(beside)
-            if textured or sum(1 for n in beside if n) <= 1:
-                hits += 1
-        seen = max(seen, hits / len(probes))  # (a line seen among symbols leaves the reading unsure)
-        if textured and beside_hits > 0.35 * max(1, beside_count):
-            hits = 0  # trees or marsh symbols of the line's colour everywhere, not a line
-        share = hits / len(probes)
-        # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly
-        # everywhere; and a line is only found on three probes or more (where names and ids
-        # hide the rest, a line glimpsed leaves the hexes unsure)
-        if share >= needed and len(probes) >= 3:
-            found[code] = round(share, 3)
-    if len(found) > 1:
-        # lines of like colours (a road and a minor road) both accept the one drawn: keep the
-        # one whose own colour is drawn there (the nearest pixel to it, probe by probe)
-        colours = {code: colour for code, colour, _ in lines}
-        profiles = [[fix(c, sampler.correction) for _, c in sampler.profile(a, b, t, 0.1 * size)]
-                    for t, _, _ in probes]
-        misfit = {code: sum(min((colour_distance(c, colours[code]) for c in p), default=0.0) for p in profiles)
-                  for code in found}
-        for code in sorted(found, key=misfit.get):
-            if code not in found:
+            for j, colour in enumerate(self.colours):
+                if j != i and colour_distance(colour, casing) < 80:
+                    self.cased_by.setdefault(j, []).append(i)
+        self._labels: dict = {}
+
+    # -- pixels ------------------------------------------------------------------------------
+
+    def label(self, colour, fill) -> tuple[int, float]:
+        """The index of the line whose colour the pixel is (blended with ``fill``), or -1, and
+        how much of the pixel is that colour."""
+        key = (colour, fill)
+        known = self._labels.get(key)
+        if known is not None:
+            return known
+        p = fix(colour, self.correction)
+        best, best_off, alpha = -1, None, 0.0
+        for i, target in enumerate(self.colours):
+            v = [target[c] - fill[c] for c in range(3)]
+            vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+            if vv < 1600.0:  # the line's colour is too near this fill to be seen on it
                 continue
-            for other in [o for o in found if o != code and colour_distance(colours[o], colours[code]) < 150]:
-                del found[other]
-    # a road's dark casing looks like a railway: a railway with it is drawn beside it
-    for code, colour, casing in lines:
-        if code not in found or casing is None:
-            continue
-        for other, other_colour, _ in lines:
-            if other != code and other in found and colour_distance(other_colour, casing) < 80:
-                match = matchers[other]
-                # on one side all along (a road that bends crosses both sides in turn)
-                share = max(sum(1 for t, fill, _ in probes
-                                if _beside(sampler, a, b, t, side * 0.11 * size, 0.03 * size,
-                                           lambda c, f=fill: match(c, f))) for side in (-1, 1)) / len(probes)
-                if share >= needed:
-                    found[other] = round(share, 3)
+            w = [p[c] - fill[c] for c in range(3)]
+            a = (v[0] * w[0] + v[1] * w[1] + v[2] * w[2]) / vv
+            if a < 0.4 or a > 1.6:
+                continue
+            r = math.sqrt(sum((w[c] - a * v[c]) ** 2 for c in range(3)))
+            length = math.sqrt(vv)
+            if r > 20 + 0.12 * length:
+                continue
+            off = r / length  # off the line fill -> colour, relative to its length
+            if best_off is None or off < best_off:
+                best, best_off, alpha = i, off, a
+        if len(self._labels) > 200_000:
+            self._labels.clear()
+        self._labels[key] = best, alpha
+        return best, alpha
+
+    def _hidden(self, x: float, y: float, centre) -> bool:
+        """True if working point (x, y) is under a printed name, id or marker (where the hex
+        ids are printed when no boxes are known)."""
+        s = self.sampler
+        if s.labels:
+            return s.labelled(x * s.k, y * s.k, 0.02 * s.layout.size)
+        if s.hex_ids not in ("top", "bottom", "centre"):
+            return False
+        layout = s.layout
+        angle = getattr(layout, "angle", 0.0)
+        c, sn = math.cos(angle), math.sin(angle)
+        vx, vy = x - centre[0], y - centre[1]
+        ly = (-sn * vx + c * vy) / s.size
+        lx = (c * vx + sn * vy) / s.size
+        if s.hex_ids == "top":
+            return ly < -ID_BAND
+        if s.hex_ids == "bottom":
+            return ly > ID_BAND
+        return abs(ly) < 0.1 and abs(lx) < 0.2
+
+    def runs(self, points, fill, centre) -> tuple[list[tuple[float, float, int]], int]:
+        """Runs of line colour along ``points`` (working pixels, one pixel apart): ``(first,
+        last, line index)`` with a road's casing taken into the road, and how many points are
+        hidden under labels. Points off the picture or hidden count as neither. A run must
+        be the line's colour nearly unblended somewhere (its core): a paler stroke of a like
+        hue (a hill's contour, a symbol) is not the line."""
+        labels = []
+        alphas = []
+        hidden = 0
+        for x, y in points:
+            colour = self.sampler.pixel(x, y)
+            if colour is None or self._hidden(x, y, centre):
+                labels.append(-2)
+                alphas.append(0.0)
+                hidden += 1
+            else:
+                index, alpha = self.label(colour, fill)
+                labels.append(index)
+                alphas.append(alpha)
+        raw = []
+        start = 0
+        for i in range(1, len(labels) + 1):
+            if i == len(labels) or labels[i] != labels[start]:
+                if labels[start] >= 0 and max(alphas[start:i]) >= CORE:
+                    raw.append([start, i - 1, labels[start]])
+                start = i
+        return self._uncase(raw), hidden
+
+    def _uncase(self, raw: list) -> list[tuple[float, float, int]]:
+        """A road's casing (a dark edge each side) joins the road; what is left of a dark run
+        beside it, wider than a casing, is a line of its own (a railway drawn beside the road)."""
+        if not self.cased_by:
+            return [tuple(r) for r in raw]
+        out = [list(r) for r in raw]
+        for n, run in enumerate(out):
+            wearers = self.cased_by.get(run[2])
+            if not wearers:
+                continue
+            for side in (-1, 1):
+                m = n + side
+                if not 0 <= m < len(out) or out[m][2] not in wearers:
+                    continue
+                core = out[m]
+                gap = run[0] - core[1] - 1 if side < 0 else core[0] - run[1] - 1
+                if gap > 1:
+                    continue
+                casing = 1.0 + 0.4 * (core[1] - core[0] + 1)
+                if side < 0:  # the road is before the dark run
+                    run[0] = max(run[0], core[1] + 1 + casing)
                 else:
-                    del found[other]
-    return found, seen
+                    run[1] = min(run[1], core[0] - 1 - casing)
+        return [tuple(r) for r in out if r[1] - r[0] >= 0]
+
+    # -- a hexside ---------------------------------------------------------------------------
+
+    def read(self, hex: Hex, other: Hex, fill_a, fill_b, textured: bool = False) -> tuple[dict, float]:
+        """``({line code: share of the steps it was seen on}, largest share any line crossing
+        the side was seen on)`` for the hexside between ``hex`` and ``other``."""
+        s = self.sampler
+        ca, cb = s._at(*s.layout.center(hex)), s._at(*s.layout.center(other))
+        dx, dy = cb[0] - ca[0], cb[1] - ca[1]
+        dist = math.hypot(dx, dy) or 1.0
+        n = (dx / dist, dy / dist)            # from hex into other
+        u = (-n[1], n[0])                     # along the side
+        m = ((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2)
+        half = dist / (2 * math.sqrt(3))      # half the side's length
+        d = SCAN * dist
+        reach = 0.75 * half
+        ts = [i - reach for i in range(int(2 * reach) + 1)]
+        seeds = []
+        for sign, fill, centre in ((-1, fill_a, ca), (1, fill_b, cb)):
+            points = [(m[0] + sign * d * n[0] + t * u[0], m[1] + sign * d * n[1] + t * u[1]) for t in ts]
+            found, hidden = self.runs(points, fill, centre)
+            for first, last, index in found:
+                # a run that reaches an end of the scan runs along the side, not across it
+                if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
+                    continue
+                seeds.append((sign, ts[0] + (first + last) / 2, index, last - first + 1))
+        if not seeds:
+            return {}, 0.0
+        needed = TEXTURED_SHARE if textured else LINE_SHARE
+        best: dict[int, float] = {}
+        done: list[tuple[int, float]] = []
+        # seeds seen on both scans first: they give the stroke's direction across the side
+        pairs = []
+        for sign, t, index, width in seeds:
+            mate = [t2 for s2, t2, i2, _ in seeds if s2 != sign and i2 == index and abs(t2 - t) <= 3 * d]
+            pairs.append((0 if mate else 1, sign, t, index, min(mate, key=lambda v: abs(v - t)) if mate else None))
+        pairs.sort(key=lambda p: p[0])
+        for _, sign, t, index, mate in pairs:
+            if any(i == index and abs(t - t0) < 3 for i, t0 in done):
+                continue
+            ta, tb = (t, mate) if sign < 0 else (mate, t)
+            done.extend((index, v) for v in (ta, tb) if v is not None)
+            pa = (m[0] - d * n[0] + (ta if ta is not None else tb) * u[0],
+                  m[1] - d * n[1] + (ta if ta is not None else tb) * u[1])
+            pb = (m[0] + d * n[0] + (tb if tb is not None else ta) * u[0],
+                  m[1] + d * n[1] + (tb if tb is not None else ta) * u[1])
+            if ta is not None and tb is not None:
+                way = _unit(pb[0] - pa[0], pb[1] - pa[1])
+            else:
+                way = n
+            if way[0] * n[0] + way[1] * n[1] < 0.35:  # along the side, not across it
+                continue
+            paired = ta is not None and tb is not None
+            into_a = self._follow(pa, (-way[0], -way[1]), index, fill_a, ca, m, (-n[0], -n[1]), dist, paired)
+            into_b = self._follow(pb, way, index, fill_b, cb, m, n, dist, paired)
+            hits = into_a[0] + into_b[0] + (ta is not None) + (tb is not None)
+            # a scan that missed the stroke counts against it, unless a label hid it there
+            missed = 1 if ta is None and not self._hidden(*pa, ca) else 1 if tb is None and not self._hidden(*pb, cb) else 0
+            looked = into_a[1] + into_b[1] + 1 + (ta is not None and tb is not None) + missed
+            share = hits / max(1, looked)
+            # a stroke that does not run on into both hexes is no link (a line passing by, a
+            # symbol's edge); seen on one side, it leaves the reading unsure
+            reached = [into_a[2], into_b[2]]
+            if None in reached and True in reached:
+                # hidden under a name to the hex's middle on one side: a line that crosses
+                # the side runs on under it, but only just found
+                share = min(share, needed)
+            else:
+                share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
+            best[index] = max(best.get(index, 0.0), round(share, 3))
+        found = {self.codes[i]: share for i, share in best.items() if share >= needed}
+        seen = max(best.values(), default=0.0)
+        return found, seen
+
+    def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired) -> tuple[int, int, bool | None]:
+        """Follow line ``index`` from ``start`` (working pixels) heading about ``way`` into the
+        hex centred at ``centre``: ``(steps it was seen on, steps it could be seen on, whether
+        it reached DEPTH inside the hex, or None where names hid it all the way)``.
+
+        Each step looks across the stroke for the run of its colour nearest where the stroke
+        was heading, and turns with it. The first step looks wider (a stroke's heading across
+        the side is known only roughly: ``paired``, from where it crossed both scans)."""
+        thin = THIN * dist
+        x, y = start
+        wx, wy = way
+        hits = looked = misses = 0
+        first = True
+        for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
+            if first:  # up to 30 degrees off the heading (55 when only one scan saw the stroke)
+                step = max(2.0, 2 * STEP * dist)
+                turn = step * (0.6 if paired else 1.4)
+            else:
+                step = max(1.5, STEP * dist)
+                turn = max(1.5, 0.8 * step)
+            reach = max(3, int(math.ceil(max(REACH * dist, turn + 0.5 * thin))))
+            qx, qy = x + step * wx, y + step * wy
+            px, py = -wy, wx
+            points = [(qx + k * px, qy + k * py) for k in range(-reach, reach + 1)]
+            found, hidden = self.runs(points, fill, centre)
+            near = [((first_ + last) / 2 - reach, last - first_ + 1) for first_, last, i in found
+                    if i == index and last - first_ + 1 <= thin]
+            near = [(o, w) for o, w in near if abs(o) <= turn]
+            if near:
+                o, _ = min(near, key=lambda v: abs(v[0]))
+                nx, ny = qx + o * px, qy + o * py
+                hx, hy = _unit(nx - x, ny - y)
+                wx, wy = (hx, hy) if first else _unit(wx + hx, wy + hy)
+                x, y = nx, ny
+                hits += 1
+                looked += 1
+                misses = 0
+            elif hidden and any(self._hidden(*points[reach + k], centre)
+                                for k in range(-int(turn), int(turn) + 1)):
+                x, y = qx, qy  # under a name or an id where the stroke would be: look on beyond it
+            else:
+                x, y = qx, qy
+                looked += 1
+                misses += 1
+                if misses > 2:
+                    return hits, looked, False
+            first = False
+            if wx * inward[0] + wy * inward[1] < 0.2:  # turned to run along the side
+                return hits, looked, False
+            depth = (x - mid[0]) * inward[0] + (y - mid[1]) * inward[1]
+            # (where names hide the stroke, it is looked for on nearly to the hex's middle)
+            if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
+                return hits, looked, looked >= 1 or None
+        return hits, looked, False
 
 
-def _beside(sampler, a, b, t, offset, reach, test) -> bool:
-    """True if ``test`` accepts a pixel ``offset`` pixels beside the segment a-b at ``t`` (along
-    the normal (-dy, dx); negative: the other side)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length * offset, dx / length * offset
-    return bool(sampler.runs((a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny), (t,), reach, test)[0][0])
+def _unit(x: float, y: float) -> tuple[float, float]:
+    length = math.hypot(x, y) or 1.0
+    return x / length, y / length
 
 
 def line_paths(links: set[Hexside]) -> list[list[Hex]]:
