@@ -24,9 +24,10 @@ LINE_SHARE = 0.75
 #: ... and this share where trees or marsh symbols (dark strokes of every colour) fill a hex.
 TEXTURED_SHARE = 0.85
 
-#: The two scans either side of a hexside lie this far inside the hexes (of the hex size):
-#: clear of the grid line and of a river drawn along the side.
-SCAN = 0.1
+#: The scans either side of a hexside lie this far inside the hexes (of the hex size): clear
+#: of the grid line and of a river drawn along the side; deeper, then nearer the side, where
+#: a name or an id hides the first.
+SCANS = (0.1, 0.25, 0.04)
 #: A stroke is followed until it lies this deep inside a hex (the side is 0.5 from its centre).
 DEPTH = 0.3
 DEEPEST = 0.45
@@ -144,27 +145,32 @@ class LinkReader:
 
     def _uncase(self, raw: list) -> list[tuple[float, float, int]]:
         """A road's casing (a dark edge each side) joins the road; what is left of a dark run
-        beside it, wider than a casing, is a line of its own (a railway drawn beside the road)."""
+        beside it, wider than the casing on its other side, is a line of its own (a railway
+        drawn beside the road)."""
         if not self.cased_by:
             return [tuple(r) for r in raw]
         out = [list(r) for r in raw]
-        for n, run in enumerate(out):
-            wearers = self.cased_by.get(run[2])
-            if not wearers:
+        wearers = {i for group in self.cased_by.values() for i in group}
+        for n, core in enumerate(out):
+            if core[2] not in wearers:
                 continue
+            edges = {}
             for side in (-1, 1):
                 m = n + side
-                if not 0 <= m < len(out) or out[m][2] not in wearers:
-                    continue
-                core = out[m]
-                gap = run[0] - core[1] - 1 if side < 0 else core[0] - run[1] - 1
-                if gap > 1:
-                    continue
-                casing = 1.0 + 0.4 * (core[1] - core[0] + 1)
-                if side < 0:  # the road is before the dark run
-                    run[0] = max(run[0], core[1] + 1 + casing)
+                if 0 <= m < len(out) and core[2] in self.cased_by.get(out[m][2], ()):
+                    gap = out[m][0] - core[1] - 1 if side > 0 else core[0] - out[m][1] - 1
+                    if gap <= 1:
+                        edges[side] = out[m]
+            if not edges:
+                continue
+            widths = [e[1] - e[0] + 1 for e in edges.values()]
+            # the casing is as wide each side: the narrower edge's width where both show
+            casing = min(widths) if len(widths) == 2 else min(widths[0], 1.0 + 0.4 * (core[1] - core[0] + 1))
+            for side, edge in edges.items():
+                if side > 0:
+                    edge[0] += casing
                 else:
-                    run[1] = min(run[1], core[0] - 1 - casing)
+                    edge[1] -= casing
         return [tuple(r) for r in out if r[1] - r[0] >= 0]
 
     # -- a hexside ---------------------------------------------------------------------------
@@ -179,61 +185,72 @@ class LinkReader:
         n = (dx / dist, dy / dist)            # from hex into other
         u = (-n[1], n[0])                     # along the side
         m = ((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2)
-        half = dist / (2 * math.sqrt(3))      # half the side's length
-        d = SCAN * dist
-        reach = 0.75 * half
+        reach = 0.92 * dist / (2 * math.sqrt(3))  # all the side but its ends, where grid lines meet
         ts = [i - reach for i in range(int(2 * reach) + 1)]
+
+        def at(sign, depth, t):
+            return m[0] + sign * depth * n[0] + t * u[0], m[1] + sign * depth * n[1] + t * u[1]
+
         seeds = []
         for sign, fill, centre in ((-1, fill_a, ca), (1, fill_b, cb)):
-            points = [(m[0] + sign * d * n[0] + t * u[0], m[1] + sign * d * n[1] + t * u[1]) for t in ts]
-            found, hidden = self.runs(points, fill, centre)
-            for first, last, index in found:
-                # a run that reaches an end of the scan runs along the side, not across it
-                if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
-                    continue
-                seeds.append((sign, ts[0] + (first + last) / 2, index, last - first + 1))
+            # where a name or an id hides the scan, scan again deeper in the hex, then nearer the side
+            for depth in SCANS:
+                points = [at(sign, depth * dist, t) for t in ts]
+                found, hidden = self.runs(points, fill, centre)
+                for first, last, index in found:
+                    # a run that reaches an end of the scan runs along the side, not across it
+                    if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
+                        continue
+                    seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
+                if not hidden:
+                    break
         if not seeds:
             return {}, 0.0
         needed = TEXTURED_SHARE if textured else LINE_SHARE
         best: dict[int, float] = {}
-        done: list[tuple[int, float]] = []
-        # seeds seen on both scans first: they give the stroke's direction across the side
-        pairs = []
-        for sign, t, index, width in seeds:
-            mate = [t2 for s2, t2, i2, _ in seeds if s2 != sign and i2 == index and abs(t2 - t) <= 3 * d]
-            pairs.append((0 if mate else 1, sign, t, index, min(mate, key=lambda v: abs(v - t)) if mate else None))
-        pairs.sort(key=lambda p: p[0])
-        for _, sign, t, index, mate in pairs:
-            if any(i == index and abs(t - t0) < 3 for i, t0 in done):
+        # seeds seen on both sides first: they give the stroke's heading across the side
+        plans = []
+        for seed in seeds:
+            sign, depth, t, index = seed
+            mates = [o for o in seeds if o[0] != sign and o[3] == index and abs(o[2] - t) <= 1.5 * (depth + o[1])]
+            mate = min(mates, key=lambda o: abs(o[2] - t)) if mates else None
+            plans.append((mate is None, seed, mate))
+        plans.sort(key=lambda p: p[0])
+        done: list = []
+        for _, seed, mate in plans:
+            if any(o[3] == seed[3] and o[0] == seed[0] and abs(o[2] - seed[2]) < 3 for o in done):
                 continue
-            ta, tb = (t, mate) if sign < 0 else (mate, t)
-            done.extend((index, v) for v in (ta, tb) if v is not None)
-            pa = (m[0] - d * n[0] + (ta if ta is not None else tb) * u[0],
-                  m[1] - d * n[1] + (ta if ta is not None else tb) * u[1])
-            pb = (m[0] + d * n[0] + (tb if tb is not None else ta) * u[0],
-                  m[1] + d * n[1] + (tb if tb is not None else ta) * u[1])
-            if ta is not None and tb is not None:
+            done.extend(o for o in (seed, mate) if o is not None)
+            index = seed[3]
+            a_seed, b_seed = (seed, mate) if seed[0] < 0 else (mate, seed)
+            pa = at(-1, a_seed[1], a_seed[2]) if a_seed else None
+            pb = at(1, b_seed[1], b_seed[2]) if b_seed else None
+            if pa and pb:
                 way = _unit(pb[0] - pa[0], pb[1] - pa[1])
+                if way[0] * n[0] + way[1] * n[1] < 0.35:  # along the side, not across it
+                    continue
             else:
                 way = n
-            if way[0] * n[0] + way[1] * n[1] < 0.35:  # along the side, not across it
-                continue
-            paired = ta is not None and tb is not None
-            into_a = self._follow(pa, (-way[0], -way[1]), index, fill_a, ca, m, (-n[0], -n[1]), dist, paired)
-            into_b = self._follow(pb, way, index, fill_b, cb, m, n, dist, paired)
-            hits = into_a[0] + into_b[0] + (ta is not None) + (tb is not None)
-            # a scan that missed the stroke counts against it, unless a label hid it there
-            missed = 1 if ta is None and not self._hidden(*pa, ca) else 1 if tb is None and not self._hidden(*pb, cb) else 0
-            looked = into_a[1] + into_b[1] + 1 + (ta is not None and tb is not None) + missed
+            # an unpaired stroke is followed from where it was seen, across the side
+            into_a = self._follow(pa or pb, (-way[0], -way[1]), index, fill_a, ca, m, (-n[0], -n[1]), dist,
+                                  bool(pa and pb))
+            into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb))
+            hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
+            # the scan that did not see the stroke counts against it, unless a label hid it there
+            missed = 0
+            if not (pa and pb):
+                sign = 1 if pa else -1
+                missed = 0 if self._hidden(*at(sign, SCANS[0] * dist, seed[2]), cb if pa else ca) else 1
+            looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
             share = hits / max(1, looked)
-            # a stroke that does not run on into both hexes is no link (a line passing by, a
-            # symbol's edge); seen on one side, it leaves the reading unsure
             reached = [into_a[2], into_b[2]]
             if None in reached and True in reached:
                 # hidden under a name to the hex's middle on one side: a line that crosses
                 # the side runs on under it, but only just found
                 share = min(share, needed)
             else:
+                # a stroke that does not run on into both hexes is no link (a line passing
+                # by, a symbol's edge); seen on one side, it leaves the reading unsure
                 share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
             best[index] = max(best.get(index, 0.0), round(share, 3))
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
@@ -250,16 +267,16 @@ class LinkReader:
         the side is known only roughly: ``paired``, from where it crossed both scans)."""
         thin = THIN * dist
         x, y = start
+        lx, ly = start  # where the stroke was last seen
         wx, wy = way
         hits = looked = misses = 0
-        first = True
+        first = True    # until the stroke is first seen, its heading is known only roughly
+        coasted = 0.0   # how far the search went on without seeing the stroke
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
-            if first:  # up to 30 degrees off the heading (55 when only one scan saw the stroke)
-                step = max(2.0, 2 * STEP * dist)
-                turn = step * (0.6 if paired else 1.4)
-            else:
-                step = max(1.5, STEP * dist)
-                turn = max(1.5, 0.8 * step)
+            # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
+            # once followed; the further from where it was last seen, the wider
+            step = max(2.0, 2 * STEP * dist) if first else max(1.5, STEP * dist)
+            turn = max(1.5, (step + coasted) * ((0.6 if paired else 1.4) if first else 0.8))
             reach = max(3, int(math.ceil(max(REACH * dist, turn + 0.5 * thin))))
             qx, qy = x + step * wx, y + step * wy
             px, py = -wy, wx
@@ -271,28 +288,32 @@ class LinkReader:
             if near:
                 o, _ = min(near, key=lambda v: abs(v[0]))
                 nx, ny = qx + o * px, qy + o * py
-                hx, hy = _unit(nx - x, ny - y)
+                hx, hy = _unit(nx - lx, ny - ly)
                 wx, wy = (hx, hy) if first else _unit(wx + hx, wy + hy)
-                x, y = nx, ny
+                x, y = lx, ly = nx, ny
                 hits += 1
                 looked += 1
                 misses = 0
+                first, coasted = False, 0.0
             elif hidden and any(self._hidden(*points[reach + k], centre)
                                 for k in range(-int(turn), int(turn) + 1)):
                 x, y = qx, qy  # under a name or an id where the stroke would be: look on beyond it
+                coasted += step
             else:
                 x, y = qx, qy
+                coasted += step
                 looked += 1
                 misses += 1
                 if misses > 2:
                     return hits, looked, False
-            first = False
             if wx * inward[0] + wy * inward[1] < 0.2:  # turned to run along the side
                 return hits, looked, False
             depth = (x - mid[0]) * inward[0] + (y - mid[1]) * inward[1]
             # (where names hide the stroke, it is looked for on nearly to the hex's middle)
             if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
-                return hits, looked, looked >= 1 or None
+                # inside this hex, not gone on into its neighbour past a corner
+                inside = math.hypot(x - centre[0], y - centre[1]) <= 0.42 * dist
+                return hits, looked, (looked >= 1 or None) if inside else False
         return hits, looked, False
 
 
