@@ -31,8 +31,12 @@ SCANS = (0.1, 0.25, 0.04)
 #: A stroke is followed until it lies this deep inside a hex (the side is 0.5 from its centre).
 DEPTH = 0.3
 DEEPEST = 0.45
-#: A stroke's core is at least this much its line's colour (blurred, a thin line keeps more).
+LOCAL = True
+#: A stroke is its line's colour nearly unblended somewhere (its core) or, blurred, holds at
+#: least INK of it across (the sum of its pixels' share of the colour, in pixels: blur spreads
+#: a thin line but keeps its ink); a paler stroke of a like hue (a hill's contour) is neither.
 CORE = 0.6
+INK = 0.8
 #: Steps along a stroke, and how far across each step the stroke is looked for.
 STEP = 0.06
 REACH = 0.12
@@ -119,26 +123,35 @@ class LinkReader:
         """Runs of line colour along ``points`` (working pixels, one pixel apart): ``(first,
         last, line index)`` with a road's casing taken into the road, and how many points are
         hidden under labels. Points off the picture or hidden count as neither. A run must
-        be the line's colour nearly unblended somewhere (its core): a paler stroke of a like
-        hue (a hill's contour, a symbol) is not the line."""
+        have a :data:`CORE` or hold :data:`INK` of the line's colour."""
         labels = []
         alphas = []
         hidden = 0
-        for x, y in points:
-            colour = self.sampler.pixel(x, y)
-            if colour is None or self._hidden(x, y, centre):
+        colours = [None if self._hidden(x, y, centre) else self.sampler.pixel(x, y) for x, y in points]
+        seen = [c for c in colours if c is not None]
+        # the ground the line is drawn on here: the hex's fill, or where symbols cover most
+        # of the hex (its fill then is theirs), the commonest colour along these points
+        local = tuple(sorted(c[i] for c in seen)[len(seen) // 2] & ~3 for i in range(3)) if seen else fill
+        if colour_distance(local, fill) < 30 or not LOCAL:
+            local = None
+        for colour in colours:
+            if colour is None:
                 labels.append(-2)
                 alphas.append(0.0)
                 hidden += 1
             else:
                 index, alpha = self.label(colour, fill)
+                if (index < 0 and local is not None
+                        and abs(colour[0] - local[0]) + abs(colour[1] - local[1]) + abs(colour[2] - local[2]) > 40):
+                    index, alpha = self.label(colour, local)
                 labels.append(index)
                 alphas.append(alpha)
         raw = []
         start = 0
         for i in range(1, len(labels) + 1):
             if i == len(labels) or labels[i] != labels[start]:
-                if labels[start] >= 0 and max(alphas[start:i]) >= CORE:
+                peak = max(alphas[start:i])
+                if labels[start] >= 0 and (peak >= CORE or peak >= 0.47 and sum(alphas[start:i]) >= INK):
                     raw.append([start, i - 1, labels[start]])
                 start = i
         return self._uncase(raw), hidden
