@@ -119,33 +119,51 @@ class LinkReader:
             return ly > ID_BAND
         return abs(ly) < 0.1 and abs(lx) < 0.2
 
-    def runs(self, points, fill, centre) -> tuple[list[tuple[float, float, int]], int]:
+    def runs(self, points, fill, centre, along=None) -> tuple[list[tuple[float, float, int]], int]:
         """Runs of line colour along ``points`` (working pixels, one pixel apart): ``(first,
         last, line index)`` with a road's casing taken into the road, and how many points are
         hidden under labels. Points off the picture or hidden count as neither. A run must
-        have a :data:`CORE` or hold :data:`INK` of the line's colour."""
-        labels = []
-        alphas = []
-        hidden = 0
-        colours = [None if self._hidden(x, y, centre) else self.sampler.pixel(x, y) for x, y in points]
-        seen = [c for c in colours if c is not None]
+        have a :data:`CORE` or hold :data:`INK` of the line's colour.
+
+        ``along``: the stroke's heading (a unit vector); each point is then read a pixel
+        either way along the stroke too, keeping the most inked (a railway's ties, JPEG's
+        blocks and blur leave a thin line broken and faint in places)."""
+        pixel = self.sampler.pixel
+        groups = []
+        for x, y in points:
+            if self._hidden(x, y, centre):
+                groups.append(None)
+            elif along is None:
+                groups.append((pixel(x, y),))
+            else:
+                groups.append((pixel(x, y), pixel(x - along[0], y - along[1]), pixel(x + along[0], y + along[1])))
+        seen = [g[0] for g in groups if g is not None and g[0] is not None]
         # the ground the line is drawn on here: the hex's fill, or where symbols cover most
         # of the hex (its fill then is theirs), the commonest colour along these points
         local = tuple(sorted(c[i] for c in seen)[len(seen) // 2] & ~3 for i in range(3)) if seen else fill
         if colour_distance(local, fill) < 30 or not LOCAL:
             local = None
-        for colour in colours:
-            if colour is None:
+        labels = []
+        alphas = []
+        hidden = 0
+        for group in groups:
+            if group is None or group[0] is None:
                 labels.append(-2)
                 alphas.append(0.0)
                 hidden += 1
-            else:
+                continue
+            best = (-1, 0.0)
+            for colour in group:
+                if colour is None:
+                    continue
                 index, alpha = self.label(colour, fill)
                 if (index < 0 and local is not None
                         and abs(colour[0] - local[0]) + abs(colour[1] - local[1]) + abs(colour[2] - local[2]) > 40):
                     index, alpha = self.label(colour, local)
-                labels.append(index)
-                alphas.append(alpha)
+                if index >= 0 and alpha > best[1]:
+                    best = (index, alpha)
+            labels.append(best[0])
+            alphas.append(best[1])
         raw = []
         start = 0
         for i in range(1, len(labels) + 1):
@@ -294,7 +312,7 @@ class LinkReader:
             qx, qy = x + step * wx, y + step * wy
             px, py = -wy, wx
             points = [(qx + k * px, qy + k * py) for k in range(-reach, reach + 1)]
-            found, hidden = self.runs(points, fill, centre)
+            found, hidden = self.runs(points, fill, centre, (wx, wy))
             near = [((first_ + last) / 2 - reach, last - first_ + 1) for first_, last, i in found
                     if i == index and last - first_ + 1 <= thin]
             near = [(o, w) for o, w in near if abs(o) <= turn]
