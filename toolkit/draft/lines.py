@@ -65,6 +65,10 @@ class LinkReader:
             for j, colour in enumerate(self.colours):
                 if j != i and colour_distance(colour, casing) < 80:
                     self.cased_by.setdefault(j, []).append(i)
+        # lines of like colours (not one the casing of the other): a stroke is one of them
+        self.alike = {(i, j) for i, a in enumerate(self.colours) for j, b in enumerate(self.colours)
+                      if i != j and colour_distance(a, b) < 150 and j not in self.cased_by.get(i, ())
+                      and i not in self.cased_by.get(j, ())}
         self._labels: dict = {}
 
     # -- pixels ------------------------------------------------------------------------------
@@ -145,14 +149,16 @@ class LinkReader:
             local = None
         labels = []
         alphas = []
+        inks = []
         hidden = 0
         for group in groups:
             if group is None or group[0] is None:
                 labels.append(-2)
                 alphas.append(0.0)
+                inks.append(None)
                 hidden += 1
                 continue
-            best = (-1, 0.0)
+            best = (-1, 0.0, None)
             for colour in group:
                 if colour is None:
                     continue
@@ -161,9 +167,27 @@ class LinkReader:
                         and abs(colour[0] - local[0]) + abs(colour[1] - local[1]) + abs(colour[2] - local[2]) > 40):
                     index, alpha = self.label(colour, local)
                 if index >= 0 and alpha > best[1]:
-                    best = (index, alpha)
+                    best = (index, alpha, colour)
             labels.append(best[0])
             alphas.append(best[1])
+            inks.append(best[2])
+        # a stroke's pixels may be judged nearer either of two lines of like colours (a road
+        # and a minor road: blur mixes a line's colour with its casing's, JPEG shifts hues):
+        # the stroke is one line, the one whose colour and casing, mixed, explain its pixels
+        if self.alike:
+            i = 0
+            while i < len(labels):
+                if labels[i] < 0 or not any((labels[i], o) in self.alike for o in range(len(self.colours))):
+                    i += 1
+                    continue
+                j = i
+                while j < len(labels) and labels[j] >= 0 and (labels[j] == labels[i] or (labels[j], labels[i]) in self.alike):
+                    j += 1
+                group = {labels[i]} | {o for o in range(len(self.colours)) if (labels[i], o) in self.alike}
+                winner = min(group, key=lambda code: sum(self._unmixed(inks[n], fill, code) for n in range(i, j)))
+                for n in range(i, j):
+                    labels[n] = winner
+                i = j
         raw = []
         start = 0
         for i in range(1, len(labels) + 1):
@@ -173,6 +197,29 @@ class LinkReader:
                     raw.append([start, i - 1, labels[start]])
                 start = i
         return self._uncase(raw), hidden
+
+    def _unmixed(self, colour, fill, index) -> float:
+        """How far a pixel lies from any mix of the fill, line ``index``'s colour and its casing."""
+        p = fix(colour, self.correction)
+        w = [p[c] - fill[c] for c in range(3)]
+        v1 = [self.colours[index][c] - fill[c] for c in range(3)]
+        casing = self.lines[index][2]
+        basis = [v1] if casing is None else [v1, [casing[c] - fill[c] for c in range(3)]]
+        best = math.sqrt(sum(x * x for x in w))
+        for v in basis:  # one colour mixed with the fill
+            vv = sum(x * x for x in v) or 1.0
+            a = max(0.0, sum(x * y for x, y in zip(v, w)) / vv)
+            best = min(best, math.sqrt(sum((w[c] - a * v[c]) ** 2 for c in range(3))))
+        if len(basis) == 2:  # both, as blur mixes them
+            v, u = basis
+            vv, uu, vu = (sum(x * x for x in v), sum(x * x for x in u), sum(x * y for x, y in zip(v, u)))
+            wv, wu = sum(x * y for x, y in zip(w, v)), sum(x * y for x, y in zip(w, u))
+            det = vv * uu - vu * vu
+            if abs(det) > 1e-6:
+                a, b = (wv * uu - wu * vu) / det, (wu * vv - wv * vu) / det
+                if a >= 0 and b >= 0:
+                    best = min(best, math.sqrt(sum((w[c] - a * v[c] - b * u[c]) ** 2 for c in range(3))))
+        return best
 
     def _uncase(self, raw: list) -> list[tuple[float, float, int]]:
         """A road's casing (a dark edge each side) joins the road; what is left of a dark run
