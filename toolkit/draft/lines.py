@@ -171,6 +171,22 @@ class LinkReader:
             labels.append(best[0])
             alphas.append(best[1])
             inks.append(best[2])
+        # a thin line blurred: its faint edges may be judged nearer another line's colour; a
+        # pixel or two of faint colour against a stronger stroke is that stroke's edge
+        n = len(labels)
+        i = 0
+        while i < n:
+            j = i
+            while j < n and labels[j] == labels[i]:
+                j += 1
+            if labels[i] >= 0 and j - i <= 2 and max(alphas[i:j]) < CORE:
+                near = [k for k in (i - 1, j) if 0 <= k < n and labels[k] >= 0 and labels[k] != labels[i]
+                        and alphas[k] > max(alphas[i:j])]
+                if near:
+                    strongest = max(near, key=lambda k: alphas[k])
+                    for k in range(i, j):
+                        labels[k] = labels[strongest]
+            i = j
         # a stroke's pixels may be judged nearer either of two lines of like colours (a road
         # and a minor road: blur mixes a line's colour with its casing's, JPEG shifts hues):
         # the stroke is one line, the one whose colour and casing, mixed, explain its pixels
