@@ -180,8 +180,9 @@ class LinkReader:
             while j < n and labels[j] == labels[i]:
                 j += 1
             if labels[i] >= 0 and j - i <= 2 and max(alphas[i:j]) < CORE:
+                # (not a road's fringe beyond its casing)
                 near = [k for k in (i - 1, j) if 0 <= k < n and labels[k] >= 0 and labels[k] != labels[i]
-                        and alphas[k] > max(alphas[i:j])]
+                        and alphas[k] > max(alphas[i:j]) and labels[i] not in self.cased_by.get(labels[k], ())]
                 if near:
                     strongest = max(near, key=lambda k: alphas[k])
                     for k in range(i, j):
