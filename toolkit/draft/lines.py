@@ -31,7 +31,6 @@ SCANS = (0.1, 0.25, 0.04)
 #: A stroke is followed until it lies this deep inside a hex (the side is 0.5 from its centre).
 DEPTH = 0.3
 DEEPEST = 0.45
-LOCAL = True
 #: A stroke is its line's colour nearly unblended somewhere (its core) or, blurred, holds at
 #: least INK of it across (the sum of its pixels' share of the colour, in pixels: blur spreads
 #: a thin line but keeps its ink); a paler stroke of a like hue (a hill's contour) is neither.
@@ -141,12 +140,6 @@ class LinkReader:
                 groups.append((pixel(x, y),))
             else:
                 groups.append((pixel(x, y), pixel(x - along[0], y - along[1]), pixel(x + along[0], y + along[1])))
-        seen = [g[0] for g in groups if g is not None and g[0] is not None]
-        # the ground the line is drawn on here: the hex's fill, or where symbols cover most
-        # of the hex (its fill then is theirs), the commonest colour along these points
-        local = tuple(sorted(c[i] for c in seen)[len(seen) // 2] & ~3 for i in range(3)) if seen else fill
-        if colour_distance(local, fill) < 30 or not LOCAL:
-            local = None
         labels = []
         alphas = []
         inks = []
@@ -163,9 +156,6 @@ class LinkReader:
                 if colour is None:
                     continue
                 index, alpha = self.label(colour, fill)
-                if (index < 0 and local is not None
-                        and abs(colour[0] - local[0]) + abs(colour[1] - local[1]) + abs(colour[2] - local[2]) > 40):
-                    index, alpha = self.label(colour, local)
                 if index >= 0 and alpha > best[1]:
                     best = (index, alpha, colour)
             labels.append(best[0])
