@@ -36,6 +36,8 @@ DEEPEST = 0.45
 #: a thin line but keeps its ink); a paler stroke of a like hue (a hill's contour) is neither.
 CORE = 0.6
 INK = 0.8
+#: A stroke covers this share of its course from one step to the next (a dashed track does).
+UNBROKEN = 0.6
 #: Steps along a stroke, and how far across each step the stroke is looked for.
 STEP = 0.06
 REACH = 0.12
@@ -205,6 +207,26 @@ class LinkReader:
                 start = i
         return self._uncase(raw), hidden
 
+    def _unbroken(self, a, b, index, fill) -> bool:
+        """True if line colour (``index``'s, or one a faint pixel of it leans to) covers most of
+        the segment a-b (working pixels; a pixel either side allowed)."""
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy)
+        steps = int(length)
+        if steps < 2:
+            return True
+        ux, uy = dx / length, dy / length
+        covered = 0
+        for i in range(1, steps + 1):
+            x, y = a[0] + ux * i, a[1] + uy * i
+            for k in (0, -1, 1):
+                colour = self.sampler.pixel(x - uy * k, y + ux * k)
+                # (any line's colour: a faint thin line's pixels lean to one or another)
+                if colour is not None and self.label(colour, fill)[0] >= 0:
+                    covered += 1
+                    break
+        return covered >= UNBROKEN * steps
+
     def _unmixed(self, colour, fill, index) -> float:
         """How far a pixel lies from any mix of the fill, line ``index``'s colour and its casing."""
         p = fix(colour, self.correction)
@@ -250,7 +272,7 @@ class LinkReader:
                 continue
             widths = [e[1] - e[0] + 1 for e in edges.values()]
             # the casing is as wide each side: the narrower edge's width where both show
-            casing = min(widths) if len(widths) == 2 else min(widths[0], 1.0 + 0.4 * (core[1] - core[0] + 1))
+            casing = min(widths) if len(widths) == 2 else min(widths[0], 0.5 + 0.2 * (core[1] - core[0] + 1))
             for side, edge in edges.items():
                 if side > 0:
                     edge[0] += casing
@@ -281,7 +303,7 @@ class LinkReader:
             # where a name or an id hides the scan, scan again deeper in the hex, then nearer the side
             for depth in SCANS:
                 points = [at(sign, depth * dist, t) for t in ts]
-                found, hidden = self.runs(points, fill, centre)
+                found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
                 for first, last, index in found:
                     # a run that reaches an end of the scan runs along the side, not across it
                     if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
@@ -318,8 +340,8 @@ class LinkReader:
                 way = n
             # an unpaired stroke is followed from where it was seen, across the side
             into_a = self._follow(pa or pb, (-way[0], -way[1]), index, fill_a, ca, m, (-n[0], -n[1]), dist,
-                                  bool(pa and pb))
-            into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb))
+                                  bool(pa and pb), textured)
+            into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured)
             hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
             # the scan that did not see the stroke counts against it, unless a label hid it there
             missed = 0
@@ -342,7 +364,8 @@ class LinkReader:
         seen = max(best.values(), default=0.0)
         return found, seen
 
-    def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired) -> tuple[int, int, bool | None]:
+    def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
+                textured=False) -> tuple[int, int, bool | None]:
         """Follow line ``index`` from ``start`` (working pixels) heading about ``way`` into the
         hex centred at ``centre``: ``(steps it was seen on, steps it could be seen on, whether
         it reached DEPTH inside the hex, or None where names hid it all the way)``.
@@ -361,7 +384,7 @@ class LinkReader:
             # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
             # once followed; the further from where it was last seen, the wider
             step = max(2.0, 2 * STEP * dist) if first else max(1.5, STEP * dist)
-            turn = max(1.5, (step + coasted) * ((0.6 if paired else 1.4) if first else 0.8))
+            turn = min(0.3 * dist, max(1.5, (step + coasted) * ((0.6 if paired else 1.4) if first else 0.8)))
             reach = max(3, int(math.ceil(max(REACH * dist, turn + 0.5 * thin))))
             qx, qy = x + step * wx, y + step * wy
             px, py = -wy, wx
@@ -370,8 +393,12 @@ class LinkReader:
             near = [((first_ + last) / 2 - reach, last - first_ + 1) for first_, last, i in found
                     if i == index and last - first_ + 1 <= thin]
             near = [(o, w) for o, w in near if abs(o) <= turn]
+            # the stroke runs on unbroken from where it was last seen (dots and symbols do not)
+            # (where symbols fill the hex: elsewhere nothing else is drawn to be mistaken for it)
+            near = [(o, w) for o, w in sorted(near, key=lambda v: abs(v[0]))
+                    if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, fill)][:1]
             if near:
-                o, _ = min(near, key=lambda v: abs(v[0]))
+                o, _ = near[0]
                 nx, ny = qx + o * px, qy + o * py
                 hx, hy = _unit(nx - lx, ny - ly)
                 wx, wy = (hx, hy) if first else _unit(wx + hx, wy + hy)
