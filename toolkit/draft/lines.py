@@ -390,8 +390,11 @@ class LinkReader:
             px, py = -wy, wx
             points = [(qx + k * px, qy + k * py) for k in range(-reach, reach + 1)]
             found, hidden = self.runs(points, fill, centre, (wx, wy))
-            near = [((first_ + last) / 2 - reach, last - first_ + 1) for first_, last, i in found
-                    if i == index and last - first_ + 1 <= thin]
+            # where the stroke is in a run: its middle, or in a run wider than a line (the line
+            # and a symbol touching it), the run's point nearest where the stroke was heading
+            near = [((first_ + last) / 2 - reach if last - first_ + 1 <= 0.5 * thin
+                     else min(max(0.0, first_ - reach), last - reach), last - first_ + 1)
+                    for first_, last, i in found if i == index and last - first_ + 1 <= thin]
             near = [(o, w) for o, w in near if abs(o) <= turn]
             # the stroke runs on unbroken from where it was last seen (dots and symbols do not)
             # (where symbols fill the hex: elsewhere nothing else is drawn to be mistaken for it)
@@ -408,8 +411,12 @@ class LinkReader:
                 misses = 0
                 first, coasted = False, 0.0
             elif hidden and any(self._hidden(*points[reach + k], centre)
-                                for k in range(-int(turn), int(turn) + 1)):
-                x, y = qx, qy  # under a name or an id where the stroke would be: look on beyond it
+                                for k in range(-int(turn), int(turn) + 1)) or any(
+                    i == index and last - first_ + 1 > thin and first_ - 1 <= reach <= last + 1
+                    for first_, last, i in found):
+                # under a name or an id where the stroke would be, or in a patch of its colour
+                # wider than a line (a symbol it crosses): look on beyond it
+                x, y = qx, qy
                 coasted += step
             else:
                 x, y = qx, qy
