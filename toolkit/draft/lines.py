@@ -315,6 +315,7 @@ class LinkReader:
             return {}, 0.0
         needed = TEXTURED_SHARE if textured else LINE_SHARE
         best: dict[int, float] = {}
+        unsure = 0.0
         # seeds seen on both sides first: they give the stroke's heading across the side
         plans = []
         for seed in seeds:
@@ -360,8 +361,13 @@ class LinkReader:
                 # by, a symbol's edge); seen on one side, it leaves the reading unsure
                 share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
             best[index] = max(best.get(index, 0.0), round(share, 3))
+            # a stroke seen crossing and followed well into one hex, lost in the other (faint
+            # on a dark fill), leaves the side unsure however little of it the other showed
+            for (h, looked_, reached_) in (into_a, into_b):
+                if reached_ and looked_ >= 2 and h >= needed * looked_:
+                    unsure = max(unsure, 0.7)
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
-        seen = max(best.values(), default=0.0)
+        seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
 
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
