@@ -5,8 +5,8 @@ nearest palette example, with a confidence from how much nearer that example is 
 best example of any other terrain. A scan's colour cast is taken out by fitting, per
 channel, a gain and offset from the hexes the first pass was sure of to their terrains'
 palette looks, then reading again. Hexsides are found by their feature's colour running
-along them (:mod:`.hexsides`); roads and railways by their colour crossing from centre to
-centre (:mod:`.lines`).
+along them (:mod:`.hexsides`); roads and railways by a stroke of their colour crossing a
+hexside into both hexes (:mod:`.lines`).
 """
 
 from __future__ import annotations
