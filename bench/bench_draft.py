@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw, ImageStat
 
 from toolkit.draft import Palette, draft_terrain
 from toolkit.draft.geometry import PlacedLayout, drawn_labels
+from toolkit.draft.lines import LinkReader
 from toolkit.draft.sample import HexSampler
 from toolkit.game import HexTerrain, Line
 from toolkit.hexes import Grid, Numbering
@@ -89,6 +90,7 @@ def main() -> None:
                 per_pixel[0] += time.perf_counter() - t
         return wrapper
     HexSampler.runs, HexSampler.profile = timed(HexSampler.runs), timed(HexSampler.profile)
+    LinkReader.runs = timed(LinkReader.runs)
 
     start = time.perf_counter()
     palette = Palette.from_game(m, layout.size)

@@ -36,7 +36,8 @@ def test_clean_render_gives_back_every_hex(tutorial, clean_draft):
     result = score(m, clean_draft)
     assert not result.wrong_terrain  # the village of Dorn under its name, the town of Kessel under a road
     assert result.sides == (28, 0, 0)  # every river and stream, the two under bridges too
-    assert result.accuracy >= 0.98 and not result.unflagged, result.wrong
+    assert result.links == (26, 0, 0)  # every road and railway step, under names and bridges too
+    assert result.accuracy == 1.0, result.wrong
     assert not clean_draft.missing
     assert clean_draft.correction[0] == (1.0, 1.0, 1.0)  # a clean picture needs no colour correction
     assert result.listed <= 0.25 * result.hexes
@@ -47,6 +48,7 @@ def test_a_degraded_render_is_still_read(tutorial, degradation):
     game, rendered = tutorial
     draft, result = run(game, "main", DPI, degradation, rendered)
     assert result.accuracy >= 0.95, result.wrong
+    assert result.links[1:] == (0, 0), result.links  # no road or railway missed or invented
     assert not result.unflagged  # a person is asked about each wrong hex
     assert result.listed <= 0.35 * result.hexes  # ... without asking about everything
 

@@ -5,8 +5,8 @@ nearest palette example, with a confidence from how much nearer that example is 
 best example of any other terrain. A scan's colour cast is taken out by fitting, per
 channel, a gain and offset from the hexes the first pass was sure of to their terrains'
 palette looks, then reading again. Hexsides are found by their feature's colour running
-along them (:mod:`.hexsides`); roads and railways by their colour crossing from centre to
-centre (:mod:`.lines`).
+along them (:mod:`.hexsides`); roads and railways by a stroke of their colour crossing a
+hexside into both hexes (:mod:`.lines`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ..hexes import Hex, Hexside
 from .palette import Palette, Terrain
 from ._pixels import fix, sureness
 from .hexsides import read_hexside, side_ink
-from .lines import LINE_SHARE, TEXTURED_SHARE, blend_matcher, line_paths, read_link, shifted_link
+from .lines import LINE_SHARE, TEXTURED_SHARE, LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
 __all__ = ["Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
@@ -233,14 +233,13 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     for code, kind in game_map.line_types.items():
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
         lines.append((code, learned or style.colour, None if learned else style.casing))
-    matchers = {code: blend_matcher(colour, draft.correction) for code, colour, _ in lines}
+    reader = LinkReader(sampler, lines, draft.correction)
     sampler.correction = draft.correction
     alphas = {code: side_ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
     fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
     seen: set[Hexside] = set()
-    pending: list = []
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
             if other not in draft.hexes:
@@ -252,16 +251,11 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             sure, crossing = 1.0, False
             if lines:
                 textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
-                found, partly = read_link(sampler, hex, other, lines, matchers, size, fill[hex], fill[other], textured)
+                found, partly = reader.read(hex, other, fill[hex], fill[other], textured)
                 if found:
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
-                if not found:
-                    shifted, moved = shifted_link(sampler, hex, other, lines, matchers, size, fill[hex],
-                                                   fill[other])
-                    if shifted:
-                        pending.append((side, shifted, moved))
                 crossing = bool(found) or partly >= 0.5
                 sure = sureness(min(found.values()) if found else None, partly,
                                  TEXTURED_SHARE if textured else LINE_SHARE)
@@ -273,11 +267,6 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.hexsides[side] = found
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
-    # a step found with one end moved to a row's level only where that hex's line runs on
-    linked = {h for side in draft.links for h in (side.a, side.b)}
-    for side, found, moved in pending:
-        if moved in linked:
-            draft.links[side] = found
     return crossed
 
 

@@ -1,188 +1,210 @@
-"""Roads and railways read from their colour crossing a hexside from centre to centre, and
-joined into paths."""
+"""Roads and railways read where a thin stroke of their colour crosses a hexside and runs on
+into both hexes, and joined into paths.
+
+Nothing here knows how a line was drawn (through the centres, bent, moved beside another
+line): a line is found the way a person finds it. Scan each side of the hexside, a little
+inside either hex, for a thin run of a line's colour; from each run, follow the stroke pixel
+by pixel into both hexes, some way toward their middles. A stroke that crosses the side and
+reaches into both hexes links them; one that only passes near the side, or ends, does not.
+Which line it is comes from the colour of its pixels (:mod:`._strokes`); a road's dark casing
+is told from a railway beside it by its width.
+"""
 
 from __future__ import annotations
 
 import math
 
 from ..hexes import Hex, Hexside
-from ._pixels import blend_alpha, fix
-from .sample import ID_BAND, colour_distance
+from ._strokes import StrokeReader
 
-#: A line needs this share of its samples to show its colour ...
+#: A line is found when it is seen on this share of the steps followed into both hexes ...
 LINE_SHARE = 0.75
-#: ... and this share where trees or marsh symbols (dark strokes of every colour) fill the hex.
+#: ... and this share where trees or marsh symbols (dark strokes of every colour) fill a hex.
 TEXTURED_SHARE = 0.85
 
-
-def blend_matcher(target, correction):
-    """``match(colour, fill)``: the pixel is at least 40% the line's colour over ``fill`` (see
-    :func:`blend_alpha`)."""
-    alpha = blend_alpha(target, correction)
-    return lambda colour, fill: alpha(colour, fill) >= 0.4
-
-
-def read_link(sampler, hex, other, lines, matchers, size, fill_a, fill_b, textured=False):
-    """``({line code: share of samples}, largest share any code was seen on)`` for the step
-    from ``hex`` to ``other``."""
-    a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    found, seen = _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured)
-    if abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
-        # a step along a row of a flat-topped grid: the renderer draws a line running on along
-        # the row level at the two centres' middle height (render._mapgeom.straighten)
-        mid = (a[1] + b[1]) / 2
-        level, seen_level = _link_along(sampler, (a[0], mid), (b[0], mid), lines, matchers, size, fill_a, fill_b,
-                                        textured, (a, b))
-        seen = max(seen, seen_level)
-        found = _merge(found, level, lines)
-    return found, seen
+#: The scans either side of a hexside lie this far inside the hexes (of the hex size): clear
+#: of the grid line and of a river drawn along the side; deeper, then nearer the side, where
+#: a name or an id hides the first.
+SCANS = (0.1, 0.25, 0.04)
+#: A stroke is followed until it lies this deep inside a hex (the side is 0.5 from its centre).
+DEPTH = 0.3
+DEEPEST = 0.45
+#: Steps along a stroke, and how far across each step the stroke is looked for.
+STEP = 0.06
+REACH = 0.12
+#: The widest run across a stroke still taken for a line (a town's block or a wood is wider).
+THIN = 0.16
 
 
-def _merge(one: dict, two: dict, lines) -> dict:
-    """Lines found on two courses of a step. A code seen on one course only, in the colour of
-    the casing of a road seen on the other only, is that road's edge, not a line of its own
-    (a railway beside a road is found on the road's own course, beside it)."""
-    casings = {code: casing for code, _, casing in lines if casing is not None}
-    colours = {code: colour for code, colour, _ in lines}
-    out = {}
-    for mine, other in ((one, two), (two, one)):
-        for code, share in mine.items():
-            edge = any(k in other and k not in mine and colour_distance(colours[code], casing) < 80
-                       for k, casing in casings.items())
-            if not edge:
-                out[code] = max(share, out.get(code, 0.0))
-    return out
+class LinkReader(StrokeReader):
+    """Reads the lines crossing each hexside of a picture: ``lines`` are ``(code, colour,
+    casing or None)``, the map's colours (the picture's after ``correction``)."""
 
+    # -- a hexside ---------------------------------------------------------------------------
 
-def shifted_link(sampler, hex, other, lines, matchers, size, fill_a, fill_b) -> tuple[dict, Hex | None]:
-    """Where a run along a row ends or turns, the renderer moved one end of a step to the row's
-    level and left the other at its centre: the line codes seen with one end a quarter hex up
-    or down (as clear as a line among symbols must be), and the hex whose end moved."""
-    a, b = sampler.layout.center(hex), sampler.layout.center(other)
-    if not abs(b[0] - a[0]) > abs(b[1] - a[1]) > 1e-9:
-        return {}, None
-    q = abs(b[1] - a[1]) / 2
-    for da, db in ((q, 0), (-q, 0), (0, q), (0, -q)):
-        ends = (a[0], a[1] + da), (b[0], b[1] + db)
-        found, _ = _link_along(sampler, *ends, lines, matchers, size, fill_a, fill_b, True, (a, b))
-        if found:
-            return found, hex if da else other
-    return {}, None
+    def read(self, hex: Hex, other: Hex, fill_a, fill_b, textured: bool = False) -> tuple[dict, float]:
+        """``({line code: share of the steps it was seen on}, largest share any line crossing
+        the side was seen on)`` for the hexside between ``hex`` and ``other``."""
+        s = self.sampler
+        ca, cb = s._at(*s.layout.center(hex)), s._at(*s.layout.center(other))
+        dx, dy = cb[0] - ca[0], cb[1] - ca[1]
+        dist = math.hypot(dx, dy) or 1.0
+        n = (dx / dist, dy / dist)            # from hex into other
+        u = (-n[1], n[0])                     # along the side
+        m = ((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2)
+        reach = 0.92 * dist / (2 * math.sqrt(3))  # all the side but its ends, where grid lines meet
+        ts = [i - reach for i in range(int(2 * reach) + 1)]
 
+        def at(sign, depth, t):
+            return m[0] + sign * depth * n[0] + t * u[0], m[1] + sign * depth * n[1] + t * u[1]
 
-def _clear(sampler, centre, p, margin: float) -> bool:
-    """True if picture point ``p`` lies in the hex centred at ``centre`` at least ``margin`` (a
-    fraction of the hex size) inside its edges, and outside the band where its id is printed
-    (the id's knock-out box breaks a line there, and its ink is as dark as a railway)."""
-    layout = sampler.layout
-    angle = getattr(layout, "angle", 0.0)
-    c, s = math.cos(angle), math.sin(angle)
-    vx, vy = p[0] - centre[0], p[1] - centre[1]
-    lx, ly = (c * vx + s * vy) / layout.size, (-s * vx + c * vy) / layout.size
-    u, v = (lx, ly) if layout.grid.flat else (ly, lx)  # flat-topped: edges above and below
-    if max(abs(v), abs(0.866 * u) + abs(0.5 * v)) > 0.5 - margin:
-        return False
-    if sampler.labels:  # where names, ids and markers are printed is known
-        return not sampler.labelled(*p, 0.05 * layout.size)
-    band = ID_BAND
-    if sampler.hex_ids == "top":
-        return ly > -band
-    if sampler.hex_ids == "bottom":
-        return ly < band
-    if sampler.hex_ids == "centre":
-        return abs(ly) > 0.1 or abs(lx) > 0.2
-    return True
-
-
-def _link_along(sampler, a, b, lines, matchers, size, fill_a, fill_b, textured, centres=None):
-    """The line code (and the share of samples that saw it) drawn on the segment ``a``-``b``
-    (``centres``: the two hexes' centres when the segment does not run through them), or None;
-    and the largest share of samples any line code was seen on.
-
-    Samples and the probes beside them are taken only where they are clear of the hexes'
-    edges (grid lines) and id bands (see :func:`_clear`)."""
-    ca, cb = centres or (a, b)
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length * 0.2 * size, dx / length * 0.2 * size
-    probes = []
-    for t, fill, centre in [(t, fill_a, ca) for t in (0.15, 0.2, 0.25, 0.3, 0.35, 0.4)] + \
-            [(t, fill_b, cb) for t in (0.6, 0.65, 0.7, 0.75, 0.8, 0.85)]:
-        at = (a[0] + dx * t, a[1] + dy * t)
-        if not _clear(sampler, centre, at, 0.08):
-            continue
-        beside = [k for k in (-1.4, -0.8, 0.8, 1.4)
-                  if _clear(sampler, centre, (at[0] + k * nx, at[1] + k * ny), 0.1)]
-        probes.append((t, fill, beside))
-    if not probes:
-        return {}, 0.0
-    found, seen = {}, 0.0
-    needed = TEXTURED_SHARE if textured else LINE_SHARE
-    for code, colour, casing in lines:
-        match = matchers[code]
-        hits = 0
-        beside_hits = beside_count = 0
-        for t, fill, beside_ks in probes:
-            def test(c, fill=fill):
-                return match(c, fill)
-            [(n, near)] = sampler.runs(a, b, (t,), 0.1 * size, test)
-            # in symbols (trees, marsh) the line must lie on its drawn course
-            if not n or near > (0.05 if textured else 0.07) * size:
+        seeds = []
+        for sign, fill, centre in ((-1, fill_a, ca), (1, fill_b, cb)):
+            # where a name or an id hides the scan, scan again deeper in the hex, then nearer the side
+            for depth in SCANS:
+                points = [at(sign, depth * dist, t) for t in ts]
+                found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
+                for first, last, index in found:
+                    # a run that reaches an end of the scan runs along the side, not across it
+                    if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
+                        continue
+                    seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
+                if not hidden:
+                    break
+        if not seeds:
+            return {}, 0.0
+        needed = TEXTURED_SHARE if textured else LINE_SHARE
+        best: dict[int, float] = {}
+        unsure = 0.0
+        # seeds seen on both sides first: they give the stroke's heading across the side
+        plans = []
+        for seed in seeds:
+            sign, depth, t, index = seed
+            mates = [o for o in seeds if o[0] != sign and o[3] == index and abs(o[2] - t) <= 1.5 * (depth + o[1])]
+            mate = min(mates, key=lambda o: abs(o[2] - t)) if mates else None
+            plans.append((mate is None, seed, mate))
+        plans.sort(key=lambda p: p[0])
+        done: list = []
+        for _, seed, mate in plans:
+            if any(o[3] == seed[3] and o[0] == seed[0] and abs(o[2] - seed[2]) < 3 for o in done):
                 continue
-            # a line is a thin stroke, not the texture of the hex: beside it the colour is gone
-            beside = [sampler.runs((a[0] + k * nx, a[1] + k * ny), (b[0] + k * nx, b[1] + k * ny), (t,),
-                                   0.04 * size, test)[0][0] for k in beside_ks]
-            beside_hits += sum(1 for n in beside if n)
-            beside_count += len(beside)
-            if textured or sum(1 for n in beside if n) <= 1:
+            done.extend(o for o in (seed, mate) if o is not None)
+            index = seed[3]
+            a_seed, b_seed = (seed, mate) if seed[0] < 0 else (mate, seed)
+            pa = at(-1, a_seed[1], a_seed[2]) if a_seed else None
+            pb = at(1, b_seed[1], b_seed[2]) if b_seed else None
+            if pa and pb:
+                way = _unit(pb[0] - pa[0], pb[1] - pa[1])
+                if way[0] * n[0] + way[1] * n[1] < 0.35:  # along the side, not across it
+                    continue
+            else:
+                way = n
+            # an unpaired stroke is followed from where it was seen, across the side
+            into_a = self._follow(pa or pb, (-way[0], -way[1]), index, fill_a, ca, m, (-n[0], -n[1]), dist,
+                                  bool(pa and pb), textured)
+            into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured)
+            hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
+            # the scan that did not see the stroke counts against it, unless a label hid it there
+            missed = 0
+            if not (pa and pb):
+                sign = 1 if pa else -1
+                missed = 0 if self._hidden(*at(sign, SCANS[0] * dist, seed[2]), cb if pa else ca) else 1
+            looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
+            share = hits / max(1, looked)
+            reached = [into_a[2], into_b[2]]
+            if None in reached and True in reached:
+                # hidden under a name to the hex's middle on one side: a line that crosses
+                # the side runs on under it, but only just found
+                share = min(share, needed)
+            else:
+                # a stroke that does not run on into both hexes is no link (a line passing
+                # by, a symbol's edge); seen on one side, it leaves the reading unsure
+                share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
+            best[index] = max(best.get(index, 0.0), round(share, 3))
+            # a stroke seen crossing and followed well into one hex, lost in the other (faint
+            # on a dark fill), leaves the side unsure however little of it the other showed
+            for (h, looked_, reached_) in (into_a, into_b):
+                if reached_ and looked_ >= 2 and h >= needed * looked_:
+                    unsure = max(unsure, 0.7)
+        found = {self.codes[i]: share for i, share in best.items() if share >= needed}
+        seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
+        return found, seen
+
+    def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
+                textured=False) -> tuple[int, int, bool | None]:
+        """Follow line ``index`` from ``start`` (working pixels) heading about ``way`` into the
+        hex centred at ``centre``: ``(steps it was seen on, steps it could be seen on, whether
+        it reached DEPTH inside the hex, or None where names hid it all the way)``.
+
+        Each step looks across the stroke for the run of its colour nearest where the stroke
+        was heading, and turns with it. The first step looks wider (a stroke's heading across
+        the side is known only roughly: ``paired``, from where it crossed both scans)."""
+        thin = THIN * dist
+        x, y = start
+        lx, ly = start  # where the stroke was last seen
+        wx, wy = way
+        hits = looked = misses = 0
+        first = True    # until the stroke is first seen, its heading is known only roughly
+        coasted = 0.0   # how far the search went on without seeing the stroke
+        for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
+            # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
+            # once followed; the further from where it was last seen, the wider
+            step = max(2.0, 2 * STEP * dist) if first else max(1.5, STEP * dist)
+            turn = min(0.3 * dist, max(1.5, (step + coasted) * ((0.6 if paired else 1.4) if first else 0.8)))
+            reach = max(3, int(math.ceil(max(REACH * dist, turn + 0.5 * thin))))
+            qx, qy = x + step * wx, y + step * wy
+            px, py = -wy, wx
+            points = [(qx + k * px, qy + k * py) for k in range(-reach, reach + 1)]
+            found, hidden = self.runs(points, fill, centre, (wx, wy))
+            # where the stroke is in a run: its middle, or in a run wider than a line (the line
+            # and a symbol touching it), the run's point nearest where the stroke was heading
+            near = [((first_ + last) / 2 - reach if last - first_ + 1 <= 0.5 * thin
+                     else min(max(0.0, first_ - reach), last - reach), last - first_ + 1)
+                    for first_, last, i in found if i == index and last - first_ + 1 <= thin]
+            near = [(o, w) for o, w in near if abs(o) <= turn]
+            # the stroke runs on unbroken from where it was last seen (dots and symbols do not)
+            # (where symbols fill the hex: elsewhere nothing else is drawn to be mistaken for it)
+            near = [(o, w) for o, w in sorted(near, key=lambda v: abs(v[0]))
+                    if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, fill)][:1]
+            if near:
+                o, _ = near[0]
+                nx, ny = qx + o * px, qy + o * py
+                hx, hy = _unit(nx - lx, ny - ly)
+                wx, wy = (hx, hy) if first else _unit(wx + hx, wy + hy)
+                x, y = lx, ly = nx, ny
                 hits += 1
-        seen = max(seen, hits / len(probes))  # (a line seen among symbols leaves the reading unsure)
-        if textured and beside_hits > 0.35 * max(1, beside_count):
-            hits = 0  # trees or marsh symbols of the line's colour everywhere, not a line
-        share = hits / len(probes)
-        # symbols (trees, marsh) hold strokes of every colour: there the line must show nearly
-        # everywhere; and a line is only found on three probes or more (where names and ids
-        # hide the rest, a line glimpsed leaves the hexes unsure)
-        if share >= needed and len(probes) >= 3:
-            found[code] = round(share, 3)
-    if len(found) > 1:
-        # lines of like colours (a road and a minor road) both accept the one drawn: keep the
-        # one whose own colour is drawn there (the nearest pixel to it, probe by probe)
-        colours = {code: colour for code, colour, _ in lines}
-        profiles = [[fix(c, sampler.correction) for _, c in sampler.profile(a, b, t, 0.1 * size)]
-                    for t, _, _ in probes]
-        misfit = {code: sum(min((colour_distance(c, colours[code]) for c in p), default=0.0) for p in profiles)
-                  for code in found}
-        for code in sorted(found, key=misfit.get):
-            if code not in found:
-                continue
-            for other in [o for o in found if o != code and colour_distance(colours[o], colours[code]) < 150]:
-                del found[other]
-    # a road's dark casing looks like a railway: a railway with it is drawn beside it
-    for code, colour, casing in lines:
-        if code not in found or casing is None:
-            continue
-        for other, other_colour, _ in lines:
-            if other != code and other in found and colour_distance(other_colour, casing) < 80:
-                match = matchers[other]
-                # on one side all along (a road that bends crosses both sides in turn)
-                share = max(sum(1 for t, fill, _ in probes
-                                if _beside(sampler, a, b, t, side * 0.11 * size, 0.03 * size,
-                                           lambda c, f=fill: match(c, f))) for side in (-1, 1)) / len(probes)
-                if share >= needed:
-                    found[other] = round(share, 3)
-                else:
-                    del found[other]
-    return found, seen
+                looked += 1
+                misses = 0
+                first, coasted = False, 0.0
+            elif hidden and any(self._hidden(*points[reach + k], centre)
+                                for k in range(-int(turn), int(turn) + 1)) or any(
+                    i == index and last - first_ + 1 > thin and first_ - 1 <= reach <= last + 1
+                    for first_, last, i in found):
+                # under a name or an id where the stroke would be, or in a patch of its colour
+                # wider than a line (a symbol it crosses): look on beyond it
+                x, y = qx, qy
+                coasted += step
+            else:
+                x, y = qx, qy
+                coasted += step
+                looked += 1
+                misses += 1
+                if misses > 2:
+                    return hits, looked, False
+            if wx * inward[0] + wy * inward[1] < 0.2:  # turned to run along the side
+                return hits, looked, False
+            depth = (x - mid[0]) * inward[0] + (y - mid[1]) * inward[1]
+            # (where names hide the stroke, it is looked for on nearly to the hex's middle)
+            if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
+                # inside this hex, not gone on into its neighbour past a corner
+                inside = math.hypot(x - centre[0], y - centre[1]) <= 0.42 * dist
+                return hits, looked, (looked >= 1 or None) if inside else False
+        return hits, looked, False
 
 
-def _beside(sampler, a, b, t, offset, reach, test) -> bool:
-    """True if ``test`` accepts a pixel ``offset`` pixels beside the segment a-b at ``t`` (along
-    the normal (-dy, dx); negative: the other side)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length * offset, dx / length * offset
-    return bool(sampler.runs((a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny), (t,), reach, test)[0][0])
+def _unit(x: float, y: float) -> tuple[float, float]:
+    length = math.hypot(x, y) or 1.0
+    return x / length, y / length
 
 
 def line_paths(links: set[Hexside]) -> list[list[Hex]]:

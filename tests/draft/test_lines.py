@@ -1,0 +1,116 @@
+"""Roads and railways read from a picture hexforge did not draw: a pointy-topped grid, a road
+that bends far from the hex centres, a railway run beside the centres, a road that passes
+near a hexside without crossing it (drawn here with pillow, not with hexforge's renderer)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PIL import Image, ImageDraw
+
+from toolkit.draft.lines import LinkReader, line_paths
+from toolkit.draft.sample import HexSampler
+from toolkit.hexes import Grid, Hex, Hexside, Layout
+
+FILL = (236, 230, 205)
+ROAD = (150, 70, 30)
+RAIL = (30, 30, 30)
+LINES = [("road", ROAD, None), ("rail", RAIL, None)]
+SIZE = 60.0
+
+
+def _grid_picture():
+    grid = Grid(1, 7, 1, 6, orientation="pointy")
+    layout = Layout(grid, SIZE, (60.0, 60.0))
+    image = Image.new("RGB", (560, 480), FILL)
+    draw = ImageDraw.Draw(image)
+    for hex in grid:
+        corners = layout.corners(hex)
+        draw.line(corners + corners[:1], fill=(90, 90, 90), width=1)
+    return grid, layout, image, draw
+
+
+def _bezier(p0, p1, p2, n=40):
+    return [((1 - t) ** 2 * p0[0] + 2 * t * (1 - t) * p1[0] + t * t * p2[0],
+             (1 - t) ** 2 * p0[1] + 2 * t * (1 - t) * p1[1] + t * t * p2[1]) for t in (i / n for i in range(n + 1))]
+
+
+def _rail(draw, points, width=2, tie=7, spacing=8):
+    draw.line(points, fill=RAIL, width=width)
+    walked = 0.0
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if not length:
+            continue
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        while walked <= length:
+            x, y = x0 + ux * walked, y0 + uy * walked
+            draw.line([(x - uy * tie / 2, y + ux * tie / 2), (x + uy * tie / 2, y - ux * tie / 2)], fill=RAIL, width=1)
+            walked += spacing
+        walked -= length
+
+
+def _read(image, layout, a, b):
+    sampler = HexSampler(image, layout, "none")
+    reader = LinkReader(sampler, LINES, ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)))
+    return reader.read(a, b, FILL, FILL)[0]
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    grid, layout, image, draw = _grid_picture()
+    h = {name: Hex(c, r) for name, (c, r) in {"a": (2, 2), "b": (3, 2), "c": (2, 4), "d": (3, 4), "e": (5, 2),
+                                                  "f": (5, 3), "g": (6, 5), "x": (6, 2)}.items()}
+    # a road from a to b bowed far to one side: it crosses their side near a corner, a sixth
+    # of a hex off the straight course between their centres
+    ca, cb = layout.center(h["a"]), layout.center(h["b"])
+    mid = ((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2 - 0.36 * SIZE)
+    draw.line(_bezier(ca, mid, cb), fill=ROAD, width=5, joint="curve")
+    # a railway from c to d a fifth of a hex below their centres
+    cc, cd = layout.center(h["c"]), layout.center(h["d"])
+    _rail(draw, [(cc[0] - 10, cc[1] + 0.2 * SIZE), (cd[0] + 10, cd[1] + 0.2 * SIZE)])
+    # a road through e, from x, that turns away before the side it shares with f
+    ce, cf, cx = layout.center(h["e"]), layout.center(h["f"]), layout.center(h["x"])
+    draw.line([cx, ce, (ce[0] - 0.45 * SIZE, ce[1] + 0.05 * SIZE)], fill=ROAD, width=5, joint="curve")
+    # a road that runs along g's side with its neighbour below, inside g
+    cg = layout.center(h["g"])
+    below = layout.center(Hex(6, 6)) if Hex(6, 6) in grid else None
+    assert below is not None
+    side_y = (cg[1] + below[1]) / 2
+    draw.line([(cg[0] - 0.3 * SIZE, side_y - 0.12 * SIZE), (cg[0] + 0.3 * SIZE, side_y - 0.12 * SIZE)], fill=ROAD,
+              width=5)
+    return layout, image, h
+
+
+def test_a_bent_road_is_found_where_it_crosses_the_side(drawn):
+    layout, image, h = drawn
+    assert set(_read(image, layout, h["a"], h["b"])) == {"road"}
+
+
+def test_a_railway_off_the_centres_is_found(drawn):
+    layout, image, h = drawn
+    assert set(_read(image, layout, h["c"], h["d"])) == {"rail"}
+
+
+def test_a_road_that_does_not_cross_a_side_is_no_link(drawn):
+    layout, image, h = drawn
+    assert set(_read(image, layout, h["x"], h["e"])) == {"road"}
+    assert _read(image, layout, h["e"], h["f"]) == {}  # it turns away inside e
+    g = h["g"]
+    assert _read(image, layout, g, Hex(g.col, g.row + 1)) == {}  # it runs along the side
+
+
+def test_nothing_is_read_where_nothing_is_drawn(drawn):
+    layout, image, h = drawn
+    assert _read(image, layout, Hex(1, 5), Hex(1, 6)) == {}
+
+
+def test_links_join_into_paths_that_stop_at_forks():
+    a, b, c, d, e = Hex(1, 1), Hex(1, 2), Hex(1, 3), Hex(1, 4), Hex(2, 3)
+    links = {Hexside.of(a, b), Hexside.of(b, c), Hexside.of(c, d), Hexside.of(c, e)}
+    paths = line_paths(links)
+    steps = [Hexside.of(p, q) for path in paths for p, q in zip(path, path[1:])]
+    assert sorted(steps) == sorted(links)  # every link once
+    assert all(c not in path[1:-1] for path in paths)  # c is a fork: paths end there
+    assert sorted(len(p) for p in paths) == [2, 2, 3]

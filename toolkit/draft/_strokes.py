@@ -1,0 +1,263 @@
+"""Thin strokes of a line's colour on a picture: each pixel judged against the fill of the hex
+it lies in (how much of it is which line's colour, see :func:`~toolkit.draft._pixels.blend_alpha`),
+and runs of them across a row of pixels, a road's casing taken into the road and a blurred
+line's faint edges into the line.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._pixels import fix
+from .sample import ID_BAND, colour_distance
+
+#: A stroke is its line's colour nearly unblended somewhere (its core) or, blurred, at least
+#: FAINT and holding INK of it across (the sum of its pixels' share of the colour, in pixels:
+#: blur spreads a thin line but keeps its ink); a paler stroke of a like hue (a hill's
+#: contour) is neither.
+CORE = 0.6
+FAINT = 0.47
+INK = 0.8
+#: A stroke covers this share of its course from one step to the next (a dashed track does).
+UNBROKEN = 0.6
+
+
+class StrokeReader:
+    """Judges the pixels of ``sampler``'s picture against lines ``(code, colour, casing or
+    None)``: the map's colours, the picture's after ``correction``."""
+
+    def __init__(self, sampler, lines, correction) -> None:
+        self.sampler = sampler
+        self.lines = list(lines)
+        self.correction = correction
+        self.codes = [code for code, _, _ in self.lines]
+        self.colours = [tuple(float(v) for v in colour) for _, colour, _ in self.lines]
+        # which line's casing is drawn in which line's colour (a road's dark edge looks like a
+        # railway): casing index -> the lines that wear it
+        self.cased_by: dict[int, list[int]] = {}
+        for i, (_, _, casing) in enumerate(self.lines):
+            if casing is None:
+                continue
+            for j, colour in enumerate(self.colours):
+                if j != i and colour_distance(colour, casing) < 80:
+                    self.cased_by.setdefault(j, []).append(i)
+        # lines of like colours (not one the casing of the other): a stroke is one of them
+        self.alike = {(i, j) for i, a in enumerate(self.colours) for j, b in enumerate(self.colours)
+                      if i != j and colour_distance(a, b) < 150 and j not in self.cased_by.get(i, ())
+                      and i not in self.cased_by.get(j, ())}
+        self._labels: dict = {}
+
+    # -- pixels ------------------------------------------------------------------------------
+
+    def label(self, colour, fill) -> tuple[int, float]:
+        """The index of the line whose colour the pixel is (blended with ``fill``), or -1, and
+        how much of the pixel is that colour."""
+        key = (colour, fill)
+        known = self._labels.get(key)
+        if known is not None:
+            return known
+        p = fix(colour, self.correction)
+        best, best_off, alpha = -1, None, 0.0
+        for i, target in enumerate(self.colours):
+            v = [target[c] - fill[c] for c in range(3)]
+            vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+            if vv < 1600.0:  # the line's colour is too near this fill to be seen on it
+                continue
+            w = [p[c] - fill[c] for c in range(3)]
+            a = (v[0] * w[0] + v[1] * w[1] + v[2] * w[2]) / vv
+            if a < 0.4 or a > 1.6:
+                continue
+            r = math.sqrt(sum((w[c] - a * v[c]) ** 2 for c in range(3)))
+            length = math.sqrt(vv)
+            if r > 20 + 0.12 * length:
+                continue
+            off = r / length  # off the line fill -> colour, relative to its length
+            if best_off is None or off < best_off:
+                best, best_off, alpha = i, off, a
+        if len(self._labels) > 200_000:
+            self._labels.clear()
+        self._labels[key] = best, alpha
+        return best, alpha
+
+    def _hidden(self, x: float, y: float, centre) -> bool:
+        """True if working point (x, y) is under a printed name, id or marker (where the hex
+        ids are printed when no boxes are known)."""
+        s = self.sampler
+        if s.labels:
+            return s.labelled(x * s.k, y * s.k, 0.02 * s.layout.size)
+        if s.hex_ids not in ("top", "bottom", "centre"):
+            return False
+        layout = s.layout
+        angle = getattr(layout, "angle", 0.0)
+        c, sn = math.cos(angle), math.sin(angle)
+        vx, vy = x - centre[0], y - centre[1]
+        ly = (-sn * vx + c * vy) / s.size
+        lx = (c * vx + sn * vy) / s.size
+        if s.hex_ids == "top":
+            return ly < -ID_BAND
+        if s.hex_ids == "bottom":
+            return ly > ID_BAND
+        return abs(ly) < 0.1 and abs(lx) < 0.2
+
+    def runs(self, points, fill, centre, along=None) -> tuple[list[tuple[float, float, int]], int]:
+        """Runs of line colour along ``points`` (working pixels, one pixel apart): ``(first,
+        last, line index)`` with a road's casing taken into the road, and how many points are
+        hidden under labels (``centre``: of the hex the points lie in). Points off the picture
+        or hidden count as neither. A run must have a :data:`CORE` or hold :data:`INK` of the
+        line's colour.
+
+        ``along``: the stroke's heading (a unit vector); each point is then read a pixel
+        either way along the stroke too, keeping the most inked (a railway's ties, JPEG's
+        blocks and blur leave a thin line broken and faint in places)."""
+        labels, alphas, inks = self._judged(points, fill, centre, along)
+        self._join_faint(labels, alphas)
+        self._one_of_alike(labels, inks, fill)
+        raw = []
+        start = 0
+        for i in range(1, len(labels) + 1):
+            if i == len(labels) or labels[i] != labels[start]:
+                peak = max(alphas[start:i])
+                if labels[start] >= 0 and (peak >= CORE or peak >= FAINT and sum(alphas[start:i]) >= INK):
+                    raw.append([start, i - 1, labels[start]])
+                start = i
+        return self._uncase(raw), labels.count(-2)
+
+    def _judged(self, points, fill, centre, along) -> tuple[list[int], list[float], list]:
+        """Per point: the line index its pixel is (-1: none, -2: hidden or off the picture),
+        how much of it, and the pixel read."""
+        pixel = self.sampler.pixel
+        labels, alphas, inks = [], [], []
+        for x, y in points:
+            if self._hidden(x, y, centre):
+                group = ()
+            elif along is None:
+                group = (pixel(x, y),)
+            else:
+                group = (pixel(x, y), pixel(x - along[0], y - along[1]), pixel(x + along[0], y + along[1]))
+            if not group or group[0] is None:
+                labels.append(-2)
+                alphas.append(0.0)
+                inks.append(None)
+                continue
+            best = (-1, 0.0, None)
+            for colour in group:
+                if colour is not None:
+                    index, alpha = self.label(colour, fill)
+                    if index >= 0 and alpha > best[1]:
+                        best = (index, alpha, colour)
+            labels.append(best[0])
+            alphas.append(best[1])
+            inks.append(best[2])
+        return labels, alphas, inks
+
+    def _join_faint(self, labels: list[int], alphas: list[float]) -> None:
+        """A thin line blurred: its faint edges may be judged nearer another line's colour; a
+        pixel or two of faint colour beside a stronger stroke is that stroke's edge (but not
+        a road's fringe beyond its casing)."""
+        n = len(labels)
+        i = 0
+        while i < n:
+            j = i
+            while j < n and labels[j] == labels[i]:
+                j += 1
+            if labels[i] >= 0 and j - i <= 2 and max(alphas[i:j]) < CORE:
+                near = [k for k in (i - 1, j) if 0 <= k < n and labels[k] >= 0 and labels[k] != labels[i]
+                        and alphas[k] > max(alphas[i:j]) and labels[i] not in self.cased_by.get(labels[k], ())]
+                if near:
+                    strongest = max(near, key=lambda k: alphas[k])
+                    for k in range(i, j):
+                        labels[k] = labels[strongest]
+            i = j
+
+    def _one_of_alike(self, labels: list[int], inks: list, fill) -> None:
+        """A stroke's pixels may be judged nearer either of two lines of like colours (a road
+        and a minor road: blur mixes a line's colour with its casing's, JPEG shifts hues): the
+        stroke is one line, the one whose colour and casing, mixed, explain its pixels."""
+        if not self.alike:
+            return
+        i = 0
+        while i < len(labels):
+            group = {labels[i]} | {o for o in range(len(self.colours)) if (labels[i], o) in self.alike}
+            if labels[i] < 0 or len(group) == 1:
+                i += 1
+                continue
+            j = i
+            while j < len(labels) and labels[j] in group:
+                j += 1
+            winner = min(group, key=lambda code: sum(self._unmixed(inks[n], fill, code) for n in range(i, j)))
+            for n in range(i, j):
+                labels[n] = winner
+            i = j
+
+    def _unbroken(self, a, b, index, fill) -> bool:
+        """True if line colour (``index``'s, or one a faint pixel of it leans to) covers most of
+        the segment a-b (working pixels; a pixel either side allowed)."""
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy)
+        steps = int(length)
+        if steps < 2:
+            return True
+        ux, uy = dx / length, dy / length
+        covered = 0
+        for i in range(1, steps + 1):
+            x, y = a[0] + ux * i, a[1] + uy * i
+            for k in (0, -1, 1):
+                colour = self.sampler.pixel(x - uy * k, y + ux * k)
+                # (any line's colour: a faint thin line's pixels lean to one or another)
+                if colour is not None and self.label(colour, fill)[0] >= 0:
+                    covered += 1
+                    break
+        return covered >= UNBROKEN * steps
+
+    def _unmixed(self, colour, fill, index) -> float:
+        """How far a pixel lies from any mix of the fill, line ``index``'s colour and its casing."""
+        p = fix(colour, self.correction)
+        w = [p[c] - fill[c] for c in range(3)]
+        v1 = [self.colours[index][c] - fill[c] for c in range(3)]
+        casing = self.lines[index][2]
+        basis = [v1] if casing is None else [v1, [casing[c] - fill[c] for c in range(3)]]
+        best = math.sqrt(sum(x * x for x in w))
+        for v in basis:  # one colour mixed with the fill
+            vv = sum(x * x for x in v) or 1.0
+            a = max(0.0, sum(x * y for x, y in zip(v, w)) / vv)
+            best = min(best, math.sqrt(sum((w[c] - a * v[c]) ** 2 for c in range(3))))
+        if len(basis) == 2:  # both, as blur mixes them
+            v, u = basis
+            vv, uu, vu = (sum(x * x for x in v), sum(x * x for x in u), sum(x * y for x, y in zip(v, u)))
+            wv, wu = sum(x * y for x, y in zip(w, v)), sum(x * y for x, y in zip(w, u))
+            det = vv * uu - vu * vu
+            if abs(det) > 1e-6:
+                a, b = (wv * uu - wu * vu) / det, (wu * vv - wv * vu) / det
+                if a >= 0 and b >= 0:
+                    best = min(best, math.sqrt(sum((w[c] - a * v[c] - b * u[c]) ** 2 for c in range(3))))
+        return best
+
+    def _uncase(self, raw: list) -> list[tuple[float, float, int]]:
+        """A road's casing (a dark edge each side) joins the road; what is left of a dark run
+        beside it, wider than the casing on its other side, is a line of its own (a railway
+        drawn beside the road)."""
+        if not self.cased_by:
+            return [tuple(r) for r in raw]
+        out = [list(r) for r in raw]
+        wearers = {i for group in self.cased_by.values() for i in group}
+        for n, core in enumerate(out):
+            if core[2] not in wearers:
+                continue
+            edges = {}
+            for side in (-1, 1):
+                m = n + side
+                if 0 <= m < len(out) and core[2] in self.cased_by.get(out[m][2], ()):
+                    gap = out[m][0] - core[1] - 1 if side > 0 else core[0] - out[m][1] - 1
+                    if gap <= 1:
+                        edges[side] = out[m]
+            if not edges:
+                continue
+            widths = [e[1] - e[0] + 1 for e in edges.values()]
+            # the casing is as wide each side: the narrower edge's width where both show
+            casing = min(widths) if len(widths) == 2 else min(widths[0], 0.5 + 0.2 * (core[1] - core[0] + 1))
+            for side, edge in edges.items():
+                if side > 0:
+                    edge[0] += casing
+                else:
+                    edge[1] -= casing
+        return [tuple(r) for r in out if r[1] - r[0] >= 0]
