@@ -13,12 +13,15 @@ FIELDS = ("name", "side", "kind", "type", "size", "formation", "unit_class", "st
 @pytest.mark.parametrize("game_id", BUNDLED)
 def test_grid_names_every_hex_as_the_source(round_trip, game_id):
     source, imported, _ = round_trip(game_id)
-    src, imp = source.main_map.grid, imported.main_map.grid
-    assert set(src) <= set(imp)
-    assert all(imp.format(h) == src.format(h) for h in src)
-    assert all(imp.parse(src.format(h)) == h for h in src)
-    # neighbours agree, so movement on the imported grid is the same
-    assert all(set(imp.neighbours(h)) & set(src) == set(src.neighbours(h)) for h in src)
+    by_name = {m.name: m for m in imported.maps.values()}
+    assert set(by_name) == {m.name for m in source.maps.values()}   # every map (Grossdeutschland has four)
+    for source_map in source.maps.values():
+        src, imp = source_map.grid, by_name[source_map.name].grid
+        assert set(src) <= set(imp)
+        assert all(imp.format(h) == src.format(h) for h in src)
+        assert all(imp.parse(src.format(h)) == h for h in src)
+        # neighbours agree, so movement on the imported grid is the same
+        assert all(set(imp.neighbours(h)) & set(src) == set(src.neighbours(h)) for h in src)
 
 
 @pytest.mark.parametrize("game_id", BUNDLED)
@@ -35,9 +38,10 @@ def test_counters_come_back(round_trip, game_id):
 
 
 def _hex_setup(game, scenario):
-    grid = game.main_map.grid
-    return Tally((u, grid.format(p.hex), p.state if p.state not in (None, "front", "full") else None)
-                 for p in scenario.setup if p.hex is not None for u in p.units)
+    """(unit, map name, hex name, state) of every placement on a hex, each on its own map."""
+    maps = [game.maps[p.map or scenario.map] for p in scenario.setup]
+    return Tally((u, m.name, m.grid.format(p.hex), p.state if p.state not in (None, "front", "full") else None)
+                 for p, m in zip(scenario.setup, maps) if p.hex is not None for u in p.units)
 
 
 @pytest.mark.parametrize("game_id", BUNDLED)
@@ -47,6 +51,7 @@ def test_setups_come_back(round_trip, game_id):
     assert len(by_name) == len(source.scenarios)
     for scenario in source.scenarios.values():
         got = by_name[scenario.name]
+        assert imported.maps[got.map].name == source.maps[scenario.map].name   # played on the same map
         expected = _hex_setup(source, scenario)
         placed = _hex_setup(imported, got)
         area = [(u, p.hexes) for p in scenario.setup if p.hexes and p.hex is None for u in p.units]
@@ -54,7 +59,7 @@ def test_setups_come_back(round_trip, game_id):
         assert expected - placed == Tally()
         extra = placed - expected
         for unit, hexes in area:
-            hit = next(k for k in extra if k[0] == unit and source.main_map.grid.parse(k[1]) in hexes)
+            hit = next(k for k in extra if k[0] == unit and source.maps[scenario.map].grid.parse(k[2]) in hexes)
             extra[hit] -= 1
         assert +extra == Tally()
         boxes = {b.id: b.name for m in imported.maps.values() for b in m.boxes}

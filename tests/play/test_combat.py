@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from starlette.testclient import TestClient
 
+from toolkit.errors import RulesError
 from toolkit.io import load_game
 from toolkit.play import Session, Table, create_app, session_from_dict, session_to_dict
+from toolkit.play.combat import spent_statuses
 from toolkit.referee import position_from_dict, position_to_dict, ruleset_for
 
 try:
@@ -154,3 +156,53 @@ def test_malformed_supports_are_400(game):
     for bad in ("{", '[{"kind": 3}]', '[["artillery", "sideways"]]'):
         answer = client.get("/api/combat/assess", params={"attackers": "b-4", "defender": "0805", "supports": bad})
         assert answer.status_code == 400 and "supports" in answer.json()["error"]
+
+
+# -- Demyansk 12.23: a support is spent only by its side's special result ------------------------
+
+
+@pytest.fixture(scope="module")
+def ds_17():
+    """Demyansk 17.0's combat 1 in the Soviet Combat phase, both sides' air in the air box."""
+    from pathlib import Path
+
+    from toolkit.io._source import load_yaml
+    from toolkit.referee import Unit
+    game = load_game("demyansk-shield")
+    raw = load_yaml(Path(__file__).resolve().parents[1] / "data" / "demyansk-shield" / "combat-17-0.yaml")
+    pos = position_from_dict({**raw, "phase": "Combat"}, game)
+    for uid in ("so-air-1", "ax-air-b1"):
+        pos.units[uid] = Unit(uid, game.counters[uid], game.counters[uid].side, box="air")
+    pos.touch()
+    return pos
+
+
+DS_ATTACKERS = ["so-87", "so-1-87", "so-1318", "so-1-1318", "so-2-87"]
+DS_SUPPORTS = [["artillery", "attacker", 1, "so-231-387", None], ["air", "attacker", 1, "so-air-1", None],
+               ["air", "defender", 1, "ax-air-b1", None]]
+
+
+def test_a_special_result_spends_the_support_its_owner_names(ds_17):
+    from toolkit.play.combat import roll
+    rs = ruleset_for(ds_17.game)
+    s = Session.from_position(ds_17, rs, seed=12)                  # this game's first roll: A1*/DR
+    with pytest.raises(RulesError, match=r"must choose .* artillery \(so-231-387\) or air \(so-air-1\)") as exc:
+        roll(s, DS_ATTACKERS, ds_17.map.grid.parse("1811"), DS_SUPPORTS)
+    assert exc.value.reasons[0].rule == "12.23" and not s.events  # nothing recorded: the same roll again
+    roll(s, DS_ATTACKERS, ds_17.map.grid.parse("1811"), DS_SUPPORTS, {"attacker": "artillery"})
+    assert s.events[-1]["result"] == "A1*/DR" and s.events[-1]["special"] == {"attacker": "artillery"}
+    assert "fired" in s.pos.units["so-231-387"].status              # "turns it over to its Fired side"
+    assert not s.pos.units["so-air-1"].status & spent_statuses(rs)  # the air unit it did not name
+    assert not s.pos.units["ax-air-b1"].status & spent_statuses(rs)  # the defender had no special result
+    again = Session.from_position(ds_17, rs, seed=12)              # the recorded choice replays
+    again.apply(s.events[-1])
+    assert again.pos == s.pos
+
+
+def test_a_result_without_a_star_spends_no_support(ds_17):
+    from toolkit.play.combat import roll
+    rs = ruleset_for(ds_17.game)
+    s = Session.from_position(ds_17, rs, seed=0)
+    roll(s, DS_ATTACKERS, ds_17.map.grid.parse("1811"), DS_SUPPORTS)
+    assert "*" not in s.events[-1]["result"]
+    assert not any(s.pos.units[u].status & spent_statuses(rs) for u in ("so-231-387", "so-air-1", "ax-air-b1"))

@@ -88,3 +88,71 @@ def test_zoc_retreat_from_the_command_line(capsys, tmp_path):
     assert o["zoc_retreat"]["defender"]["outcome"] == "pass" and o["retreats"]["so-1318"] == ["2733", "2833", "2932"]
     code, _, err = run(capsys, *args, "--roll", die, "--zoc-retreat", "nobody")
     assert code == 2 and "bad --zoc-retreat 'nobody'" in err
+
+
+def test_special_result_choice_from_the_command_line(capsys, tmp_path):
+    # 17.0 combat 1: A1*/DR with artillery and air: "He chooses the artillery unit" (12.23a)
+    pos = tmp_path / "17-0.yaml"
+    pos.write_text((DATA / "demyansk-shield" / "combat-17-0.yaml").read_text().replace(
+        '  ax-iii26: {hex: "1811"}', '  ax-iii26: {hex: "1811"}\n  so-air-1: {box: air-available}\n  ax-air-b1: {box: air-available}'))
+    args = ["combat", "so-87,so-1-87,so-1318,so-1-1318,so-2-87", "1811", "-p", str(pos), "--support",
+            "artillery:so-231-387", "--support", "air:so-air-1", "--defence-support", "air:ax-air-b1", "--roll", "6", "--apply", "--loss", "so-1318=1",
+            "--no-retreat", "defender=5"]
+    code, out, err = run(capsys, *args)
+    assert code == 2 and "the attacker must choose which support units the special result of A1*/DR spends" in err
+    code, out, err = run(capsys, *args, "--choice", "special:attacker=artillery")
+    assert code == 0, err
+    assert "so-231-387 is fired (artillery special result, rule 12.23)" in out and "so-air-1 is flown" not in out
+    code, out, err = run(capsys, *args, "--choice", "special:attacker=air")
+    assert code == 0 and "so-air-1 is flown (air special result, rule 12.23)" in out
+
+
+RBC = """game: demyansk-shield
+turn: 3
+side: soviet
+weather: frozen
+units:
+  ax-aa12: {hex: "2032"}
+  so-87: {hex: "2132"}
+  so-1-87: {hex: "2132"}
+"""
+
+
+def test_retreat_before_combat_from_the_command_line(capsys, tmp_path):
+    # 11.42: the recon unit's roll of 4 passes: it retreats, no combat (the DR rolled is not applied),
+    # the Soviet advances
+    pos = tmp_path / "rbc.yaml"
+    pos.write_text(RBC)
+    args = ["combat", "so-87,so-1-87", "2032", "-p", str(pos), "--roll", "4", "--apply"]
+    code, out, err = run(capsys, *args, "--before-combat", "defender=4", "--retreat", "defender=1933",
+                         "--advance", "so-87", "--json")
+    assert code == 0, err
+    o = json.loads(out)["outcome"]
+    assert o["before_combat"] == {"roll": 4, "drm": 0, "modified": 4, "outcome": "pass", "rule": "11.42"}
+    assert o["retreats"]["ax-aa12"][-1] == "1933" and o["advances"] == {"so-87": "2032"} and o["losses"] == {}
+    assert o["log"][2] == "no combat: the CRT roll (DR) is not applied (rule 11.42)"
+    code, out, err = run(capsys, *args, "--before-combat", "defender=2")     # a fail: the DR rolled applies
+    assert code == 2 and "the defender must choose (DR" in err
+    code, out, err = run(capsys, *args, "--before-combat", "defender=2", "--retreat", "defender=1933")
+    assert code == 0 and "Retreat Before Combat (rule 11.42): 2: fail; it defends" in out
+    code, _, err = run(capsys, *args, "--before-combat", "defender=4", "--no-retreat", "defender=6")
+    assert code == 2 and "only one retreat option" in err and "12.41" in err
+    code, _, err = run(capsys, *args, "--before-combat", "attacker")
+    assert code == 2 and "Retreat Before Combat is the defender's" in err
+    code, _, err = run(capsys, "combat", "so-87,so-1-87", "2032", "-p", str(pos), "--before-combat", "defender")
+    assert code == 2 and "need --apply" in err
+
+
+def test_retreat_into_a_map_box_from_the_command_line(capsys, tmp_path):
+    # Demyansk 12.32: IR 27 on 2036 (an AGN Entry hex) retreats into the AGN box
+    pos = tmp_path / "entry.yaml"
+    pos.write_text(RBC.replace('ax-aa12: {hex: "2032"}', 'ax-ir27: {hex: "2036"}')
+                   .replace('"2132"', '"2035"'))
+    out_file = tmp_path / "after.yaml"
+    args = ["combat", "so-87,so-1-87", "2036", "-p", str(pos), "--roll", "1", "--apply"]
+    code, out, err = run(capsys, *args, "--retreat", "defender=box:agn", "--out", str(out_file))
+    assert code == 0, err
+    assert "ax-ir27 retreat from 2036 into the agn box (rule 12.32)" in out
+    assert "ax-ir27: {box: agn}" in out_file.read_text() or "box: agn" in out_file.read_text()
+    code, _, err = run(capsys, *args, "--retreat", "defender=box:depot")
+    assert code == 2 and "no box 'depot' on the map" in err

@@ -173,14 +173,16 @@ def test_demyansk_17_0_combat_1(ds_17):
         apply_combat(pos, DS, a, r, retreats={"defender": H(pos, "1912")})
     assert "the attacker must choose which units lose 1 step(s)" in str(exc.value)
     assert all(u in str(exc.value) for u in attackers) and exc.value.reasons[0].rule == "12.1"
+    # "He chooses the artillery unit and turns it over to its Fired side" (the special result, 12.23)
+    special = {"special": {"attacker": "artillery"}}
     o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, retreats={"defender": H(pos, "1912")},
-                     advance=["so-87"])
+                     advance=["so-87"], choices=special)
     assert o.position.unit("so-1318").steps == 1 and o.position.unit("ax-iii26").hex == H(pos, "1912")
     assert len(o.retreats["ax-iii26"]) == 3                         # two hexes, the owner's choice of 12.31
     assert o.position.unit("so-87").hex == H(pos, "1811")           # 12.51: into the Defender hex
     with pytest.raises(IllegalMoveError) as exc:                    # 12.5: one hex only
         apply_combat(pos, DS, a, r, losses={"so-1318": 1}, retreats={"defender": H(pos, "1912")},
-                     advance={"so-87": H(pos, "1911")})
+                     advance={"so-87": H(pos, "1911")}, choices=special)
     assert exc.value.reasons[0].rule == "12.5"
 
 

@@ -156,7 +156,7 @@ def test_reader_reports_broken_decks(deck_module, tmp_path):
         for name, data in entries.items():
             zf.writestr(name, data)
     problems = "\n".join(inspect(broken)["problems"])
-    assert "deck 'Renamed': card 'Isolated' has no Mask trait" in problems
+    assert "deck 'Renamed': 6 cards have no Mask trait ('Isolated'), so they show their face" in problems
     assert "deck 'Marker cup': sends its cards to deck 'Attic', which does not exist" in problems
     assert "owning board 'Nowhere' is not a board" in problems
     piles["Marker cup"].set("name", "Cup")

@@ -139,3 +139,61 @@ def test_a_setup_without_a_file_starts_a_new_game(tmp_path):
             zf.writestr(name, data)
     report = inspect(path)
     assert report["problems"] == [] and [s["name"] for s in report["setups"]] == ["No Setup"]
+
+
+def test_slots_without_gpid_are_one_problem_not_duplicates(tmp_path):
+    # The Longest Day (VASSAL 2.9) has 2,070 slots and no gpids: 2,070 false "gpid is used by" problems
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)))
+    palette = "".join(slot(f"U{i}", 0, add_piece(None, _chain("unit.png", f"U{i}"))).replace(' gpid="0"', "")
+                      for i in range(3))
+    path = module(tmp_path / "old.vmod", maps, palette, images={"a.png": png(300, 200), "unit.png": png(48, 48)})
+    assert inspect(path)["problems"] == [
+        "3 piece slots have no gpid (first 'U0'): pieces of saved games cannot be refreshed from them until the "
+        "editor gives them one"]
+
+
+def test_a_prototype_problem_is_reported_once_for_all_its_pieces(tmp_path):
+    # Fields of Fire: three prototypes name prototypes that are gone; 1,652 lines, one a piece
+    protos = (f'<{B}module.PrototypeDefinition name="Vehicle">'
+              f'{_escape(add_piece(None, _chain("", "", ["prototype;Layer_Experience"])))}'
+              f'</{B}module.PrototypeDefinition>')
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)))
+    palette = "".join(slot(name, i, add_piece(None, _chain("unit.png", name, ["prototype;Vehicle"])))
+                      for i, name in enumerate(["Jeep", "Truck", "Sherman", "Tiger"], 1))
+    path = module(tmp_path / "fof.vmod", maps, palette, prototypes=protos,
+                  images={"a.png": png(300, 200), "unit.png": png(48, 48)})
+    assert inspect(path)["problems"] == [
+        "4 piece slots ('Jeep', 'Truck', 'Sherman', ...): prototype 'Layer_Experience' does not exist"]
+
+
+def test_set_up_pieces_on_a_map_the_module_lacks_are_one_problem(tmp_path):
+    # Warhammer Underworlds' set-up was saved by an older version whose map had another name
+    maps = vmap("BOARD", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)))
+    unit = _chain("unit.png", "Unit")
+    commands = ["begin_save"] + [add_piece(f"p{i}", unit[:-1] + [Trait(unit[-1].type, "MESA - BOARD;100;100;;0")])
+                                 for i in range(40)] + ["end_save"]
+    path = module(tmp_path / "wu.vmod", maps, "", images={"a.png": png(300, 200), "unit.png": png(48, 48)},
+                  setups={"SETUP": encode(commands, ESC)})
+    assert inspect(path)["problems"] == [
+        "setup 'SETUP': 40 pieces are on map 'MESA - BOARD', which the module does not have (VASSAL leaves them "
+        "off every map; first: piece p0)"]
+
+
+def test_a_deck_without_a_board_lies_past_the_map_edge_and_one_with_a_board_on_it(tmp_path):
+    # Dreadball's decks sit at x=110 on a map with 261-pixel edges: the reader put them in the margin
+    from toolkit.vassal.grid import VassalHexGrid
+    card = _chain("card.png", "Card", ["obs;77,130;back.png;Mask;P;?;player:;Peek"])
+    cards = (f'<{B}widget.CardSlot entryName="Card" gpid="9">{_escape(add_piece(None, card))}</{B}widget.CardSlot>')
+    piles = (f'<{B}module.map.DrawPile name="Cards" x="110" y="80">{cards}</{B}module.map.DrawPile>'
+             f'<{B}module.map.DrawPile name="Spare" owningBoard="B" x="150" y="120"></{B}module.map.DrawPile>')
+    grid_b = hexgrid(40.0, 46.0, 20, 23, hOff="0", vOff="0")
+    maps = vmap("Main", board("A", "a.png", hexgrid(40.0, 46.0, 20, 23)) + board("B", "b.png", grid_b),
+                edge=(261, 30), extra=piles)
+    path = module(tmp_path / "edge.vmod", maps, "", images={"a.png": png(300, 200), "b.png": png(300, 200),
+                                                            "card.png": png(60, 80), "back.png": png(60, 80)})
+    decks = {d["name"]: d["location"] for d in inspect(path)["decks"]}
+    numbering = {"hOff": "1", "vOff": "1", "hLeading": "1", "vLeading": "1", "stagger": "true"}
+    a = VassalHexGrid.from_attributes({"dx": "40.0", "dy": "46.0", "x0": "20", "y0": "23"}, numbering, 300, 200)
+    b = VassalHexGrid.from_attributes({"dx": "40.0", "dy": "46.0", "x0": "20", "y0": "23"},
+                                      {**numbering, "hOff": "0", "vOff": "0"}, 300, 200)
+    assert decks == {"Cards": a.label(110, 80), "Spare": b.label(150, 120)}

@@ -18,6 +18,7 @@ from ..errors import HexforgeError, RulesError
 from ..referee import Support, assess_combat, check_combat_context, roll_combat
 from . import referee_combat_apply as applying
 from ._referee_options import common_options, draw, header, position_of, units_arg
+from . import referee_combat_games as games
 from .referee_combat_apply import apply_options
 
 
@@ -150,13 +151,15 @@ def _text(pos, a) -> str:
 @click.option("--target", "targets", multiple=True, metavar="UNIT[=POINTS]",
               help="games with aimed fire: a unit fired at, with the fire points given it (default: a share); "
                    "repeatable, resolved in this order")
+@games.game_options
 @apply_options
 def combat_command(attackers, defender_hex, game_name, scenario, turn, position, side, weather, ruleset, as_json, png, dpi,
-           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets, apply,
-           loss, retreat, advance, choice, no_retreat, zoc_retreat, out):
+           support, defence_support, declared_shift, declared_drm, context, seed, roll, rolls, fire, targets,
+           barrage_split, barrage_sp, place, air, weapons_fire, apply,
+           loss, retreat, advance, choice, no_retreat, zoc_retreat, before_combat, out):
     """Assess (and with --seed/--roll, resolve) an attack by ATTACKERS on DEFENDER_HEX (several
     hexes joined by commas where the game allows attacks on more than one hex)."""
-    applying.check_usage(apply, loss, retreat, advance, out, choice, no_retreat, zoc_retreat)
+    applying.check_usage(apply, loss, retreat, advance, out, choice, no_retreat, zoc_retreat, before_combat)
     pos, rs = position_of(game_name, scenario, turn, position, side, weather, ruleset)
     target = [_hex(pos, h) for h in defender_hex.replace("+", ",").split(",") if h.strip()]
     target = target[0] if len(target) == 1 else target
@@ -166,12 +169,14 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         declared.append({"kind": "shift", "value": declared_shift, "text": f"declared shift {declared_shift:+d}"})
     if declared_drm:
         declared.append({"kind": "drm", "value": declared_drm, "text": f"declared DRM {declared_drm:+d}"})
-    facts = _context(context)
+    facts = {**_context(context), **games.barrage(rs, barrage_split, barrage_sp)}
     check_combat_context(rs, facts)
     ctx = {**facts, "modifiers": declared}
-    if (fire or targets) and getattr(rs, "combat_model", None) is None:
-        raise RulesError(f"--fire and --target are for games whose fire is aimed at units (White Death); "
-                         f"{rs.name} resolves one attack on the hex")
+    if (fire or targets or weapons_fire) and getattr(rs, "combat_model", None) is None:
+        raise RulesError(f"--fire, --target and --weapons-fire are for games whose fire is aimed at units "
+                         f"(White Death); {rs.name} resolves one attack on the hex")
+    if weapons_fire:
+        ctx["weapons_fire"] = games.weapons_fire(pos, weapons_fire)
     if fire:
         ctx["fire"] = fire
     if targets:
@@ -179,12 +184,34 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
     a = assess_combat(pos, rs, units_arg(attackers), target, supports=supports, context=ctx)
     rolled = None
     outcome = None
+    draws = None
+    placed = games.places(pos, rs, place)
+    sky = games.air_question(pos, rs, air, a, declared_drm, lambda c: assess_combat(
+        pos, rs, units_arg(attackers), target, supports=supports, context={**ctx, "modifiers": c}), declared)
     if a.legal and (seed is not None or roll is not None or rolls or apply):
-        rolled = roll_combat(pos, rs, a, seed=seed, roll=roll, rolls=_rolls(rolls))
+        if seed is None and (sky or getattr(rs, "roll_with_draws", None)):
+            seed = games.fresh_seed()          # the AA dice and the draws come from it: logged, replayable
+        used = a
+        if sky is not None:
+            sky["rolled"] = rs.roll_air_defence(pos, air, a.defender_hex, seed)
+            used = a if sky["rolled"]["stands"] else sky["without"]
+        draws = games.roll_with_draws(pos, rs, used, ctx if used is a else sky["context"], seed, roll, placed)
+        if draws is None:
+            rolled = roll_combat(pos, rs, used, seed=seed, roll=roll, rolls=_rolls(rolls))
+        else:                                     # the drawn units join the attack: later steps use theirs
+            rolled = draws["roll"]
         if apply:
-            outcome = applying.run(pos, rs, a, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat)
+            at, used = (pos, used) if draws is None else (draws["position"], draws["assessment"])
+            outcome = applying.run(at, rs, used, rolled, loss, retreat, advance, out, choice, no_retreat, zoc_retreat,
+                                   before_combat)
     if as_json:
         doc = {**header("combat", pos), "combat": a.to_dict(pos.map.format)}
+        if sky is not None:
+            doc["air"] = games.air_json(sky)
+        if draws is not None:
+            final = draws["assessment"]
+            doc["draws"] = {"drawn": list(draws["drawn"]), "log": draws["log"][:-1], "ratio": final.ratio,
+                            "column": final.column, "attackers": list(final.attackers)}
         if rolled:
             doc["roll"] = rolled.to_dict()
         if outcome:
@@ -192,6 +219,10 @@ def combat_command(attackers, defender_hex, game_name, scenario, turn, position,
         click.echo(json.dumps(doc, indent=2))
     else:
         click.echo(_text(pos, a))
+        if sky is not None:
+            click.echo("\n".join(games.air_text(sky)))
+        if draws is not None and draws["log"][:-1]:
+            click.echo("\n".join(draws["log"][:-1]))
         if rolled:
             click.echo(rolled.log)
         if outcome:

@@ -2,7 +2,7 @@
 
 The owners' choices come as options (``--loss UNIT=N``, ``--retreat ROLE=HEX[,HEX...]`` or
 ``ROLE@FROM=...`` for one stack of several, ``--advance UNITS`` or ``UNIT=HEX``, ``--no-retreat
-ROLE[=N]``, ``--zoc-retreat ROLE[=N]``); they are
+ROLE[=N]``, ``--zoc-retreat ROLE[=N]``, ``--before-combat defender[=N]``, ``--choice NAME:KEY=VALUE``); they are
 checked by :func:`toolkit.referee.apply_combat` before anything is written (a bad choice exits 2
 with the rule; the ``--out`` file is written atomically or not at all).
 """
@@ -22,21 +22,27 @@ def apply_options(func):
                      help="apply the rolled result (with --seed/--roll; a fresh logged seed otherwise)"),
         click.option("--loss", "loss", multiple=True, metavar="UNIT=N",
                      help="steps UNIT loses (the owner's choice; ZOC steps of its retreat included); repeatable"),
-        click.option("--retreat", "retreat", multiple=True, metavar="ROLE[@FROM]=HEX[,HEX...]",
-                     help="where ROLE (attacker/defender) retreats: the end hex, or the path; @FROM for the "
-                          "stack in hex FROM when the side stands in several hexes; repeatable"),
+        click.option("--retreat", "retreat", multiple=True, metavar="ROLE[@FROM]=HEX[,HEX...]|box:BOX",
+                     help="where ROLE (attacker/defender) retreats: the end hex, or the path, or box:BOX (a Map "
+                          "Box from its Entry hex, Demyansk 12.32); @FROM for the stack in hex FROM when the side "
+                          "stands in several hexes; repeatable"),
         click.option("--advance", "advance", multiple=True, metavar="UNITS|UNIT=HEX",
                      help="attacking units that advance into the vacated hex (UNIT=HEX: that hex of the "
                           "defender's retreat path); repeatable"),
         click.option("--choice", "choice", multiple=True, metavar="NAME:KEY=VALUE",
                      help="a game's own owner choice (relocate:HQ=HEX: where an overrun HQ goes, A Victory "
-                          "Denied 12.6; advance:HQ=HEX: an HQ advancing with its stack, 12.4); repeatable"),
+                          "Denied 12.6; advance:HQ=HEX: an HQ advancing with its stack, 12.4; "
+                          "special:ROLE=KIND: the supports a '*' result spends, Demyansk 12.23); repeatable"),
         click.option("--no-retreat", "no_retreat", multiple=True, metavar="ROLE[=N]",
                      help="ROLE (attacker/defender) tries No Retreat instead of its retreat, with the die N "
                           "(default: rolled from the combat's seed); games with the option (Demyansk 12.42)"),
         click.option("--zoc-retreat", "zoc_retreat", multiple=True, metavar="ROLE[=N]",
                      help="ROLE (attacker/defender), with no other retreat, tries one through an enemy ZOC, with the "
                           "die N (default: rolled from the combat's seed); games with the option (Demyansk 12.43)"),
+        click.option("--before-combat", "before_combat", metavar="defender[=N]",
+                     help="the defender tries Retreat Before Combat with the die N (default: rolled from the "
+                          "combat's seed): a pass retreats (--retreat) with no combat, a fail applies the roll; "
+                          "games with the option (Demyansk 11.42)"),
         click.option("--out", "out", type=click.Path(dir_okay=False), help="write the resulting position file"),
     ]
     for option in reversed(options):
@@ -69,8 +75,14 @@ def choices(pos, loss, retreat, advance) -> dict:
         if not eq or role not in ("attacker", "defender") or not right.strip():
             raise RulesError(f"bad --retreat {text!r}: expected attacker=HEX or defender=HEX[,HEX...] "
                              "(optionally ROLE@FROM=...)")
-        hexes = [_hex(pos, h, f"--retreat {text!r}") for h in right.replace(" ", ",").split(",") if h.strip()]
-        where = hexes[0] if len(hexes) == 1 else hexes
+        if right.strip().startswith("box:"):            # into a Map Box (Demyansk 12.32)
+            where = right.strip()[4:]
+            if pos.map.box(where) is None:
+                raise RulesError(f"--retreat {text!r}: no box {where!r} on the map; it has "
+                                 f"{', '.join(b.id for b in pos.map.boxes)}")
+        else:
+            hexes = [_hex(pos, h, f"--retreat {text!r}") for h in right.replace(" ", ",").split(",") if h.strip()]
+            where = hexes[0] if len(hexes) == 1 else hexes
         if start:
             entry = retreats.setdefault(role, {})
             if not isinstance(entry, dict):
@@ -116,11 +128,16 @@ def game_choices(texts) -> dict:
     return out
 
 
-def run(pos, rs, assessment, rolled, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=()):
+def run(pos, rs, assessment, rolled, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=(),
+        before_combat=None):
     """Apply ``rolled`` with the owners' choices; write ``out`` when given. The outcome."""
+    before = _no_retreat([before_combat] if before_combat else [], "--before-combat")
+    if set(before) - {"defender"}:
+        raise RulesError(f"bad --before-combat {before_combat!r}: Retreat Before Combat is the defender's "
+                         "(defender or defender=N)")
     outcome = apply_combat(pos, rs, assessment, rolled, **choices(pos, loss, retreat, advance),
                            choices=game_choices(choice), no_retreat=_no_retreat(no_retreat),
-                           zoc_retreat=_no_retreat(zoc_retreat, "--zoc-retreat"))
+                           zoc_retreat=_no_retreat(zoc_retreat, "--zoc-retreat"), before_combat=before or None)
     if out:
         dump_position(outcome.position, out)
     return outcome
@@ -133,6 +150,8 @@ def text(outcome, out) -> list[str]:
     return lines
 
 
-def check_usage(apply, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=()) -> None:
-    if not apply and (loss or retreat or advance or out or choice or no_retreat or zoc_retreat):
-        raise RulesError("--loss, --retreat, --advance, --choice, --no-retreat, --zoc-retreat and --out need --apply")
+def check_usage(apply, loss, retreat, advance, out, choice=(), no_retreat=(), zoc_retreat=(),
+                before_combat=None) -> None:
+    if not apply and (loss or retreat or advance or out or choice or no_retreat or zoc_retreat or before_combat):
+        raise RulesError("--loss, --retreat, --advance, --choice, --no-retreat, --zoc-retreat, --before-combat and "
+                         "--out need --apply")

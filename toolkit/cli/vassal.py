@@ -80,6 +80,8 @@ def _summary(report: dict) -> str:
                 grid = b["grid"]
                 kind = (f"hex grid dx={grid['attributes'].get('dx')} dy={grid['attributes'].get('dy')}"
                         if grid else f"{len(b['zones'])} zones")
+                kind += "".join(f", zone {z['name']!r} with a hex grid dx={z['grid']['attributes'].get('dx')}"
+                                for z in b["zones"] if z.get("grid"))
                 lines.append(f"  map {m['name']!r}: board {b['name']!r} {b['width']}x{b['height']}, {kind}")
         lines.append(f"  {len(report['prototypes'])} prototypes, {len(report['pieces'])} palette pieces")
         for d in report.get("decks", []):

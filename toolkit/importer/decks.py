@@ -141,7 +141,7 @@ def _place(importer, game, boards, vmap, pile):
         for _, path, box_id in board.zones:
             if inside_shape(path, bx, by):
                 return box_id, None, None
-        if board.converted is not None:
+        if board.converted is not None and (board.grid_zone is None or inside_shape(board.grid_zone, bx, by)):
             v = board.converted.vassal
             try:
                 hex = board.converted.grid.parse(v.label(*v.snap(bx, by)))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..errors import DataError, HexError
 from ..hexes import Grid, Hex, ImageLayout, Numbering
-from ..vassal.grid import VassalHexGrid
+from ..vassal.grid import VassalHexGrid, inside_shape
 
 __all__ = ["BoardGrid", "convert_grid"]
 
@@ -45,9 +45,11 @@ class BoardGrid:
         return ImageLayout(self.grid, self.size, self.origin, self.spacing)
 
 
-def _centres(v: VassalHexGrid) -> list[tuple[int, int, int, int]]:
-    """``(raw col, raw row, x, y)`` of every hex whose centre lies on the board image."""
-    width, height = v.board_width, v.board_height
+def _centres(v: VassalHexGrid, board: tuple[int, int] | None = None,
+             zone: list[tuple[int, int]] | None = None) -> list[tuple[int, int, int, int]]:
+    """``(raw col, raw row, x, y)`` of every hex whose centre lies on the board image (and inside
+    ``zone`` for a zone's own grid, whose container is the zone, not the board)."""
+    width, height = board or (v.board_width, v.board_height)
     along, across = (height, width) if v.sideways else (width, height)
     out = []
     c_lo, c_hi = math.floor(-v.x0 / v.dx) - 1, math.ceil((along - v.x0) / v.dx) + 1
@@ -58,7 +60,7 @@ def _centres(v: VassalHexGrid) -> list[tuple[int, int, int, int]]:
     for c in range(c_lo, c_hi + 1):
         for r in range(r_lo, r_hi + 1):
             x, y = v.centre(c, r)
-            if 0 <= x < width and 0 <= y < height:
+            if 0 <= x < width and 0 <= y < height and (zone is None or inside_shape(zone, x, y)):
                 out.append((c, r, x, y))
     return out
 
@@ -73,12 +75,18 @@ def _part_digits(leading: int, numbers: list[int]) -> int:
     return max(leading + 1, len(str(max(numbers))) if numbers else 1)
 
 
-def convert_grid(v: VassalHexGrid, where: str) -> BoardGrid:
-    """The hexforge grid that names every on-board hex as VASSAL does; :class:`DataError` if none can."""
-    centres = _centres(v)
+def convert_grid(v: VassalHexGrid, where: str, *, board: tuple[int, int] | None = None,
+                 zone: list[tuple[int, int]] | None = None) -> BoardGrid:
+    """The hexforge grid that names every on-board hex as VASSAL does; :class:`DataError` if none can.
+
+    A Zone's own grid is numbered within the zone's bounding box (``v``'s size) but lies on the
+    board: give the ``board`` size and the ``zone`` polygon, and only the hexes whose centre is
+    inside the zone are named (VASSAL names points outside it by other zones or the board)."""
+    centres = _centres(v, board, zone)
     if not centres:
-        raise DataError(f"no hex centre of the grid lies on the {v.board_width}x{v.board_height} board image",
-                        path=where, field="HexGrid")
+        size = board or (v.board_width, v.board_height)
+        raise DataError(f"no hex centre of the grid lies on the {size[0]}x{size[1]} board image"
+                        + (" inside its zone" if zone is not None else ""), path=where, field="HexGrid")
     # VASSAL's column ("H" part) numbers the lines; on a sideways grid the lines are our rows.
     line_is_col = not v.sideways
     line_alpha, pos_alpha = v.h_type == "A", v.v_type == "A"

@@ -10,6 +10,7 @@ silently. The module is untrusted: it is read with the guards of ``vassal inspec
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import tempfile
@@ -18,15 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DataError
-from ..game import Box, Counter, Game, Map, Placement, Scenario, Side, Source
-from ..io import dump_game
+from ..game import Box, Counter, Game, Map, Side, Source
+from ..io import dump_game, load_game
 from ..io.counters import BACK_KINDS, KINDS
 from ..vassal.pieces import expand
-from ..vassal.reader import BUILD, BUILT_IN_IMAGES, inside_shape, read_module, read_save
-from ..vassal.safety import MAX_NESTED_BYTES
-from ._ids import printed_values, slug, unique
-from .decks import import_decks, layer_images, with_count
+from ..vassal.reader import BUILD, BUILT_IN_IMAGES, image_kind, image_size, read_module
+from ._ids import printed_values, side_in_name, side_property, slug, unique
+from .decks import import_decks, layer_images
 from .grid import BoardGrid, convert_grid
+from .setups import SetupPlacing, _Board
 
 __all__ = ["import_vmod", "ImportResult"]
 
@@ -38,8 +39,12 @@ _MAPPED = {  # buildFile elements whose content the import carries over
     "module.PrototypesContainer", "module.PrototypeDefinition", "module.PieceWindow", "widget.TabWidget",
     "widget.PanelWidget", "widget.ListWidget", "widget.BoxWidget", "widget.PieceSlot", "module.PredefinedSetup",
     "module.PlayerRoster", "module.map.SetupStack", "module.map.DrawPile", "widget.CardSlot",
+    "widget.WidgetMap", "widget.MapWidget", "module.PrivateMap", "module.PlayerHand",
 }
-_SIDE_KEYS = ("Side", "side", "Nationality", "Faction", "Army", "Player", "Country")
+#: The largest counter or card picture kept as art (a card scanned at 600 dpi is about 2,000).
+_MAX_ART_SIDE = 8192
+#: Folders only group what they hold (VASSAL 3.7's editor): never reported themselves.
+_FOLDERS = "module.folder."
 
 
 @dataclass
@@ -52,16 +57,7 @@ class ImportResult:
     counts: dict = field(default_factory=dict)
 
 
-@dataclass
-class _Board:
-    map_name: str
-    board: dict
-    converted: BoardGrid | None
-    map_id: str | None
-    zones: list[tuple[str, list, str]]  # (zone name, path, box id)
-
-
-class _Importer:
+class _Importer(SetupPlacing):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.where = str(path)
@@ -73,6 +69,7 @@ class _Importer:
         self._by_name: dict[str, str] = {}
         self.sides: dict[str, Side] = {}
         self.used_boxes: set[str] = set()
+        self._art_checked: dict[str, bool] = {}   # image -> usable as a counter's art
 
     # -- maps ------------------------------------------------------------------------------
 
@@ -83,24 +80,46 @@ class _Importer:
         for vmap in self.module.maps:
             for board in vmap["boards"]:
                 where = f"{self.where}: map {vmap['name']!r}, board {board['name']!r}"
-                grid = board.get("grid")
+                grid, grid_zone = board.get("grid"), None
+                zone_grids = [z for z in board["zones"] if z["grid"] is not None]
+                if grid is None and zone_grids:   # the hex map as a zone of the board (tracks in others)
+                    grid_zone = zone_grids.pop(0)
+                    grid = grid_zone["grid"]
+                    if grid_zone["format"] != "$gridLocation$":
+                        self.report.append(f"board {board['name']!r}: zone {grid_zone['name']!r} names its hexes "
+                                           f"{grid_zone['format']!r}; the imported hexes are named by the grid alone")
+                self.report += [f"board {board['name']!r}: the hex grid of zone {z['name']!r} not imported (one hex "
+                                "grid a board; its zone becomes a box)" for z in zone_grids]
                 converted = None
+                refused = ""
+                if grid is not None and board["image"] and board["image_error"] != "is not in images/" and \
+                        board["image"] not in BUILT_IN_IMAGES:
+                    broken = board["image_error"] or _unreadable(self.module.archive, "images/" + board["image"])
+                    if broken:   # present but not a picture hexforge reads: the board's size is unknown
+                        refused = f"image {board['image']!r} {broken}"
+                        self.report.append(f"board {board['name']!r} not imported: {refused}")
+                        grid = None
                 if grid is not None:
                     try:
-                        converted = convert_grid(grid["_grid"], where)
+                        converted = (convert_grid(grid["_grid"], where, board=(board["width"], board["height"]),
+                                                  zone=grid_zone["path"]) if grid_zone
+                                     else convert_grid(grid["_grid"], where))
                     except DataError as exc:
+                        refused = exc.problem
                         self.report.append(f"board {board['name']!r} not imported: {exc.problem}")
                 map_id = None
                 if converted is not None:
                     map_id = unique(slug(board["name"] or vmap["name"], "map"), used_maps)
                     m = Map(id=map_id, name=board["name"] or vmap["name"], grid=converted.grid,
                             hex_size_inches=min(5.0, max(0.1, round(converted.size / 150, 4))))
-                    if board["image"] and board["image"] in self.module.images - BUILT_IN_IMAGES:
+                    if board["image"] and not board["image_error"] and board["image"] not in BUILT_IN_IMAGES:
                         m.image = _image_ref(converted, f"{map_id}-{_file_name(board['image'])}")
                         self.images["board:" + map_id] = board["image"]
                     elif board["image"]:
-                        self.report.append(f"board {board['name']!r}: image {board['image']!r} is not in the "
-                                           "module: the map has no picture (its size came from the buildFile)")
+                        why = board["image_error"] or "is one of VASSAL's own images"
+                        self.report.append(f"board {board['name']!r}: image {board['image']!r} {why}: the map has no "
+                                           f"picture and its grid covers {board['width']}x{board['height']} pixels "
+                                           "(the buildFile's width and height, else VASSAL's default)")
                     game.maps[map_id] = m
                     hex_maps.append(m)
                     if converted.dropped:
@@ -109,17 +128,27 @@ class _Importer:
                                            + (", ..." if len(converted.dropped) > 5 else "") + ")")
                     if converted.off_board:
                         self.report.append(f"board {board['name']!r}: {converted.off_board} hexes of the "
-                                           "rectangular grid have their centre off the board image")
-                elif not board["zones"]:
+                                           "rectangular grid have their centre off the board image"
+                                           + (f" or outside zone {grid_zone['name']!r}" if grid_zone else ""))
+                elif board["other_grids"] and grid is None:
+                    self.report.append(f"board {board['name']!r} of map {vmap['name']!r} has a "
+                                       f"{' and a '.join(sorted(set(board['other_grids'])))}, which hexforge does not "
+                                       "import (only hex grids): its image is not kept"
+                                       + (", its zones become boxes" if board["zones"] else ""))
+                elif not board["zones"] and grid is None:
                     self.report.append(f"board {board['name']!r} of map {vmap['name']!r} has no hex grid and "
                                        "no zones: not imported (its image is not kept)")
                 zones = []
                 for zone in board["zones"]:
+                    if zone is grid_zone and converted is not None:
+                        continue   # the hex map itself, not a box
                     box_id = unique(slug(zone["name"], "box"), self.used_boxes)
                     zones.append((zone["name"], zone["path"], box_id))
-                boards.append(_Board(vmap["name"], board, converted, map_id, zones))
+                boards.append(_Board(vmap["name"], board, converted, map_id, zones, refused,
+                                     grid_zone["path"] if grid_zone and converted is not None else None))
         if not hex_maps:
-            raise DataError("the module has no board with a hex grid hexforge can use", path=self.where)
+            raise DataError("the module has no board with a hex grid hexforge can use (" + _boards_summary(boards)
+                            + ")", path=self.where)
         for b in boards:  # zones become boxes of the first hex map (hexforge keeps boxes on a map)
             target = game.maps[b.map_id] if b.map_id else hex_maps[0]
             for name, _, box_id in b.zones:
@@ -203,188 +232,42 @@ class _Importer:
             image=self._art(front), back_image=self._art(back))
 
     def _side(self, props: dict, element, sides: dict[str, Side]) -> str | None:
-        for key in _SIDE_KEYS:
-            if props.get(key):
-                sid = slug(props[key], "side")
-                sides.setdefault(sid, Side(id=sid, name=props.get("SideName") or props[key]))
-                return sid
-        for ancestor in element.iterancestors():  # a palette folder named after a side
-            sid = slug(ancestor.get("entryName", ""), "")
-            if sid and sid in sides:
+        value = side_property(props)
+        if value:
+            sid = slug(value, "side")
+            sides.setdefault(sid, Side(id=sid, name=props.get("SideName") or value))
+            return sid
+        for ancestor in element.iterancestors():  # the nearest palette folder named after a side
+            sid = side_in_name(ancestor.get("entryName", ""), list(sides))
+            if sid:
                 return sid
         return None
 
     def _art(self, image: str | None) -> str | None:
         if not image:
             return None
+        if image in self.module.drawn_images and "images/" + image not in self.module.archive:
+            self.report.append(f"image {image!r} is drawn by VASSAL from a Game Piece Image layout: the counter is "
+                               "drawn by hexforge instead")
+            return None
         if image not in self.module.images - BUILT_IN_IMAGES:
             self.report.append(f"image {image!r} is not in the module's images/: the counter is drawn instead")
+            return None
+        if image not in self._art_checked:   # a picture hexforge can paste, of a counter's size
+            name = "images/" + image
+            size = image_size(self.module.archive, name)
+            what = (("is an SVG drawing, which hexforge cannot paste" if image_kind(self.module.archive, name) == "svg"
+                     else "is not an image (PNG, GIF, JPEG, BMP or WebP expected)") if size is None
+                    else f"is {size[0]}x{size[1]} pixels (at most {_MAX_ART_SIDE} a side expected)"
+                    if max(size) > _MAX_ART_SIDE else _unreadable(self.module.archive, name))
+            self._art_checked[image] = not what
+            if what:
+                self.report.append(f"image {image!r} {what}: the counter is drawn instead")
+        if not self._art_checked[image]:
             return None
         target = f"art/{_file_name(image)}"
         self.images[target] = image
         return target
-
-    # -- scenarios -------------------------------------------------------------------------
-
-    def scenarios(self, game: Game, boards: list[_Board], by_gpid: dict[str, str], cards: dict[str, str]) -> None:
-        """Every predefined setup as a scenario; the cards of its decks stay in the decks (a deck
-        holds every copy of its cards), a card out of its deck is reported."""
-        used: set[str] = set()
-        root = self.module.root
-        archive = self.module.archive
-        for element in root.iter(_B + "module.PredefinedSetup"):
-            name = element.get("name", "") or element.get("file", "")
-            if element.get("isMenu", "false") == "true":
-                continue
-            if element.get("useFile", "true") != "true" or not element.get("file"):
-                self.report.append(f"setup {name!r} opens a new game with no file: nothing to import")
-                continue
-            file = element.get("file", "")
-            if file not in archive:
-                self.report.append(f"setup {name!r}: file {file!r} is not in the module")
-                continue
-            save = read_save(archive.read(file, limit=MAX_NESTED_BYTES), f"{self.where}!{file}", self.module,
-                             locate=False)   # placed below, on whichever board of the layout they lie
-            scenario = Scenario(id=unique(slug(name, "setup"), used), name=name, map=next(iter(game.maps)),
-                                source=Source(estimated=f"predefined setup {name!r} of {self.path.name}"))
-            layout = {b["map"]: b.get("positions", []) for b in save["boards"]}
-            in_decks = {i for deck in save["decks"] for i in deck["pieces"]}
-            held = 0
-            for piece in save["pieces"]:
-                if piece.get("id") in in_decks:
-                    held += 1
-                elif str(piece.get("gpid", "")) in cards:
-                    self.report.append(f"setup {name!r}: card {piece.get('name', '')!r} lies out of its deck: "
-                                       "not placed (the deck holds every copy of its cards)")
-                else:
-                    self._place(scenario, piece, boards, layout, by_gpid, game, f"setup {name!r}")
-            if held:
-                self.report.append(f"setup {name!r}: {held} cards in {len(save['decks'])} decks, kept as the "
-                                   "decks' contents (the module's decks, not the setup's order)")
-            game.scenarios[scenario.id] = scenario
-        stacks = list(root.iter(_B + "module.map.SetupStack"))
-        if stacks:
-            self._setup_stacks(game, stacks, boards, by_gpid, used)
-
-    def _setup_stacks(self, game, stacks, boards, by_gpid, used) -> None:
-        scenario = Scenario(id=unique("at-start", used), name="At-start stacks", map=next(iter(game.maps)),
-                            source=Source(estimated=f"at-start stacks of {self.path.name}"))
-        for stack in stacks:
-            map_name = stack.getparent().get("mapName", "")
-            board_name = stack.get("owningBoard", "")
-            target = next((b for b in boards if b.map_name == map_name
-                           and (b.board["name"] == board_name or not board_name)), None)
-            for slot in stack.iter(_B + "widget.PieceSlot"):
-                counter_id = by_gpid.get(slot.get("gpid", ""))
-                if counter_id is None:
-                    try:
-                        traits = self.module.piece(slot)
-                        piece = self.module.describe(traits)
-                    except ValueError:
-                        piece = {}
-                    counter_id = self._counter_by_name(game, piece, slot.get("entryName", ""))
-                where = f"at-start stack {stack.get('name', '')!r}"
-                if counter_id is None or target is None:
-                    self.report.append(f"{where}: piece {slot.get('entryName', '')!r} not placed")
-                    continue
-                if stack.get("useGridLocation", "false") == "true" and target.converted is not None:
-                    try:
-                        hex = target.converted.grid.parse(stack.get("location", ""))
-                    except Exception:
-                        self.report.append(f"{where}: location {stack.get('location')!r} is not a hex")
-                        continue
-                    self._add(scenario, counter_id, hex=hex, map_id=target.map_id, game=game)
-                else:
-                    try:
-                        x, y = int(stack.get("x", "0")), int(stack.get("y", "0"))
-                    except ValueError:
-                        self.report.append(f"{where}: position is not a number")
-                        continue
-                    self._locate(scenario, counter_id, target, x, y, game, where)
-        if scenario.setup:
-            game.scenarios[scenario.id] = scenario
-
-    def _place(self, scenario, piece, boards, layout, by_gpid, game, where) -> None:
-        counter_id = by_gpid.get(str(piece.get("gpid", ""))) or self._counter_by_name(game, piece, "")
-        label = f"{where}: piece {piece.get('name', '')!r}"
-        if counter_id is None:
-            self.report.append(f"{label} matches no palette piece: not placed")
-            return
-        if piece.get("map") is None or "x" not in piece:
-            self.report.append(f"{label} is not on a map: not placed")
-            return
-        found = self._board_at(piece["map"], piece["x"], piece["y"], boards, layout)
-        if found is None:
-            self.report.append(f"{label} lies on no board of map {piece['map']!r}: not placed")
-            return
-        board, lx, ly = found
-        level = piece.get("layer")
-        state = None
-        if level and level > 1:  # a Layer past its first level: the counter's back (or later) face
-            counter = game.counters[counter_id]
-            state = counter.back_kind if counter.back_kind != "none" else "back"
-            if level > 2 and counter.steps >= 3:
-                state = "cadre"
-        self._locate(scenario, counter_id, board, lx, ly, game, label, state)
-
-    def _locate(self, scenario, counter_id, board: _Board, x: int, y: int, game, label, state=None) -> None:
-        for name, path, box_id in board.zones:
-            if inside_shape(path, x, y):
-                self._add(scenario, counter_id, box=box_id, game=game, state=state)
-                return
-        if board.converted is not None:
-            v = board.converted.vassal
-            name = v.label(*v.snap(x, y))
-            try:
-                hex = board.converted.grid.parse(name)
-            except Exception:
-                hex = None
-            if hex is not None and hex in board.converted.grid:
-                self._add(scenario, counter_id, hex=hex, map_id=board.map_id, game=game, state=state)
-                return
-            self.report.append(f"{label} at {name!r} is off the imported grid: not placed")
-            return
-        self.report.append(f"{label} lies on board {board.board['name']!r} outside every zone: not placed")
-
-    def _board_at(self, map_name, x, y, boards, layout):
-        found = self.module.board_at(map_name, x, y, layout.get(map_name))
-        if found is None:
-            return None
-        board, lx, ly = found
-        target = next((b for b in boards if b.board is board), None)
-        return (target, lx, ly) if target is not None else None
-
-    def _add(self, scenario: Scenario, counter_id: str, *, hex=None, box=None, map_id=None, game,
-             state=None) -> None:
-        """Put a unit in the scenario, joining the placement of the same place and state (each
-        scenario's placements are indexed, so a set-up of thousands of pieces costs no more)."""
-        counts, index = self._placements.setdefault(scenario.id, (Tally(), {}))
-        counts[counter_id] += 1
-        counter = game.counters[counter_id]
-        if counts[counter_id] > counter.count:
-            game.counters[counter_id] = with_count(counter, counts[counter_id])
-        first_map = next(iter(game.maps))
-        map_ref = map_id if map_id and map_id != first_map else None
-        key = (hex, box, map_ref, state)
-        i = index.get(key)
-        if i is not None:
-            p = scenario.setup[i]
-            scenario.setup[i] = Placement(units=p.units + (counter_id,), hex=hex, box=box, map=map_ref,
-                                          state=state, source=p.source)
-            return
-        index[key] = len(scenario.setup)
-        scenario.setup.append(Placement(units=(counter_id,), hex=hex, box=box, map=map_ref, state=state,
-                                        source=scenario.source))
-
-    def _counter_by_name(self, game, piece, entry) -> str | None:
-        unit = (piece or {}).get("properties", {}).get("UnitId")
-        if unit in game.counters:
-            return unit
-        if len(self._by_name) != len(game.counters):   # counters were added since: index them again
-            self._by_name = {}
-            for counter in game.counters.values():
-                self._by_name.setdefault(counter.name, counter.id)
-        return self._by_name.get((piece or {}).get("name") or entry)
 
     # -- the rest ---------------------------------------------------------------------------
 
@@ -394,7 +277,7 @@ class _Importer:
             if not isinstance(element.tag, str) or not element.tag.startswith(_B):
                 continue
             short = element.tag[len(_B):]
-            if short not in _MAPPED:
+            if short not in _MAPPED and not short.startswith(_FOLDERS):
                 tally[short] += 1
         for short, n in sorted(tally.items()):
             self.report.append(f"not imported: {n} x {short}")
@@ -405,6 +288,32 @@ class _Importer:
         behaviour = sorted(t for t in unknown if t not in ("mark;", "piece;", "prototype;", "emb2;"))
         if behaviour:
             self.report.append("piece behaviour not imported (traits of the prototypes): " + " ".join(behaviour))
+
+
+def _unreadable(archive, name: str) -> str:
+    """Why an image of the archive cannot be used ("" if it can): its data checked whole by PIL
+    (chunks and checksums, not decoded), so a truncated or corrupt picture is not copied."""
+    from PIL import Image
+    try:
+        with Image.open(io.BytesIO(archive.read(name))) as image:
+            image.verify()
+    except DataError:
+        raise
+    except Exception as exc:   # PIL raises many kinds on corrupt data
+        return f"is corrupt ({type(exc).__name__}: {str(exc)[:80]})"
+    return ""
+
+
+def _boards_summary(boards: list[_Board]) -> str:
+    """What the boards of a module without a usable hex grid have instead, for its error."""
+    kinds = Tally()
+    for b in boards:
+        board = b.board
+        kind = (f"a hex grid hexforge cannot import ({b.refused})" if board["grid"] is not None
+                else ", ".join(sorted(set(board["other_grids"]))) if board["other_grids"]
+                else "zones only" if board["zones"] else "no grid")
+        kinds[kind] += 1
+    return "; ".join(f"{n} board{'s' if n > 1 else ''}: {kind}" for kind, n in kinds.most_common()) or "no boards"
 
 
 def _file_name(image: str) -> str:
@@ -461,6 +370,11 @@ def _write(importer: _Importer, game: Game, folder: Path) -> None:
                 out = tmp / target
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(archive.read("images/" + image))
+        try:   # what was written must read back, or nothing is kept
+            load_game(str(tmp))
+        except DataError as exc:
+            raise DataError(f"the imported game does not read back ({exc}); please report this module",
+                            path=importer.where) from None
         (tmp / "import-report.txt").write_text(
             f"imported from {importer.path.name}\n" + "".join(f"- {line}\n" for line in importer.report)
             or "everything mapped\n", encoding="utf-8")

@@ -101,9 +101,13 @@ def spent_statuses(rs) -> set[str]:
     return {k.spent_status for k in kinds.values() if getattr(k, "spent_status", None)}
 
 
-def roll(session: Session, attacker_ids: list[str], defender: Hex, supports=()) -> dict:
+def roll(session: Session, attacker_ids: list[str], defender: Hex, supports=(), special=None) -> dict:
     """Assess and roll the attack with the session's next seed; the event records the roll,
-    and units that gave support are marked spent (their kind's ``spent_status``)."""
+    and units that gave support are marked spent as the referee's ``spend_supports`` says (by
+    every use, or only by a special result: ``special`` names, role -> kind, the support a
+    special result spends where several took part; without it such a roll is refused, saying
+    which to choose, and the same seed rolls the same result again)."""
+    from ..referee import spend_supports
     supports = supports_of(list(supports))
     assessment = assess(session, attacker_ids, defender, supports)
     if not assessment.legal:
@@ -113,15 +117,14 @@ def roll(session: Session, attacker_ids: list[str], defender: Hex, supports=()) 
     rolled = roll_combat(session.pos, session.rs, assessment, seed=seed)
     data = rolled.to_dict()
     new = session.pos.copy()
-    kinds = session.rs.combat.supports
-    for kind, _side, _points, unit, _via in supports:
-        spent = getattr(kinds.get(kind), "spent_status", None)
-        if unit and spent and unit in new.units:
-            new.units[unit].status.add(spent)
+    spent = spend_supports(new, session.rs, assessment, rolled.result, special)
     event = {"type": "combat", "attackers": list(assessment.attackers), "defender": session.fmt(defender),
              "defenders": list(getattr(assessment, "defenders", ())), "supports": [list(s) for s in supports],
              "odds": assessment.odds, "column": data.get("column"), "seed": seed, "dice": data.get("dice"),
-             "result": _result_text(data.get("result")), "effects": data.get("result"), "log": data.get("log")}
+             "result": _result_text(data.get("result")), "effects": data.get("result"),
+             "log": data.get("log"), "supports_spent": spent}
+    if special:
+        event["special"] = dict(special)
     return session.record(event, new)
 
 
@@ -143,7 +146,7 @@ def replay_combat(session: Session, event: dict) -> dict:
     if session.roll_seed() != event.get("seed"):
         raise RulesError(f"the recorded seed {event.get('seed')!r} is not this game's seed for event "
                          f"{len(session.events) + 1}")
-    return roll(session, event_ids(event, "attackers"), defender, supports)
+    return roll(session, event_ids(event, "attackers"), defender, supports, event.get("special"))
 
 
 def _last_combat(session: Session) -> dict | None:

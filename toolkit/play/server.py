@@ -189,7 +189,8 @@ def create_app(table: Table) -> Starlette:
         from .combat import roll
         s = session()
         supports = body.get("supports") or []
-        return state(roll(s, ids(body.get("attackers")), views.parse_hex(s, body.get("defender", "")), supports))
+        return state(roll(s, ids(body.get("attackers")), views.parse_hex(s, body.get("defender", "")), supports,
+                          body.get("special")))
 
     def combat_retreat(request, body):
         from .combat import retreat

@@ -25,11 +25,13 @@ the armoured unit, else the unit with the most steps): given losses that skip th
 and a one-step loss it pins on one unit is applied without asking.
 ``RetreatRules`` sets the order (``attacker_first``), 12.38's ``retreat_needs_occupier``, 12.25's
 ``reduced_attacker_loss``, No Retreat (``no_retreat_chart`` with the ``no_retreat`` hook), the
-stacking at a retreat's end (``stacking_end``) and an advance's (``advance_stacking``,
-``no_advance_types``, ``advance_per_hex``).
+stacking at a retreat's end (``stacking_end``); the advance is :mod:`.combat_advance`'s
+(``advance_stacking``, ``no_advance_types``, ``advance_per_hex``).
 ``zoc_retreat_rule`` lets a stack with no retreat try one through an enemy ZOC on a roll (12.43).
 The ``retreat_to_loss`` hook lets a stack take its mandatory retreat as losses (VV 6.4).
 Not modelled here: a stack splitting its retreat (VV 6.5.1).
+The outcome is :mod:`.combat_outcome`'s, No Retreat and Retreat Before Combat are applied by
+:mod:`.combat_options`, the advance by :mod:`.combat_advance`, spent supports by :mod:`.combat_support`.
 """
 
 from __future__ import annotations
@@ -40,56 +42,19 @@ from itertools import combinations
 from ..errors import IllegalMoveError, RulesError
 from ..hexes import Hex
 from .combat import CombatAssessment, CombatRoll
+from .combat_advance import apply_advance, occupiers
 from .combat_chart import SideResult
-from .combat_options import roll_no_retreat
-from .combat_retreat import (advance_checks_stacking, advance_options, end_stacking_reason, next_retreat_hexes,
-                             retreat_options, retreat_step_loss, stacking_end_mode, zoc_retreat_options)
+from .combat_options import apply_before_combat, apply_no_retreat, roll_no_retreat
+from .combat_outcome import CombatOutcome
+from .combat_retreat import (next_retreat_hexes, retreat_options, retreat_step_loss, stacking_end_mode,
+                             zoc_retreat_options)
+from .combat_support import spend_supports
 from .position import Position
-from .reasons import Code, Reason
+from .reasons import Code, Reason, refusal
 
 __all__ = ["CombatOutcome", "apply_combat"]
 
 ELIMINATED_BOX = "eliminated"
-
-
-@dataclass
-class CombatOutcome:
-    """A combat applied: the new ``position``, the ``roll``, the steps each unit lost
-    (``losses``, ZOC steps of a retreat included), the ``eliminated`` units, each retreating
-    unit's path (start first), each advancing unit's hex, and the ``log`` lines."""
-
-    position: Position
-    roll: CombatRoll
-    losses: dict[str, int] = field(default_factory=dict)
-    eliminated: list[str] = field(default_factory=list)
-    retreats: dict[str, list[Hex]] = field(default_factory=dict)
-    advances: dict[str, Hex] = field(default_factory=dict)
-    log: list[str] = field(default_factory=list)
-    #: stacking violations left for the end of the phase (``RetreatRules.stacking_end`` "phase")
-    stacking: list[Reason] = field(default_factory=list)
-    #: role -> its No Retreat roll (:class:`~toolkit.referee.combat_options.NoRetreatRoll`)
-    no_retreat: dict = field(default_factory=dict)
-    #: role -> its roll to retreat through an enemy ZOC (the same class)
-    zoc_retreat: dict = field(default_factory=dict)
-
-    def steps_lost(self) -> int:
-        """Steps that left the map: every step lost plus the steps of the eliminated units."""
-        return sum(self.losses.values())
-
-    def to_dict(self, fmt) -> dict:
-        return {"roll": self.roll.to_dict(), "losses": dict(self.losses), "eliminated": list(self.eliminated),
-                "retreats": {u: [fmt(h) for h in p] for u, p in self.retreats.items()},
-                "advances": {u: fmt(h) for u, h in self.advances.items()}, "log": list(self.log),
-                "stacking": [r.to_dict(fmt) for r in self.stacking],
-                "no_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
-                                      "steps": t.steps, "rule": t.rule} for role, t in self.no_retreat.items()},
-                "zoc_retreat": {role: {"roll": t.roll, "drm": t.drm, "modified": t.modified, "outcome": t.outcome,
-                                       "rule": t.rule} for role, t in self.zoc_retreat.items()}}
-
-
-def _refuse(code: Code, rule, text: str, hex=None, units=()) -> IllegalMoveError:
-    reason = Reason(code, rule, text, hex, tuple(units))
-    return IllegalMoveError(str(reason), [reason])
 
 
 @dataclass
@@ -112,6 +77,7 @@ class _Applier:
     def __init__(self, pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, losses, retreats,
                  zoc_tries=None):
         self.zoc_tries = dict(zoc_tries or {})
+        self.dropped: dict = {}              # role -> why the end it named was dropped (a game's retreat_search)
         self.before = pos
         self.pos = pos.copy()
         self.rs = rs
@@ -125,10 +91,10 @@ class _Applier:
         for uid, n in dict(losses or {}).items():
             role = self._role_of(uid)
             if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{uid} must lose a whole number of steps (1 or more), "
+                raise refusal(Code.COMBAT_CHOICE, self.rule, f"{uid} must lose a whole number of steps (1 or more), "
                               f"not {n!r}", None, (uid,))
             if n > self.pos.unit(uid).steps:
-                raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{uid} has {self.pos.unit(uid).steps} step(s); it "
+                raise refusal(Code.COMBAT_CHOICE, self.rule, f"{uid} has {self.pos.unit(uid).steps} step(s); it "
                               f"cannot lose {n}", self.pos.unit(uid).hex, (uid,))
             self.losses.setdefault(role, {})[uid] = n
         self.retreats = {}
@@ -142,7 +108,7 @@ class _Applier:
         for role, ids in self.members.items():
             if uid in ids:
                 return role
-        raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{uid} is not in this combat (attackers "
+        raise refusal(Code.COMBAT_CHOICE, self.rule, f"{uid} is not in this combat (attackers "
                       f"{', '.join(self.a.attackers)}; defenders {', '.join(self.a.defenders)})", None, (uid,))
 
     # -- one side ------------------------------------------------------------------------------
@@ -163,7 +129,7 @@ class _Applier:
         if isinstance(where, dict):
             return where.get(start)
         if many:
-            raise _refuse(Code.COMBAT_CHOICE, self.rs.retreat.rule, f"the {role}'s units retreat from several hexes: "
+            raise refusal(Code.COMBAT_CHOICE, self.rs.retreat.rule, f"the {role}'s units retreat from several hexes: "
                           "name an end hex for each starting hex", start)
         return where
 
@@ -177,6 +143,7 @@ class _Applier:
         if base and all(self.rs.retreat_to_loss(self.pos, role, self.pos.units_of(ids)) for ids in stacks.values()):
             combos.append((base + n, 0))     # the mandatory retreat taken as losses too (VV 6.4)
         named = role in self.retreats
+        shortest = min((length for _, length in combos if length), default=0)
         plans = []
         for k, length in combos:
             plan = _Plan(k, length)
@@ -189,10 +156,23 @@ class _Applier:
             for start, ids in stacks.items():
                 answer = retreat_options(self.pos, self.rs, ids, length)
                 end = self._end_choice(role, start, len(stacks) > 1)
+                boxes = self._boxes(ids) if role not in self.zoc_tries else []
+                if isinstance(end, str) or (end is None and answer.eliminated and len(boxes) == 1):
+                    box = end if isinstance(end, str) else boxes[0]
+                    if box not in boxes:
+                        raise refusal(Code.RETREAT_ILLEGAL, self.rs.retreat.box_rule or self.rs.retreat.rule,
+                                      f"{','.join(ids)} may not retreat from {self.fmt(start)} into the {box} box"
+                                      + (f"; only into {' or '.join(boxes)}" if boxes else
+                                         ": it is not on an Entry hex of a friendly Map Box it may enter"), start, ids)
+                    if length != shortest:        # a retreat into a box crosses no hex: it counts once
+                        fits = False
+                        break
+                    plan.ends[start], plan.paths[start] = box, [start]
+                    continue
                 through = False
                 if role in self.zoc_tries:
                     if not answer.eliminated:
-                        raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.zoc_retreat_rule, f"{','.join(ids)} "
+                        raise refusal(Code.RETREAT_ILLEGAL, self.rs.retreat.zoc_retreat_rule, f"{','.join(ids)} "
                                       f"may not retreat through an enemy ZOC: a normal retreat exists", start, ids)
                     if length == 2:
                         alt = zoc_retreat_options(self.pos, self.rs, ids)
@@ -214,12 +194,14 @@ class _Applier:
                         fits = False
                         break
                 if end is None:
-                    if len(answer.paths) == 1:
+                    if len(answer.paths) == 1 and not boxes:
                         end = next(iter(answer.paths))
                     else:
-                        plan.open_choice.append((start, ids, answer))
+                        plan.open_choice.append((start, ids, answer, boxes))
                         continue
                 if end not in answer.paths or (through and path is not None and path != answer.paths[end]):
+                    if end in answer.dropped:        # a rule of the game's retreat search forbids it
+                        self.dropped[role] = answer.dropped[end]
                     fits = False
                     break
                 if through:
@@ -238,6 +220,22 @@ class _Applier:
                 plans.append(plan)
         return plans
 
+    def _boxes(self, ids) -> list[str]:
+        """Map Boxes the stack ``ids`` may retreat into from its hex (the ruleset's ``retreat_boxes``)."""
+        hook = getattr(self.rs, "retreat_boxes", None)
+        return list(hook(self.pos, self.pos.units_of(ids))) if hook is not None else []
+
+    def _into_box(self, movers, start, box) -> None:
+        for uid in movers:
+            unit = self.pos.unit(uid)
+            unit.hex, unit.box = None, box
+            self.out.retreats[uid] = [start]
+            self.out.boxes[uid] = box
+        if movers:
+            rule = self.rs.retreat.box_rule or self.rs.retreat.rule
+            self.out.log.append(f"{','.join(movers)} retreat from {self.fmt(start)} into the {box} box (rule {rule})")
+        self.pos.touch()
+
     def _walk(self, role: str, ids, path) -> int:
         """Check a retreat ``path`` the owner gave step by step; its enemy-ZOC steps."""
         units = self.pos.units_of(ids)
@@ -245,7 +243,7 @@ class _Applier:
         for i in range(1, len(path)):
             options = next_retreat_hexes(self.pos, self.rs, ids, path[:i])
             if path[i] not in options:
-                raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.rule,
+                raise refusal(Code.RETREAT_ILLEGAL, self.rs.retreat.rule,
                               f"the {role}'s retreat may not go from {self.fmt(path[i - 1])} to {self.fmt(path[i])}; "
                               f"it may go to {' '.join(self.fmt(h) for h in options) or 'no hex'}", path[i], ids)
             zoc += retreat_step_loss(self.pos, self.rs, units, path[i])
@@ -256,9 +254,9 @@ class _Applier:
         for p in plans_all:
             text = (f"lose {p.k} requirement step(s) and " if side.requirements else "") + \
                    (f"retreat {p.length} hex(es)" if p.length else "stay")
-            for start, ids, answer in p.open_choice:
+            for start, ids, answer, boxes in p.open_choice:
                 text += f" ({','.join(ids)} from {self.fmt(start)} to one of " \
-                        f"{' '.join(self.fmt(h) for h in answer.hexes())})"
+                        f"{' '.join([*(self.fmt(h) for h in answer.hexes()), *(f'box:{b}' for b in boxes)])})"
             parts.append(text)
         return "; or ".join(parts)
 
@@ -275,27 +273,32 @@ class _Applier:
         if units_out >= len(ids) or fixed >= sum(self.pos.unit(u).steps for u in ids):
             unused = [u for u in self.losses.get(role, {}) if self.losses[role][u] != self.pos.unit(u).steps]
             if unused:
-                raise _refuse(Code.COMBAT_CHOICE, self.rule, f"{', '.join(unused)}: every step of the {role} is "
+                raise refusal(Code.COMBAT_CHOICE, self.rule, f"{', '.join(unused)}: every step of the {role} is "
                               f"lost ({self.roll.result.text}: {side.describe()})", None, unused)
             self._eliminate(ids, f"every step lost ({self.roll.result.text}: {side.describe()})")
             return sum(self.out.losses.get(u, 0) for u in ids)
         stacks = self._stacks(ids)
         where = self.retreats.get(role)
         if isinstance(where, dict) and set(where) - set(stacks):
-            raise _refuse(Code.RETREAT_ILLEGAL, self.rs.retreat.rule, f"the {role} has no retreating units in "
+            raise refusal(Code.RETREAT_ILLEGAL, self.rs.retreat.rule, f"the {role} has no retreating units in "
                           f"{' '.join(self.fmt(h) for h in set(where) - set(stacks))}; its units stand in "
                           f"{' '.join(self.fmt(h) for h in stacks)}", None, ids)
         plans = self._plans(role, side, stacks)
         retreat_rule = self.rs.retreat.rule
+        if not plans and role in self.dropped:
+            why = self.dropped[role]
+            raise refusal(why.code, why.rule, f"the {role} may not end its retreat there: {why.text}", why.hex, ids)
         if not plans:
             where = self.retreats.get(role)
             lengths = sorted({(side.retreat[0] if side.retreat else 0) + side.requirements - k
                               for k in range(side.requirements + 1)} if side.requirements else set(side.retreat))
             def show(w):
+                if isinstance(w, str):
+                    return f"box {w}"
                 return self.fmt(w) if isinstance(w, Hex) else "path " + " ".join(self.fmt(h) for h in w)
             shown = ", ".join(f"{self.fmt(a)} -> {show(b)}" for a, b in where.items()) \
                 if isinstance(where, dict) else show(where)
-            raise _refuse(Code.RETREAT_ILLEGAL, retreat_rule,
+            raise refusal(Code.RETREAT_ILLEGAL, retreat_rule,
                           f"the {role} may not end a retreat in {shown}: not a legal end of a retreat of "
                           f"{' or '.join(map(str, [x for x in lengths if x])) or 'no'} hex(es) "
                           f"({self.roll.result.text}: {side.describe()})", where if isinstance(where, Hex) else None,
@@ -311,7 +314,7 @@ class _Applier:
             fitting = [p for p in plans if self._fits(ids, given, fixed + p.k + p.zoc, units_out, p)]
             if not fitting:
                 needs = sorted({fixed + p.k + p.zoc for p in plans})
-                raise _refuse(Code.COMBAT_CHOICE, self.rule,
+                raise refusal(Code.COMBAT_CHOICE, self.rule,
                               f"the {role}'s losses ({total} step(s): "
                               f"{', '.join(f'{u} {s}' for u, s in given.items())}) do not fit "
                               f"{self.roll.result.text} ({side.describe()}): it loses "
@@ -326,7 +329,7 @@ class _Applier:
         if len(plans) > 1 and all(not p.ends and not p.open_choice and p.k == plans[0].k and p.blocked for p in plans):
             plans = plans[:1]                # every length leaves no retreat: nothing to choose
         if len(plans) > 1 or plans[0].open_choice:
-            raise _refuse(Code.COMBAT_CHOICE, retreat_rule if plans[0].length else self.rule,
+            raise refusal(Code.COMBAT_CHOICE, retreat_rule if plans[0].length else self.rule,
                           f"the {role} must choose ({self.roll.result.text}: {side.describe()}): "
                           f"{self._describe(role, side, every)}; "
                           + ("give the steps each unit loses and " if side.requirements and len(every) > 1 else "")
@@ -346,6 +349,9 @@ class _Applier:
         for start, end in plan.ends.items():
             path = plan.paths[start]
             movers = [u for u in stacks[start] if self.pos.unit(u).hex is not None]
+            if isinstance(end, str):
+                self._into_box(movers, start, end)
+                continue
             if start in plan.through and movers:
                 tried = roll_no_retreat(self.pos, self.rs, role, self.pos.units_of(movers),
                                         roll=self.zoc_tries[role], seed=self.roll.seed, through_zoc=True)
@@ -413,7 +419,7 @@ class _Applier:
             lost = [u for u, n in given.items() if n]
             if first and lost and sum(given.values()) < available and not set(lost) & set(first[0]):
                 ids, rule, why = first
-                raise _refuse(Code.COMBAT_CHOICE, rule, f"the {role}'s first loss must be taken by "
+                raise refusal(Code.COMBAT_CHOICE, rule, f"the {role}'s first loss must be taken by "
                               f"{' or '.join(ids)}, not {', '.join(lost)}: {why}", None, lost)
             return dict(given)
         if not alive or (need == 0 and units_out == 0):
@@ -427,7 +433,7 @@ class _Applier:
         what = (f"{units_out} whole unit(s)" if units_out else "") + (" and " if units_out and need else "") + \
                (f"{need} step(s)" if need else "")
         rule_text = f"; the first loss is {' or '.join(first[0])}'s ({first[2]}, rule {first[1]})" if first else ""
-        raise _refuse(Code.COMBAT_CHOICE, self.rule,
+        raise refusal(Code.COMBAT_CHOICE, self.rule,
                       f"the {role} must choose which units lose {what} ({self.roll.result.text}: {side.describe()}) "
                       f"among {', '.join(f'{u} ({steps[u]} step(s))' for u in alive)}{rule_text}", None, alive)
 
@@ -452,103 +458,10 @@ class _Applier:
             self.out.log.append(f"{uid} eliminated: {why}" + (f" (to box {box})" if box else " (off the map)"))
         self.pos.touch()
 
-    # -- retreat options ------------------------------------------------------------------------
-
-    def occupiers(self) -> list[str]:
-        """Attacking units left that could occupy the defender hex (on the map, not retreated,
-        not of ``RetreatRules.no_advance_types``)."""
-        return [u for u in self.members["attacker"] if self.pos.unit(u).hex is not None
-                and u not in self.out.retreats and self.pos.unit(u).type not in self.rs.retreat.no_advance_types]
-
-    def no_retreat(self, role: str, side: SideResult, die) -> SideResult:
-        """``side`` after the ``role``'s No Retreat roll: no retreat on a pass, the table's extra
-        steps either way (logged)."""
-        ids = [u for u in self.members[role] if self.pos.unit(u).hex is not None]
-        if not side.retreat or side.eliminated or not ids:
-            raise _refuse(Code.COMBAT_CHOICE, self.rs.retreat.no_retreat_rule, f"the {role} does not retreat on "
-                          f"{self.roll.result.text}: no No Retreat to try", None, tuple(ids))
-        tried = roll_no_retreat(self.pos, self.rs, role, self.pos.units_of(ids), roll=die, seed=self.roll.seed)
-        self.out.log.append(tried.log())
-        self.out.no_retreat[role] = tried
-        if tried.passed:
-            return replace(side, retreat=(), requirements=0, steps=side.steps + tried.steps)
-        return replace(side, steps=side.steps + tried.steps)
-
-    # -- advance -------------------------------------------------------------------------------
-
-    def advance(self, advance) -> None:
-        if not advance:
-            return
-        rule = self.rs.retreat.advance_rule or self.rs.retreat.rule
-        targets = dict(advance) if isinstance(advance, dict) else {u: None for u in
-                                                                   ([advance] if isinstance(advance, str) else advance)}
-        side = self.a.side
-        vacated = [h for h in (self.a.defender_hexes or (self.a.defender_hex,))
-                   if not any(u.side != side and u.side is not None and not u.counter.is_marker
-                              for u in self.pos.at(h))]
-        if not vacated:
-            raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"no advance: {self.fmt(self.a.defender_hex)} is still held by "
-                          "the defender", self.a.defender_hex, tuple(targets))
-        groups: dict[Hex, list[str]] = {}
-        for uid in targets:
-            unit = self.pos.unit(uid)
-            if uid not in self.a.attackers:
-                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} did not attack: only the attacking units advance",
-                              unit.hex, (uid,))
-            if unit.hex is None:
-                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} was eliminated and cannot advance", None, (uid,))
-            if uid in self.out.retreats:
-                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} retreated and cannot advance", unit.hex, (uid,))
-            if unit.type in self.rs.retreat.no_advance_types:
-                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} is {unit.type}: it never advances after combat",
-                              unit.hex, (uid,))
-            groups.setdefault(unit.hex, []).append(uid)
-        for start, ids in groups.items():
-            most = self.rs.retreat.advance_per_hex.get(self.pos.unit(ids[0]).side)
-            if most is not None and len(ids) > most:
-                raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"only {most} unit(s) of the "
-                              f"{self.pos.unit(ids[0]).side} may advance from one attacking hex; "
-                              f"{', '.join(ids)} are all in {self.fmt(start)}", start, tuple(ids))
-        paths = {}
-        for uid, path in self.out.retreats.items():
-            if uid in self.a.defenders:
-                paths.setdefault(path[0], path)
-        for start, ids in groups.items():
-            for uid in ids:
-                goal = targets[uid]
-                if goal is None:
-                    if len(vacated) > 1:
-                        raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"several hexes were vacated: name the hex {uid} "
-                                      f"advances into ({' '.join(self.fmt(h) for h in vacated)})", None, (uid,))
-                    goal = vacated[0]
-                allowed = []
-                for hx in vacated:
-                    path = paths.get(hx, [hx])
-                    allowed += advance_options(self.pos, self.rs, [uid], hx, path=path, hexes=max(1, len(path) - 1))
-                if goal not in allowed:
-                    raise _refuse(Code.ADVANCE_ILLEGAL, rule, f"{uid} in {self.fmt(start)} may not advance into "
-                                  f"{self.fmt(goal)}; it may advance into "
-                                  f"{' '.join(self.fmt(h) for h in dict.fromkeys(allowed)) or 'no hex'}",
-                                  goal, (uid,))
-                targets[uid] = goal
-        if advance_checks_stacking(self.rs):
-            for goal in dict.fromkeys(targets.values()):
-                movers = self.pos.units_of([u for u, g in targets.items() if g == goal])
-                over = end_stacking_reason(self.pos, self.rs, movers, goal)
-                if over is not None:
-                    raise _refuse(Code.ADVANCE_ILLEGAL, over.rule if self.rs.retreat.advance_stacking is None
-                                  else rule, f"the advance of {', '.join(u.id for u in movers)} would end over the "
-                                  f"stacking limit: {over.text}", goal, tuple(u.id for u in movers))
-        for uid, goal in targets.items():
-            start = self.pos.unit(uid).hex
-            self.pos.unit(uid).hex = goal
-            self.out.advances[uid] = goal
-            self.out.log.append(f"{uid} advances {self.fmt(start)} -> {self.fmt(goal)}")
-        self.pos.touch()
-
 
 def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRoll, *, losses=None,
-                 retreats=None, advance=None, choices=None, no_retreat=None, zoc_retreat=None) -> CombatOutcome:
+                 retreats=None, advance=None, choices=None, no_retreat=None, zoc_retreat=None,
+                 before_combat=None) -> CombatOutcome:
     """Apply ``roll`` (of ``assessment``) to a copy of ``pos``; ``pos`` is left untouched.
 
     ``losses``: unit id -> steps it loses (ZOC steps of its retreat included); ``retreats``:
@@ -558,7 +471,11 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     ``no_retreat``: role -> the die of its No Retreat attempt (None: rolled from the combat's
     seed), where ``RetreatRules.no_retreat_chart`` gives the game one (Demyansk 12.42);
     ``zoc_retreat``: role -> the die of its attempt to retreat through an enemy ZOC when it has
-    no other retreat (``RetreatRules.zoc_retreat_rule``, Demyansk 12.43-12.44).
+    no other retreat (``RetreatRules.zoc_retreat_rule``, Demyansk 12.43-12.44);
+    ``before_combat``: ``{"defender": die}`` (None: rolled from the seed), the defender's Retreat
+    Before Combat (``RetreatRules.before_combat_rule``, Demyansk 11.42): a pass applies a
+    retreat of ``before_combat_retreat`` hexes instead of ``roll``'s result (no combat, no
+    support spent), a fail applies ``roll``; never with the defender's No Retreat (12.41).
     A choice the result leaves open and not given, or a choice that does not fit the result or
     the rules, raises :class:`~toolkit.errors.IllegalMoveError` whose reason cites the rule.
     A ruleset with an ``after_combat(pos, outcome, assessment, choices)`` method finishes the
@@ -570,6 +487,9 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
     """
     model = getattr(rs, "combat_model", None)
     if model is not None:
+        if no_retreat or zoc_retreat or before_combat:
+            raise RulesError(f"{rs.name} has no No Retreat, retreat through an enemy ZOC or Retreat Before Combat "
+                             "option")
         return model.apply(pos, rs, assessment, roll, losses=losses, retreats=retreats, advance=advance,
                            choices=choices)
     if not assessment.legal:
@@ -582,10 +502,16 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
         if set(given) - {"attacker", "defender"}:
             raise RulesError(f"a retreat option is for the attacker or the defender, not "
                              f"{', '.join(set(given) - {'attacker', 'defender'})}")
+    if set(before_combat or {}) - {"defender"}:
+        raise RulesError(f"Retreat Before Combat is the defender's, not the {', '.join(set(before_combat) - {'defender'})}'s")
     work = _Applier(pos, rs, assessment, roll, losses, retreats, zoc_retreat)
     result = roll.result
+    fought = not before_combat
+    if before_combat:
+        fought = (result := apply_before_combat(work, before_combat["defender"], "defender" in stands)) is None
+        result = result or roll.result
     convert = getattr(rs, "convert_result", None)
-    if convert is not None:                   # a game rewriting a result for what the hex holds (AVD 9.5.2)
+    if convert is not None and fought:        # a game rewriting a result for what the hex holds (AVD 9.5.2)
         result, staying, note = convert(pos, assessment, result)
         for role in work.members:
             work.members[role] = [u for u in work.members[role] if u not in set(staying)]
@@ -602,37 +528,34 @@ def apply_combat(pos: Position, rs, assessment: CombatAssessment, roll: CombatRo
             work.out.log.append(f"attacker loses one step fewer: the defender had fewer steps than "
                                 f"{result.defender.steps} (rule {r.reduced_attacker_loss})")
         if role == "defender" and r.retreat_needs_occupier and side.retreat and "attacker" in lost \
-                and not work.occupiers():
+                and not occupiers(work.pos, rs, work.members["attacker"], work.out):
             side = replace(side, retreat=(), requirements=0)
             work.out.log.append(f"defender stays: no attacking unit is left that could occupy "
                                 f"{work.fmt(assessment.defender_hex)} (rule {r.occupier_rule or r.rule})")
         if role in stands:
-            side = work.no_retreat(role, side, stands.pop(role))
+            side = apply_no_retreat(work, role, side, stands.pop(role))
         lost[role] = work.side(role, side, lost.get("defender" if role == "attacker" else "attacker", 0))
     tried = [role for role in work.zoc_tries if role not in work.out.zoc_retreat
              and not all(u in work.out.eliminated for u in work.members[role])]
     if tried:
-        raise _refuse(Code.RETREAT_ILLEGAL, r.zoc_retreat_rule, f"the {', '.join(tried)} does not retreat through an "
+        raise refusal(Code.RETREAT_ILLEGAL, r.zoc_retreat_rule, f"the {', '.join(tried)} does not retreat through an "
                       f"enemy ZOC on {result.text} (no retreat of two hexes through one)", None, ())
     if stands:
-        raise _refuse(Code.COMBAT_CHOICE, r.no_retreat_rule, f"the {', '.join(stands)} does not retreat on "
+        raise refusal(Code.COMBAT_CHOICE, r.no_retreat_rule, f"the {', '.join(stands)} does not retreat on "
                       f"{result.text}: no No Retreat to try", None, ())
     unused = [u for given in work.losses.values() for u in given if u not in work.out.losses]
     if unused:
-        raise _refuse(Code.COMBAT_CHOICE, work.rule, f"{', '.join(unused)}: the result {result.text} takes no step "
+        raise refusal(Code.COMBAT_CHOICE, work.rule, f"{', '.join(unused)}: the result {result.text} takes no step "
                       "from them", None, unused)
     for role in work.retreats:
         if not any(u in work.out.retreats for u in work.members[role]) and \
                 not any(u in work.out.eliminated for u in work.members[role]):
-            raise _refuse(Code.RETREAT_ILLEGAL, rs.retreat.rule, f"the {role} does not retreat on {result.text}",
+            raise refusal(Code.RETREAT_ILLEGAL, rs.retreat.rule, f"the {role} does not retreat on {result.text}",
                           None, work.members[role])
-    work.advance(advance)
-    for s in assessment.supports:             # a support unit is spent (fired) by the combat it gave
-        spent = getattr(rs.combat.supports.get(s.kind), "spent_status", None)
-        if s.unit and spent and spent not in work.pos.unit(s.unit).status:
-            work.pos.unit(s.unit).status.add(spent)
-            work.out.log.append(f"{s.unit} is {spent.replace('_', ' ')} ({s.kind} support)")
-    work.pos.touch()
+    apply_advance(rs, assessment, work.out, advance)
+    # a support unit is spent (fired) by the combat it gave, or by its side's special result
+    if fought:
+        work.out.log += spend_supports(work.pos, rs, assessment, result, dict(choices or {}).get("special"))
     after = getattr(rs, "after_combat", None)
     if after is not None:
         after(pos, work.out, assessment, dict(choices or {}))

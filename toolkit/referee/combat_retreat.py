@@ -42,6 +42,9 @@ class RetreatAnswer:
     #: end hex -> why ending there breaks the stacking rules (``RetreatRules.stacking_end``
     #: "eliminate": the retreating units are eliminated there; "phase": reported for the phase end)
     overstacked: dict = field(default_factory=dict)
+    #: end hex -> why a ruleset's ``retreat_search`` dropped an end the search found (Demyansk
+    #: 12.37: farther from the supply source while a nearer end exists)
+    dropped: dict = field(default_factory=dict)
 
     def hexes(self) -> list[Hex]:
         """The hexes the retreat may end in, in map order."""
@@ -53,7 +56,8 @@ class RetreatAnswer:
                 "eliminated": self.eliminated, "reason": self.reason.to_dict(fmt) if self.reason else None,
                 "ends": [{"hex": fmt(h), "path": [fmt(p) for p in self.paths[h]], "losses": self.losses[h],
                           "stacking": self.overstacked[h].to_dict(fmt) if h in self.overstacked else None}
-                         for h in self.hexes()]}
+                         for h in self.hexes()],
+                "dropped": [{"hex": fmt(h), "reason": r.to_dict(fmt)} for h, r in sorted(self.dropped.items())]}
 
 
 def retreating_units(pos: Position, unit_ids) -> list[Unit]:

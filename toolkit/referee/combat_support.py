@@ -11,7 +11,7 @@ from fractions import Fraction
 from ..errors import RulesError
 from .combat_chart import dice_distribution
 from .combat_strength import Combat, Modifier, shift_text
-from .reasons import Code, Reason
+from .reasons import Code, Reason, refusal
 
 ROLES = ("attacker", "defender")
 
@@ -166,3 +166,59 @@ def random_parts(combat: Combat) -> tuple[list, list[dict]]:
             notes.append({"name": rsh.name, "side": role, "rule": rsh.rule, "column": columns[col], "dice": rsh.dice,
                           "shifts": {str(r): s for r, s in by_roll.items()}})
     return parts, notes
+
+
+def spend_supports(pos, rs, assessment, result, special=None) -> list[str]:
+    """Mark the support units of ``assessment`` spent in ``pos`` (their kind's ``spent_status``)
+    after ``result``; the log lines. Kinds with ``spent_on="use"`` are spent by every combat
+    they give; kinds with ``spent_on="special"`` only by a special result (``*``) of their side,
+    and when several such kinds took part, only the one the owner names in ``special`` (role
+    -> kind; Demyansk 12.23a), a kind alone is spent without asking (12.23b) and none taking
+    part means no effect (12.23c). A choice that is missing or does not fit is refused."""
+    cr = rs.combat
+    if special is not None and not isinstance(special, dict):
+        raise RulesError(f"a special result choice is role -> kind (special:attacker=artillery), not {special!r}")
+    special = dict(special or {})
+    wrong = set(special) - set(ROLES)
+    if wrong:
+        raise RulesError(f"a special result is the attacker's or the defender's, not {', '.join(sorted(wrong))}")
+    by_role: dict[str, dict[str, list[str]]] = {}
+    for s in assessment.supports:
+        rules = cr.supports.get(s.kind)
+        if s.unit and rules is not None and rules.spent_status:
+            by_role.setdefault(s.side, {}).setdefault(s.kind, []).append(s.unit)
+    log = []
+    for role in ROLES:
+        kinds = by_role.get(role, {})
+        spend = [k for k in kinds if cr.supports[k].spent_on != "special"]
+        optional = [k for k in kinds if cr.supports[k].spent_on == "special"]
+        starred = result.side(role).special
+        chosen = special.get(role)
+        if chosen is not None and not (starred and len(optional) > 1):
+            why = (f"the result {result.text} gives the {role} no special result" if not starred else
+                   f"the {role}'s special result falls on {optional[0]} without a choice" if optional else
+                   f"none of the {role}'s support units took part: the special result has no effect")
+            raise refusal(Code.COMBAT_CHOICE, cr.special_rule, f"special result choice {chosen!r}: {why}", None,
+                          tuple(u for k in optional for u in kinds[k]))
+        if starred and len(optional) > 1:
+            if chosen not in optional:
+                raise refusal(Code.COMBAT_CHOICE, cr.special_rule,
+                              f"the {role} must choose which support units the special result of {result.text} "
+                              f"spends: {' or '.join(f'{k} (' + ', '.join(kinds[k]) + ')' for k in optional)}"
+                              + (f", not {chosen!r}" if chosen is not None else ""),
+                              None, tuple(u for k in optional for u in kinds[k]))
+            spend.append(chosen)
+        elif starred and optional:
+            spend.append(optional[0])
+        elif starred and cr.special_rule and any(cr.supports[k].spent_on == "special" for k in cr.supports):
+            log.append(f"the {role}'s special result has no effect: no support unit took part "
+                       f"(rule {cr.special_rule})")
+        for kind in spend:
+            status = cr.supports[kind].spent_status
+            for uid in kinds[kind]:
+                if status not in pos.unit(uid).status:
+                    pos.unit(uid).status.add(status)
+                    how = f"special result, rule {cr.special_rule}" if kind in optional else "support"
+                    log.append(f"{uid} is {status.replace('_', ' ')} ({kind} {how})")
+    pos.touch()
+    return log

@@ -257,6 +257,9 @@ class SupportRules:
     worth ``points_value`` (counter value) or 1 point. ``sides``: "attacker", "defender".
     ``adds="strength"``: no shift; the points are added to the supported side's strength
     total before the odds (Grossdeutschland 10.2: an artillery unit's attack strength).
+    ``spent_on``: when a support unit takes ``spent_status``: "use" (by every combat it gives)
+    or "special" (only by a special result, ``*``, of its side: with several such kinds taking
+    part the owner chooses one, ``CombatRules.special_rule``, Demyansk 12.23).
     """
 
     rule: str | None = None
@@ -269,6 +272,7 @@ class SupportRules:
     spent_status: str | None = None
     sides: tuple[str, ...] = ("attacker", "defender")
     adds: str | None = None
+    spent_on: str = "use"
 
 
 @dataclass(frozen=True)
@@ -351,6 +355,8 @@ class CombatRules:
     #: ``--context KEY=VALUE`` accepts only these (:func:`~toolkit.referee.check_combat_context`);
     #: None: undeclared, every key passes (a ruleset written before the declaration)
     context_keys: dict | None = None
+    #: the rule of a special result (``*``) spending the supports of ``spent_on="special"``
+    special_rule: str | None = None
 
     def strength(self, unit, role: str):
         """The printed ``role`` ("attack" or "defence") strength of ``unit`` (0 if none)."""
@@ -395,7 +401,14 @@ class RetreatRules:
       ``zoc_retreat_rule``: a stack with no legal retreat may try one through a vacant enemy
       ZOC hex on the same chart (one hex into the ZOC, a step lost, the roll: a pass goes on to
       a second hex out of enemy ZOC or friendly-held, a fail is eliminated; the ``zoc_retreat``
-      hook decides eligibility and the DRM; Demyansk 12.43-12.44).
+      hook decides eligibility and the DRM; Demyansk 12.43-12.44);
+      ``before_combat_rule``: the defender may roll the same chart as an attack is declared
+      (the ``retreat_before_combat`` hook decides eligibility and the DRM): a pass retreats
+      ``before_combat_retreat`` hexes and there is no combat (the attacker may advance), a fail
+      defends (Demyansk 11.42); ``one_option_rule``: a side tries at most one of Retreat
+      Before Combat and No Retreat in a combat (12.41); ``box_rule``: the rule of a retreat into a
+      Map Box from its Entry hex (the ruleset's optional ``retreat_boxes(pos, units)`` names the
+      boxes; Demyansk 12.32).
     """
 
     rule: str | None = None
@@ -420,3 +433,7 @@ class RetreatRules:
     no_retreat_dice: str = "1d6"
     no_retreat_rule: str | None = None
     zoc_retreat_rule: str | None = None
+    before_combat_rule: str | None = None
+    before_combat_retreat: tuple[int, ...] = (1,)
+    one_option_rule: str | None = None
+    box_rule: str | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..errors import IllegalMoveError
 from ..hexes import Hex
 
 
@@ -70,3 +71,9 @@ class Reason:
     def __str__(self) -> str:
         rule = f" [rule {self.rule}]" if self.rule else ""
         return f"{self.text}{rule}"
+
+
+def refusal(code: Code, rule, text: str, hex=None, units=()) -> IllegalMoveError:
+    """The error to raise for one refusal: its :class:`Reason` as message and ``reasons``."""
+    reason = Reason(code, rule, text, hex, tuple(units))
+    return IllegalMoveError(str(reason), [reason])

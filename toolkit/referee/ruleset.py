@@ -323,6 +323,13 @@ class Ruleset:
         return Reason(Code.COMBAT_CHOICE, self.retreat.zoc_retreat_rule,
                       "this game has no retreat through an enemy ZOC")
 
+    def retreat_before_combat(self, pos: "Position", units: list["Unit"]):
+        """Whether the defending ``units`` may try a Retreat Before Combat on
+        ``RetreatRules.no_retreat_chart`` (``RetreatRules.before_combat_rule``): ``(drm, why)`` or a
+        Reason refusing it (default: the game has none)."""
+        return Reason(Code.COMBAT_CHOICE, self.retreat.before_combat_rule,
+                      "this game has no Retreat Before Combat")
+
     def retreat_priority(self, pos: "Position", units: list["Unit"], hex: Hex, path: list[Hex]):
         """A sort key for the next retreat hex (lower is better); None: no priorities (the
         owner chooses among every legal hex)."""

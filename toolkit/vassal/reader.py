@@ -9,65 +9,35 @@ pieces, missing prototypes and images, duplicate gpids, setups that do not start
 
 from __future__ import annotations
 
-import io
 import re
-import struct
 from pathlib import Path
 
 from ..errors import DataError
 from .describe import KNOWN_TRAITS, DecodeBudget, decode_piece, describe_piece, describe_text
 from .encoding import ESC, Trait, decode, parse_add_piece
 from .grid import VassalHexGrid, inside_shape
+from .images import BUILT_IN_IMAGES, MAX_BOARD_PIXELS, MAX_BOARD_SIDE, image_kind, image_size
 from .pieces import expand
 from .safety import MAX_NESTED_BYTES, SafeZip, parse_xml
 from .savegame import deobfuscate
 
 __all__ = ["inspect", "read_module", "Module", "describe_piece", "decode_piece", "read_save", "element_text",
-           "image_size", "inside_shape", "DecodeBudget", "BUILD", "KNOWN_TRAITS", "BUILT_IN_IMAGES"]
+           "image_size", "image_kind", "inside_shape", "owning_map", "DecodeBudget", "BUILD", "KNOWN_TRAITS", "BUILT_IN_IMAGES",
+           "MAP_TAGS"]
 
 #: What can be a piece's innermost member (BasicCommandEncoder.createBasic): a BasicPiece, a
 #: Stack or a Deck; cards are BasicPieces (with a Mask) since VASSAL 3.2.
 INNERMOST = ("piece;", "deck;", "stack")
 
-#: Images VASSAL ships in its own jar (vassal-app/src/main/resources/images of 3.7.26): a
-#: module may name them without holding them (a Mark When Moved trait's default moved.gif).
-BUILT_IN_IMAGES = frozenset(
-    "Edit16.gif Help16.gif Save16.gif SaveAs16.gif Splash.gif Splash.png StepForward16.gif Undo16.gif "
-    "VASSAL-256x256.png black.jpg camera.gif chart.gif chess_clock.png connect.gif counter.gif die.gif "
-    "disconnect.gif getMessages.gif globe_selected.gif globe_unselected.gif inventory.gif keyCommand.gif "
-    "lockedRoom.gif map.gif moved.gif notes.gif overview.gif playerAway.gif playerLooking.gif postMessage.gif "
-    "recenter.gif status.gif thread.gif unmoved.gif zoom.png zoomIn.gif zoomIn.png zoomOut.gif zoomOut.png".split())
-
 #: The package of every buildFile element's tag.
 BUILD = "VASSAL.build."
 _B = BUILD
+
+#: The buildFile elements that are maps (VASSAL's Map and its subclasses: a WidgetMap is a map
+#: shown inside a chart window or a tab of the palette).
+MAP_TAGS = tuple(_B + t for t in ("module.Map", "module.PrivateMap", "module.PlayerHand", "widget.WidgetMap"))
 _MAX_COMMANDS = 1_000_000
 _MAX_DEPTH = 50
-
-
-#: Bytes of an image read to learn its size: a PNG's or GIF's header is in its first 24 and
-#: 10 bytes; a JPEG's frame header follows its EXIF block (rarely more than 64 KB).
-_HEADER_BYTES = 64 * 1024
-
-
-def image_size(archive: SafeZip, name: str) -> tuple[int, int] | None:
-    """Width and height of an image of the archive from its header (the pixels are not read);
-    None if it is not an image PIL knows."""
-    head = archive.head(name, _HEADER_BYTES)
-    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
-        return struct.unpack(">II", head[16:24])
-    from PIL import Image
-    for data in (head, None):
-        if data is None:
-            if archive.size(name) <= len(head):
-                return None
-            data = archive.read(name)  # a header beyond the first 64 KB (a JPEG with a big EXIF)
-        try:
-            with Image.open(io.BytesIO(data)) as image:   # PIL reads the header only
-                return image.size
-        except Exception:  # an unreadable or truncated header: reported, not fatal
-            continue
-    return None
 
 
 class Module:
@@ -92,7 +62,10 @@ class Module:
         self.root = root
         self.info = {k: root.get(k, "") for k in ("name", "version", "VassalVersion", "description",
                                                    "nextPieceSlotId")}
-        self.images = {n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
+        #: Images VASSAL draws from a Game Piece Image layout: a piece names them like a file.
+        self.drawn_images = {e.get("name", "") for e in root.iter(_B + "module.gamepieceimage.GamePieceImage")}
+        self.images = ({n[len("images/"):] for n in archive.names() if n.startswith("images/")} | BUILT_IN_IMAGES
+                       | self.drawn_images)
         self.sides = [element_text(e) for roster in root.iter(_B + "module.PlayerRoster") for e in roster.iter("entry")]
         self.prototypes: dict[str, list[Trait]] = {}
         self.designs: dict = {}   # describe_piece's cache for these prototypes
@@ -106,18 +79,24 @@ class Module:
             image = chart.get("fileName", "")
             if image not in self.images:
                 self.problems.append(f"chart {chart.get('chartName')!r}: image {image!r} is not in images/")
-        self.maps = [self._map(m) for m in root.iter(_B + "module.Map", _B + "module.PrivateMap",
-                                                     _B + "module.PlayerHand")]
+        self.maps = [self._map(m) for m in root.iter(*MAP_TAGS)]
 
     def _map(self, element) -> dict:
         boards = []
         for board in element.iter(_B + "module.map.boardPicker.Board"):
             image = board.get("image", "")
-            size = None
+            size, image_error = None, ""
             if image:
-                if image in self.images:
+                if "images/" + image in self.archive:
                     size = image_size(self.archive, "images/" + image)
-                else:
+                    if size is None and image_kind(self.archive, "images/" + image) == "svg":
+                        image_error = ("is an SVG drawing (VASSAL draws it; hexforge reads PNG, GIF, JPEG, BMP, WebP: "
+                                       "save it as PNG and import again)")
+                    elif size is None:
+                        image_error = "is not an image (PNG, GIF, JPEG, BMP, WebP or SVG expected)"
+                        self.problems.append(f"board {board.get('name')!r}: image {image!r} {image_error}")
+                elif image not in BUILT_IN_IMAGES:
+                    image_error = "is not in images/"
                     self.problems.append(f"board {board.get('name')!r}: image {image!r} is not in images/")
             if size is None:
                 try:
@@ -125,8 +104,14 @@ class Module:
                 except ValueError:
                     raise DataError(f"board {board.get('name', '')[:40]!r}: width/height are not whole numbers",
                                     path=self.where) from None
+            size = (max(1, size[0]), max(1, size[1]))   # no size: kept positive for the grid arithmetic
+            if size[0] * size[1] > MAX_BOARD_PIXELS or max(size) > MAX_BOARD_SIDE:
+                claim = f"image {image!r}" if image_error == "" and image else "width/height"
+                raise DataError(f"board {board.get('name', '')[:40]!r}: {claim} gives {size[0]}x{size[1]} pixels; "
+                                f"expected at most {MAX_BOARD_SIDE} a side and {MAX_BOARD_PIXELS:,} in all",
+                                path=self.where)
             entry = {"name": board.get("name", ""), "image": image, "width": size[0], "height": size[1],
-                     "grid": None, "zones": []}
+                     "image_error": image_error, "grid": None, "zones": [], "other_grids": []}
             ns = _B + "module.map.boardPicker.board."
             for child in board:
                 if child.tag == ns + "HexGrid":
@@ -134,9 +119,18 @@ class Module:
                 elif child.tag == ns + "ZonedGrid":
                     for zone in child.iter(ns + "mapgrid.Zone"):
                         path = _path(zone.get("path", ""))
-                        entry["zones"].append({"name": zone.get("name", ""), "path": path, "_bounds": _bounds(path)})
+                        z = {"name": zone.get("name", ""), "path": path, "_bounds": _bounds(path), "grid": None,
+                             "format": zone.get("locationFormat", "$gridLocation$")}
+                        own = zone.find(ns + "HexGrid")   # a zone's own grid, numbered within its bounds
+                        if own is not None and path:
+                            x0, y0, x1, y1 = z["_bounds"]
+                            z["grid"] = self._grid(own, (max(1, x1 - x0), max(1, y1 - y0)))
+                        entry["zones"].append(z)
                     for grid in child.findall(ns + "HexGrid"):
                         entry["grid"] = self._grid(grid, size)
+                    entry["other_grids"] += [_GRID_KINDS[g.tag] for g in child if g.tag in _GRID_KINDS]
+                elif child.tag in _GRID_KINDS:
+                    entry["other_grids"].append(_GRID_KINDS[child.tag])
             boards.append(entry)
         decks = [{"name": pile.get("name", ""), "board": pile.get("owningBoard", ""),
                   "x": pile.get("x", "0"), "y": pile.get("y", "0"), "face_down": pile.get("faceDown", "Always"),
@@ -195,14 +189,28 @@ class Module:
         found = self.board_at(map_name, x, y, layout)
         if found is None:
             return "", ""
-        board, x, y = found
+        return self.locate_on_board(*found)
+
+    @staticmethod
+    def locate_on_board(board: dict, x: int, y: int) -> tuple[str, str]:
+        """``("zone", name)`` or ``("hex", label)`` of a point of ``board`` (in its own
+        coordinates), ``("", "")`` if neither."""
         for zone in board["zones"]:
             x0, y0, x1, y1 = zone["_bounds"]
             if x0 <= x <= x1 and y0 <= y <= y1 and inside_shape(zone["path"], x, y):
+                if zone["grid"] is not None:   # Zone.locationName: its format around its grid's name
+                    label = zone["grid"]["_grid"].label(x, y)
+                    name = zone["format"].replace("$gridLocation$", label).replace("$name$", zone["name"])
+                    return ("hex", label) if name == label else ("zone", name)
                 return "zone", zone["name"]
         if board["grid"] is not None:
             return "hex", board["grid"]["_grid"].label(x, y)
         return "", ""
+
+
+#: Grids of a board other than a hex grid (what a board that is not imported holds).
+_GRID_KINDS = {_B + "module.map.boardPicker.board." + k: v
+               for k, v in (("SquareGrid", "square grid"), ("RegionGrid", "region grid"))}
 
 
 def _int_attr(element, name: str) -> int:
@@ -230,6 +238,14 @@ def _path(text: str) -> list[tuple[int, int]]:
             except ValueError:
                 raise DataError(f"zone path {text[:60]!r} is malformed") from None
     return points
+
+
+def owning_map(element):
+    """The map element an at-start stack, deck or board belongs to, through any folders
+    (``MapSubFolder``) between them; None if it is on no map."""
+    for ancestor in element.iterancestors(*MAP_TAGS):
+        return ancestor
+    return None
 
 
 def element_text(element) -> str:
@@ -305,18 +321,22 @@ def read_save(data: bytes, where: str, module: Module | None, *, locate: bool = 
             boards.append({"map": parts[0][: -len("BoardPicker")], "boards": parts[1::3],
                            "positions": [[name, _num(col), _num(row)]
                                          for name, col, row in zip(parts[1::3], parts[2::3], parts[3::3])]})
+    unknown: dict[str, list[str]] = {}   # map name -> pieces on it, when the module has no such map
     if module is not None and locate:   # after the BoardPicker commands, which say where each board lies
         layout = {b["map"]: b["positions"] for b in boards}
         for piece_id, piece in pieces.items():
             if piece.get("map") is not None and "x" in piece:
                 location = module.locate(piece["map"], piece["x"], piece["y"], layout.get(piece["map"]))
                 if location is None:
-                    problems.append(f"piece {piece_id} is on unknown map {piece['map']!r}")
+                    unknown.setdefault(piece["map"], []).append(piece_id)
                     piece["location"] = None
                 else:
                     piece["location"] = location[1]
                     if location[0]:
                         piece[location[0]] = location[1]
+    for name, ids in unknown.items():   # one problem a map (a save of an older module: hundreds of pieces)
+        problems.append(f"{len(ids)} pieces are on map {name!r}, which the module does not have (VASSAL "
+                        f"leaves them off every map; first: piece {ids[0]})")
     return {"pieces": list(pieces.values()), "stacks": stacks, "decks": decks, "boards": boards,
             "begins": "begin_save" in commands, "starts": "end_save" in commands,
             "decks_as_saved": "SETUP_STACK\t" in commands, "problems": problems}
@@ -345,8 +365,10 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                 problems.append(f"{label}: position {deck['x']!r},{deck['y']!r} is not a number")
                 x = y = None
             deck["x"], deck["y"] = x, y
-            if x is not None:
-                where = mod.locate(m["name"], x, y)
+            if x is not None:   # DrawPile.getPosition: on its board, else past the map's edge margins
+                owner = next((b for b in m["boards"] if deck["board"] and b["name"] == deck["board"]), None)
+                where = (mod.locate_on_board(owner, x, y) if owner is not None
+                         else mod.locate(m["name"], x + m["edge"][0], y + m["edge"][1]))
                 deck["location"] = where[1] if where else None
             if deck["face_down"] not in _FACE_DOWN:
                 problems.append(f"{label}: faceDown {deck['face_down']!r} is not one of {sorted(_FACE_DOWN)}")
@@ -354,7 +376,7 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                 problems.append(f"{label}: shuffle {deck['shuffle']!r} is not one of {sorted(_SHUFFLE)}")
             if deck["send_to"] and deck["send_to"] not in names:
                 problems.append(f"{label}: sends its cards to deck {deck['send_to']!r}, which does not exist")
-            cards = []
+            cards, unmasked = [], []
             for slot in pile.iter(_B + "widget.CardSlot", _B + "widget.PieceSlot"):   # deck folders too
                 try:
                     _, traits = decode_piece(element_text(slot), mod.budget)
@@ -368,8 +390,7 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                 piece = mod.describe(traits)
                 cards.append(piece["name"])
                 if deck["face_down"] != "Never" and not any(t.id == "obs;" for t in full):
-                    problems.append(f"{label}: card {piece['name']!r} has no Mask trait, so it shows its face "
-                                    f"in a face-down deck")
+                    unmasked.append(piece["name"])
                 for t in full:
                     if t.id == "return;":
                         fields = decode(t.type[len("return;"):], ";")
@@ -381,6 +402,12 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
                         if not select and target and target not in names:
                             problems.append(f"{label}: card {piece['name']!r} returns to deck {target!r}, "
                                             f"which does not exist")
+            if len(unmasked) == 1:
+                problems.append(f"{label}: card {unmasked[0]!r} has no Mask trait, so it shows its face "
+                                f"in a face-down deck")
+            elif unmasked:   # one problem a deck: a deck of tokens has a hundred
+                problems.append(f"{label}: {len(unmasked)} cards have no Mask trait "
+                                f"({_first(list(dict.fromkeys(unmasked)))}), so they show their face in a face-down deck")
             deck["cards"] = cards
             out.append({"map": m["name"], **deck})
     for m in mod.maps:  # reported once, in the module's "decks"
@@ -389,6 +416,11 @@ def _decks(mod: Module, problems: list[str]) -> list[dict]:
 
 
 _STRING_EXPRESSION = re.compile(r'\{\s*"([^"\\]*)"\s*\}')
+
+
+def _first(names: list[str], n: int = 3) -> str:
+    """The first ``n`` names, quoted, for a problem shared by many."""
+    return ", ".join(repr(x) for x in names[:n]) + (", ..." if len(names) > n else "")
 
 
 def _literal_name(target: str) -> str:
@@ -455,29 +487,39 @@ def _inspect(path: Path, module: str | Path | None) -> dict:
             return {"kind": "save", "file": where, **save}
         mod = Module(archive, where)
         problems = list(mod.problems)
-        slots, gpids = [], {}
+        slots, gpids, no_gpid = [], {}, []
+        slot_problems: dict[str, list[str]] = {}   # problem -> the slots that have it
         for element in mod.root.iter(_B + "widget.PieceSlot", _B + "widget.CardSlot"):
             gpid = element.get("gpid", "")
             entry = element.get("entryName", "")
-            if gpid in gpids:
+            if not gpid:   # not a duplicate: VASSAL's GpIdChecker reports it as not generated yet
+                no_gpid.append(entry)
+            elif gpid in gpids:
                 problems.append(f"gpid {gpid} is used by {gpids[gpid]!r} and {entry!r}")
-            gpids[gpid] = entry
+            else:
+                gpids[gpid] = entry
             try:
                 _, traits = decode_piece(element_text(element), mod.budget)
             except ValueError as exc:
                 problems.append(f"piece slot {entry!r} does not decode: {exc}")
                 continue
             piece = mod.describe(traits)
-            problems += [f"piece slot {entry!r}: {p}" for p in piece["problems"]]
-            problems += [f"piece slot {entry!r}: image {i!r} is not in images/" for i in piece["images"]
-                         if i not in mod.images]
-            piece["images"] = sorted(set(piece["images"]))
+            piece["images"] = sorted(set(piece["images"]))   # a Layer may show one image on several levels
+            for p in piece["problems"] + [f"image {i!r} is not in images/" for i in piece["images"]
+                                          if i not in mod.images]:
+                slot_problems.setdefault(p, []).append(entry)
             slots.append({**{k: v for k, v in piece.items() if k not in ("problems", "gpid")},
                           "entry": entry, "gpid": gpid})
         try:
             next_id = int(mod.info.get("nextPieceSlotId") or 0)
         except ValueError:
             next_id = 0
+        for p, entries in slot_problems.items():   # a prototype's problem once, not on each of its pieces
+            problems.append(f"piece slot {entries[0]!r}: {p}" if len(entries) == 1
+                            else f"{len(entries)} piece slots ({_first(entries)}): {p}")
+        if no_gpid:
+            problems.append(f"{len(no_gpid)} piece slots have no gpid (first {no_gpid[0]!r}): pieces of saved games "
+                            "cannot be refreshed from them until the editor gives them one")
         numeric = [int(g) for g in gpids if g.isdigit()]
         if numeric and next_id <= max(numeric):
             problems.append(f"nextPieceSlotId {next_id} is not above the largest gpid {max(numeric)}")

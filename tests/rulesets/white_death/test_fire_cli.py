@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import yaml
 
 from toolkit.cli import main
 
@@ -105,3 +106,91 @@ def test_aimed_fire_options_are_refused_elsewhere(capsys):
     data = Path(__file__).resolve().parents[2] / "data" / "combat" / "tutorial-attack.yaml"
     code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(data), "--target", "r-1")
     assert code == 2 and "aimed at units" in err
+
+
+def test_a_split_barrage_from_the_command_line(capsys, pos_file):
+    # 11 B.2.a: the barrage value may be split into several attacks; they must add up to it
+    code, out, _ = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage", "--json")
+    whole = json.loads(out)["combat"]
+    assert code == 0 and whole["attack"] == "12"
+    code, out, _ = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage",
+                       "--barrage-split", "6,6", "--json")
+    split = json.loads(out)["combat"]
+    assert code == 0 and split["fire"]["shots"][0]["column"].count("+") == 1      # two attacks on the column
+    assert sum(Fraction(p) for p in split["distribution"].values()) == 1
+    assert split["distribution"] != whole["distribution"]
+    code, out, _ = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage",
+                       "--barrage-split", "8,8")
+    assert code == 1 and "the barrage attacks 8 + 8 do not add up to the barrage value 12 [rule 11 B.2.a]" in out
+    for bad, message in (("x,y", "bad --barrage-split 'x,y'"), ("6,0", "bad --barrage-split '6,0'")):
+        code, out, err = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage",
+                             "--barrage-split", bad)
+        assert code == 2 and message in err and "Traceback" not in out + err
+    # the same key through --context is checked too (it was a traceback)
+    code, out, err = run(capsys, "combat", "s-art-9g", "0703", "-p", str(pos_file), "--fire", "barrage",
+                         "--context", "barrage_attacks=x")
+    assert code == 2 and "barrage_attacks are the barrage values" in err
+
+
+def test_the_rocket_payment_from_the_command_line(capsys, tmp_path):
+    # 15 A.3 (case 42): German rockets barrage at half value unless 3 SP are paid
+    pos = tmp_path / "werfer.yaml"
+    pos.write_text("game: white-death\nturn: 3\nside: german\nweather: clear_frost\nunits:\n"
+                   "  g-werfer: {hex: '0703', status: [deployed], steps: 2}\n  s-18g: {hex: '0705'}\n")
+    base = ["combat", "g-werfer", "0705", "-p", str(pos), "--fire", "barrage", "--json"]
+    code, out, _ = run(capsys, *base)
+    assert code == 0 and json.loads(out)["combat"]["attack"] == "4"
+    code, out, _ = run(capsys, *base, "--barrage-sp", "3")
+    assert code == 0 and json.loads(out)["combat"]["attack"] == "8"
+    code, out, err = run(capsys, *base, "--barrage-sp", "5")
+    assert code == 2 and "2 or 3 (15 A.2-3), not 5" in err
+    code, out, _ = run(capsys, "combat", "s-art-9g", "0703", "-p", str(DATA), "--fire", "barrage", "--barrage-sp", "3")
+    assert code == 1 and "only the German player pays 3 supply points for a rocket barrage [rule 15 A.3]" in out
+    code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(DATA.parent / "tutorial-attack.yaml"),
+                       "--barrage-sp", "3")
+    assert code == 2 and "--barrage-sp is for games whose barrages are split and paid for" in err
+
+
+def test_apply_spends_the_impulses_supply_points(capsys, tmp_path):
+    # 15 A.1: the Soviet assault costs its impulse one point, written with the new position
+    pos = tmp_path / "pools.yaml"
+    pos.write_text(DATA.read_text() + "state:\n  supply_points: {soviet: 3, german: 2, vl: 2}\n")
+    after = tmp_path / "after.yaml"
+    args = ["combat", "s-18g,s-31g", "0703", "-p", str(pos), "--target", "g-251-1", "--roll", "5",
+            "--rolls", "morale g-251-1=1", "--apply"]
+    code, out, err = run(capsys, *args, "--out", str(after))
+    assert code == 0, err
+    assert "soviet pays 1 supply point(s) (15 A.1, assault): 3 -> 2" in out
+    assert yaml.safe_load(after.read_text())["state"]["supply_points"] == {"soviet": 2, "german": 2, "vl": 2}
+    pos.write_text(DATA.read_text() + "state:\n  supply_points: {soviet: 0, german: 2, vl: 2}\n")
+    code, out, err = run(capsys, *args, "--out", str(tmp_path / "none.yaml"))
+    assert code == 2 and "the soviet pool has 0 supply points, 1 needed (15 A, D)" in err
+    assert not (tmp_path / "none.yaml").exists()
+
+
+def test_weapons_fire_from_the_command_line(capsys, tmp_path):
+    # 10 D (case 30): a weapons unit gives one fire or the other; the AT company fires antitank at
+    # the assaulting T-70 by default, conventional at the rifle regiment when told so
+    pos = tmp_path / "pzj.yaml"
+    pos.write_text(DATA.read_text().replace('  g-251-2: {hex: "0703"}', '  g-251-2: {hex: "0703"}\n'
+                                            '  g-pzj183: {hex: "0703"}'))
+    args = ["combat", "s-18g,s-t184-2", "0703", "-p", str(pos), "--fire", "defensive", "--json"]
+
+    def fire(*more):
+        code, out, err = run(capsys, *args, *more)
+        assert code == 0, err
+        return {s["unit"]: Fraction(s["fire"]) for s in json.loads(out)["combat"]["fire"]["shots"]}
+
+    default, told = fire(), fire("--weapons-fire", "g-pzj183=conventional")
+    assert told["s-18g"] > default["s-18g"] and told["s-t184-2"] < default["s-t184-2"]
+    code, _, err = run(capsys, *args, "--weapons-fire", "g-pzj183=both")
+    assert code == 2 and "bad --weapons-fire 'g-pzj183=both'" in err
+    code, _, err = run(capsys, "combat", "b-1", "0505", "-p", str(DATA.parent / "tutorial-attack.yaml"),
+                       "--weapons-fire", "b-1=antitank")
+    assert code == 2 and "--weapons-fire are for games whose fire is aimed at units" in err
+
+
+def test_retreat_options_of_other_games_are_refused(capsys):
+    code, _, err = run(capsys, "combat", "s-18g,s-31g", "0703", "-p", str(DATA), "--roll", "1", "--apply",
+                       "--before-combat", "defender=4")
+    assert code == 2 and "white-death has no No Retreat, retreat through an enemy ZOC or Retreat Before Combat" in err

@@ -9,6 +9,7 @@ import pytest
 from toolkit.errors import RulesError
 from toolkit.rulesets.white_death import (barrage_factor, city_hexes, defence_cost, impulse_cost, isolation,
                                           isolation_effects, pools, spend, support_factor, waive_vl_isolation)
+from toolkit.rulesets.white_death.logistics import fire_pools
 
 from .helpers import position
 
@@ -91,3 +92,101 @@ def test_isolation_answer_feeds_the_effects(game, rs):
     result = isolation(pos, rs, "german")
     unit = pos.units["g-ski1"]
     assert isolation_effects(pos, rs, unit, isolated="g-ski1" not in result.supplied).replacements
+
+
+# -- the supply points an applied fire costs its impulse (15 A, charge_fire) -------------------------
+
+
+def _wd(pools=None, **units):
+    """wd-assault.yaml (9 Gds RD's two regiments and a T-70 battalion in 0603, two battalions of
+    83 ID in 0703, 9 Gds RD's artillery deployed in 0803) with the pools given."""
+    from pathlib import Path
+
+    from toolkit.referee import load_position
+    pos = load_position(Path(__file__).resolve().parents[2] / "data" / "combat" / "wd-assault.yaml")
+    if pools is not None:
+        pos.state["supply_points"] = dict(pools)
+    for uid, where in units.items():
+        pos.unit(uid).hex = pos.map.grid.parse(where)
+    pos.touch()
+    return pos
+
+
+def _fire(pos, rs, attackers, fire="assault", **context):
+    from toolkit.referee import apply_combat, assess_combat, roll_combat
+    supports = context.pop("supports", ())
+    a = assess_combat(pos, rs, attackers, pos.map.grid.parse("0703"), context={"fire": fire, **context},
+                      supports=supports)
+    assert a.legal, a.refusals
+    quiet = {f"{s.kind} {s.unit.id}": 6 for s in a.shots if s.kind != "morale"}   # high fire dice, morale
+    quiet |= {f"morale {s.unit.id}": 1 for s in a.shots}                          # passed: nobody retreats
+    return apply_combat(pos, rs, a, roll_combat(pos, rs, a, seed=1, rolls=quiet))
+
+
+def test_an_assault_costs_its_impulse_one_point_once(rs):
+    # 15 A.1: "one supply point will be expended. The expenditure of one supply point allows as
+    # many units as desired to attack"
+    pos = _wd({"soviet": 3, "german": 2, "vl": 2})
+    o = _fire(pos, rs, ["s-18g", "s-31g"], targets={"g-251-1": None})
+    assert pools(o.position)["soviet"] == 2 and "soviet pays 1 supply point(s) (15 A.1, assault): 3 -> 2" in o.log
+    again = _fire(o.position, rs, ["s-t184-2"])                       # the same impulse: nothing more
+    assert pools(again.position)["soviet"] == 2 and not any("pays" in line for line in again.log)
+    pos.state["supply_points"]["soviet"] = 0                          # a short pool: refused, nothing charged
+    with pytest.raises(RulesError, match="the soviet pool has 0 supply points, 1 needed"):
+        _fire(pos, rs, ["s-18g", "s-31g"])
+
+
+def test_a_barrage_costs_two_and_covers_the_assaults(rs):
+    # 15 A.2: "two supply points will be expended. As many units as desired may assault and
+    # conduct barrages"; an assault first, then a barrage: 1, then 1 more
+    pos = _wd({"soviet": 4, "german": 0, "vl": 0})
+    o = _fire(pos, rs, ["s-art-9g"], fire="barrage")
+    assert pools(o.position)["soviet"] == 2 and "(15 A.2, barrage): 4 -> 2" in " ".join(o.log)
+    assert pools(_fire(o.position, rs, ["s-18g", "s-31g"]).position)["soviet"] == 2
+    first = _fire(pos, rs, ["s-18g", "s-31g"])
+    assert pools(_fire(first.position, rs, ["s-art-9g"], fire="barrage").position)["soviet"] == 2
+
+
+def test_german_rockets_at_full_value_and_the_city_pool(rs):
+    # 15 A.3: three points for a full-value rocket barrage; 15 D.2: German troops in Velikiye Luki
+    # pay from the city's own pool
+    pos = _wd({"soviet": 0, "german": 3, "vl": 3}, **{"g-251-1": "0705", "g-251-2": "0705"})
+    from toolkit.referee import Unit
+    pos.units["g-werfer"] = Unit("g-werfer", pos.game.counters["g-werfer"], "german",
+                                 hex=pos.map.grid.parse("0704"), status={"deployed"})
+    pos.units["s-18g"].hex = pos.map.grid.parse("0703")
+    pos.side = "german"
+    pos.touch()
+    o = _fire(pos, rs, ["g-werfer"], fire="barrage", barrage_sp=3)
+    assert pools(o.position) == {"soviet": 0, "german": 0, "vl": 3}
+    assert "german pays 3 supply point(s) (15 A.3, rocket barrage at full value): 3 -> 0" in o.log
+    city = sorted(city_hexes(pos.map))[0]
+    pos.units["g-werfer"].hex = next(h for h in pos.map.grid.neighbours(city) if h in city_hexes(pos.map))
+    pos.touch()
+    assert fire_pools(pos, "german", ["g-werfer"]) == ["vl"] and fire_pools(pos, "soviet", ["s-18g"]) == ["soviet"]
+
+
+def test_high_intensity_defensive_support_costs_the_defender(rs):
+    # 15 A.4: "If the non-phasing player expends one supply point, all artillery units may conduct
+    # defensive support fires with their indicated support factors"; low intensity is free. The
+    # German assaults the Soviet regiments (now in 0703) from 0603; their artillery supports them.
+    from toolkit.referee import Support
+    pos = _wd({"soviet": 2, "german": 2, "vl": 2}, **{"s-18g": "0703", "s-31g": "0703", "g-251-1": "0603",
+                                                     "g-251-2": "0603"})
+    pos.side = "german"
+    pos.touch()
+    high = [Support("artillery", "defender", unit="s-art-9g")]
+    o = _fire(pos, rs, ["g-251-1", "g-251-2"], fire="defensive", supports=high)
+    assert pools(o.position) == {"soviet": 1, "german": 1, "vl": 2}             # 15 A.4 and 15 A.1
+    assert "soviet pays 1 supply point(s) (15 A.4, high-intensity defensive support): 2 -> 1" in o.log
+    then = _fire(o.position, rs, ["g-251-1", "g-251-2"])                       # their assault fire: paid
+    assert pools(then.position) == {"soviet": 1, "german": 1, "vl": 2}
+    low = _fire(pos, rs, ["g-251-1", "g-251-2"], fire="defensive",
+                supports=[Support("artillery-low", "defender", unit="s-art-9g")])
+    assert pools(low.position) == {"soviet": 2, "german": 1, "vl": 2}
+
+
+def test_a_position_without_pools_is_charged_nothing(rs):
+    o = _fire(_wd(), rs, ["s-18g", "s-31g"])
+    assert "no supply points charged: the position records no pools (state.supply_points, 15 A)" in o.log
+    assert "supply_points" not in o.position.state

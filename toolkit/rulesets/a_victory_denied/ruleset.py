@@ -131,6 +131,15 @@ class AVictoryDenied(RuleOptions, Ruleset):
         from .fixed import fixed_attack
         return fixed_attack(self, pos, attacker_ids, defender_hex, context)
 
+    def roll_with_draws(self, pos, assessment, context, *, seed, roll=None, place=None):
+        """The CLI's roll of a Soviet attack (9.4.3): :func:`.elite.roll_elite`, a 10 drawing from
+        the Elite Division Cup; None for the attacks it does not cover (German, fixed-column)."""
+        from .elite import roll_elite
+        if assessment.side != "soviet" or (context or {}).get("fixed"):
+            return None
+        return roll_elite(pos, self, list(assessment.attackers), assessment.defender_hex, context, seed=seed,
+                          rolls=[roll] if roll is not None else None, place=place)
+
     # -- retreat and advance (9.5, 9.6; :mod:`.retreat`) ----------------------------------
 
     def retreat_search(self, pos, unit_ids, length, from_hex=None):

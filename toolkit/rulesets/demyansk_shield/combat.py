@@ -134,11 +134,15 @@ def combat_rules(minimum_odds: str = "1-3") -> CombatRules:
         halve_together=True, strength_round="down", strength_rule="3.51",  # 3.51c: total, halve, drop the fraction
         attack_status={"out_of_supply": Fraction(1, 2)}, status_shift={"out_of_supply": 1}, status_rule="6.4",
         supports={
+            # Fired / Flown only by a Special Result of their side, the owner choosing which (12.23,
+            # 10.41, 13.14); an air unit flies as many missions as it likes until then (13.11)
             "artillery": SupportRules(rule="10.15", chart="combat_support", unit_types=("artillery",),
-                                      range_value="range", points_value="support", spent_status="fired"),
+                                      range_value="range", points_value="support", spent_status="fired",
+                                      spent_on="special"),
             "air": SupportRules(rule="13.23", chart="combat_support", unit_types=("air",), range_value=None,
-                                points_value="support", spent_status="flown"),
+                                points_value="support", spent_status="flown", spent_on="special"),
         },
+        special_rule="12.23",
     )
 
 
@@ -186,8 +190,9 @@ def check_support(rs, pos, combat, support) -> Reason | None:
 def attack_refusals(rs, pos, combat) -> list:
     """11.41: only one Soviet armor unit per hex attacks, unless every attacking armor unit
     attacks from a clear hex into a clear Defender hex (village or road allowed) and not
-    across a river or major river."""
-    out = []
+    across a river or major river. 10.42, 10.13b: Fired rocket artillery does not attack."""
+    out = [Reason(Code.CANNOT_ATTACK, "10.42", f"{u.id} is Fired until the Recovery Segment (10.13b, 10.43)",
+                  u.hex, (u.id,)) for u in combat.attackers if u.type == "rocket artillery" and "fired" in u.status]
     by_hex: dict = {}
     for u in combat.attackers:
         if u.side == "soviet" and u.type == "armor":
@@ -202,3 +207,24 @@ def attack_refusals(rs, pos, combat) -> list:
             out.append(Reason(Code.CANNOT_ATTACK, "11.41", f"only one Soviet armor unit per hex may attack "
                               f"({', '.join(ids)} in {m.format(h)})", h, tuple(ids)))
     return out
+
+
+def after_combat(rs, before, outcome, assessment) -> None:
+    """Artillery turned to Fired by a combat, not by a Special Result: rocket artillery after
+    each use (10.42), an artillery unit attacked alone in its hex whatever the result (10.22).
+    Nothing when a Retreat Before Combat passed (11.42: there was no combat)."""
+    if outcome.before_combat is not None and outcome.before_combat.passed:
+        return
+    pos = outcome.position
+    flips = [(u, "10.42, rocket artillery after each use") for u in assessment.attackers
+             if before.unit(u).type == "rocket artillery"]
+    for h in assessment.defender_hexes or (assessment.defender_hex,):
+        here = [u for u in assessment.defenders if before.unit(u).hex == h]
+        if here and all(before.unit(u).type == "artillery" for u in here):   # no other combat unit with it
+            flips += [(u, "10.22, artillery attacked alone") for u in here]
+    for uid, why in flips:
+        unit = pos.unit(uid)
+        if unit.hex is not None and "fired" not in unit.status:
+            unit.status.add("fired")
+            outcome.log.append(f"{uid} is fired ({why})")
+    pos.touch()

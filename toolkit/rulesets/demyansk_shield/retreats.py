@@ -4,9 +4,12 @@ the No Retreat option."""
 from __future__ import annotations
 
 from ...hexes import Hex
-from ...referee import Reason, retreat_options
+from ...referee import Reason, Source, retreat_options, supply_trace
+from ...referee.combat_retreat import plain_retreat_options
 from ...referee.reasons import Code
 from .features import WET, active_strongpoint_owner, enemy_combat_unit_at, is_heavy, printed_strongpoint_owner, road_hex
+from .supply import sources as supply_sources
+from .supply import supply
 
 def retreat_destinations(pos, rs, unit_ids, defender_hex: Hex | None = None,
                          hexes: tuple[int, ...] = (1, 2), source: Hex | None = None) -> dict[Hex, list[Hex]]:
@@ -131,3 +134,117 @@ def zoc_retreat(pos, role, units):
                            ("+1 Storm", storm)) if on]
     return zoc_retreat_drm(pos, ids, storm=storm), ", ".join(why) + " (12.44b)" if why else ""
 
+
+
+def retreat_search(pos, rs, unit_ids, length, from_hex=None):
+    """The ``retreat_search`` hook: the shared retreat search, then 12.37 (:func:`toward_supply`)."""
+    return toward_supply(pos, rs, plain_retreat_options(pos, rs, unit_ids, length, from_hex=from_hex))
+
+
+def toward_supply(pos, rs, answer):
+    """``answer`` with the ends 12.37 forbids dropped (into ``answer.dropped`` with the reason).
+
+    A retreat may not increase the distance (in hexes) to the Supply Source the units traced
+    to for this combat, nor end where they trace no Supply Route, unless no other end exists:
+    each end counts its breaches (farther; out of supply) and only the ends with the fewest
+    stay. The source is the one the referee's supply search traced for this combat (option
+    ``retreat_source`` "traced"), or any source the units can trace to ("any": an end is not
+    farther if it is not farther from one of them). Units tracing to no source (out of
+    supply) are not held to 12.37. The units defend (the constructed airfield serves them,
+    6.35) unless they are of the side to move."""
+    if answer.eliminated or len(answer.paths) < 2:
+        return answer
+    side = pos.unit(answer.units[0]).side
+    defending = frozenset(answer.units) if side != pos.side else frozenset()
+    traced = supply(pos, side, rs, defending).paths if rs.options["retreat_source"] == "traced" else None
+    per_unit = []
+    for uid in answer.units:
+        reach, own = _traceable(pos, rs, pos.unit(uid), answer.start, defending)
+        if traced is not None and uid in traced:
+            near = [traced[uid][-1]]
+        else:
+            near = [h for h, _ in reach]
+        if not near:
+            return answer                           # out of supply now: 12.37 gives no direction
+        per_unit.append((near, reach, own))
+    grid = pos.map.grid
+    fmt = pos.map.format
+
+    def breaches(end) -> list[str]:
+        out = []
+        for near, _, _ in per_unit:
+            if all(grid.distance(end, h) > grid.distance(answer.start, h) for h in near):
+                src = min(near, key=lambda h: grid.distance(answer.start, h))
+                out.append(f"farther from the Supply Source {fmt(src)} ({grid.distance(answer.start, src)} "
+                           f"-> {grid.distance(end, src)} hexes)")
+                break
+        for _, reach, own in per_unit:
+            if end not in own and not any(trace.reaches(end) for _, trace in reach):
+                out.append("out of supply")
+                break
+        return out
+
+    counts = {end: breaches(end) for end in answer.paths}
+    best = min(len(b) for b in counts.values())
+    for end, why in counts.items():
+        if len(why) > best:
+            answer.dropped[end] = Reason(Code.RETREAT_ILLEGAL, "12.37", f"a retreat ending in {fmt(end)} is "
+                                         f"{' and '.join(why)} while a retreat "
+                                         f"{'breaking 12.37 less' if best else 'toward supply'} exists",
+                                         end, answer.units)
+            del answer.paths[end]
+            answer.losses.pop(end, None)
+            answer.overstacked.pop(end, None)
+    return answer
+
+
+def _traceable(pos, rs, unit, start, defending) -> tuple[list, set]:
+    """``(source hex, its trace)`` for every Supply Source ``unit`` in ``start`` traces to now
+    (6.2, 6.3), each source hex searched on its own (cached per position), and the hexes of
+    the sources serving it without a route (printed Strongpoints, 6.34)."""
+    out, own = [], set()
+    for group in supply_sources(rs, pos, unit.side, {"defending": defending}):
+        if not isinstance(group, Source):
+            group = Source((group,))
+        if group.serves is not None and not group.serves(unit):
+            continue
+        if not group.trace:
+            own.update(group.hexes)
+            continue
+        for h in group.hexes:
+            trace = pos.cached("ds-source-trace", rs, (unit.side, h),
+                               lambda h=h: supply_trace(pos, rs, unit.side, [h]))
+            if trace.reaches(start):
+                out.append((h, trace))
+    return out, own
+
+
+def retreat_before_combat(pos, units):
+    """The ``retreat_before_combat`` hook (11.42): ``(0, "")`` when every defending unit has an
+    Exploitation Movement box (11.42a) and no ski unit tries it in Mud or Dry (11.42e); else the
+    refusal. The rules give the roll no DRM."""
+    ids = tuple(u.id for u in units)
+    where = units[0].hex if units else None
+    lacking = [u.id for u in units if not u.counter.front.get("em")]
+    if lacking:
+        return Reason(Code.COMBAT_CHOICE, "11.42", f"{', '.join(lacking)} {'has' if len(lacking) == 1 else 'have'} "
+                      "no Exploitation Movement box: every unit in the Defender hex needs one", where, ids)
+    ski = [u.id for u in units if u.type == "ski"]
+    if ski and pos.current_weather in WET:
+        return Reason(Code.COMBAT_CHOICE, "11.42", f"ski unit {', '.join(ski)} may not Retreat Before Combat in "
+                      f"{pos.current_weather.title()} weather", where, ids)
+    return 0, ""
+
+
+def retreat_boxes(pos, units) -> list[str]:
+    """The ``retreat_boxes`` hook (12.32): a stack on a Map Box Entry hex may retreat straight
+    into that friendly Map Box, crossing no hex: the box whose Entry hexes hold the stack, of
+    its side (9.31) and the box every unit of it enters from (9.32, 9.33: a Soviet unit's colour);
+    never units that cannot retreat (12.33, 8.35a) or 2GRC units (5.34: they leave only by the
+    2GRC exit)."""
+    from .boxes import entry_box
+    if not units or cannot_retreat(pos, units) or any(u.counter.formation == "2GRC" for u in units):
+        return []
+    start, side = units[0].hex, units[0].side
+    return [b.id for b in pos.map.boxes if b.side == side and start in b.entry
+            and all(entry_box(u) == b.id for u in units)]

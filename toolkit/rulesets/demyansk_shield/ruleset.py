@@ -25,6 +25,9 @@ DEFAULT_OPTIONS = {
     "minimum_odds": "1-3",
     # 10.13e (no support from an enemy ZOC) vs 10.32 (may support attacks on adjacent enemies)
     "artillery_in_zoc_supports_adjacent": True,
+    # 12.37 "the friendly Supply Source to which it traced a Supply Route for this combat": the
+    # one the referee's supply search traced ("traced") or any the unit can trace to ("any")
+    "retreat_source": "traced",
 }
 
 
@@ -95,6 +98,18 @@ class DemyanskShield(Ruleset):
     def zoc_retreat(self, pos, role, units):
         return retreats.zoc_retreat(pos, role, units)
 
+    def after_combat(self, pos, outcome, assessment, choices):
+        combat.after_combat(self, pos, outcome, assessment)
+
+    def retreat_boxes(self, pos, units):
+        return retreats.retreat_boxes(pos, units)
+
+    def retreat_before_combat(self, pos, units):
+        return retreats.retreat_before_combat(pos, units)
+
+    def retreat_search(self, pos, unit_ids, length, from_hex=None):
+        return retreats.retreat_search(pos, self, unit_ids, length, from_hex=from_hex)
+
 
 def make_ruleset(**options) -> DemyanskShield:
     """The Demyansk Shield ruleset with ``options`` (see :data:`DEFAULT_OPTIONS`) changed."""
@@ -146,7 +161,9 @@ def make_ruleset(**options) -> DemyanskShield:
                              retreat_needs_occupier=True, occupier_rule="12.38",
                              reduced_attacker_loss="12.25",
                              no_retreat_chart="retreat_options", no_retreat_rule="12.42",
-                             zoc_retreat_rule="12.43"),
+                             zoc_retreat_rule="12.43",
+                             before_combat_rule="11.42", before_combat_retreat=(1, 2),   # 11.42b: as 12.31
+                             one_option_rule="12.41", box_rule="12.32"),
         options=opts,
         needs_python=("8.33b engineers", "8.35 heavy units", "8.36c road into ZOC",
                       "3.24 no-ZOC band", "3.25 Strongpoints and ZOC (zoc_reaches)", "9.1 Supply Road",
@@ -154,7 +171,11 @@ def make_ruleset(**options) -> DemyanskShield:
                       "6.3 airfields and Strongpoints as sources (Source groups)",
                       "6.41 supply at the moment of combat (combat_status)", "14.21 Strongpoint shift (combat_modifiers)",
                       "10.13, 13.15, 13.25 support eligibility (check_support)", "11.41 Soviet armor (attack_refusals)",
-                      "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)"),
+                      "12.42 No Retreat eligibility and DRM (no_retreat)", "12.43 ZOC retreat (zoc_retreat)",
+                      "12.37 retreat toward supply (retreat_search)",
+                      "11.42 Retreat Before Combat eligibility (retreat_before_combat)",
+                      "12.32 retreat into a Map Box (retreat_boxes)",
+                      "10.22, 10.42 artillery Fired by a combat (after_combat)"),
     )
 
 

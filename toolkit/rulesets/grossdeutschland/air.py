@@ -62,3 +62,24 @@ def air_distribution(pos, rs, attacker_ids, defender_hex, chit_id: str, drm: int
             out[text] = out.get(text, Fraction(0)) + p * q
     return {"distribution": {t: q for t, q in out.items() if q}, "results": {**base.results, **hit.results},
             "stands": chance["stands"], "rolls": chance["rolls"]}
+
+
+def roll_air_defence(pos, chit_id: str, combat_hex, seed) -> dict:
+    """Roll each AA or Flak unit's dice against ``chit_id`` (10.7) from ``seed`` (one stream per
+    unit, replayable): ``{"stands": bool, "rolls": [{"unit", "dice", "distance", "total",
+    "nullifies"}], "log": [...]}``; the first total greater than the distance nullifies the chit."""
+    import random
+    chance = air_chance(pos, chit_id, combat_hex)
+    out, log, stands = [], [], True
+    for r in chance["rolls"]:
+        n, sides = (int(x) for x in r["dice"].split("d"))
+        rng = random.Random(f"{seed}/aa/{r['unit']}")
+        total = sum(rng.randint(1, sides) for _ in range(n))
+        hit = total > r["distance"]
+        stands = stands and not hit
+        out.append({"unit": r["unit"], "dice": r["dice"], "distance": r["distance"], "total": total,
+                    "nullifies": hit})
+        log.append(f"AA {r['unit']} {r['dice']} {total} against {r['distance']} hex(es): "
+                   f"{'the chit is nullified' if hit else 'misses'} (10.7)")
+    log.append(f"{chit_id} {'stands' if stands else 'is nullified'} (10.7) [seed {seed}]")
+    return {"stands": stands, "rolls": out, "log": log}

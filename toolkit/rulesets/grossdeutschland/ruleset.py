@@ -241,6 +241,16 @@ class Grossdeutschland(RuleOptions, Ruleset):
         retreat.rider_follows(self, pos, outcome, assessment)
         retreat.after_combat(self, pos, outcome, assessment, choices)
 
+    def air_defence(self, pos, chit_id, hex):
+        """10.7: each AA unit's chance to nullify the air chit ``chit_id`` (:func:`.air.air_chance`)."""
+        from .air import air_chance
+        return air_chance(pos, chit_id, hex)
+
+    def roll_air_defence(self, pos, chit_id, hex, seed):
+        """10.7: the AA dice rolled from ``seed`` (:func:`.air.roll_air_defence`)."""
+        from .air import roll_air_defence
+        return roll_air_defence(pos, chit_id, hex, seed)
+
     def opportunity_fire(self, pos, mover_ids, hex, how="move"):
         """11.4: ``(firers, why none, targets)``: :func:`.opfire.opportunity_fire` and
         :func:`.opfire.fire_targets` (``hexforge referee opfire``)."""

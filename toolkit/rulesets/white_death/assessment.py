@@ -36,6 +36,30 @@ def _defenders(pos, side, hex):
     return units
 
 
+def barrage_choices(context) -> tuple[int, list[Fraction]]:
+    """The barrage's ``barrage_sp`` (supply points paid for the impulse, 15 A.2-3: 2, or 3 for
+    German rockets at full value; default 2) and ``barrage_attacks`` (the values the barrage is
+    split into, 11 B.2.a; empty: one attack) from ``context``, checked: RulesError naming the
+    key and what was expected."""
+    sp = context.get("barrage_sp", 2)
+    if isinstance(sp, bool) or not isinstance(sp, int) or sp not in (2, 3):
+        raise RulesError(f"barrage_sp is the supply points paid for a barrage impulse, 2 or 3 (15 A.2-3), "
+                         f"not {sp!r}")
+    raw = context.get("barrage_attacks") or ()
+    raw = [raw] if isinstance(raw, (int, str, Fraction)) and not isinstance(raw, bool) else raw
+    split = []
+    for v in raw:
+        try:
+            value = Fraction(v) if not isinstance(v, (bool, float)) else None
+        except (ValueError, ZeroDivisionError, TypeError):
+            value = None
+        if value is None or value <= 0:
+            raise RulesError(f"barrage_attacks are the barrage values of the separate attacks (11 B.2.a), each "
+                             f"above 0, e.g. 60,20; not {v!r}")
+        split.append(value)
+    return sp, split
+
+
 def _barrage_shots(pos, rs, firers, hex, context, refusals, mods):
     side = firers[0].side
     if len({u.side for u in firers}) > 1:
@@ -45,7 +69,10 @@ def _barrage_shots(pos, rs, firers, hex, context, refusals, mods):
         refusals.append(refuse("11 B", f"only the phasing player barrages ({pos.side} is to move)", None,
                                [u.id for u in firers]))
     total = Fraction(0)
-    sp = int(context.get("barrage_sp", 2))
+    sp, split = barrage_choices(context)
+    if sp == 3 and side != "german":
+        refusals.append(refuse("15 A.3", "only the German player pays 3 supply points for a rocket barrage", None,
+                               [u.id for u in firers]))
     for f in firers:
         value, notes, why = barrage_value(pos, rs, f, hex, sp_spent=sp)
         if why is not None:
@@ -56,7 +83,7 @@ def _barrage_shots(pos, rs, firers, hex, context, refusals, mods):
         mods.append(Modifier("note", 0, "11 B.2.a", f"barrage of {f.id}: {num_text(value)}" +
                              (f" ({note})" if note else ""), f.hex, (f.id,), "fire"))
     table = fire_table(pos.game, "barrage")
-    split = [Fraction(v) for v in context.get("barrage_attacks") or ()] or [total]
+    split = split or [total]
     if sum(split) != total:
         refusals.append(refuse("11 B.2.a", f"the barrage attacks {' + '.join(map(num_text, split))} do not add up to the "
                                f"barrage value {num_text(total)}"))

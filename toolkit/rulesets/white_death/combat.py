@@ -243,7 +243,9 @@ def assess(pos, rs, attacker_ids, defender_hex, *, supports=(), context=None) ->
     if hex not in pos.map.grid:
         raise RulesError(f"hex {hex} is not on map {pos.map_id}")
     sup = tuple(s if isinstance(s, Support) else Support(*s) for s in supports)
-    return build(pos, rs, attackers, hex, sup, context, phase)
+    a = build(pos, rs, attackers, hex, sup, context, phase)
+    a.context = dict(context)               # --apply reads the barrage's supply points from it (15 A)
+    return a
 
 
 def fire_targets(pos, rs, phase, firers, targets_units, assault_hex, wanted, support_total, weapons: dict,

@@ -2,7 +2,9 @@
 intrinsic garrison recorded in ``state.garrisons_eliminated``), the two-hex retreats of failed
 and routed units (14 B, 14 C.1), the impulse's restrictions (``state.combat``: units that
 barraged, that may not fire defensively or may not assault), and the advance into a cleared
-hex (9 D, 10 E, 14 B.3) through the shared ``advance_options``.
+hex (9 D, 10 E, 14 B.3) through the shared ``advance_options``; the supply points the fire adds to
+its impulse's cost are taken from the pools the position records (15 A,
+:func:`~.logistics.charge_fire`).
 
 A retreat is two hexes, each farther from the hex left, through enemy ZOC at the cost of one
 strength point however many it crosses; one ending in enemy ZOC, or over the stacking limit,
@@ -169,6 +171,9 @@ def apply(pos, rs, a, roll, *, losses=None, retreats=None, advance=None) -> Comb
     if unused:
         raise _refuse(Code.RETREAT_ILLEGAL, "14 B", f"no unit retreats on this roll: --retreat {unused[0]} is not used")
     _advance(work, rs, a, out, advance)
+    from .assessment import barrage_choices
+    from .logistics import charge_fire
+    charge_fire(work, rs, a, barrage_choices(a.context)[0], out.log)
     return out
 
 

@@ -107,3 +107,62 @@ def isolation_effects(pos: Position, rs, unit: Unit, isolated: bool) -> Isolatio
     if isolated:
         return Isolation(True, Fraction(1, 2), 1, False)
     return Isolation(False, Fraction(1), 0, True)
+
+
+def fire_pools(pos: Position, side: str, unit_ids) -> list[str]:
+    """The pools that pay for an operation of ``unit_ids``: the side's, and for German units in
+    Velikiye Luki the city's own (15 D.2: its troops are a separate entity for supply points)."""
+    if side != "german":
+        return [side]
+    city = city_hexes(pos.map)
+    where = {"vl" if pos.unit(u).hex in city else "german" for u in unit_ids if pos.unit(u).hex is not None}
+    return sorted(where) or ["german"]
+
+
+def charge_fire(pos: Position, rs, a, barrage_sp: int, log: list) -> None:
+    """Take from the pools in ``pos.state`` the supply points an applied fire ``a`` adds to its
+    impulse's cost (15 A): the phasing side's assaults 1, a barrage 2, a German rocket barrage at
+    full value 3 (each a level for the impulse: what it paid already is not paid again), and the
+    non-phasing side's high-intensity defensive support 1 an impulse (option ``support_charge``
+    "hex": 1 a defended hex). ``state.combat["supply_paid"]`` remembers the impulse's payments
+    (cleared with ``state.combat`` when the next impulse is declared). A short pool is refused
+    (RulesError) and nothing is charged; a position recording no pools is charged nothing (the
+    Soviet schedule is missing), which the log says."""
+    if "supply_points" not in pos.state:
+        log.append("no supply points charged: the position records no pools (state.supply_points, 15 A)")
+        return
+    combat = pos.state.setdefault("combat", {})
+    paid = dict(combat.get("supply_paid") or {})
+    charges = []
+    if a.fire == "barrage":
+        level = impulse_cost(a.side, assaults=False, barrage=True, rockets_full=barrage_sp >= 3)
+        why = "15 A.3, rocket barrage at full value" if barrage_sp >= 3 else "15 A.2, barrage"
+    else:
+        level, why = impulse_cost(a.side, assaults=True, barrage=False), "15 A.1, assault"
+    for pool in fire_pools(pos, a.side, a.attackers):
+        charges.append((pool, pool, level, why))
+    high = [s.unit for s in a.supports if s.kind == "artillery" and s.unit and s.side == "defender"]
+    if a.fire == "defensive" and high:
+        other = next((pos.unit(u).side for u in high), None)
+        per_hex = rs.option(pos, "support_charge") == "hex"
+        for pool in fire_pools(pos, other, a.defenders):
+            key = f"support {pool}" + (f" {pos.map.format(a.defender_hex)}" if per_hex else "")
+            charges.append((pool, key, defence_cost(pos, rs, True), "15 A.4, high-intensity defensive support"))
+    due: dict[str, int] = {}
+    for pool, key, level, why in charges:
+        extra = level - int(paid.get(key, 0))
+        if extra > 0:
+            due[pool] = due.get(pool, 0) + extra
+    have = pools(pos)
+    short = [f"the {p} pool has {have[p]} supply points, {n} needed (15 A, D)" for p, n in due.items() if n > have[p]]
+    if short:
+        raise RulesError("; ".join(short))
+    for pool, key, level, why in charges:
+        extra = level - int(paid.get(key, 0))
+        if extra > 0:
+            before = pools(pos)[pool]
+            spend(pos, pool, extra)
+            paid[key] = level
+            log.append(f"{pool} pays {extra} supply point(s) ({why}): {before} -> {before - extra}")
+    combat["supply_paid"] = paid
+    pos.touch()
