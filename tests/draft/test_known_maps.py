@@ -16,8 +16,9 @@ from toolkit.io import load_game
 from toolkit.render import render_map
 
 #: degradation -> (hexes right at least, wrong hexes not listed at most)
-VELIKIYE_LUKI = {"clean": (0.92, 0), "jpeg60": (0.92, 1), "blur": (0.90, 1), "cast": (0.90, 1),
-                 "scan": (0.90, 1)}
+VELIKIYE_LUKI = {"clean": (0.92, 0), "jpeg60": (0.92, 1), "blur": (0.89, 1), "cast": (0.90, 1),
+                 "scan": (0.90, 1)}   # blur: 90.4% before names moved beside their towns, off the
+                                      # roads (their boxes now hide two more hexes' lines: 89.7%)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from functools import lru_cache
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from shapely.ops import linemerge, unary_union
 
 from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
-from ._mapgeom import Bins, chains, crossing, join_ends, meets, overlap, straighten
+from ._mapgeom import Bins, chains, crossing, join_ends, lake_body, line_cover, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
 from ._glyphs import label_box, paste_label, paste_text, text_box
 from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
@@ -275,7 +276,7 @@ class MapScene:
             for chain in chains(segments):
                 w = max(1.0, self.px(style.width))
                 if style.key == "lake":
-                    self._lake_side(canvas, chain, w)
+                    self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
                     self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
@@ -294,13 +295,15 @@ class MapScene:
             steps = self._steps = {Hexside.of(a, b) for line in self.m.lines for a, b in zip(line.hexes, line.hexes[1:])}
         return steps
 
-    def _lake_side(self, canvas, chain, w: float) -> None:
-        """A lake along hexsides: a narrow water body with the lakes' own water and thin shore
-        line, like the lakes drawn in hexes (a river is a darker line with a dark edge)."""
+    def _lake_side(self, canvas, chain, w: float, partial: bool = False) -> None:
+        """Lakes along hexsides, with the lakes' own water and thin shore line, like the lakes
+        drawn in hexes (a river is a darker line of even width with a dark edge): each side a
+        lake widest at its middle (see :func:`lake_body`); a partial lake side a small lake."""
         lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
         water = lake.water or rgb("#9fc7e3")
         shore = lake.shore or lake.ink
-        body = LineString(chain).buffer(w / 2, quad_segs=6, cap_style=1, join_style=1)
+        body = lake_body(chain, w / 2 * 1.25, partial)
+        self.__dict__.setdefault("lake_bodies", []).append(body)
         canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
 
     def _hexside_style(self, code: str):
@@ -376,7 +379,7 @@ class MapScene:
                                               self._water_near(segment))
                     deck = rgb("#3a3a3a") if style.key == "rail" else None
                     self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
-        paths = [(style, pts) for style, pts in join_ends(paths)]
+        paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for style, pts in paths:   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
@@ -530,17 +533,19 @@ class MapScene:
         return unary_union(polys[shapely.intersects(polys, band)])
 
     def edge_labels(self, labels) -> list[tuple]:
-        """The edge labels as sprites with the map pixel of their top-left corner."""
+        """The edge labels as sprites with the map pixel of their top-left corner. Labels of one
+        side along one page edge do not overlap: one that says no more than another it meets
+        is dropped, the others are moved apart along the edge."""
         size = self.px(self.theme.get("edge", "label_size", 0.17))
         f = font(size, bold=True, family="condensed")
-        out = []
+        gap = self.px(0.05)
+        placed = []   # (edge, colour, words, tile, centre)
         for edge_name, text, colour, (x0, y0, x1, y1) in labels:
             tw = int(self._probe.textlength(text, font=f)) + 4
             th = int(size * 1.4)
             tile = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
             ImageDraw.Draw(tile).text((tw / 2, th / 2), text, font=f, fill=_darker(colour, 0.5) + (255,),
                                       anchor="mm")
-            gap = self.px(0.05)
             if edge_name in ("west", "east"):
                 tile = tile.rotate(90 if edge_name == "west" else -90, expand=True)
                 cy = (y0 + y1) / 2
@@ -548,8 +553,33 @@ class MapScene:
             else:
                 cx = (x0 + x1) / 2
                 cy = y0 - gap - tile.height / 2 if edge_name == "north" else y1 + gap + tile.height / 2
-            out.append((tile, (round(cx - tile.width / 2), round(cy - tile.height / 2))))
-        return out
+            placed.append((edge_name, colour, set(text.replace("\u00b7", " ").split()), tile, [cx, cy]))
+        # drop a label whose words another label of its side on the same edge already says
+        placed = [a for i, a in enumerate(placed)
+                  if not any(j != i and b[0] == a[0] and b[1] == a[1] and a[2] <= b[2] and (a[2] < b[2] or j < i)
+                             for j, b in enumerate(placed))]
+        for edge_name in ("north", "south", "west", "east"):
+            self._spread([p for p in placed if p[0] == edge_name], 1 if edge_name in ("west", "east") else 0, gap)
+        return [(tile, (round(c[0] - tile.width / 2), round(c[1] - tile.height / 2))) for _, _, _, tile, c in placed]
+
+    def _spread(self, along: list, axis: int, gap: float) -> None:
+        """Move labels on one page edge apart along it (``axis`` 0: x, 1: y), in place, keeping
+        them on the map where the map is long enough."""
+        if len(along) < 2:
+            return
+        along.sort(key=lambda p: p[4][axis])
+        length = [(p[3].width, p[3].height)[axis] for p in along]
+        for i in range(1, len(along)):   # push forward
+            least = along[i - 1][4][axis] + (length[i - 1] + length[i]) / 2 + gap
+            along[i][4][axis] = max(along[i][4][axis], least)
+        corners = self.corner_px[..., axis]
+        end = corners.max() + corners.min()   # the playing area: the hexes and the margin round them
+        over = along[-1][4][axis] + length[-1] / 2 - end
+        if over > 0:   # pulled back from the far end of the map
+            along[-1][4][axis] -= over
+            for i in range(len(along) - 2, -1, -1):
+                most = along[i + 1][4][axis] - (length[i + 1] + length[i]) / 2 - gap
+                along[i][4][axis] = min(along[i][4][axis], most)
 
     def markers(self, canvas) -> list:
         """Victory stars and supply-source discs; returns (text, x, y, size, colour) to print."""
@@ -607,12 +637,18 @@ class MapScene:
         else:  # below the top corner, where the hex is wide enough for the id
             half = self.layout.radius * 0.66
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
+        self._id_offset = dy
+        self._id_text: dict[Hex, str] = {}
+        self._id_shift = self._ids_off_bridges() if self.__dict__.get("bridge_decks") else {}
         pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
         styles: dict = {}
         lumas: dict = {}
+        shift = self._id_shift
         for h in self.hexes:
             cx, cy = self.centres[h]
+            if h in shift:   # moved aside for a bridge
+                cx, cy = cx + shift[h][0] * self.size, cy + shift[h][1] * self.size
             label = fmt(h)
             water = self.water_colour.get(h)
             ground = water or self.fills[h]
@@ -627,74 +663,208 @@ class MapScene:
             self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock)), label))
             self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
             self.id_boxes[h] = box
+            self._id_text[h] = label
+
+    #: Where a place name may go around one of its hexes, nearest first to the spot under the
+    #: town symbol: (dx, dy, side), fractions of the hex size from the centre. Side 0: the
+    #: name's middle there (up to a little over half a hex aside); side 1 or -1: the name
+    #: starts there and runs off to the right, or ends there coming from the left, as a map
+    #: names a town at a crowded junction.
+    NAME_SPOTS = tuple(sorted(
+        [(dx / 20, dy / 20, 0) for dx in range(-12, 13, 3) for dy in range(-9, 12, 2)]
+        + [(side * k, dy / 20, side) for side in (1, -1) for k in (0.3, 0.45) for dy in range(-5, 8, 4)],
+        key=lambda s: (round(math.hypot(s[0], s[1] - 0.25), 6), abs(s[2]), abs(s[0]), s)))
+
+    #: The hex size (pixels) of the frame names are placed in: the same spots at every dpi.
+    NAME_FRAME = 240.0
 
     def places(self) -> None:
-        """Place names with a halo, placed where they cover no hex id and no other name."""
+        """Place names with a halo, each where it covers no hex id, marker, bridge, edge label
+        or other name and as little road, rail and river as the spots around its hexes allow.
+
+        The spots are weighed in a frame of a fixed hex size (:attr:`NAME_FRAME`: the map's
+        geometry scaled, the text measured at that size), so a map names its places in the
+        same spots at every dpi; only the chosen spot is then measured at this one."""
         style = self.theme.data.get("place", {})
         kinds = self.theme.data.get("place_sizes", {})
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
         family = style.get("family", "condensed")
-        near = Bins(cell=max(64, round(self.size * 2)))
-        for n, box in enumerate(self.reserved):
-            near.add(n, box)
-        reserved = np.asarray(self.reserved, dtype=float).reshape(-1, 4)
-        placed: list = []
-        placed_bins = Bins(cell=max(64, round(self.size * 2)))
         self.place_list: list[tuple] = []
-        W, H = self.extent
+        self.reserved = []   # the placing below reads the ids, markers and bridges themselves
+        runs = self._labelled_places()
+        if not runs:
+            return
+        k = self.NAME_FRAME / self.size   # map pixels -> frame pixels
+        # what a name must not hide: ids, markers, bridges and edge labels (found by their box
+        # on the map, weighed by their box in the frame)
+        items = [("id", h) for h in self.id_boxes] + [("box", b) for b in self.marker_boxes]
+        items += [("box", (min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d)))
+                  for d in self.__dict__.get("bridge_decks", ())]
+        items += [("box", (x, y, x + tile.width, y + tile.height)) for tile, (x, y) in self.edge_tiles]
+        near = _Boxes(np.asarray([self.id_boxes[item] if kind == "id" else item for kind, item in items],
+                                 dtype=float).reshape(-1, 4))
+        framed: dict[int, tuple] = {}
+        margin = 0.03 * self.NAME_FRAME
+
+        def hard(area) -> list:
+            numbers = near.within(area)
+            for n in numbers:
+                if n not in framed:
+                    kind, item = items[n]
+                    x0, y0, x1, y1 = self._framed_id(item, k) if kind == "id" else (v * k for v in item)
+                    # with a margin: text measured at another size is a pixel or two wider
+                    framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
+            return [framed[n] for n in numbers]
+
+        segments, widths = self._name_obstacles(k)
+        half_w = widths / 2
+        seg_boxes = np.column_stack([np.minimum(segments[:, 0], segments[:, 2]) - half_w,
+                                     np.minimum(segments[:, 1], segments[:, 3]) - half_w,
+                                     np.maximum(segments[:, 0], segments[:, 2]) + half_w,
+                                     np.maximum(segments[:, 1], segments[:, 3]) + half_w])
+        seg_index = _Boxes(seg_boxes)
+        unit = self.NAME_FRAME
+        placed: list = []   # frame boxes of the names placed so far
+        placed_bins = Bins(cell=round(unit * 2))
+        W, H = self.extent[0] * k, self.extent[1] * k
         # largest places first: they get the best spots
-        order = sorted(self._labelled_places(), key=lambda run: -kinds.get(run[0].kind, 1.0))
-        for run in order:
+        for run in sorted(runs, key=lambda run: -kinds.get(run[0].kind, 1.0)):
             place = run[0]
-            base = self.px(style.get("size", 0.165)) * kinds.get(place.kind, 1.0)
+            scale = style.get("size", 0.165) * kinds.get(place.kind, 1.0)   # font size, in hexes
             bold = place.kind in ("city", "town")
-            best = None
+            best = None   # ((hidden area, lines' ink + distance, rank), hex, spot, shrink, frame box)
+            free = False   # a spot that hides nothing and covers no line was found
             for shrink in (1.0, 0.88, 0.76):
-                hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
+                hw = max(1, round(unit * style.get("halo_width", 0.022) * shrink))
+                ex0, ey0, ex1, ey1 = _extent(place.name, unit * scale * shrink, bold, family, "mm", hw)
+                half = (ex1 - ex0) / 2
                 for hex in (p.hex for p in run):          # the middle of the run first
                     cx, cy = self.centres[hex]
-                    span = self.size * 1.5
-                    local = reserved[near.query((cx - span, cy - span, cx + span, cy + span))]
-                    others = np.asarray([placed[k] for k in placed_bins.query(
-                        (cx - 4 * span, cy - span, cx + 4 * span, cy + span))], dtype=float).reshape(-1, 4)
-                    for dx, dy in ((0, 0.27), (0, 0.33), (0, 0.2), (0, -0.13), (0.12, 0.27), (-0.12, 0.27)):
-                        at = (cx + self.px(dx), cy + self.px(dy))
-                        rect = text_box(at[0], at[1], place.name, base * shrink, bold, family, colour, "mm", hw, halo)
-                        x0, y0, x1, y1 = rect
-                        clash = overlap(rect, local) + overlap(rect, others)
-                        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
-                            clash += (x1 - x0) * (y1 - y0)
-                        if best is None or clash < best[0]:
-                            best = (clash, at, base * shrink, hw, rect)
-                        if clash == 0:
+                    reach = 2 * half / unit + 1.0   # hexes either side a name at any spot may cover
+                    area = (cx - reach * self.size, cy - 1.5 * self.size, cx + reach * self.size, cy + 1.5 * self.size)
+                    fx, fy = cx * k, cy * k
+                    farea = (fx - reach * unit, fy - 1.5 * unit, fx + reach * unit, fy + 1.5 * unit)
+                    others = [placed[n] for n in placed_bins.query(farea)]
+                    local = hard(area) + others
+                    lines = seg_index.within(farea)
+                    segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
+                    for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
+                        x, y = fx + dx * unit + side * half, fy + dy * unit
+                        rect = (x + ex0, y + ey0, x + ex1, y + ey1)
+                        clash = overlap(rect, local)
+                        if rect[0] < 0 or rect[1] < 0 or rect[2] > W or rect[3] > H:
+                            clash += (rect[2] - rect[0]) * (rect[3] - rect[1])
+                        # the ink of lines under the name against the distance from the best
+                        # spot: half a hex aside is worth a road crossing the name
+                        cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
+                        cost = (clash, cover + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, rank)
+                        if best is None or cost < best[0]:
+                            best = (cost, hex, (dx, dy, side), shrink, rect)
+                        if clash == 0 and cover == 0:
+                            free = True   # the nearest spot that covers nothing
                             break
-                    if best[0] == 0:
+                    if free:
                         break
-                if best[0] == 0:
-                    break
-            _, at, size, hw, rect = best
-            placed_bins.add(len(placed), rect)
-            placed.append(rect)
+                if best[0][0] == 0:
+                    break   # a smaller name only to hide no symbol, never only to dodge a line
+            _, hex, (dx, dy, side), shrink, frame_rect = best
+            placed_bins.add(len(placed), frame_rect)
+            placed.append(frame_rect)
+            # the chosen spot at this dpi
+            size = self.px(scale) * shrink
+            hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
+            x0, _, x1, _ = text_box(0, 0, place.name, size, bold, family, colour, "mm", hw, halo)
+            cx, cy = self.centres[hex]
+            at = (cx + self.px(dx) + side * (x1 - x0) / 2, cy + self.px(dy))
+            rect = text_box(at[0], at[1], place.name, size, bold, family, colour, "mm", hw, halo)
             key = place.name if place.name not in self.place_boxes else f"{place.name} {self.m.format(place.hex)}"
             self.place_boxes[key] = rect
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
-        self.reserved = []   # only the placing needs them
+
+    def _framed_id(self, h: Hex, k: float, shift: tuple | None = None) -> tuple:
+        """The box of ``h``'s id (and its knock-out margin) as printed at ``k`` times this size,
+        moved by ``shift`` (fractions of the hex size; by default where :meth:`hex_ids` put it)."""
+        size, bold, family = self.id_font
+        dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
+        sx, sy = shift if shift is not None else self._id_shift.get(h, (0.0, 0.0))
+        cx, cy = self.centres[h]
+        x, y = (cx + sx * self.size) * k, (cy + dy + sy * self.size) * k
+        x0, y0, x1, y1 = _extent(self._id_text.get(h) or self.grid.format(h), size * k, bold, family, self.id_anchor)
+        return (x + x0 - pad - 1, y + y0 - pad - 1, x + x1 + pad + 1, y + y1 + pad + 1)
+
+    #: Where an id a bridge would cover goes instead (fractions of the hex size; x away from
+    #: the bridge first): beside it along the top of the hex, else a little lower.
+    ID_MOVES = ((0.1, 0.0), (0.13, 0.03), (0.16, 0.06), (0.0, 0.08), (0.0, 0.12), (0.08, 0.1), (0.0, 0.16))
+
+    def _ids_off_bridges(self) -> dict:
+        """Hexes whose id a bridge deck would cover, with where the id goes instead. A bridge
+        sits where its road crosses the river, and a road crossing the top side of a hex on a
+        flat-topped grid crosses it right at the id: moving the id keeps both whole. Weighed
+        in the names' frame (the same moves at every dpi)."""
+        k = self.NAME_FRAME / self.size
+        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.bridge_decks]
+        tree = shapely.STRtree(decks)
+        inset = 0.02 * self.NAME_FRAME   # the id stays clear of the hex's own grid lines
+
+        def free(box) -> bool:
+            return not len(tree.query(shapely.box(*box), predicate="intersects"))
+
+        moves: dict = {}
+        seen: set = set()
+        for deck in self.bridge_decks:
+            x, y = sum(p[0] for p in deck) / len(deck), sum(p[1] for p in deck) / len(deck)
+            at = self.layout.hex_at(x, y)
+            for h in (at, *self.grid.neighbours(at)) if at in self.centres else ():
+                if h in seen or h not in self.centres:
+                    continue
+                seen.add(h)
+                if free(self._framed_id(h, k, (0.0, 0.0))):
+                    continue
+                cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k).buffer(-inset)
+                away = 1.0 if self.centres[h][0] >= x else -1.0
+                for mx, my in ((sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)):
+                    box = self._framed_id(h, k, (mx, my))
+                    if free(box) and cell.contains(shapely.box(*box)):
+                        moves[h] = (mx, my)
+                        break
+        return moves
+
+    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
+        and their widths, at ``k`` times this size: what a name should not lie along."""
+        parts, widths = [], []
+        lines = [(np.asarray(pts, dtype=float).reshape(-1, 2),
+                  self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0))
+                 for style, pts in self.line_paths]
+        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05)) for line in self.water_lines]
+        for p, w in lines:
+            p = p * k
+            parts.append(np.hstack([p[:-1], p[1:]]))
+            widths.append(np.full(len(p) - 1, w * k))
+        if not parts:
+            return np.zeros((0, 4)), np.zeros(0)
+        return np.concatenate(parts), np.concatenate(widths)
 
     def _labelled_places(self) -> list[list]:
         """The places to name, one run per name and group of adjacent hexes (a town drawn over
         several hexes is named once, as printed maps do), each run ordered from its middle out:
-        the label goes on the first of its hexes where it covers nothing."""
+        the label goes on the first of its hexes where it covers nothing. Hexes of a name that
+        touch a hex of another place between them belong to one run: a city ringed round its
+        own downtown is one city."""
         grid, by_name = self.m.grid, {}
         for place in self.m.places:
             if place.hex in self.centres:
                 by_name.setdefault(place.name, []).append(place)
+        named = {place.hex: place.name for place in self.m.places}
         runs = []
-        for places in by_name.values():
+        for name, places in by_name.items():
             left = list(places)
             while left:
                 run, edge = [left.pop(0)], 0
-                while edge < len(run):        # grow the run by adjacency
-                    near = [p for p in left if grid.adjacent(p.hex, run[edge].hex)]
+                while edge < len(run):        # grow the run by adjacency, also across other places
+                    at = run[edge].hex
+                    reach = {at} | {n for n in grid.neighbours(at) if named.get(n, name) != name}
+                    near = [p for p in left if any(grid.adjacent(p.hex, r) for r in reach)]
                     run += near
                     left = [p for p in left if p not in near]
                     edge += 1
@@ -883,3 +1053,10 @@ def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, ga
     scene = MapScene(game_map, layout, theme, game, image.size)
     scene.paint(image, (0, 0))
     return {"hex_ids": scene.id_boxes, "places": scene.place_boxes}
+
+
+@lru_cache(maxsize=65536)
+def _extent(text: str, size: float, bold: bool, family: str, anchor: str, stroke: int = 0) -> tuple:
+    """The box of ``text`` round its ``anchor`` in a font of ``size`` (measured, not drawn:
+    names and ids are weighed in the placing frame at a size never printed)."""
+    return font(size, bold=bold, family=family).getbbox(text, anchor=anchor, stroke_width=stroke)

@@ -8,10 +8,10 @@ from collections import defaultdict
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, MultiLineString, Point
-from shapely.ops import linemerge
+from shapely.geometry import LineString, MultiLineString, Point, Polygon
+from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "chains", "crossing", "join_ends", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "chains", "crossing", "join_ends", "lake_body", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -44,13 +44,53 @@ def meets(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def overlap(rect, boxes: np.ndarray) -> float:
-    """Total area of ``rect`` covered by each of ``boxes`` (an N x 4 array)."""
-    if not len(boxes):
-        return 0.0
-    w = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
-    h = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
-    return float((np.clip(w, 0, None) * np.clip(h, 0, None)).sum())
+def overlap(rect, boxes) -> float:
+    """Total area of ``rect`` covered by each of ``boxes`` (left, top, right, bottom rows; a
+    list or an N x 4 array: the few near a label are cheaper one by one than as arrays)."""
+    if isinstance(boxes, np.ndarray):
+        boxes = boxes.tolist()
+    x0, y0, x1, y1 = rect
+    total = 0.0
+    for bx0, by0, bx1, by1 in boxes:
+        w = min(x1, bx1) - max(x0, bx0)
+        if w > 0:
+            h = min(y1, by1) - max(y0, by0)
+            if h > 0:
+                total += w * h
+    return total
+
+
+def line_cover(rect, segments: np.ndarray, widths: np.ndarray, boxes: np.ndarray | None = None) -> float:
+    """Ink of lines under ``rect``: per segment (x0, y0, x1, y1 rows of ``segments``) the
+    length of it inside ``rect`` grown by half its width, times that width (clipped by
+    Liang-Barsky). ``boxes``, the segments' bounds grown by half their width, if given, skip
+    those that cannot reach ``rect`` (the few left are clipped one by one: cheaper than
+    arrays for a handful)."""
+    if boxes is not None and len(segments):
+        near = np.flatnonzero((boxes[:, 0] < rect[2]) & (boxes[:, 2] > rect[0])
+                              & (boxes[:, 1] < rect[3]) & (boxes[:, 3] > rect[1]))
+    else:
+        near = range(len(segments))
+    total = 0.0
+    rx0, ry0, rx1, ry1 = rect
+    for n in near:
+        x0, y0, x1, y1 = segments[n].tolist()
+        w = float(widths[n])
+        h = w / 2
+        dx, dy = x1 - x0, y1 - y0
+        t0, t1 = 0.0, 1.0
+        for p, q in ((-dx, x0 - (rx0 - h)), (dx, rx1 + h - x0), (-dy, y0 - (ry0 - h)), (dy, ry1 + h - y0)):
+            if p == 0:
+                if q < 0:   # parallel to this edge and outside it
+                    t1 = -1.0
+                    break
+            elif p < 0:
+                t0 = max(t0, q / p)
+            else:
+                t1 = min(t1, q / p)
+        if t1 > t0:
+            total += (t1 - t0) * math.hypot(dx, dy) * w
+    return total
 
 
 def straighten(flat: bool, pts: list, radius: float) -> list:
@@ -109,29 +149,107 @@ def crossing(pts, segment, a, b, water=()):
     return (p.x, p.y), direction
 
 
-def join_ends(paths):
-    """Snap a line that ends in a hex another line passes through onto that line's curve.
+def join_ends(paths, centres=None):
+    """Make a line that ends in a hex another line of its kind (road or railway) passes
+    through, or ends in too, meet that line there.
 
-    Smoothing cuts corners, so a curve passes near, not through, the centres of the hexes
-    where it bends; a road ending at such a hex would otherwise stop short of the other.
+    Smoothing cuts corners and a row is straightened off its hex centres, so a curve passes
+    near, not through, the centres of the hexes where it bends; a road ending at such a hex
+    would stop short of the other, or run past it and double back (a hook). The end is cut
+    where the line meets the other (or extended to its nearest point); two lines ending in one
+    hex meet where the one moved off the hex centre ends. ``centres`` (hex -> pixel) tells
+    which ends were moved; without it only the first rule applies.
     """
     curves = [LineString(np.asarray(pts, dtype=float)) for _, pts, _ in paths]
     inner = [set(line.hexes[1:-1]) for _, _, line in paths]
+    ends: dict = defaultdict(list)
+    for i, (style, pts, line) in enumerate(paths):
+        ends[line.hexes[0]].append((tuple(pts[0]), _rail(style)))
+        ends[line.hexes[-1]].append((tuple(pts[-1]), _rail(style)))
     out = []
     for i, (style, pts, line) in enumerate(paths):
-        pts = list(pts)
+        pts = [tuple(p) for p in pts]
         for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
-            for j, hexes in enumerate(inner):
-                if j != i and end in hexes:
-                    other = curves[j]
-                    snapped = other.interpolate(other.project(Point(pts[at])))
-                    if at == 0:
-                        pts.insert(0, (snapped.x, snapped.y))
-                    else:
-                        pts.append((snapped.x, snapped.y))
-                    break
+            # roads join roads and railways railways (a railway drawn beside a road is no
+            # place for a road to end)
+            j = next((j for j, hexes in enumerate(inner) if j != i and end in hexes
+                      and _rail(paths[j][0]) == _rail(style)), None)
+            if j is not None:
+                reach = _spacing(line, centres) / 2 if centres is not None else 0.0
+                pts = _meet(pts, at, curves[j], reach)
+            elif centres is not None and end in centres:
+                c = centres[end]
+                moved = [p for p, rail in ends[end] if rail == _rail(style) and math.dist(p, c) > 0.5]
+                if moved and math.dist(pts[at], c) <= 0.5:
+                    pts = _meet(pts, at, Point(min(moved, key=lambda p: math.dist(p, pts[at]))), 0.0)
         out.append((style, pts))
     return out
+
+
+def _rail(style) -> bool:
+    return getattr(style, "key", None) == "rail"
+
+
+def _spacing(line, centres) -> float:
+    """The distance between the centres of a line's first two hexes (a hex's width)."""
+    a, b = (centres.get(h) for h in line.hexes[:2])
+    return math.dist(a, b) if a and b else 0.0
+
+
+def _meet(pts: list, at: int, other, reach: float) -> list:
+    """``pts`` with its end (``at`` 0 or -1) cut or extended to meet ``other`` (a curve or a
+    point): where it crosses ``other`` within ``reach`` of the end, else at the point of
+    ``other`` nearest the end."""
+    line = LineString(np.asarray(pts, dtype=float))
+    tip = Point(pts[at])
+    target = None
+    if reach > 0 and other.geom_type != "Point":
+        hit = line.intersection(other)
+        near = [g for g in getattr(hit, "geoms", [hit]) if g.geom_type == "Point" and g.distance(tip) <= reach]
+        if near:
+            target = min(near, key=lambda g: g.distance(tip))
+    if target is None:
+        target = other if other.geom_type == "Point" else other.interpolate(other.project(tip))
+    d = line.project(target)
+    if at == -1:
+        kept = list(substring(line, 0, d).coords) if d > 0 else [pts[0]]
+        return kept + [(target.x, target.y)] if kept[-1] != (target.x, target.y) else kept
+    kept = list(substring(line, d, line.length).coords) if d < line.length else [pts[-1]]
+    return [(target.x, target.y)] + kept if kept[0] != (target.x, target.y) else kept
+
+
+def lake_body(chain, half: float, partial: bool = False):
+    """The water of lake hexsides along ``chain`` (hex corners, one hexside between each two):
+    per hexside a lake widest at its middle (``half`` either side) and narrow at the corners,
+    its shore wavering a little, so a chain reads as lakes strung along the hexsides, not as a
+    river or canal of even width. A partial lake hexside is one small lake in the middle of
+    the side, touching neither corner. The waver is seeded by where the side lies in hexes
+    (``half`` as the unit), so every dpi draws the same shores."""
+    neck, n = (0.0, 10) if partial else (0.45, 12)
+    parts = []
+    for (ax, ay), (bx, by) in zip(chain, chain[1:]):
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / length, dx / length
+        seed = round((ax + bx) / half) * 7919 + round((ay + by) / half) * 104729
+        phase = [(seed % 997) / 997 * math.tau, (seed % 991) / 991 * math.tau]
+        lo, hi, top = (0.18, 0.82, 0.8) if partial else (0.0, 1.0, 1.0)
+        sides = []
+        for sign, ph in ((1, phase[0]), (-1, phase[1])):
+            pts = []
+            for k in range(n + 1):
+                u = k / n
+                t = lo + (hi - lo) * u
+                h = half * top * (neck + (1 - neck) * math.sin(math.pi * u)) * (1 + 0.12 * math.sin(math.tau * u * 1.5 + ph))
+                pts.append((ax + dx * t + sign * nx * h, ay + dy * t + sign * ny * h))
+            sides.append(pts)
+        ring = sides[0] + sides[1][::-1]
+        parts.append(Polygon(ring).buffer(0))
+    if not partial:   # round joints where hexsides meet
+        parts += [Point(p).buffer(half * neck, quad_segs=6) for p in chain]
+    body = unary_union(parts)
+    r = half * 0.25
+    return body.buffer(r, quad_segs=6).buffer(-r, quad_segs=6) if not body.is_empty else body
 
 
 def chains(segments) -> list[list[tuple[float, float]]]:

@@ -14,8 +14,9 @@ from typing import Callable
 from PIL import Image, ImageDraw
 
 from ..charts import tec
-from ..game import Game, Map
+from ..game import Game, Map, TerrainType
 from ._mapdraw import DOMINANT, side_colour
+from ._mapgeom import lake_body
 from ._mapsymbols import sprite
 from ._raster import Canvas, dashes, walk
 from .fonts import font
@@ -258,6 +259,12 @@ class _Legend:
                     f = 0.04 * scale
                     canvas.line([(cx - hl - f, y + sgn * f), (cx - hl, y), (cx + hl, y), (cx + hl + f, y + sgn * f)],
                                 style.colour, max(1.0, 0.016 * scale))
+                return
+            if style.key == "lake":   # a lake along the side, as on the map
+                lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
+                body = lake_body([(x0, cy), (x1, cy)], w / 2 * 1.25, t.width == "minor")
+                canvas.shape(body, fill=lake.water or style.colour, outline=lake.shore or lake.ink,
+                             width=max(1.0, 0.018 * scale))
                 return
             if style.edge is not None:
                 canvas.line([(x0, cy), (x1, cy)], style.edge, w + 2)
