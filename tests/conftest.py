@@ -1,4 +1,5 @@
-"""Shared test set-up: hypothesis writes nothing into the repository; paths of test data."""
+"""Shared test set-up: hypothesis writes nothing into the repository; the tutorial game fixtures
+(paths of test data and edit helpers: tests/datafiles.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+# BROKEN, edit, line_of: still importable from conftest for tests written before datafiles.py
+from datafiles import BROKEN, ROOT, edit, line_of  # noqa: F401
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -19,14 +22,10 @@ set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 settings.register_profile("hexforge", database=None, deadline=None)
 settings.load_profile("hexforge")
 
+
 def pytest_addoption(parser):
     parser.addoption("--fuzz-long", action="store_true", default=False,
                      help="Run the long fuzz run of tests/fuzz (thousands of corrupted inputs) and print its figures.")
-
-
-#: The checkout's root (maps/, counters/, tests/data/).
-ROOT = Path(__file__).resolve().parents[1]
-BROKEN = ROOT / "tests" / "data" / "broken"
 
 
 @pytest.fixture(scope="session")
@@ -47,17 +46,3 @@ def game_copy(tmp_path) -> Path:
     (folder / "game.yaml").write_text(text.replace("../../maps/tutorial/map.yaml", "map.yaml"), encoding="utf-8")
     return folder
 
-
-def edit(path: Path, old: str, new: str) -> None:
-    """Replace the first ``old`` in a data file by ``new`` (the test fails if ``old`` is absent)."""
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(path: Path, fragment: str) -> int:
-    """The 1-based line of ``path`` that first contains ``fragment``."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if fragment in line:
-            return number
-    raise AssertionError(fragment)

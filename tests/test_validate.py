@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from conftest import ROOT, edit, line_of
+from datafiles import ROOT, edit, line_of
 from toolkit.game import HexsideFeature, HexTerrain
 from toolkit.hexes import Hex, Hexside
 from toolkit.io import load_game

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import BROKEN, ROOT, edit
+from datafiles import BROKEN, ROOT, edit
 from toolkit.cli import main
 
 TUTORIAL = ROOT / "counters" / "tutorial"

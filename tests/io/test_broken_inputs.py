@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import BROKEN
+from datafiles import BROKEN
 from toolkit.errors import DataError
 from toolkit.io import load_counters, load_map
 

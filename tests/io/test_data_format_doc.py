@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import ROOT
+from datafiles import ROOT
 from toolkit.hexes import Hex, Hexside
 from toolkit.io import dump_game, load_game
 from toolkit.validate import CODES, validate_game

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT, edit, line_of
+from datafiles import ROOT, edit, line_of
 from toolkit.errors import DataError
 from toolkit.hexes import Hex
 from toolkit.io import dump_game, dump_scenario, game_path, load_game, load_scenario

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
+from datafiles import ROOT
 from toolkit.errors import DataError
 from toolkit.game import (Box, HexsideFeature, HexsideType, HexTerrain, Line, LineType, Map, MapEdge, Place,
                           Source, SupplySource, TerrainType, VictoryHex)

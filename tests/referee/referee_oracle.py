@@ -144,24 +144,38 @@ def oracle_reach(pos: Position, rs, unit_ids: list[str], mode: str | None = None
     infiltrate = md.infiltration and all(rs.may_infiltrate(pos, u) for u in units)
     enter_cost, leave_cost = Fraction(z.enter_cost), Fraction(z.leave_cost)
 
+    def literal_map_cost(a: Hex, b: Hex):
+        """The MP the map charges for a -> b (line, or terrain plus hexside), None if prohibited."""
+        lines = [_line(m, a, b, cls, weather, codes, md.line_rate) if use_line else None for cls in classes]
+        if None not in lines:
+            return max(Fraction(x) for x in lines)
+        if md.road_only:
+            return None
+        costs = []
+        for cls in classes:
+            t, s = _terrain(m, b, cls, weather), _hexside(m, a, b, cls, weather)
+            if t is None or s is None:
+                return None
+            costs.append(t + s)
+        return max(costs)
+
+    # the map's part of a step depends only on (a, b): work it out once per step, not once per
+    # path through it (the paths, ZOC and MP are still walked one by one)
+    map_costs: dict[tuple[Hex, Hex], Fraction | None] = {}
+
+    def map_cost(a: Hex, b: Hex):
+        if (a, b) not in map_costs:
+            map_costs[a, b] = literal_map_cost(a, b)
+        return map_costs[a, b]
+
     def step(a: Hex, b: Hex, spent: Fraction, first: bool):
         """(total spent, move ends) after stepping a -> b, or None if the step is illegal."""
         if b in enemy:
             return None
         extra = hook(a, b) if hook else 0
-        lines = [_line(m, a, b, cls, weather, codes, md.line_rate) if use_line else None for cls in classes]
-        if None not in lines:
-            c = max(Fraction(x) for x in lines)
-        else:
-            if md.road_only:
-                return None
-            costs = []
-            for cls in classes:
-                t, s = _terrain(m, b, cls, weather), _hexside(m, a, b, cls, weather)
-                if t is None or s is None:
-                    return None
-                costs.append(t + s)
-            c = max(costs)
+        c = map_cost(a, b)
+        if c is None:
+            return None
         stop = False
         if zoc[b]:
             if zoc[a]:

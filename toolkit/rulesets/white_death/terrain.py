@@ -93,8 +93,13 @@ def bridges(pos: Position) -> set[Hex]:
     data = pos.state.get("bridges") or {}
     built = {m.grid.parse(str(h)) for h in data.get("built", [])}
     blown = {m.grid.parse(str(h)) for h in data.get("blown", [])}
-    standing = {h for h in m.hexes if "bridge" in m.features(h)}
-    return (standing - blown) | built
+    return (set(_map_bridges(m)) - blown) | built
+
+
+@_memo
+def _map_bridges(m: Map) -> frozenset:
+    """The hexes the map prints a bridge in (looked up on every step of a move: kept per map)."""
+    return frozenset(h for h in m.hexes if "bridge" in m.features(h))
 
 
 # -- places ---------------------------------------------------------------------------------
