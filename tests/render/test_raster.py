@@ -40,3 +40,14 @@ def test_many_operations_are_binned_as_one_by_one():
 def test_operations_near_a_window_that_reach_none_of_its_tiles_bin_nothing():
     # near enough to be asked for, too far to touch a pixel (left of and above the window)
     assert _binned([(0, 0, 10, 10), (50, -300, 60, -200)], [0.0, 1.0], True) == ({}, {})
+
+
+def test_a_long_edge_band_is_planned_at_any_dpi():
+    # White Death's edge bands cut into tile-long slabs: GEOS's fast clip refused some of them
+    # ("Invalid number of points in LinearRing found 3") at 93, 95, 102, 112, ... dpi
+    from toolkit.io import load_game
+    from toolkit.render import render_map
+    game = load_game("white-death")
+    for dpi in (93, 102, 125):
+        rendered = render_map(game.maps["main"], dpi=dpi, game=game)
+        assert rendered.layout.size > 0

@@ -167,7 +167,11 @@ class Canvas:
                 lo, hi = (x0, x1) if along == 0 else (y0, y1)
                 for a in range(math.floor(lo / t) * t, math.ceil(hi), t):
                     box = (a, y0 - 1, a + t, y1 + 1) if along == 0 else (x0 - 1, a, x1 + 1, a + t)
-                    self.shape(shapely.clip_by_rect(poly, *box), fill, None, width)
+                    try:
+                        piece = shapely.clip_by_rect(poly, *box)
+                    except shapely.errors.GEOSException:  # GEOS's fast clip fails on some near-degenerate rings
+                        piece = shapely.make_valid(poly).intersection(shapely.box(*box))
+                    self.shape(piece, fill, None, width)
             if outline is not None:
                 for ring in (poly.exterior, *poly.interiors):
                     exact = np.asarray(ring.coords, dtype=float)
