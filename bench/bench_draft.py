@@ -89,7 +89,7 @@ def main() -> None:
             finally:
                 per_pixel[0] += time.perf_counter() - t
         return wrapper
-    HexSampler.runs, HexSampler.profile = timed(HexSampler.runs), timed(HexSampler.profile)
+    HexSampler.profile = timed(HexSampler.profile)
     LinkReader.runs = timed(LinkReader.runs)
 
     start = time.perf_counter()

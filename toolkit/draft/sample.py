@@ -225,27 +225,3 @@ class HexSampler:
             if colour is not None:
                 out.append((k * self.k, colour))
         return out
-
-    def runs(self, a: tuple[float, float], b: tuple[float, float], ts, reach: float,
-             match) -> list[tuple[int, float]]:
-        """For each fraction ``t`` of the segment a-b: how many pixels across it (within ``reach``
-        pixels on either side) ``match`` accepts, and how far the nearest of them is from the segment.
-        A curve that wanders off the straight segment is still found; the count is the drawn
-        width where it crosses."""
-        a, b = self._at(*a), self._at(*b)
-        reach = reach / self.k
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        length = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / length, dx / length
-        steps = max(1, int(reach))
-        out = []
-        for t in ts:
-            px, py = a[0] + dx * t, a[1] + dy * t
-            hits = []
-            for k in range(-steps, steps + 1):
-                colour = self.pixel(px + nx * k, py + ny * k)
-                if colour is not None and match(colour):
-                    hits.append(k)
-            # in picture pixels, whatever the working scale
-            out.append((len(hits) * self.k, min((abs(k) for k in hits), default=steps + 1) * self.k))
-        return out

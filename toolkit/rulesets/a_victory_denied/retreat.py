@@ -31,7 +31,7 @@ from ...referee.combat_retreat import (RetreatAnswer, enemy_at, may_retreat_acro
                                        plain_advance_options, retreat_step_loss)
 from ...referee.reasons import Code
 from ...referee.zoc import enemy_zoc
-from .hq import _sources, hq_relocation, lone_hq
+from .hq import _sources, lone_hq
 from .movement import MAJOR, unbridged_major
 
 PVO = "pvo"
