@@ -24,55 +24,53 @@ def side_ink(colour, edge, correction):
     return body, lambda c, fill: max(body(c, fill), rim(c, fill))
 
 
-def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68)):
+def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
+                 shapes=None):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
     feature was seen on, and how sure the reading is. ``crossing``: a line crosses the side.
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
     terrain beside a clear hex is not a river along their side); the drawn width is the sum
     of the pixels' share of the feature's colour across the side, which blur and JPEG keep,
-    and it picks a stream from a river."""
+    and it picks a stream from a river. Features drawn alike (``shapes``: see
+    :func:`side_shapes`) are told apart by how their width runs along the side: a lake side
+    widest at its middle and reaching both corners, a partial one only in the middle."""
     a, b = sampler.layout.hexside_segment(side)
-    ca = sampler.layout.center(side.a)
-    nx, ny = -(b[1] - a[1]), b[0] - a[0]
-    a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
     # where a road or railway crosses, a bridge hides the middle of a river
     ts = (0.15, 0.2, 0.25, 0.3, 0.7, 0.75, 0.8, 0.85) if crossing else (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-    near = max(1.0, 0.035 * size)
     # where a name or marker is printed over the hexside, it says nothing
     ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
     if not ts:
         return None, 0.0, 1.0
-    reach = 0.15 * size
-    profiles = [sampler.profile(a, b, t, reach) for t in ts]
-    # the fill either side where the profile ends (the hex's commonest colour may be a symbol's)
-    corr = sampler.correction
-    locals_ = [tuple(_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
-                     for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b))) for profile in profiles]
+    across = _across(sampler, side, ts, fill_a, fill_b, size)
+    shapes = shapes or {}
     best, seen, scores = None, 0.0, []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
         least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
-        widths, inked, strengths = [], 0, []
-        for profile, (local_a, local_b) in zip(profiles, locals_):
-            fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
-                      (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-            drawn, blurred, strength = _band(fills, body, ink, near, (colour, edge or colour), grid_rgb, corr,
-                                   (local_a, local_b))
-            if drawn * sampler.k >= least:
-                # its width: all the feature's ink across the hexside, which blur and JPEG keep
-                widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
-                strengths.append(strength)
-            inked += blurred * sampler.k >= least / 2
-        share = len(widths) / len(ts)
+        found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
+        widths = [w for w, _, _ in found if w is not None]
+        strengths = [s for w, s, _ in found if w is not None]
+        inked = sum(1 for _, _, b in found if b)
+        shape = shapes.get(code)
+        if shape is not None:
+            # the share of the samples where the feature's own drawing leaves ink
+            expected = [w for t, (w, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
+            share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
+        else:
+            share = len(widths) / len(ts)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
         # middle between dark edges) is not the feature, but leaves the hexside unsure
         seen = max(seen, share, inked / len(ts))
         if share >= SIDE_SHARE:
-            drawn = sorted(widths)[len(widths) // 2] / size
             strength = sorted(strengths)[len(strengths) // 2]
+            if shape is not None:  # how far its width runs from the drawing's, sample by sample
+                off = sum(min(SHAPE_CAP, abs((w or 0.0) / size - _at(shape, t)))
+                          for t, (w, _, _) in zip(ts, found)) / len(ts)
+            else:
+                off = abs(sorted(widths)[len(widths) // 2] / size - width)
             # a feature whose colour shows only faintly yields to one whose colour shows
-            score = share - abs(drawn - width) * 4 - (0.5 if strength < FAINT else 0.0)
+            score = share - off * 4 - (0.5 if strength < FAINT else 0.0)
             scores.append(score)
             if best is None or score > best[2]:
                 best = (code, round(share, 3), score, strength)
@@ -85,6 +83,116 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
         sure = min(sure, 0.4)
     return best[:2], seen, sure
+
+
+#: Where along a hexside (from one corner, 0, to the other, 1) a feature's drawn shape is measured.
+SHAPE_TS = tuple(round(0.05 * i, 2) for i in range(2, 19))
+#: A sample's width off the drawing's counts at most this much (of the hex size): a symbol or
+#: name touching the side at one sample does not outweigh the rest.
+SHAPE_CAP = 0.12
+
+
+def _at(shape: tuple[float, ...], t: float) -> float:
+    """A shape's width at ``t`` (linear between its samples)."""
+    x = (t - SHAPE_TS[0]) / (SHAPE_TS[1] - SHAPE_TS[0])
+    i = min(len(shape) - 2, max(0, int(x)))
+    f = min(1.0, max(0.0, x - i))
+    return shape[i] * (1 - f) + shape[i + 1] * f
+
+
+def _across(sampler, side, ts, fill_a, fill_b, size):
+    """The pixels across ``side`` at each ``t``: ``(offset, colour, fill)`` triples, each pixel
+    with the fill of the hex it lies in (where the profile ends on either side: the hex's
+    commonest colour may be a symbol's), and the two fills."""
+    a, b = sampler.layout.hexside_segment(side)
+    ca = sampler.layout.center(side.a)
+    nx, ny = -(b[1] - a[1]), b[0] - a[0]
+    a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
+    reach = 0.15 * size
+    corr = sampler.correction
+    out = []
+    for t in ts:
+        profile = sampler.profile(a, b, t, reach)
+        local_a, local_b = (_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
+                            for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
+        out.append((profile, a_sign, local_a, local_b))
+    return out
+
+
+def _measure(across, body, ink, colours, grid_rgb, sampler, least):
+    """Per sample across the side: the feature's width there (picture pixels of its ink, or
+    None where no band of its colour lies on the side), how strongly its colour shows, and
+    whether a band of its ink lies there at all (``least``: the ink a drawn feature leaves)."""
+    near = max(1.0, 0.035 * sampler.layout.size)
+    out = []
+    for profile, a_sign, local_a, local_b in across:
+        fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
+                  (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
+        drawn, blurred, strength = _band(fills, body, ink, near, colours, grid_rgb, sampler.correction,
+                                         (local_a, local_b))
+        # its width: all the feature's ink across the hexside, which blur and JPEG keep
+        width = sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k if drawn * sampler.k >= least else None
+        out.append((width, strength, blurred * sampler.k >= least / 2))
+    return out
+
+
+def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68)) -> dict[str, tuple[float, ...]]:
+    """How each hexside feature of ``sides`` (``(code, colour, edge, width)``) is drawn along its
+    side: its width (a fraction of the hex size) at each of :data:`SHAPE_TS`, read the way a
+    picture's hexsides are on examples hexforge draws at ``hex_px`` (as the palette draws the
+    terrains): a lake side widest at its middle and narrow at the corners, a partial lake side
+    a small lake touching neither corner, a river even. Mirrored: a side is read either way."""
+    from dataclasses import replace as _replace
+
+    from ..game import HexsideFeature, HexTerrain, Map
+    from ..hexes import Hex, Hexside, Numbering
+    from ..render import render_map
+    from .sample import HexSampler
+
+    codes = [code for code, _, _, _ in sides]
+    bases = [t.code for t in game_map.terrain_types.values() if not t.overlay]
+    if not codes or not bases:
+        return {}
+    per_row = 4
+    rows = -(-len(codes) // per_row)
+    grid = _replace(game_map.grid, first_col=1, last_col=4 * per_row + 1, first_row=1, last_row=4 * rows + 2,
+                    short_shifted=False, col_direction="ascending", row_direction="ascending",
+                    numbering=Numbering(col_digits=4, row_digits=4))
+    swatch = Map(id="sides", name="sides", grid=grid, terrain_types=dict(game_map.terrain_types),
+                 hexside_types={c: game_map.hexside_types[c] for c in codes},
+                 hex_size_inches=hex_px / 100.0, hex_ids=game_map.hex_ids)
+    spacer = bases[0]
+    for hex in grid:
+        swatch.hexes[hex] = HexTerrain(spacer)
+    examples: dict[str, list] = {}
+    for i, code in enumerate(codes):
+        row, col = divmod(i, per_row)
+        centre = Hex(3 + 4 * col, 3 + 4 * row)
+        near = grid.neighbours(centre)
+        # two sides meeting at a corner, and a side alone
+        chosen = [Hexside.of(centre, near[0]), Hexside.of(centre, near[1]), Hexside.of(centre, near[3])]
+        for side in chosen:
+            swatch.hexsides.setdefault(side, []).append(HexsideFeature(side, code))
+        examples[code] = chosen
+    rendered = render_map(swatch, dpi=100, theme=theme)
+    sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
+    size = sampler.layout.size
+    look = sampler.look(Hex(1, 1))
+    fill = tuple(int(round(v)) for v in look.mode) if look is not None else (255, 255, 255)
+    out = {}
+    for code, colour, edge, width in sides:
+        body, ink = side_ink(colour, edge, sampler.correction)
+        least = max(1.5, 0.4 * width * size)
+        sums = [0.0] * len(SHAPE_TS)
+        for side in examples[code]:
+            across = _across(sampler, side, SHAPE_TS, fill, fill, size)
+            for i, (w, _, _) in enumerate(_measure(across, body, ink, (colour, edge or colour), grid_rgb,
+                                                    sampler, least)):
+                sums[i] += (w or 0.0) / size
+                sums[-1 - i] += (w or 0.0) / size
+        n = 2 * len(examples[code])
+        out[code] = tuple(round(v / n, 4) for v in sums)
+    return out
 
 
 def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float]:
