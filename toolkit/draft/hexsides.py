@@ -48,11 +48,13 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
         least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
+        shape = shapes.get(code)
+        if shape is not None:  # a feature narrowing to its ends leaves less ink there
+            least = [max(1.5, 0.4 * _at(shape, t) * size) for t in ts]
         found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
         widths = [w for w, _, _ in found if w is not None]
         strengths = [s for w, s, _ in found if w is not None]
         inked = sum(1 for _, _, b in found if b)
-        shape = shapes.get(code)
         if shape is not None:
             # the share of the samples where the feature's own drawing leaves ink
             expected = [w for t, (w, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
@@ -122,10 +124,13 @@ def _across(sampler, side, ts, fill_a, fill_b, size):
 def _measure(across, body, ink, colours, grid_rgb, sampler, least):
     """Per sample across the side: the feature's width there (picture pixels of its ink, or
     None where no band of its colour lies on the side), how strongly its colour shows, and
-    whether a band of its ink lies there at all (``least``: the ink a drawn feature leaves)."""
+    whether a band of its ink lies there at all (``least``: the ink a drawn feature leaves,
+    one figure or one per sample)."""
     near = max(1.0, 0.035 * sampler.layout.size)
     out = []
-    for profile, a_sign, local_a, local_b in across:
+    if not isinstance(least, list):
+        least = [least] * len(across)
+    for (profile, a_sign, local_a, local_b), least in zip(across, least):
         fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
                   (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
         drawn, blurred, strength = _band(fills, body, ink, near, colours, grid_rgb, sampler.correction,
@@ -212,9 +217,12 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
     inks = []
     for k, c, fill in fills:
         p = fix(c, corr)
-        if (differ and abs(k) <= near and _off(p, locals_[0], locals_[1]) < _FILL_NEAR) or \
-                _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
+        if differ and abs(k) <= near and _off(p, locals_[0], locals_[1]) < _FILL_NEAR:
             inks.append(0.0)
+        elif _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
+            # a thin feature drawn over the grid line shares its pixels: the feature's part of a
+            # blend of the two (a grid line alone, or blurred into the fill, is none)
+            inks.append(_along(p, grid_rgb, colour) if abs(k) <= near else 0.0)
         else:
             inks.append(min(1.0, ink(c, fill)))
     any_ = run = 0.0
@@ -259,6 +267,14 @@ def _off(colour, fill, target) -> float:
     vv = sum(x * x for x in v) or 1.0
     a = min(1.0, max(0.0, sum((colour[i] - fill[i]) * v[i] for i in range(3)) / vv))
     return colour_distance(colour, [fill[i] + a * v[i] for i in range(3)])
+
+
+def _along(colour, start, end) -> float:
+    """How far ``colour`` lies along the blend from ``start`` to ``end`` (0 when off it)."""
+    v = [end[i] - start[i] for i in range(3)]
+    vv = sum(x * x for x in v) or 1.0
+    a = min(1.0, max(0.0, sum((colour[i] - start[i]) * v[i] for i in range(3)) / vv))
+    return a if colour_distance(colour, [start[i] + a * v[i] for i in range(3)]) < _FILL_NEAR else 0.0
 
 
 def _outer(profile, sign: int, beyond: float):
