@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ._pixels import blend_alpha, fix, sureness
 from .sample import colour_distance
 
@@ -44,38 +46,52 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         return None, 0.0, 1.0
     across = _across(sampler, side, ts, fill_a, fill_b, size)
     shapes = shapes or {}
-    best, seen, scores = None, 0.0, []
+    measured: dict = {}
+    read = []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
-        least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
         shape = shapes.get(code)
-        if shape is not None:  # a feature narrowing to its ends leaves less ink there
-            least = [max(1.5, 0.4 * _at(shape, t) * size) for t in ts]
-        found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
-        widths = [w for w, _, _ in found if w is not None]
-        strengths = [s for w, s, _ in found if w is not None]
-        inked = sum(1 for _, _, b in found if b)
-        if shape is not None:
-            # the share of the samples where the feature's own drawing leaves ink
+        if shape is None:
+            least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
+            found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
+            widths = [w for w, _, _ in found if w is not None]
+            share = len(widths) / len(ts)
+        else:
+            # features drawn alike are measured once, with the least ink the narrowest of them
+            # leaves at each sample; each is then found where its own drawing leaves ink
+            family = (colour, edge)
+            if family not in measured:
+                kin = [shapes[c] for c, col, e, _ in sides if (col, e) == family and c in shapes]
+                least = [max(1.5, 0.4 * min(_at(k, t) for k in kin) * size) for t in ts]
+                measured[family] = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
+            found = measured[family]
             expected = [w for t, (w, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
-        else:
-            share = len(widths) / len(ts)
+        read.append((code, colour, edge, width, shape, found, share))
+    best, seen, scores = None, 0.0, []
+    for code, colour, edge, width, shape, found, share in read:
+        inked = sum(1 for _, _, b in found if b)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
         # middle between dark edges) is not the feature, but leaves the hexside unsure
         seen = max(seen, share, inked / len(ts))
-        if share >= SIDE_SHARE:
-            strength = sorted(strengths)[len(strengths) // 2]
-            if shape is not None:  # how far its width runs from the drawing's, sample by sample
-                off = sum(min(SHAPE_CAP, abs((w or 0.0) / size - _at(shape, t)))
-                          for t, (w, _, _) in zip(ts, found)) / len(ts)
-            else:
-                off = abs(sorted(widths)[len(widths) // 2] / size - width)
-            # a feature whose colour shows only faintly yields to one whose colour shows
-            score = share - off * 4 - (0.5 if strength < FAINT else 0.0)
-            scores.append(score)
-            if best is None or score > best[2]:
-                best = (code, round(share, 3), score, strength)
+        if share < SIDE_SHARE:
+            continue
+        strengths = [s for w, s, _ in found if w is not None]
+        strength = sorted(strengths)[len(strengths) // 2]
+        if shape is not None:
+            # which of the features drawn alike: how far its width runs from each one's
+            # drawing, sample by sample (they share one presence: the best share among them)
+            off = sum(min(SHAPE_CAP, abs((w or 0.0) / size - _at(shape, t)))
+                      for t, (w, _, _) in zip(ts, found)) / len(ts)
+            presence = max(r[6] for r in read if (r[1], r[2]) == (colour, edge) and r[4] is not None)
+        else:
+            widths = [w for w, _, _ in found if w is not None]
+            off, presence = abs(sorted(widths)[len(widths) // 2] / size - width), share
+        # a feature whose colour shows only faintly yields to one whose colour shows
+        score = presence - off * 4 - (0.5 if strength < FAINT else 0.0)
+        scores.append(score)
+        if best is None or score > best[2]:
+            best = (code, round(share, 3), score, strength)
     if best is None:
         return None, seen, sureness(None, seen, SIDE_SHARE)
     sure = sureness(best[1], seen, SIDE_SHARE)
@@ -274,7 +290,7 @@ def _along(colour, start, end) -> float:
     v = [end[i] - start[i] for i in range(3)]
     vv = sum(x * x for x in v) or 1.0
     a = min(1.0, max(0.0, sum((colour[i] - start[i]) * v[i] for i in range(3)) / vv))
-    return a if colour_distance(colour, [start[i] + a * v[i] for i in range(3)]) < _FILL_NEAR else 0.0
+    return a if colour_distance(colour, [start[i] + a * v[i] for i in range(3)]) < _FILL_NEAR + 0.12 * math.sqrt(vv) else 0.0
 
 
 def _outer(profile, sign: int, beyond: float):
