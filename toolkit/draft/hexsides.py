@@ -233,12 +233,12 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
     inks = []
     for k, c, fill in fills:
         p = fix(c, corr)
-        if differ and abs(k) <= near and _off(p, locals_[0], locals_[1]) < _FILL_NEAR:
+        if differ and abs(k) <= near and _off(p, locals_[0], locals_[1]) < min([_FILL_NEAR] + [_off(p, fill, f) for f in colours]):
             inks.append(0.0)
         elif _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
             # a thin feature drawn over the grid line shares its pixels: the feature's part of a
             # blend of the two (a grid line alone, or blurred into the fill, is none)
-            inks.append(_along(p, grid_rgb, colour) if abs(k) <= near else 0.0)
+            inks.append(_unmix(p, fill, grid_rgb, colour) if abs(k) <= near else 0.0)
         else:
             inks.append(min(1.0, ink(c, fill)))
     any_ = run = 0.0
@@ -285,12 +285,20 @@ def _off(colour, fill, target) -> float:
     return colour_distance(colour, [fill[i] + a * v[i] for i in range(3)])
 
 
-def _along(colour, start, end) -> float:
-    """How far ``colour`` lies along the blend from ``start`` to ``end`` (0 when off it)."""
-    v = [end[i] - start[i] for i in range(3)]
-    vv = sum(x * x for x in v) or 1.0
-    a = min(1.0, max(0.0, sum((colour[i] - start[i]) * v[i] for i in range(3)) / vv))
-    return a if colour_distance(colour, [start[i] + a * v[i] for i in range(3)]) < _FILL_NEAR + 0.12 * math.sqrt(vv) else 0.0
+def _unmix(colour, fill, grid, target) -> float:
+    """The share of ``target`` in ``colour`` taken as a blend of ``fill``, ``grid`` and ``target``
+    (least squares; 0 when no such blend comes near it)."""
+    p = [colour[i] - fill[i] for i in range(3)]
+    g = [grid[i] - fill[i] for i in range(3)]
+    t = [target[i] - fill[i] for i in range(3)]
+    gg, tt, gt = sum(x * x for x in g), sum(x * x for x in t), sum(x * y for x, y in zip(g, t))
+    pg, pt = sum(x * y for x, y in zip(p, g)), sum(x * y for x, y in zip(p, t))
+    det = gg * tt - gt * gt
+    if det < 1e-6 * (gg * tt or 1.0):
+        return 0.0
+    x, y = (pg * tt - pt * gt) / det, (pt * gg - pg * gt) / det
+    residual = math.sqrt(sum((p[i] - x * g[i] - y * t[i]) ** 2 for i in range(3)))
+    return min(1.0, max(0.0, y)) if residual < _FILL_NEAR + 0.12 * math.sqrt(tt) else 0.0
 
 
 def _outer(profile, sign: int, beyond: float):
