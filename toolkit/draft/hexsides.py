@@ -225,15 +225,17 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
     colour within ``near`` of it, its edges beside. A stray pixel (a scan's halo beside a grid
     line, a hatching stroke, a symbol) is no band; a pixel of either hex's own fill or a blend
     of both at the hexside (the two fills meet there, blurred, or a pixel off on a turned scan)
-    is no ink; nor is a grid
-    line, blurred into the fill, nearer the grid's colour than the feature's (``colours``: its
-    own and its edge's)."""
+    is no ink, unless it lies nearer a blend of the feature's colour; nor is a grid line,
+    blurred into the fill, nearer the grid's colour than the feature's (``colours``: its own and
+    its edge's), but where the feature is drawn over the grid line its share of the blend is."""
     colour = colours[0]
     differ = colour_distance(locals_[0], locals_[1]) > 2 * _FILL_NEAR
     inks = []
     for k, c, fill in fills:
         p = fix(c, corr)
-        if differ and abs(k) <= near and _off(p, locals_[0], locals_[1]) < min([_FILL_NEAR] + [_off(p, fill, f) for f in colours]):
+        # (a blend of the feature's colour with a fill may pass near a blend of the two fills)
+        if differ and abs(k) <= near and \
+                _off(p, locals_[0], locals_[1]) < min([_FILL_NEAR] + [_off(p, fill, f) for f in colours]):
             inks.append(0.0)
         elif _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
             # a thin feature drawn over the grid line shares its pixels: the feature's part of a
