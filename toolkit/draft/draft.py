@@ -237,10 +237,11 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     sampler.correction = draft.correction
     alphas = {code: side_ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
     # features drawn alike (two lake side kinds) are told apart by their shape along the side,
-    # drawn by hexforge like the palette's terrains (not for colours learned on the picture)
+    # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
+    # learned on the picture)
     alike = [s for s in sides if not palette.strokes.get(("side", s[0]))
              and sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1]
-    shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if palette.drawn and alike else {}
+    shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if alike else {}
     fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
