@@ -163,26 +163,28 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
     picture's hexsides are on examples hexforge draws at ``hex_px`` (as the palette draws the
     terrains): a lake side widest at its middle and narrow at the corners, a partial lake side
     a small lake touching neither corner, a river even. Mirrored: a side is read either way."""
-    from dataclasses import replace as _replace
+    from dataclasses import replace
 
     from ..game import HexsideFeature, HexTerrain, Map
     from ..hexes import Hex, Hexside, Numbering
-    from ..render import render_map
+    from ..render import Theme, render_map
     from .sample import HexSampler
 
+    theme = theme or Theme.default()
     codes = [code for code, _, _, _ in sides]
-    bases = [t.code for t in game_map.terrain_types.values() if not t.overlay]
+    bases = [t for t in game_map.terrain_types.values() if not t.overlay]
     if not codes or not bases:
         return {}
+    # drawn between land hexes (hexsides of water hexes are not read)
+    spacer = next((t for t in bases if theme.terrain_style(t).water is None), bases[0]).code
     per_row = 4
     rows = -(-len(codes) // per_row)
-    grid = _replace(game_map.grid, first_col=1, last_col=4 * per_row + 1, first_row=1, last_row=4 * rows + 2,
+    grid = replace(game_map.grid, first_col=1, last_col=4 * per_row + 1, first_row=1, last_row=4 * rows + 2,
                     short_shifted=False, col_direction="ascending", row_direction="ascending",
                     numbering=Numbering(col_digits=4, row_digits=4))
     swatch = Map(id="sides", name="sides", grid=grid, terrain_types=dict(game_map.terrain_types),
                  hexside_types={c: game_map.hexside_types[c] for c in codes},
-                 hex_size_inches=hex_px / 100.0, hex_ids=game_map.hex_ids)
-    spacer = bases[0]
+                 hex_size_inches=hex_px / 100.0, hex_ids="none")  # no id printed over a side
     for hex in grid:
         swatch.hexes[hex] = HexTerrain(spacer)
     examples: dict[str, list] = {}
@@ -196,7 +198,7 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
             swatch.hexsides.setdefault(side, []).append(HexsideFeature(side, code))
         examples[code] = chosen
     rendered = render_map(swatch, dpi=100, theme=theme)
-    sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
+    sampler = HexSampler(rendered.image, rendered.layout, "none")
     size = sampler.layout.size
     look = sampler.look(Hex(1, 1))
     fill = tuple(int(round(v)) for v in look.mode) if look is not None else (255, 255, 255)
