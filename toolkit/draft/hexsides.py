@@ -53,7 +53,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         shape = shapes.get(code)
         if shape is None:
             least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
-            found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
+            found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, [least] * len(ts))
             widths = [w for w, _, _ in found if w is not None]
             share = len(widths) / len(ts)
         else:
@@ -140,12 +140,10 @@ def _across(sampler, side, ts, fill_a, fill_b, size):
 def _measure(across, body, ink, colours, grid_rgb, sampler, least):
     """Per sample across the side: the feature's width there (picture pixels of its ink, or
     None where no band of its colour lies on the side), how strongly its colour shows, and
-    whether a band of its ink lies there at all (``least``: the ink a drawn feature leaves,
-    one figure or one per sample)."""
+    whether a band of its ink lies there at all (``least``: per sample, the ink a drawn feature
+    leaves there)."""
     near = max(1.0, 0.035 * sampler.layout.size)
     out = []
-    if not isinstance(least, list):
-        least = [least] * len(across)
     for (profile, a_sign, local_a, local_b), least in zip(across, least):
         fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
                   (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
@@ -210,7 +208,7 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
         for side in examples[code]:
             across = _across(sampler, side, SHAPE_TS, fill, fill, size)
             for i, (w, _, _) in enumerate(_measure(across, body, ink, (colour, edge or colour), grid_rgb,
-                                                    sampler, least)):
+                                                    sampler, [least] * len(SHAPE_TS))):
                 sums[i] += (w or 0.0) / size
                 sums[-1 - i] += (w or 0.0) / size
         n = 2 * len(examples[code])
