@@ -150,6 +150,8 @@ export class CombatPanel {
         document.body.dataset.specialChoice = Object.keys(this.choice.roles).join(",");
         showMessage("ask", `<b>Special result ${esc(this.choice.result)}</b>: choose its effect in the combat panel${this.choice.rule ? ` <span class="rule">[rule ${esc(this.choice.rule)}]</span>` : ""}.`);
         this.draw();
+        const box = $("combat").querySelector(".choice");
+        if (box) box.scrollIntoView({ block: "nearest" });
       } else showRefusal(err);
     }
   }
