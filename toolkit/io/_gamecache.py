@@ -1,10 +1,11 @@
 """Loaded games kept for the rest of the process, so that a game is parsed once.
 
 ``load_game`` keys a game by its resolved ``game.yaml`` and the data root, and remembers the
-files the load read (each with its size, modification time and inode). A later load whose files
-all still match hands out a fresh copy of the game (unpickled from the bytes kept here: about
-a fifth of parsing), so a caller may change what it gets without touching the cache or any
-other caller's game; any file changed, moved or gone loads the game again. A file modified
+files the load read (each with its size, modification time and inode). From the second load
+on, while its files all still match, it hands out a fresh copy of the game (unpickled from the
+bytes kept here: a tenth to a half of parsing), so a caller may change what it gets without
+touching the cache or any other caller's game; any file changed, moved or gone loads the game
+again. A file modified
 within :data:`RACY_NS` of the load is compared by content too, since a file system stamps
 times coarsely and a quick rewrite can keep the old time (git's "racily clean" files).
 """
@@ -41,7 +42,7 @@ class _File:
 class _Entry:
     files: tuple[_File, ...]
     loaded_ns: int
-    blob: bytes
+    blob: bytes | None      # None until the game is loaded a second time
 
 
 _GAMES: OrderedDict = OrderedDict()
@@ -72,20 +73,23 @@ def _fresh(entry: _Entry) -> bool:
 
 def cached_game(key: tuple, load: Callable):
     """The game ``load()`` returns, from the cache when every file it read is unchanged. Each
-    caller gets its own copy; errors are not cached."""
+    caller gets its own copy; errors are not cached. The first load keeps only what it read:
+    the game is pickled (a fifth to a half of a parse) at its second load, so a process that
+    loads a game once (a CLI command) pays nothing for the cache."""
     with _LOCK:
         entry = _GAMES.get(key)
         if entry is not None:
             _GAMES.move_to_end(key)
-    if entry is not None and _fresh(entry):
+    fresh = entry is not None and _fresh(entry)
+    if fresh and entry.blob is not None:
         return pickle.loads(entry.blob)
     with recording_reads() as reads:
         game = load()
     files = tuple(_File(path, info.st_mtime_ns, info.st_size, info.st_ino, _digest(raw))
                   for path, info, raw in reads)
-    entry = _Entry(files, time.time_ns(), pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL))
+    blob = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL) if fresh else None
     with _LOCK:
-        _GAMES[key] = entry
+        _GAMES[key] = _Entry(files, time.time_ns(), blob)
         _GAMES.move_to_end(key)
         while len(_GAMES) > MAX_GAMES:
             _GAMES.popitem(last=False)
