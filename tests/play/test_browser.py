@@ -339,3 +339,31 @@ def test_the_page_asks_a_special_results_choice(browser, shots):
         browser.save_screenshot(str(shots / "demyansk-special-chosen.png"))
     finally:
         server.stop()
+
+
+def test_a_retreat_into_the_map_box_in_the_browser(browser, shots):
+    # Demyansk 12.32: IR 27 on 2036, an Entry hex of the AGN box, retreats straight into the box
+    from selenium.webdriver.common.by import By
+
+    from toolkit.referee import ruleset_for as rules
+    from .test_combat import ENTRY, _first_result
+    game = load_game("demyansk-shield")
+    seed = next(n for n in range(200) if _first_result(game, rules(game), n).defender.retreat)
+    server = _Server("demyansk-shield", position=ENTRY, seed=seed)
+    try:
+        _open(browser, server)
+        for uid in ("so-87", "so-1-87"):
+            browser.execute_script(f"hexforge.combat.click('2035', '{uid}')")
+        browser.execute_script("hexforge.view.centreOn('2036')")
+        browser.find_element(By.CSS_SELECTOR, 'g.counter[data-unit="ax-ir27"] image').click()
+        _wait(browser, "return document.getElementById('combat-roll')").click()
+        button = _wait(browser, "return document.querySelector('#combat button[data-box=\"agn\"]')")
+        assert button.text == "into the AGN (Army Group North) box [rule 12.32]"
+        browser.save_screenshot(str(shots / "demyansk-retreat-box.png"))
+        button.click()
+        _wait(browser, "return hexforge.pos.events.length === 2")
+        assert server.session.events[-1]["box"] == "agn"
+        assert (server.session.pos.units["ax-ir27"].hex, server.session.pos.units["ax-ir27"].box) == (None, "agn")
+        assert _log(browser)[-1] == "ax-ir27 retreat from 2036 into the agn box"
+    finally:
+        server.stop()
