@@ -315,9 +315,10 @@ def test_the_page_asks_a_special_results_choice(browser, shots):
         browser.find_element(By.CSS_SELECTOR, 'g.counter[data-unit="ax-iii26"] image').click()
         _wait(browser, "return document.querySelector('#combat input[data-support-unit=\"so-231-387\"]')")
         for uid in ("so-231-387", "so-air-1", "ax-air-b1"):     # artillery and air for the attack, air for the defence
+            drawn = browser.execute_script("return Number(document.body.dataset.assessed)")
             browser.find_element(By.CSS_SELECTOR, f'#combat input[data-support-unit="{uid}"]').click()
-            _wait(browser, f"const b = document.querySelector('#combat input[data-support-unit=\"{uid}\"]');"
-                           " return b && b.checked && document.getElementById('combat-roll')")
+            _wait(browser, f"return Number(document.body.dataset.assessed) > {drawn}")   # redrawn with it
+            assert browser.find_element(By.CSS_SELECTOR, f'#combat input[data-support-unit="{uid}"]').is_selected()
         browser.find_element(By.ID, "combat-roll").click()
         asked = _wait(browser, "return document.body.dataset.specialChoice")
         assert asked == "attacker" and not server.session.events          # nothing recorded yet

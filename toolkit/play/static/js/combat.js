@@ -126,6 +126,8 @@ export class CombatPanel {
       } catch (err) { showRefusal(err); }
     }
     this.draw();
+    // how many assessments have been drawn (the browser test waits on it before the next click)
+    document.body.dataset.assessed = String(Number(document.body.dataset.assessed || 0) + 1);
   }
 
   // Roll; a special result that leaves its owner a choice (Demyansk 12.23) comes back as a
