@@ -30,7 +30,8 @@ from ._pngstream import write_png
 from ._raster import Canvas
 from .theme import Theme
 
-__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE"]
+__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE",
+           "NARROW"]
 
 #: The largest map drawn whole in memory (``MapImage.image``; about 1.5 GB of RGB).
 MAX_PIXELS = 500_000_000
@@ -45,8 +46,11 @@ STRIP_PIXELS = 16_000_000
 TILE = 1024
 TILE_H = 1024
 TILE_H_MIN = 128
-#: Tiles cut by a window's edge kept for the next window (at most 3 MB each).
-KEPT_TILES = 32
+#: A map up to this wide is drawn in tiles as wide as the map (``MapImage.tile_w``; as high as
+#: a strip): a strip is then one tile, drawn straight into the image the PNG writer gets.
+NARROW = 4096
+#: Pixels of the tiles cut by a window's edge kept for the next window (about 96 MB of RGB).
+KEPT_PIXELS = 32 * TILE * TILE_H
 
 Progress = Callable[[str], None]
 
@@ -80,10 +84,18 @@ class MapImage:
         self._block_images: OrderedDict = OrderedDict()
         self._tiles: OrderedDict = OrderedDict()
         self._image: Image.Image | None = None
+        self._kept = 0   # pixels in self._tiles
         # tiles low enough that one row of them (a strip) holds about STRIP_PIXELS: memory
         # then follows that budget, not the map's width; fixed per map, so every window of
-        # this map is drawn from the same tiles
-        self.tile_h = max(TILE_H_MIN, min(TILE_H, STRIP_PIXELS // max(1, size[0]) // 64 * 64))
+        # this map is drawn from the same tiles. A narrow map's strip is a single tile: no
+        # copying tiles into strips, and no tile seams (pillow fills a polygon cut by an
+        # image's edge a pixel differently now and then)
+        if size[0] <= NARROW:
+            self.tile_w = max(1, size[0])
+            self.tile_h = max(TILE_H_MIN, STRIP_PIXELS // self.tile_w // 64 * 64)
+        else:
+            self.tile_w = TILE
+            self.tile_h = max(TILE_H_MIN, min(TILE_H, STRIP_PIXELS // size[0] // 64 * 64))
 
     @property
     def width(self) -> int:
@@ -109,35 +121,47 @@ class MapImage:
         """The pixels of ``box`` (left, top, right, bottom), drawn on their own: exactly the
         same pixels as that part of the whole map.
 
-        The map is drawn in fixed tiles (:data:`TILE` x ``tile_h`` pixels), each always with the same
-        origin: pillow computes edges in single precision from the drawing's own origin, so
-        only a drawing made from the same origin gives the same pixels."""
+        The map is drawn in fixed tiles (``tile_w`` x ``tile_h`` pixels), each always with the
+        same origin: pillow computes edges in single precision from the drawing's own origin,
+        so only a drawing made from the same origin gives the same pixels. A window that is
+        exactly one tile is that tile (a strip of a narrow map: nothing copied)."""
         x0, y0, x1, y1 = (int(v) for v in box)
         if self._image is not None:
             return self._image.crop((x0, y0, x1, y1))
-        out = Image.new("RGB", (x1 - x0, y1 - y0), None)   # every pixel comes from a tile
-        for ty in range(y0 // self.tile_h, (y1 - 1) // self.tile_h + 1):
-            for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
-                th = self.tile_h
-                whole = x0 <= tx * TILE and (tx + 1) * TILE <= x1 and y0 <= ty * th and (ty + 1) * th <= y1
+        tw, th = self.tile_w, self.tile_h
+        W, H = self.size
+        out = None
+        for ty in range(y0 // th, (y1 - 1) // th + 1):
+            for tx in range(x0 // tw, (x1 - 1) // tw + 1):
+                # the last tiles of a row or column end with the map
+                tile_box = (tx * tw, ty * th, min(W, (tx + 1) * tw), min(H, (ty + 1) * th))
+                whole = x0 <= tile_box[0] and tile_box[2] <= x1 and y0 <= tile_box[1] and tile_box[3] <= y1
                 tile = self._tiles.get((tx, ty))
                 if tile is None:
-                    tile = self._tile(tx, ty)
+                    tile = self._tile(tile_box)
+                    if tile_box == (x0, y0, x1, y1):
+                        return tile   # drawn for this window alone: the caller may keep it
                     if not whole:
                         # a tile cut by the window's edge is kept a while: the next page
                         # (pages overlap) or window likely needs the rest of it
-                        self._tiles[(tx, ty)] = tile
-                        while len(self._tiles) > KEPT_TILES:
-                            self._tiles.popitem(last=False)
+                        self._keep((tx, ty), tile)
                 else:
                     self._tiles.move_to_end((tx, ty))
-                out.paste(tile, (tx * TILE - x0, ty * self.tile_h - y0))
+                if out is None:
+                    out = Image.new("RGB", (x1 - x0, y1 - y0), None)   # every pixel comes from a tile
+                out.paste(tile, (tile_box[0] - x0, tile_box[1] - y0))
         return out
 
-    def _tile(self, tx: int, ty: int) -> Image.Image:
-        x0, y0 = tx * TILE, ty * self.tile_h
-        # the last tiles of a row or column end with the map
-        x1, y1 = min(x0 + TILE, self.size[0]), min(y0 + self.tile_h, self.size[1])
+    def _keep(self, key: tuple[int, int], tile: Image.Image) -> None:
+        """Keep a tile for later windows, forgetting the oldest beyond :data:`KEPT_PIXELS`."""
+        self._tiles[key] = tile
+        self._kept += tile.width * tile.height
+        while self._kept > KEPT_PIXELS and len(self._tiles) > 1:
+            _, old = self._tiles.popitem(last=False)
+            self._kept -= old.width * old.height
+
+    def _tile(self, tile_box: tuple[int, int, int, int]) -> Image.Image:
+        x0, y0, x1, y1 = tile_box
         scene = self.scene
         buf = Image.new("RGB", (x1 - x0, y1 - y0), scene.theme.paper)
         hx0, hy0, hx1, hy1 = self.hex_area
