@@ -24,6 +24,7 @@ from ..errors import BuildError
 from ..game import Game, Map
 from ..hexes import Layout
 from ..io import atomic_path
+from ._glyphs import GlyphDraw
 from ._mapdraw import MapScene
 from ._maplegend import LegendPlan, plan_legend
 from ._pngstream import write_png
@@ -179,7 +180,7 @@ class MapImage:
         if image is None:
             image = Image.new("RGB", (self._legend.col_width, block.height), self.scene.theme.paper)
             canvas = Canvas(image, 3)
-            block.paint(image, ImageDraw.Draw(image), canvas, 0, 0)
+            block.paint(image, GlyphDraw(ImageDraw.Draw(image)), canvas, 0, 0)
             canvas.flush()
             self._block_images[key] = image
             while len(self._block_images) > 4:
