@@ -1018,20 +1018,23 @@ class MapScene:
         # one compact array for every hex (a monster map has tens of thousands)
         cx, cy = self.layout.center(self.hexes[0])
         unit = np.asarray([(x - cx, y - cy) for x, y in self.layout.corners(self.hexes[0])])
-        centres = np.asarray([self.centres[h] for h in self.hexes], dtype=float).reshape(-1, 1, 2)
+        # the centres are in the order of self.hexes (see __init__)
+        centres = np.asarray(list(self.centres.values()), dtype=float).reshape(-1, 1, 2)
         self.corner_px = np.floor(centres + unit[None] + 0.5).astype(np.int32)
         self.grid_chain = list(chain)
         self.grid_extra: dict[int, list[tuple[int, int]]] = {}
         cols = [h.col for h in self.hexes]
         rows = [h.row for h in self.hexes]
         c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
+        on_grid = self.centres   # every hex of the grid
         for n, h in enumerate(self.hexes):
             # only a hex near the grid's border can miss a neighbour (short columns included)
             if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
-                missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in grid]
+                missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in on_grid]
                 if missing:
                     self.grid_extra[n] = missing
-        self.fill_inks = [ink(self.fills[h]) for h in self.hexes]
+        inks: dict = {}
+        self.fill_inks = [inks[f] if f in inks else inks.setdefault(f, ink(f)) for f in map(self.fills.__getitem__, self.hexes)]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
         self._sprite_boxes: list[tuple] = []   # (hex number, box) of each sprite, for _hex_extents
@@ -1048,13 +1051,13 @@ class MapScene:
                         box = spr.getchannel("A").getbbox() if spr is not None else None
                         # premultiplied: pillow pastes it through its alpha twice as fast (pixels within
                         # one level of 255 of the straight alpha paste)
-                        cut = trimmed[(code, variant)] = ((spr.crop(box).convert("RGBa"), box[0], box[1], spr.width / 2,
+                        cut = trimmed[(code, variant)] = ((spr.crop(box).convert("RGBa").im, box[0], box[1], spr.width / 2,
                                                            box[2] - box[0], box[3] - box[1]) if box else (None,) * 6)
                     if cut[0] is not None:
                         cx, cy = self.centres[h]
                         half = cut[3]
                         x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
-                        out.append((cut[0].im, (x, y, x + cut[4], y + cut[5])))   # pillow's core: pasted as is
+                        out.append((cut[0], (x, y, x + cut[4], y + cut[5])))   # pillow's core: pasted as is
                         self._sprite_boxes.append((n, x, y, x + cut[4], y + cut[5]))
             if out:
                 self.sprites[n] = out
