@@ -341,3 +341,52 @@ def test_road_curve_passes_through_every_hex_centre_and_keeps_straight_runs_stra
         assert min(abs(q[0] - p[0]) + abs(q[1] - p[1]) for q in curve) < 1e-9
     straight = catmull_rom([(0.0, 0.0), (10.0, 0.0), (20.0, 0.0), (30.0, 0.0)])
     assert all(abs(y) < 1e-9 for _, y in straight)
+
+
+def test_a_narrow_map_is_drawn_in_strips_as_wide_as_the_map(tutorial):
+    from toolkit.render import mapimage
+
+    narrow = render_map(tutorial.main_map, dpi=150, game=tutorial)
+    assert narrow.width <= mapimage.NARROW and narrow.tile_w == narrow.width
+    strips = list(narrow.strips())
+    assert len(strips) == 1 and strips[0].size == narrow.size   # one tile: nothing stitched
+    wide = render_map(tutorial.main_map, dpi=300, game=tutorial)
+    assert wide.width > mapimage.NARROW and wide.tile_w == mapimage.TILE
+    assert all(s.width == wide.width for s in wide.strips())
+
+
+@pytest.mark.parametrize("dpi", [100, 150])
+def test_tiles_draw_exactly_the_pixels_of_the_map_drawn_whole(tutorial, monkeypatch, dpi):
+    """The tile boundaries of a wide map are invisible: the tutorial map drawn from 1024-pixel
+    tiles (as a map wider than NARROW is) is pixel for pixel the map drawn as one tile, and so
+    is any window of it."""
+    from toolkit.render import mapimage
+
+    whole = render_map(tutorial.main_map, dpi=dpi, game=tutorial)
+    assert whole.tile_w == whole.width and whole.tile_h >= whole.height   # one tile: one drawing
+    reference = whole.region((0, 0, *whole.size))
+    monkeypatch.setattr(mapimage, "NARROW", 0)
+    tiled = render_map(tutorial.main_map, dpi=dpi, game=tutorial)
+    assert tiled.tile_w == mapimage.TILE < tiled.width
+    W, H = tiled.size
+    assert tiled.region((0, 0, W, H)).tobytes() == reference.tobytes()
+    stitched = Image.new("RGB", (W, H))
+    for y in range(0, H, 301):
+        for x in range(0, W, 433):
+            box = (x, y, min(W, x + 433), min(H, y + 301))
+            stitched.paste(tiled.region(box), box[:2])
+    assert stitched.tobytes() == reference.tobytes()
+
+
+def test_tiles_kept_for_later_windows_stay_within_their_pixel_budget(tutorial, monkeypatch):
+    from toolkit.render import mapimage
+
+    monkeypatch.setattr(mapimage, "NARROW", 0)
+    monkeypatch.setattr(mapimage, "KEPT_PIXELS", 3 * mapimage.TILE * 256)
+    image = render_map(tutorial.main_map, dpi=150, game=tutorial)
+    monkeypatch.setattr(image, "tile_h", 256)
+    W, H = image.size
+    for y in range(0, H, 200):   # windows cut by tile edges: their tiles are kept, the oldest forgotten
+        image.region((100, y, W - 100, min(H, y + 200)))
+        assert image._kept == sum(t.width * t.height for t in image._tiles.values()) <= mapimage.KEPT_PIXELS
+    assert image._tiles

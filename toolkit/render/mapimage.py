@@ -89,8 +89,9 @@ class MapImage:
         # tiles low enough that one row of them (a strip) holds about STRIP_PIXELS: memory
         # then follows that budget, not the map's width; fixed per map, so every window of
         # this map is drawn from the same tiles. A narrow map's strip is a single tile: no
-        # copying tiles into strips, and no tile seams (pillow fills a polygon cut by an
-        # image's edge a pixel differently now and then)
+        # copying tiles into strips, and its pixels are those of the map drawn whole in one go
+        # (pillow's polygon edges, computed in single precision from the drawing's origin, put
+        # a rare stray or missing pixel of a hex fill in other places for another origin)
         if size[0] <= NARROW:
             self.tile_w = max(1, size[0])
             self.tile_h = max(TILE_H_MIN, STRIP_PIXELS // self.tile_w // 64 * 64)
