@@ -986,21 +986,35 @@ class MapScene:
                 paste_text(image, origin, x, y, text, size, True, "condensed", colour)
         # hex ids over a knock-out box of the hex's colour
         if self.ids:
-            pieces = self.__dict__.get("_id_pieces")
-            if pieces is None:   # where each id's glyphs go, worked out once for every window
-                size, bold, family = self.id_font
-                pieces = self._id_pieces = [label_pieces(x, y, label, size, bold, family, self.id_anchor)
-                                            for x, y, _, _, label in self.ids]
+            pastes = self.__dict__.get("_id_pastes")
+            if pastes is None:   # worked out once for every window
+                pastes = self._id_pastes = self._id_paste_list()
+            paste = core.paste
             for n in order:
-                _, _, (x0, y0, x1, y1), (colour, knock), _ = self.ids[n]
-                if knock is not None:
-                    core.paste(ink(knock), (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                colour = ink(colour)
-                for mask, (gx0, gy0, gx1, gy1) in pieces[n]:
-                    core.paste(colour, (gx0 - ox, gy0 - oy, gx1 - ox, gy1 - oy), mask)
+                for fill, (x0, y0, x1, y1), mask in pastes[n]:
+                    if mask is None:
+                        paste(fill, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                    else:
+                        paste(fill, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), mask)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
+
+    def _id_paste_list(self) -> list[tuple]:
+        """Per hex, what painting its id pastes (packed inks, boxes in map pixels, glyph masks):
+        the knock-out box in the hex's colour, then each piece of the id through its mask."""
+        size, bold, family = self.id_font
+        anchor = self.id_anchor
+        inks: dict = {}
+        out = []
+        for x, y, box, (colour, knock), label in self.ids:
+            for c in (colour, knock):
+                if c is not None and c not in inks:
+                    inks[c] = ink(c)
+            c = inks[colour]
+            glyphs = tuple((c, piece, mask) for mask, piece in label_pieces(x, y, label, size, bold, family, anchor))
+            out.append(glyphs if knock is None else ((inks[knock], box, None),) + glyphs)
+        return out
 
     def _grid_plan(self) -> None:
         """Whole-pixel corners of each hex, its grid polylines and its symbol sprites."""

@@ -312,15 +312,21 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
         c = ink(fill)
         core.draw_lines(flat, c, w)
         if w > 2:
-            # only the joints near this crop (a long piece crosses several)
-            W, H = crop.size
-            for i in joints:
-                x, y = flat[2 * i], flat[2 * i + 1]
-                if -w < x < W + w and -w < y < H + w:
-                    _dot(core, x, y, w, c)
-            for flag, (x, y) in zip(round_ends, ((flat[0], flat[1]), (flat[-2], flat[-1]))):
-                if flag:
-                    _dot(core, x, y, w, c)
+            # discs as _dot draws them, inline (a map draws thousands)
+            ellipse, lo, span = core.draw_ellipse, w // 2, w - 1
+            if joints:
+                # only the joints near this crop (a long piece crosses several)
+                W, H = crop.size
+                for i in joints:
+                    x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
+                    if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                        ellipse((x, y, x + span, y + span), c, 1)
+            if round_ends[0]:
+                x, y = flat[0] - lo, flat[1] - lo
+                ellipse((x, y, x + span, y + span), c, 1)
+            if round_ends[1]:
+                x, y = flat[-2] - lo, flat[-1] - lo
+                ellipse((x, y, x + span, y + span), c, 1)
     elif kind == "segments":
         _, points, fill, w = op
         flat = tr(points)
