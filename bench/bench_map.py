@@ -117,6 +117,8 @@ def _render(game_map, dpi: int) -> tuple[float, float, tuple[int, int]]:
 def run_speed(name: str, side: str) -> dict:
     """One process's runs of one side (``render`` or ``baseline``) of a speed case: its first
     run, then ``repeats`` more (wall and CPU seconds each)."""
+    from toolkit.render.mapimage import render_map   # imported before any run is timed
+
     case = SPEED[name]
     game_map = synthetic_map(case["cols"], case["rows"])
     dpi = case["dpi"]
@@ -124,7 +126,6 @@ def run_speed(name: str, side: str) -> dict:
         runs = [_render(game_map, dpi) for _ in range(1 + case["repeats"])]
         size = runs[0][2]
     else:
-        from toolkit.render.mapimage import render_map
         size = render_map(game_map, dpi=dpi).size   # the plan only: no pixels yet (not timed)
         runs = [baseline(game_map, dpi, size) for _ in range(1 + case["repeats"])]
     return dict(case=name, side=side, hexes=len(game_map.grid), dpi=dpi, size=list(size),
