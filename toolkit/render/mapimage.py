@@ -18,6 +18,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, Iterator
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from ..errors import BuildError
@@ -250,17 +251,22 @@ def _fit(grid, size: float, margin: float):
     extreme corner offset."""
     probe = Layout(grid, size)
     hexes = grid.hexes()
-    xs, ys = zip(*map(probe.center, hexes))   # probe.center is exactly the offset from the origin
+    # Layout.center of every hex from the origin, as arrays: the same operations in the same
+    # order (a * line_spacing, d * size / 2), so the same numbers to the bit
+    lines = np.array([grid.to_lines(h) for h in hexes], dtype=float).reshape(-1, 2)
+    along, across = 0.0 + lines[:, 0] * probe.line_spacing, 0.0 + lines[:, 1] * probe.size / 2
+    xs, ys = (along, across) if grid.flat else (across, along)
     R = probe.radius
     start = 180 if grid.flat else 270
     ux = [R * math.cos(math.radians(start + 60 * i)) for i in range(6)]
     uy = [R * math.sin(math.radians(start + 60 * i)) for i in range(6)]
-    layout = Layout(grid, size, (margin - (min(xs) + min(ux)), margin - (min(ys) + min(uy))))
+    x_lo, x_hi, y_lo, y_hi = float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max())
+    layout = Layout(grid, size, (margin - (x_lo + min(ux)), margin - (y_lo + min(uy))))
     ox, oy = layout.origin
-    x0, y0 = (ox + min(xs)) + min(ux), (oy + min(ys)) + min(uy)
-    x1, y1 = (ox + max(xs)) + max(ux), (oy + max(ys)) + max(uy)
+    x0, y0 = (ox + x_lo) + min(ux), (oy + y_lo) + min(uy)
+    x1, y1 = (ox + x_hi) + max(ux), (oy + y_hi) + max(uy)
     area = math.ceil(x1 - min(x0, 0) + margin), math.ceil(y1 - min(y0, 0) + margin)
-    return layout, area, {h: (ox + x, oy + y) for h, x, y in zip(hexes, xs, ys)}
+    return layout, area, dict(zip(hexes, zip((ox + xs).tolist(), (oy + ys).tolist())))
 
 
 def build_map(game: Game, out_dir: Path, progress: Callable[[str], None]) -> list[Path]:
