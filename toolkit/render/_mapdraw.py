@@ -921,10 +921,12 @@ class MapScene:
         lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
         reach = self.grid_style[1] + 2
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
-        parts = list(self._sprite_boxes)
-        parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _, _) in enumerate(self.ids)]
-        if parts:
-            p = np.asarray(parts, dtype=float)
+        parts = [np.asarray(self._sprite_boxes, dtype=float).reshape(-1, 5)]
+        if self.ids:   # (hex number, id box and a margin of 2), made as arrays
+            ids = np.asarray([box for _, _, box, _, _ in self.ids], dtype=float).reshape(-1, 4)
+            parts.append(np.column_stack([np.arange(len(ids), dtype=float), ids + (-2, -2, 2, 2)]))
+        p = np.concatenate(parts)
+        if len(p):
             n = p[:, 0].astype(int)
             np.minimum.at(boxes[:, 0], n, p[:, 1])
             np.minimum.at(boxes[:, 1], n, p[:, 2])
