@@ -11,7 +11,7 @@ from the glyph cache. Memory follows the window, not the map.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from functools import lru_cache
 
 import numpy as np
@@ -43,6 +43,11 @@ DOMINANT = ("woods", "swamp", "town", "city", "mountain")
 
 #: Points :func:`catmull_rom` draws for each step of a road or railway.
 _SAMPLES = 10
+
+#: Water bodies shaped so far, by the relative places of their water and shore hexes and the
+#: hex size (see MapScene.water): pure geometry, shared by every map drawn at that size.
+_WATER_SHAPES: OrderedDict = OrderedDict()
+_WATER_SHAPES_KEPT = 512
 
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
@@ -167,20 +172,28 @@ class MapScene:
             by_style[self.style_of(self.m.terrain(h))].append(h)
         water_set = set(self.water_hexes)
         bodies = [(style, body) for style, hexes in by_style.items() for body in self._components(hexes)]
-        shapes: dict = {}
+        shapes = _WATER_SHAPES
+        scale = (self.size, self.layout.radius, self.grid.flat)
         for style, hexes in bodies:
             for h in hexes:
                 self.water_colour[h] = style.water
             shore_hexes = {n for h in hexes for n in self.grid.neighbours(h) if n not in water_set}
             # the shape depends only on where the water and shore hexes lie relative to each
-            # other: a pond or lake repeated over the map is shaped once, then moved
+            # other, and on the hex size: a pond or lake repeated over the map (or met on
+            # another map of that size) is shaped once, then moved
             x0, y0 = self.centres[hexes[0]]
             water = tuple(sorted((round(x - x0, 6), round(y - y0, 6)) for x, y in map(self.centres.get, hexes)))
             land = tuple(sorted((round(x - x0, 6), round(y - y0, 6))
                                 for x, y in map(self.centres.get, shore_hexes)))
-            shape = shapes.get((water, land))
+            key = (water, land, scale)
+            shape = shapes.get(key)
             if shape is None:
-                shape = shapes[(water, land)] = self._water_shape(water, land)
+                shape = shapes[key] = self._water_shape(water, land)
+                while len(shapes) > _WATER_SHAPES_KEPT:   # the oldest go first
+                    try:
+                        shapes.popitem(last=False)
+                    except KeyError:   # emptied meanwhile by another thread's render
+                        break
             offset = np.asarray((x0, y0))
             for rings, (bx0, by0, bx1, by1), shore in shape:
                 moved = [np.floor(ring + offset + 0.5).astype(np.int64) for ring in rings]   # snap()
