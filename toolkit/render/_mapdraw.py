@@ -1076,12 +1076,8 @@ class MapScene:
                     variant = (h.col * 7 + h.row * 13) % VARIANTS
                     cut = trimmed.get((code, variant))
                     if cut is None:
-                        spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
-                        box = spr.getchannel("A").getbbox() if spr is not None else None
-                        # premultiplied: pillow pastes it through its alpha twice as fast (pixels within
-                        # one level of 255 of the straight alpha paste)
-                        cut = trimmed[(code, variant)] = ((spr.crop(box).convert("RGBa").im, box[0], box[1], spr.width / 2,
-                                                           box[2] - box[0], box[3] - box[1]) if box else (None,) * 6)
+                        cut = trimmed[(code, variant)] = _trimmed_sprite(self.style_of(code), self.size, flat, variant,
+                                                                         self.symbol_shift)
                     if cut[0] is not None:
                         cx, cy = self.centres[h]
                         half = cut[3]
@@ -1106,6 +1102,19 @@ class MapScene:
                 if width > 2:   # round joints (whole-pixel discs, the same in every window)
                     for x, y in zip(flat[::2], flat[1::2]):
                         draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
+
+
+@lru_cache(maxsize=512)
+def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, shift: float) -> tuple:
+    """The symbol :func:`sprite` makes, cut to its ink (pasting clear pixels is wasted work) and
+    premultiplied (pillow pastes it through its alpha twice as fast, pixels within one level of
+    255 of the straight alpha paste), as pillow's core: ``(core, left, top, half the sprite's
+    side, width, height)``, or Nones for a style without a symbol. Made once per symbol and size."""
+    spr = sprite(style, size, flat, variant, shift)
+    box = spr.getchannel("A").getbbox() if spr is not None else None
+    if not box:
+        return (None,) * 6
+    return spr.crop(box).convert("RGBa").im, box[0], box[1], spr.width / 2, box[2] - box[0], box[3] - box[1]
 
 
 class _Boxes:
