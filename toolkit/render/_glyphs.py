@@ -16,7 +16,8 @@ from PIL import Image, ImageDraw, ImageFont
 from ._raster import snap
 from .fonts import font
 
-__all__ = ["text_sprite", "text_box", "paste_text", "paste_label", "label_box", "label_pieces", "GlyphDraw"]
+__all__ = ["text_sprite", "text_box", "paste_text", "paste_label", "label_box", "label_layout",
+           "GlyphDraw"]
 
 
 @lru_cache(maxsize=4096)
@@ -79,6 +80,12 @@ def _label_layout(text: str, size: float, bold: bool, family: str, anchor: str):
     return tuple(out)
 
 
+def label_layout(text: str, size: float, bold: bool, family: str, anchor: str = "mm") -> tuple:
+    """What :func:`paste_label` pastes for ``text`` anchored at ``(0, 0)``: ``(mask core, x, y,
+    width, height)`` per piece (cached)."""
+    return _label_layout(text, size, bold, family, anchor)
+
+
 @lru_cache(maxsize=4096)
 def _label_extent(text: str, size: float, bold: bool, family: str, anchor: str) -> tuple[int, int, int, int]:
     parts = _label_layout(text, size, bold, family, anchor)
@@ -101,15 +108,6 @@ def paste_label(image: Image.Image, origin: tuple[int, int], x: float, y: float,
     core = image.im
     for mask, gx, gy, w, h in _label_layout(text, size, bold, family, anchor):
         core.paste(fill, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
-
-
-def label_pieces(x: float, y: float, text: str, size: float, bold: bool, family: str,
-                 anchor: str = "mm") -> list[tuple]:
-    """What :func:`paste_label` pastes, worked out once: ``(mask core, (x0, y0, x1, y1))``
-    per piece, in map pixels."""
-    X, Y = snap(x), snap(y)
-    return [(mask, (X + gx, Y + gy, X + gx + w, Y + gy + h))
-            for mask, gx, gy, w, h in _label_layout(text, size, bold, family, anchor)]
 
 
 @lru_cache(maxsize=4096)

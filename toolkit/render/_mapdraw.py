@@ -25,7 +25,7 @@ from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
 from ._mapgeom import Bins, chains, crossing, join_ends, lake_body, line_cover, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
-from ._glyphs import label_box, label_pieces, paste_text, text_box
+from ._glyphs import label_box, label_layout, paste_text, text_box
 from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
@@ -1001,35 +1001,20 @@ class MapScene:
                 paste_text(image, origin, x, y, text, size, True, "condensed", colour)
         # hex ids over a knock-out box of the hex's colour
         if self.ids:
-            pastes = self.__dict__.get("_id_pastes")
-            if pastes is None:   # worked out once for every window
-                pastes = self._id_pastes = self._id_paste_list()
-            paste = core.paste
+            # as paste_label does it, inline (a map has thousands of ids)
+            size, bold, family = self.id_font
+            anchor, paste, floor = self.id_anchor, core.paste, math.floor
             for n in order:
-                for fill, (x0, y0, x1, y1), mask in pastes[n]:
-                    if mask is None:
-                        paste(fill, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                    else:
-                        paste(fill, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), mask)
+                x, y, (x0, y0, x1, y1), (colour, knock), label = self.ids[n]
+                if knock is not None:
+                    paste(ink(knock), (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                c = ink(colour)
+                X, Y = floor(x + 0.5) - ox, floor(y + 0.5) - oy   # snap()
+                for mask, gx, gy, w, h in label_layout(label, size, bold, family, anchor):
+                    paste(c, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
-
-    def _id_paste_list(self) -> list[tuple]:
-        """Per hex, what painting its id pastes (packed inks, boxes in map pixels, glyph masks):
-        the knock-out box in the hex's colour, then each piece of the id through its mask."""
-        size, bold, family = self.id_font
-        anchor = self.id_anchor
-        inks: dict = {}
-        out = []
-        for x, y, box, (colour, knock), label in self.ids:
-            for c in (colour, knock):
-                if c is not None and c not in inks:
-                    inks[c] = ink(c)
-            c = inks[colour]
-            glyphs = tuple((c, piece, mask) for mask, piece in label_pieces(x, y, label, size, bold, family, anchor))
-            out.append(glyphs if knock is None else ((inks[knock], box, None),) + glyphs)
-        return out
 
     def _grid_plan(self) -> None:
         """Whole-pixel corners of each hex, its grid polylines and its symbol sprites."""
