@@ -1053,24 +1053,24 @@ class MapScene:
         self.sprites: dict[int, list] = {}
         self._sprite_boxes: list[tuple] = []   # (hex number, box) of each sprite, for _hex_extents
         trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
+        cells, centres, boxes, sprites = self.m.hexes, self.centres, self._sprite_boxes, self.sprites
         for n, h in enumerate(self.hexes):
-            out = []
-            cell = self.m.hexes.get(h)
-            if cell is not None:
-                for code in (cell.terrain, *cell.features):
-                    variant = (h.col * 7 + h.row * 13) % VARIANTS
-                    cut = trimmed.get((code, variant))
-                    if cut is None:
-                        cut = trimmed[(code, variant)] = _trimmed_sprite(self.style_of(code), self.size, flat, variant,
-                                                                         self.symbol_shift)
-                    if cut[0] is not None:
-                        cx, cy = self.centres[h]
-                        half = cut[3]
-                        x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
-                        out.append((cut[0], (x, y, x + cut[4], y + cut[5])))   # pillow's core: pasted as is
-                        self._sprite_boxes.append((n, x, y, x + cut[4], y + cut[5]))
-            if out:
-                self.sprites[n] = out
+            cell = cells.get(h)
+            if cell is None:
+                continue
+            variant = (h.col * 7 + h.row * 13) % VARIANTS
+            for code in (cell.terrain, *cell.features):
+                cut = trimmed.get((code, variant))
+                if cut is None:
+                    cut = trimmed[(code, variant)] = _trimmed_sprite(self.style_of(code), self.size, flat, variant,
+                                                                     self.symbol_shift)
+                if cut[0] is not None:
+                    cx, cy = centres[h]
+                    half = cut[3]
+                    x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
+                    box = (x, y, x + cut[4], y + cut[5])
+                    sprites.setdefault(n, []).append((cut[0], box))   # pillow's core: pasted as is
+                    boxes.append((n, *box))
 
     def _grid_lines(self, draw, local, order) -> None:
         colour, width = self.grid_style
