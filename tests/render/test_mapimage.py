@@ -378,15 +378,18 @@ def test_tiles_draw_exactly_the_pixels_of_the_map_drawn_whole(tutorial, monkeypa
     assert stitched.tobytes() == reference.tobytes()
 
 
-def test_tiles_kept_for_later_windows_stay_within_their_pixel_budget(tutorial, monkeypatch):
+@pytest.mark.parametrize("tiles, pixels", [(99, 3 * 1024 * 256), (2, 10**9)])
+def test_tiles_kept_for_later_windows_stay_within_their_budget(tutorial, monkeypatch, tiles, pixels):
     from toolkit.render import mapimage
 
     monkeypatch.setattr(mapimage, "NARROW", 0)
-    monkeypatch.setattr(mapimage, "KEPT_PIXELS", 3 * mapimage.TILE * 256)
+    monkeypatch.setattr(mapimage, "KEPT_TILES", tiles)
+    monkeypatch.setattr(mapimage, "KEPT_PIXELS", pixels)
     image = render_map(tutorial.main_map, dpi=150, game=tutorial)
     monkeypatch.setattr(image, "tile_h", 256)
     W, H = image.size
     for y in range(0, H, 200):   # windows cut by tile edges: their tiles are kept, the oldest forgotten
         image.region((100, y, W - 100, min(H, y + 200)))
-        assert image._kept == sum(t.width * t.height for t in image._tiles.values()) <= mapimage.KEPT_PIXELS
-    assert image._tiles
+        assert image._kept == sum(t.width * t.height for t in image._tiles.values()) <= pixels
+        assert len(image._tiles) <= tiles
+    assert image._tiles and (len(image._tiles) == tiles or image._kept > pixels - 1024 * 256)   # full, not emptied

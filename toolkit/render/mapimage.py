@@ -51,7 +51,9 @@ TILE_H_MIN = 128
 #: A map up to this wide is drawn in tiles as wide as the map (``MapImage.tile_w``; as high as
 #: a strip): a strip is then one tile, drawn straight into the image the PNG writer gets.
 NARROW = 4096
-#: Pixels of the tiles cut by a window's edge kept for the next window (about 96 MB of RGB).
+#: Tiles cut by a window's edge kept for the next window (at most 3 MB each of a wide map)...
+KEPT_TILES = 32
+#: ...and at most this many pixels of them (a narrow map's tiles are strips: up to 64 MB each).
 KEPT_PIXELS = 32 * TILE * TILE_H
 
 Progress = Callable[[str], None]
@@ -156,10 +158,11 @@ class MapImage:
         return out
 
     def _keep(self, key: tuple[int, int], tile: Image.Image) -> None:
-        """Keep a tile for later windows, forgetting the oldest beyond :data:`KEPT_PIXELS`."""
+        """Keep a tile for later windows, forgetting the oldest beyond :data:`KEPT_TILES` tiles
+        or :data:`KEPT_PIXELS` pixels."""
         self._tiles[key] = tile
         self._kept += tile.width * tile.height
-        while self._kept > KEPT_PIXELS and len(self._tiles) > 1:
+        while (len(self._tiles) > KEPT_TILES or self._kept > KEPT_PIXELS) and len(self._tiles) > 1:
             _, old = self._tiles.popitem(last=False)
             self._kept -= old.width * old.height
 
