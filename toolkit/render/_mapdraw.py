@@ -11,6 +11,7 @@ from the glyph cache. Memory follows the window, not the map.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections import OrderedDict, defaultdict
 from functools import lru_cache
 
@@ -1077,16 +1078,18 @@ class MapScene:
         colour = ink(colour)
         line = draw.draw.draw_lines
         lo = width // 2
-        outlines = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
-        for k, n in enumerate(order):
-            pieces = [outlines[k]]
-            for i, j in self.grid_extra.get(n, ()):
-                pieces.append([*local[k, i].tolist(), *local[k, j].tolist()])
-            for flat in pieces:
-                line(flat, colour, width)
-                if width > 2:   # round joints (whole-pixel discs, the same in every window)
-                    for x, y in zip(flat[::2], flat[1::2]):
-                        draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
+        pieces = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
+        # the sides only hexes on the grid's border draw (order is sorted); all in one colour,
+        # so drawn after the others, the same pixels
+        for n, sides in self.grid_extra.items():
+            k = bisect_left(order, n)
+            if k < len(order) and order[k] == n:
+                pieces += [[*local[k, i].tolist(), *local[k, j].tolist()] for i, j in sides]
+        for flat in pieces:
+            line(flat, colour, width)
+            if width > 2:   # round joints (whole-pixel discs, the same in every window)
+                for x, y in zip(flat[::2], flat[1::2]):
+                    draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
 
 
 @lru_cache(maxsize=512)
