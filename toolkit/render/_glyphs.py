@@ -110,7 +110,7 @@ def paste_label(image: Image.Image, origin: tuple[int, int], x: float, y: float,
         core.paste(fill, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)   # a legend draws a few dozen texts: masks of many maps and sizes, a few MB
 def _text_mask(font: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float, float], ink: int):
     """``font.getmask2`` as ``ImageDraw.text`` calls it for one line of text in an RGB image."""
     return font.getmask2(text, "L", None, None, None, 0, anchor, ink, start, stroke_filled=True)
