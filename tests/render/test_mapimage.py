@@ -393,3 +393,27 @@ def test_tiles_kept_for_later_windows_stay_within_their_budget(tutorial, monkeyp
         assert image._kept == sum(t.width * t.height for t in image._tiles.values()) <= pixels
         assert len(image._tiles) <= tiles
     assert image._tiles and (len(image._tiles) == tiles or image._kept > pixels - 1024 * 256)   # full, not emptied
+
+
+def test_water_shaped_for_one_map_draws_the_same_on_another():
+    """Water bodies are shaped once per neighbourhood and hex size for every map: a map drawn
+    after another has shaped its ponds draws the pixels it draws with nothing shaped yet."""
+    from dataclasses import replace
+
+    from toolkit.render import _mapdraw
+
+    first = _synthetic()
+    hexes = dict(first.hexes)
+    for h in list(hexes)[::5]:   # other lakes and woods, some ponds in the same shapes
+        hexes[h] = HexTerrain("w" if hexes[h].terrain != "w" else "f")
+    second = replace(first, hexes=hexes)
+
+    _mapdraw._WATER_SHAPES.clear()
+    alone = render_map(second, dpi=150).image.tobytes()
+    own = len(_mapdraw._WATER_SHAPES)
+    _mapdraw._WATER_SHAPES.clear()
+    render_map(first, dpi=150).image
+    shaped = len(_mapdraw._WATER_SHAPES)
+    after = render_map(second, dpi=150)
+    assert len(_mapdraw._WATER_SHAPES) < shaped + own   # some shapes of the first map served the second
+    assert after.image.tobytes() == alone
