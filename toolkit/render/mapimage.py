@@ -155,7 +155,7 @@ class MapImage:
                 if out is None:
                     out = Image.new("RGB", (x1 - x0, y1 - y0), None)   # every pixel comes from a tile
                 out.paste(tile, (tile_box[0] - x0, tile_box[1] - y0))
-        return out
+        return out if out is not None else Image.new("RGB", (x1 - x0, y1 - y0))   # an empty window
 
     def _keep(self, key: tuple[int, int], tile: Image.Image) -> None:
         """Keep a tile for later windows, forgetting the oldest beyond :data:`KEPT_TILES` tiles
