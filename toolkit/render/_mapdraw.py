@@ -98,6 +98,7 @@ class MapScene:
         self.hexsides(rec)
         self.lines(rec)
         edge_labels = self.edges(rec)
+        self.hex_ids()   # before the markers: a star or disc keeps off its hex's id
         self.marker_list = self.markers(rec)
         self.ops = rec.items
         self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
@@ -106,7 +107,6 @@ class MapScene:
         self.op_raw = np.asarray([b for _, b, _ in self.ops], dtype=float).reshape(-1, 4)
         self.op_pads = np.asarray([p for _, _, p in self.ops], dtype=float)
         self.edge_tiles = self.edge_labels(edge_labels)
-        self.hex_ids()
         self.places()
         self.hex_boxes = self._hex_extents()
         self.hex_index = _Boxes(self.hex_boxes)
@@ -278,6 +278,7 @@ class MapScene:
     def hexsides(self, canvas) -> None:
         """Rivers, lake sides, slopes and walls along chains of hexsides."""
         self.water_lines: list[LineString] = []   # as drawn (smoothed): where bridges go
+        self.water_widths: list[float] = []   # their drawn widths, fractions of the hex size
         by_code: dict[str, list[Hexside]] = defaultdict(list)
         for side, feats in self.m.hexsides.items():
             for f in feats:
@@ -303,10 +304,13 @@ class MapScene:
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
                     self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
+                    self.water_widths.append(style.width * 1.25)   # the lakes' widest (see _lake_side)
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
                     self.water_lines.append(LineString(np.asarray(pts, dtype=float)))
+                    # at the names' frame size: the same at every dpi (the edge has a floor in pixels)
+                    self.water_widths.append(style.drawn_width(self.NAME_FRAME) / self.NAME_FRAME)
                 if style.edge is not None:
                     canvas.line(pts, style.edge, style.drawn_width(self.size))
                 canvas.line(pts, style.colour, w)
@@ -624,18 +628,20 @@ class MapScene:
                 along[i][4][axis] = min(along[i][4][axis], most)
 
     def markers(self, canvas) -> list:
-        """Victory stars and supply-source discs; returns (text, x, y, size, colour) to print."""
+        """Victory stars and supply-source discs, each at the spot of its hex nearest its usual
+        one (a star left of the town, a disc right) that keeps off the roads, railways, rivers,
+        bridges and the hex id; returns (text, x, y, size, colour) to print."""
         texts = []
         self.marker_boxes: list[tuple] = []   # where the stars and discs are (the drafter masks them)
         vic = self.theme.data.get("victory", {})
         r = self.px(vic.get("size", 0.22)) / 2
         fill = rgb(vic.get("fill", "#c8102e"))
         vp_ink = rgb(vic.get("text", "#ffffff"))
+        taken: list = []   # (hex, centre, radius) of the markers placed so far
         for v in self.m.victory:
             if v.hex not in self.centres:
                 continue
-            cx, cy = self.centres[v.hex]
-            x, y = cx - self.px(0.28), cy - self.px(0.09)
+            x, y = self._marker_spot(v.hex, (-0.28, -0.09), vic.get("size", 0.22) / 2, taken)
             star = [(x + (r if k % 2 == 0 else r * 0.45) * math.sin(math.pi * k / 5),
                      y - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
             canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
@@ -651,8 +657,7 @@ class MapScene:
             for h in src.hexes:
                 if h not in self.centres:
                     continue
-                cx, cy = self.centres[h]
-                x, y = cx + self.px(0.28), cy - self.px(0.09)
+                x, y = self._marker_spot(h, (0.28, -0.09), sup.get("size", 0.17) / 2, taken)
                 colour = side_colour(src.side, self.game)
                 canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
                                width=max(1.0, self.px(0.014)))
@@ -660,6 +665,60 @@ class MapScene:
                 self.marker_boxes.append((x - rs, y - rs, x + rs, y + rs))
                 texts.append(("S", x, y, rs * 1.25, self.theme.ink))
         return texts
+
+    #: Where in its hex a marker may go (fractions of the hex size from the centre): a grid
+    #: fine enough to slip between the roads of a junction.
+    MARKER_GRID = np.asarray([(dx / 50, dy / 50) for dx in range(-25, 26) for dy in range(-22, 23)], dtype=float)
+
+    def _marker_spot(self, h: Hex, usual: tuple[float, float], radius: float, taken: list) -> tuple[float, float]:
+        """Where the marker of ``radius`` (a fraction of the hex size) goes in ``h``: the spot
+        nearest ``usual`` whose disc, with a margin, lies inside the hex and clear of the drawn
+        roads, railways, rivers, lake sides, bridges, ids and the markers placed so far (the
+        clearest spot if none is clear). Weighed in the names' frame: the same spot at every dpi."""
+        F = self.NAME_FRAME
+        k = F / self.size
+        cx, cy = self.centres[h]
+        fx, fy = cx * k, cy * k
+        need = (radius + 0.025) * F
+        spots = np.vstack([np.asarray([usual], dtype=float), self.MARKER_GRID])   # the usual spot first
+        order = np.lexsort((spots[:, 1], spots[:, 0], np.round(np.hypot(spots[:, 0] - usual[0], spots[:, 1] - usual[1]), 9)))
+        spots = spots[order]
+        pts = shapely.points(fx + spots[:, 0] * F, fy + spots[:, 1] * F)
+        cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
+        inside = shapely.contains(cell.buffer(-(radius + 0.02) * F), pts)
+        spots, pts = spots[inside], pts[inside]
+        if not len(pts):
+            return cx + usual[0] * self.size, cy + usual[1] * self.size
+        zone = shapely.box(fx - F, fy - F, fx + F, fy + F)
+        shapes = []
+        for style, line in self.line_paths:
+            curve = LineString(np.asarray(line, dtype=float) * k)
+            if curve.intersects(zone):
+                half = max(style.width, style.ties or 0.0) / 2 + (0.011 if style.casing is not None else 0.0)
+                shapes.append(curve.intersection(zone).buffer(half * F))
+        for line, width in zip(self.water_lines, self.water_widths):
+            curve = shapely.transform(line, lambda c: c * k)
+            if curve.intersects(zone):
+                shapes.append(curve.intersection(zone).buffer(width / 2 * F))
+        shapes += [shapely.transform(b, lambda c: c * k) for b in self.__dict__.get("lake_bodies", ())]
+        shapes += [shapely.Polygon(np.asarray(d, dtype=float) * k).buffer(0.04 * F, join_style=2)
+                   for d in self.__dict__.get("bridge_decks", ())]   # the deck and its wings
+        # ids measured at the frame's size, grown as the names grow them (at a small size the
+        # printed id sits up to 0.04 hex lower)
+        shapes += [shapely.box(*self._framed_id(n, k)).buffer(0.03 * F, join_style=2)
+                   for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
+        shapes += [shapely.Point(x * k, y * k).buffer(rt * F) for _, (x, y), rt in taken]
+        shapes = [g for g in shapes if g.intersects(zone)]
+        if shapes:
+            clear = shapely.distance(pts, unary_union(shapes))
+            free = np.flatnonzero(clear >= need)
+            best = int(free[0]) if len(free) else int(np.argmax(clear))
+        else:
+            best = 0
+        dx, dy = spots[best]
+        at = (cx + float(dx) * self.size, cy + float(dy) * self.size)
+        taken.append((h, at, radius))
+        return at
 
     # -- text ------------------------------------------------------------------------------
 
