@@ -363,14 +363,44 @@ class MapScene:
         canvas.segments([((x, y), (x - uy * length, y + ux * length))
                          for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035))], colour, max(1.0, w * 0.6))
 
-    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None) -> None:
-        """A bridge centred on ``at``, its deck along ``direction`` (where the road runs)."""
+    def _bridges(self, canvas, crossings, water_width: dict) -> None:
+        """A bridge where each line crosses the water. Lines that cross one hexside side by side
+        (a railway drawn beside its road) share one bridge wide enough for both, not two decks
+        and their wings on top of each other; a railway alone gets a dark deck."""
+        groups: list[list] = []
+        for side, at, direction, rail in crossings:
+            d = math.hypot(*direction) or 1.0
+            u = (direction[0] / d, direction[1] / d)
+            for group in groups:
+                s0, at0, u0, _ = group[0]
+                if s0 == side and abs(u[0] * u0[0] + u[1] * u0[1]) > 0.94 and math.dist(at, at0) < self.px(0.3):
+                    group.append((side, at, u if u[0] * u0[0] + u[1] * u0[1] > 0 else (-u[0], -u[1]), rail))
+                    break
+            else:
+                groups.append([(side, at, u, rail)])
+        for group in groups:
+            side = group[0][0]
+            ux = sum(u[0] for _, _, u, _ in group) / len(group)
+            uy = sum(u[1] for _, _, u, _ in group) / len(group)
+            mx = sum(at[0] for _, at, _, _ in group) / len(group)
+            my = sum(at[1] for _, at, _, _ in group) / len(group)
+            d = math.hypot(ux, uy) or 1.0
+            nx, ny = -uy / d, ux / d
+            across = [(at[0] - mx) * nx + (at[1] - my) * ny for _, at, _, _ in group]
+            mid = (min(across) + max(across)) / 2
+            deck = rgb("#3a3a3a") if all(rail for *_, rail in group) else None
+            self._bridge(canvas, (mx + nx * mid, my + ny * mid), (ux, uy), self.px(water_width[side]), self.theme.ink,
+                         deck, self.px(0.055) + (max(across) - min(across)) / 2)
+
+    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None, half_w: float | None = None) -> None:
+        """A bridge centred on ``at``, its deck along ``direction`` (where the road runs),
+        ``half_w`` either side of it (by default as wide as one road)."""
         mx, my = at
         d = math.hypot(*direction) or 1.0
         ux, uy = direction[0] / d, direction[1] / d
         nx, ny = -uy, ux
         half_len = gap / 2 + self.px(0.07)
-        half_w = self.px(0.055)
+        half_w = self.px(0.055) if half_w is None else half_w
         deck_pts = [(mx - ux * half_len + nx * half_w, my - uy * half_len + ny * half_w),
                     (mx + ux * half_len + nx * half_w, my + uy * half_len + ny * half_w),
                     (mx + ux * half_len - nx * half_w, my + uy * half_len - ny * half_w),
@@ -411,6 +441,7 @@ class MapScene:
         # drawn river (a bridge given as a hexside feature is drawn here too)
         bridged = {side for side, feats in self.m.hexsides.items()
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
+        crossings = []   # (hexside, where the drawn line crosses the water, its direction there, railway?)
         for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
             drawn = None
             for i, (a, b) in enumerate(zip(line.hexes, line.hexes[1:])):
@@ -423,8 +454,8 @@ class MapScene:
                     near = LineString(drawn[max(0, _SAMPLES * (i - 1)):_SAMPLES * (i + 2) + 1])
                     at, direction = crossing(near, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
-                    deck = rgb("#3a3a3a") if style.key == "rail" else None
-                    self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
+                    crossings.append((side, at, direction, style.key == "rail"))
+        self._bridges(canvas, crossings, water_width)
         paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for style, pts in paths:   # casings first so crossing roads merge cleanly
