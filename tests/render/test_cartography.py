@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
@@ -502,3 +502,55 @@ def test_markers_go_to_the_same_spots_at_every_dpi(game_id):
                      + [((y0 + y1) / 2 - oy) / size for _, y0, _, y1 in image.scene.marker_boxes])
     for other in spots[1:]:
         assert other == pytest.approx(spots[0], abs=0.01)
+
+
+def _water_shapes(scene) -> list:
+    """The water as drawn: rivers as wide as drawn (edges included), lake sides, lake shores."""
+    S = scene.size
+    shapes = [line.buffer(w / 2 * S) for line, w in zip(scene.water_lines, scene.water_widths)]
+    shapes += list(getattr(scene, "lake_bodies", []))
+    shapes += [LineString(pts).buffer(max(0.5, 0.009 * S)) for pts, _ in scene.shores if len(pts) > 1]
+    return shapes
+
+
+def test_ids_move_off_a_river_lake_side_or_shore_along_their_hexside():
+    # a river along the top sides of a row of hexes, lake sides along another, a lake below
+    # land: the id printed at the top of each hex sat on the water, its knock-out box cutting
+    # a notch in the river, the lake or the shore line
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    sides = {}
+    for row, code in ((3, "river"), (5, "lake")):
+        for c in range(2, 7):
+            side = Hexside.of(Hex(c, row), grid.neighbour(Hex(c, row), "N"))
+            sides[side] = [HexsideFeature(side, code)]
+    m = _map(sides=sides, terrain={Hex(9, 4): "l", Hex(10, 4): "l"})
+    for dpi in (100, 150, 300):
+        image = render_map(m, dpi=dpi)
+        water = unary_union(_water_shapes(image.scene))
+        wet = [image.scene.grid.format(h) for h, b in image.scene.id_boxes.items() if water.intersects(box(*b))]
+        assert wet == [], f"ids on water at {dpi} dpi"   # before: 12 (the river's, the lake sides', the lake's)
+        # pixel for pixel, the water is drawn as if there were no ids
+        bare = render_map(replace(m, hex_ids="none"), dpi=dpi)
+        assert bare.size == image.size
+        a, b = np.asarray(image.image), np.asarray(bare.image)
+        mask = Image.new("L", image.size, 0)
+        draw = ImageDraw.Draw(mask)
+        inner = water.buffer(-1.5)   # off the anti-aliased rims
+        for shape in getattr(inner, "geoms", [inner]):
+            draw.polygon(list(shape.exterior.coords), fill=1)
+            for ring in shape.interiors:
+                draw.polygon(list(ring.coords), fill=0)
+        inside = np.asarray(mask, dtype=bool)
+        assert inside.sum() > 1000
+        assert (a[inside] == b[inside]).all(), f"{(a[inside] != b[inside]).any(axis=1).sum()} water pixels cut"
+        for h, (x0, y0, x1, y1) in image.scene.id_boxes.items():   # still inside its hex
+            assert Polygon(image.layout.corners(h)).contains(box(x0, y0, x1, y1))
+
+
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_no_bundled_id_covers_water(game_id):
+    for map_id, image in _bundled_plans(game_id).items():
+        water = unary_union(_water_shapes(image.scene))
+        wet = [image.scene.grid.format(h) for h, b in image.scene.id_boxes.items() if water.intersects(box(*b))]
+        # before: 263 ids over all the bundled maps (103 on A Victory Denied's)
+        assert wet == [], f"{map_id}: ids on water {wet[:10]}"

@@ -771,7 +771,7 @@ class MapScene:
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         self._id_offset = dy
         self._id_text: dict[Hex, str] = {}
-        self._id_shift = self._ids_off_bridges() if self.__dict__.get("bridge_decks") else {}
+        self._id_shift = self._ids_moved()
         pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
         styles: dict = {}
@@ -928,37 +928,71 @@ class MapScene:
     #: the bridge first): beside it along the top of the hex, else a little lower.
     ID_MOVES = ((0.1, 0.0), (0.13, 0.03), (0.16, 0.06), (0.0, 0.08), (0.0, 0.12), (0.08, 0.1), (0.0, 0.16))
 
-    def _ids_off_bridges(self) -> dict:
-        """Hexes whose id a bridge deck would cover, with where the id goes instead. A bridge
-        sits where its road crosses the river, and a road crossing the top side of a hex on a
-        flat-topped grid crosses it right at the id: moving the id keeps both whole. Weighed
-        in the names' frame (the same moves at every dpi)."""
+    #: Where an id water runs through goes instead: further into the hex (away from the
+    #: river, lake side or shore along the hexside it sits by), then a little aside as well.
+    ID_DRY_MOVES = tuple((0.0, n / 50) for n in range(1, 9)) + ((0.06, 0.08), (-0.06, 0.08), (0.1, 0.1), (-0.1, 0.1))
+
+    def _ids_moved(self) -> dict:
+        """Hexes whose id would cover a bridge deck or water (a river or lake side along the
+        hexside the id sits by, a lake's shore line), with where the id goes instead: its
+        knock-out box would cut a notch in the water or the bridge. A bridge sits where its
+        road crosses the river, and a road crossing the top side of a hex on a flat-topped
+        grid crosses it right at the id; a river along that side runs through the id's box.
+        Weighed in the names' frame (the same moves at every dpi)."""
         k = self.NAME_FRAME / self.size
-        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.bridge_decks]
-        tree = shapely.STRtree(decks)
-        inset = 0.02 * self.NAME_FRAME   # the id stays clear of the hex's own grid lines
+        F = self.NAME_FRAME
+        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.__dict__.get("bridge_decks", ())]
+        water = [shapely.transform(line, lambda c: c * k).buffer(w / 2 * F)
+                 for line, w in zip(self.water_lines, self.water_widths)]
+        water += [shapely.transform(b, lambda c: c * k) for b in self.__dict__.get("lake_bodies", ())]
+        water += [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(max(0.5, 0.009 * F))
+                  for pts, _ in self.shores if len(pts) > 1]
+        if not decks and not water:
+            return {}
+        deck_tree, water_tree = shapely.STRtree(decks), shapely.STRtree(water)
+        inset = 0.02 * F   # the id stays clear of the hex's own grid lines
+        # an id printed small sits up to 0.04 hex off where the frame measures it (see places)
+        margin = 0.03 * F
+        inward = -1.0 if self.id_anchor == "mb" else 1.0
 
-        def free(box) -> bool:
-            return not len(tree.query(shapely.box(*box), predicate="intersects"))
+        def clash(box) -> tuple[bool, bool]:
+            on_deck = bool(len(deck_tree.query(shapely.box(*box), predicate="intersects")))
+            wet = shapely.box(box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin)
+            return on_deck, bool(len(water_tree.query(wet, predicate="intersects")))
 
+        # only hexes within a hex of a deck or of water can have either under their id
+        hexes = self.hexes
+        at = np.asarray([self.centres[h] for h in hexes], dtype=float).reshape(-1, 2) * k
+        cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
+        near = np.zeros(len(hexes), dtype=bool)
+        for tree in (deck_tree, water_tree):
+            if len(tree.geometries):
+                near[np.unique(tree.query(cells, predicate="intersects")[0])] = True
         moves: dict = {}
-        seen: set = set()
-        for deck in self.bridge_decks:
-            x, y = sum(p[0] for p in deck) / len(deck), sum(p[1] for p in deck) / len(deck)
-            at = self.layout.hex_at(x, y)
-            for h in (at, *self.grid.neighbours(at)) if at in self.centres else ():
-                if h in seen or h not in self.centres:
-                    continue
-                seen.add(h)
-                if free(self._framed_id(h, k, (0.0, 0.0))):
-                    continue
-                cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k).buffer(-inset)
-                away = 1.0 if self.centres[h][0] >= x else -1.0
-                for mx, my in ((sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)):
-                    box = self._framed_id(h, k, (mx, my))
-                    if free(box) and cell.contains(shapely.box(*box)):
-                        moves[h] = (mx, my)
-                        break
+        for n in np.flatnonzero(near):
+            h = hexes[n]
+            on_deck, wet = clash(self._framed_id(h, k, (0.0, 0.0)))
+            if not (on_deck or wet):
+                continue
+            cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k).buffer(-inset)
+            if on_deck:   # aside, away from the bridge, first
+                deck = decks[int(deck_tree.query(shapely.box(*self._framed_id(h, k, (0.0, 0.0))), predicate="intersects")[0])]
+                away = 1.0 if self.centres[h][0] * k >= deck.centroid.x else -1.0
+                order = [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)] + list(self.ID_DRY_MOVES)
+            else:
+                order = list(self.ID_DRY_MOVES) + [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (1.0, -1.0)]
+            for mx, my in order:
+                box = self._framed_id(h, k, (mx, my * inward))
+                if cell.contains(shapely.box(*box)) and not any(clash(box)):
+                    moves[h] = (mx, my * inward)
+                    break
+            else:
+                if on_deck:   # no spot clear of both: at least off the bridge
+                    for mx, my in order:
+                        box = self._framed_id(h, k, (mx, my * inward))
+                        if cell.contains(shapely.box(*box)) and not clash(box)[0]:
+                            moves[h] = (mx, my * inward)
+                            break
         return moves
 
     def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
