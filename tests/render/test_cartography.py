@@ -554,3 +554,26 @@ def test_no_bundled_id_covers_water(game_id):
         wet = [image.scene.grid.format(h) for h, b in image.scene.id_boxes.items() if water.intersects(box(*b))]
         # before: 263 ids over all the bundled maps (103 on A Victory Denied's)
         assert wet == [], f"{map_id}: ids on water {wet[:10]}"
+
+
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_off_map_boxes_fill_the_width_of_their_legend_column(game_id):
+    # White Death's chart is wide, so is its legend column: its 25 boxes ran down one narrow
+    # file of it (a band 25 boxes tall below the map, ten print pages of empty paper)
+    theme = Theme.default()
+    game = load_game(game_id)
+    for game_map in game.maps.values():
+        *_, area_w, area_h = render_map(game_map, dpi=150, game=game).hex_area
+        plan, _ = plan_legend(game_map, game, theme, 150, area_w, area_h)
+        names = {b.name.upper() for b in game_map.boxes}
+        frames = sorted({frame for text, _, frame in legend_text_extents(plan, theme)   # a name may wrap
+                         if len(text) > 2 and any(c.isalpha() for c in text) and any(text in name for name in names)},
+                        key=lambda f: (f[1], f[0]))
+        if not frames:
+            continue
+        pad, width = frames[0][0], frames[0][2] - frames[0][0]
+        rows = [[f for f in frames if f[1] == y] for y in sorted({f[1] for f in frames})]
+        for row in rows[:-1]:   # no room for one more box beside the last of a row
+            assert row[-1][2] + width + pad > plan.col_width, f"{game_map.id}: a row of {len(row)} boxes has room"
+        assert all(x1 <= plan.col_width - pad // 2 for _, _, x1, _ in frames)
+        assert not any(box(*a).intersects(box(*b)) for i, a in enumerate(frames) for b in frames[i + 1:])
