@@ -1036,8 +1036,11 @@ class MapScene:
                     edge += 1
                 mx = sum(self.centres[p.hex][0] for p in run) / len(run)
                 my = sum(self.centres[p.hex][1] for p in run) / len(run)
-                runs.append(sorted(run, key=lambda p: (self.centres[p.hex][0] - mx) ** 2
-                                   + (self.centres[p.hex][1] - my) ** 2))
+                # in hexes, rounded: two hexes as near the middle tie at every dpi (by float
+                # noise Kursk's Kalinovka was named from one at 96 and 122 dpi, another at 150)
+                runs.append(sorted(run, key=lambda p: (round(math.hypot(self.centres[p.hex][0] - mx,
+                                                                        self.centres[p.hex][1] - my) / self.size, 6),
+                                                       run.index(p))))
         return runs
 
     def _hex_extents(self) -> np.ndarray:
