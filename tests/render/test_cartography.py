@@ -397,9 +397,12 @@ def test_legend_and_tec_text_stays_inside_its_panel(game_id, dpi):
     game = load_game(game_id)
     theme = Theme.default()
     for game_map in game.maps.values():
-        plan, _ = plan_legend(game_map, game, theme, dpi, 4000, 3000)
-        for text, (x0, y0, x1, y1), (fx0, fy0, fx1, fy1) in legend_text_extents(plan, theme):
-            assert fx0 <= x0 and x1 <= fx1 and fy0 <= y0 and y1 <= fy1, f"{text!r} overflows its panel"
+        *_, area_w, area_h = render_map(game_map, dpi=dpi, game=game).hex_area
+        # beside the map as printed, and below a wide one
+        for w, h in ((area_w, area_h), (4000, 3000)):
+            plan, _ = plan_legend(game_map, game, theme, dpi, w, h)
+            for text, (x0, y0, x1, y1), (fx0, fy0, fx1, fy1) in legend_text_extents(plan, theme):
+                assert fx0 <= x0 and x1 <= fx1 and fy0 <= y0 and y1 <= fy1, f"{text!r} overflows its panel"
 
 
 def test_long_names_and_notes_stay_inside_the_legend_and_its_boxes():
