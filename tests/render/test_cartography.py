@@ -592,3 +592,34 @@ def test_off_map_boxes_fill_the_width_of_their_legend_column(game_id):
             assert row[-1][2] + width + pad > plan.col_width, f"{game_map.id}: a row of {len(row)} boxes has room"
         assert all(x1 <= plan.col_width - pad // 2 for _, _, x1, _ in frames)
         assert not any(box(*a).intersects(box(*b)) for i, a in enumerate(frames) for b in frames[i + 1:])
+
+
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_an_edge_listed_for_a_side_shows_that_sides_band(game_id):
+    # White Death: the Soviet south edge (2634-3034) lay under the German rail supply band of
+    # the whole south edge, grey under a Soviet label
+    from toolkit.render._mapdraw import EDGE_SIDES, side_colour
+    game = load_game(game_id)
+    for game_map in game.maps.values():
+        image = render_map(game_map, dpi=150, game=game)
+        scene, layout, grid = image.scene, image.layout, game_map.grid
+        listed: dict = {}
+        for (edge, side, hexes), _ in scene.edge_groups().items():
+            for h in hexes or ():
+                listed.setdefault((edge, h), set()).add(side)
+        checked = 0
+        for (edge, h), sides in listed.items():
+            if len(sides) > 1:
+                continue   # two sides name one hex: either band may show
+            (side,) = sides
+            for direction in EDGE_SIDES[grid.flat][edge]:
+                n = grid.neighbour(h, direction)
+                if n in grid:
+                    continue
+                (cx, cy), (nx, ny) = layout.center(h), layout.center(n)
+                x, y = round(cx + (nx - cx) * 0.55), round(cy + (ny - cy) * 0.55)   # in the band
+                pixel = image.region((x, y, x + 1, y + 1)).getpixel((0, 0))
+                assert max(abs(a - b) for a, b in zip(pixel, side_colour(side, game))) <= 8, \
+                    f"{game_map.id} {grid.format(h)}: not {side}'s band"
+                checked += 1
+        assert checked or not listed

@@ -576,7 +576,9 @@ class MapScene:
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
         lines_of, occupied = self._lines()
-        for (edge_name, side_id, _), entry in groups.items():
+        # a band along a whole edge first, a band along listed hexes over it: White Death's
+        # German rail supply along the whole south edge hid the Soviet stretch of it
+        for (edge_name, side_id, _), entry in sorted(groups.items(), key=lambda item: item[0][2] is not None):
             hexes = entry["hexes"] or tuple(self._edge_hexes(edge_name))
             wanted = EDGE_SIDES[flat].get(edge_name, set())
             steps = [(da, dd) for name, da, dd in self.grid.directions if name in wanted]
