@@ -378,6 +378,7 @@ class MapScene:
                     break
             else:
                 groups.append([(side, at, u, rail)])
+        bridges = []   # (hexside, centre, direction, normal, deck colour, half width)
         for group in groups:
             side = group[0][0]
             ux = sum(u[0] for _, _, u, _ in group) / len(group)
@@ -389,12 +390,32 @@ class MapScene:
             across = [(at[0] - mx) * nx + (at[1] - my) * ny for _, at, _, _ in group]
             mid = (min(across) + max(across)) / 2
             deck = rgb("#3a3a3a") if all(rail for *_, rail in group) else None
-            self._bridge(canvas, (mx + nx * mid, my + ny * mid), (ux, uy), self.px(water_width[side]), self.theme.ink,
-                         deck, self.px(0.055) + (max(across) - min(across)) / 2)
+            bridges.append((side, (mx + nx * mid, my + ny * mid), (ux / d, uy / d), (nx, ny), deck,
+                            self.px(0.055) + (max(across) - min(across)) / 2))
+        # lines crossing one hexside close together at an angle (Velikiye Luki's road and
+        # railway) keep a bridge each, joined into one: no wings between them, one deck under both
+        wings = [[True, True] for _ in bridges]
+        for i, (side, (ax, ay), _, (anx, any_), _, aw) in enumerate(bridges):
+            for j in range(i + 1, len(bridges)):
+                other, (bx, by), _, (bnx, bny), _, bw = bridges[j]
+                if other != side or math.dist((ax, ay), (bx, by)) > aw + bw + self.px(0.1):
+                    continue
+                wings[i][0 if (bx - ax) * anx + (by - ay) * any_ > 0 else 1] = False
+                wings[j][0 if (ax - bx) * bnx + (ay - by) * bny > 0 else 1] = False
+                half = self.px(water_width[side]) / 2 + self.px(0.07)
+                corners = [(cx + ux * sl * half + nx * sw * w, cy + uy * sl * half + ny * sw * w)
+                           for (cx, cy), (ux, uy), (nx, ny), w in (((ax, ay), bridges[i][2], (anx, any_), aw),
+                                                                   ((bx, by), bridges[j][2], (bnx, bny), bw))
+                           for sl in (1, -1) for sw in (1, -1)]
+                canvas.shape(shapely.MultiPoint(corners).convex_hull, fill=self.theme.paper)
+        for (side, at, direction, _, deck, half_w), keep in zip(bridges, wings):
+            self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck, half_w, keep)
 
-    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None, half_w: float | None = None) -> None:
+    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None, half_w: float | None = None,
+                wings=(True, True)) -> None:
         """A bridge centred on ``at``, its deck along ``direction`` (where the road runs),
-        ``half_w`` either side of it (by default as wide as one road)."""
+        ``half_w`` either side of it (by default as wide as one road), with the wings of
+        ``wings`` (left, right of the deck)."""
         mx, my = at
         d = math.hypot(*direction) or 1.0
         ux, uy = direction[0] / d, direction[1] / d
@@ -409,7 +430,9 @@ class MapScene:
         self.__dict__.setdefault("bridge_decks", []).append(deck_pts)
         w = max(1.0, self.px(0.016))
         flare = self.px(0.04)
-        for sgn in (1, -1):
+        for sgn, wing in zip((1, -1), wings):
+            if not wing:
+                continue
             ox, oy = nx * half_w * sgn, ny * half_w * sgn
             p0 = (mx - ux * half_len + ox, my - uy * half_len + oy)
             p1 = (mx + ux * half_len + ox, my + uy * half_len + oy)
