@@ -272,6 +272,19 @@ def test_bridges_sit_where_the_drawn_road_and_rail_cross_the_river(along):
         assert decks[0].contains(crossing.buffer(half)), f"the {style.key} crosses off its bridge"
 
 
+def _wings_on_other_bridges(scene) -> list:
+    """Hexes of bridge decks a wing of another bridge touches (a wing belongs to the deck it
+    borders, the nearest)."""
+    decks = [Polygon(p) for p in getattr(scene, "bridge_decks", [])]
+    out = []
+    for wing in map(LineString, getattr(scene, "bridge_wings", [])):
+        own = min(range(len(decks)), key=lambda i: decks[i].distance(wing))
+        drawn = wing.buffer(max(1.0, scene.px(0.016)) / 2)
+        out += [scene.grid.format(scene.layout.hex_at(*d.centroid.coords[0]))
+                for i, d in enumerate(decks) if i != own and d.intersects(drawn)]
+    return out
+
+
 @pytest.mark.parametrize("game_id", EVERY_GAME)
 def test_no_bundled_bridges_overlap(game_id):
     for map_id, image in _bundled_plans(game_id).items():
@@ -280,8 +293,22 @@ def test_no_bundled_bridges_overlap(game_id):
         over = [a.intersection(b).area / size ** 2 for i, a in enumerate(decks) for b in decks[i + 1:] if a.intersects(b)]
         # before: Demyansk's road-and-rail crossings, three pairs of decks overlapping by up
         # to 0.0075 of a hex; Velikiye Luki's rail and road cross one hexside at 30 degrees,
-        # their decks touch (0.0008): separate bridges, as the lines are not side by side
+        # their decks touch (0.0008), joined into one bridge
         assert all(area < 0.001 for area in over), f"{map_id}: bridges on top of each other"
+        # before: Velikiye Luki's two wings lay on the other bridge's deck
+        assert _wings_on_other_bridges(image.scene) == [], map_id
+
+
+def test_a_road_and_a_railway_crossing_one_hexside_at_an_angle_share_a_bridge():
+    # Velikiye Luki 1008/1108: the railway crosses the river beside the road, diverging
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    side = Hexside.of(Hex(6, 4), Hex(7, 4))
+    road = Line("road", tuple(Hex(c, 4) for c in range(2, 11)))
+    rail = Line("rail", (*grid.line(Hex(2, 7), Hex(6, 4))[:-1], Hex(6, 4), Hex(7, 4), *grid.line(Hex(7, 4), Hex(11, 1))[1:]))
+    image = render_map(_map([road, rail], {side: [HexsideFeature(side, "river")]}), dpi=150)
+    assert len(image.scene.bridge_decks) == 2
+    assert _wings_on_other_bridges(image.scene) == []
+    assert len(image.scene.bridge_wings) == 2   # the outer wing of each
 
 
 def _name_report(map_image) -> list[tuple]:

@@ -436,9 +436,10 @@ class MapScene:
             ox, oy = nx * half_w * sgn, ny * half_w * sgn
             p0 = (mx - ux * half_len + ox, my - uy * half_len + oy)
             p1 = (mx + ux * half_len + ox, my + uy * half_len + oy)
-            canvas.line([(p0[0] - ux * flare + nx * flare * sgn, p0[1] - uy * flare + ny * flare * sgn), p0, p1,
-                         (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)],
-                        colour, w)
+            wing_pts = [(p0[0] - ux * flare + nx * flare * sgn, p0[1] - uy * flare + ny * flare * sgn), p0, p1,
+                        (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)]
+            canvas.line(wing_pts, colour, w)
+            self.__dict__.setdefault("bridge_wings", []).append(wing_pts)
 
     def lines(self, canvas) -> None:
         """Bridges, then tracks, roads and railways as smooth curves through hex centres."""
