@@ -7,6 +7,7 @@ line's faint edges into the line.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from ._pixels import fix
 from .sample import ID_BAND, colour_distance
@@ -20,13 +21,35 @@ FAINT = 0.47
 INK = 0.8
 #: A stroke covers this share of its course from one step to the next (a dashed track does).
 UNBROKEN = 0.6
+#: A pixel is taken for a line's colour when at least this much of it is that colour.
+FLOOR = 0.4
+#: A line whose sure strokes peak at this share of its colour or more shows crisp; one that
+#: peaks lower is judged with thresholds lowered in proportion, down to WEAKEST of them.
+CRISP = 0.9
+WEAKEST = 0.45
+
+
+@dataclass(frozen=True)
+class Strength:
+    """How strongly a line shows on one picture, learned from its sure strokes: the median
+    ``peak`` share of its colour across them (its most inked pixel; about 1 on a crisp
+    picture). Blur or a soft scan spreads a thin line (a railway at 80 dpi) to half its
+    colour or less, keeping its shape: its thresholds are then lowered in proportion (but not
+    below :data:`WEAKEST` of a crisp line's, where noise, grid lines and contours would pass)."""
+
+    peak: float
+
+    def thresholds(self) -> tuple[float, float, float]:
+        """``(floor, faint, ink)`` for this line on this picture (the defaults on a crisp one)."""
+        ratio = min(1.0, max(WEAKEST, self.peak / CRISP))
+        return FLOOR * ratio, FAINT * ratio, INK * ratio
 
 
 class StrokeReader:
     """Judges the pixels of ``sampler``'s picture against lines ``(code, colour, casing or
     None)``: the map's colours, the picture's after ``correction``."""
 
-    def __init__(self, sampler, lines, correction) -> None:
+    def __init__(self, sampler, lines, correction, strengths=None) -> None:
         self.sampler = sampler
         self.lines = list(lines)
         self.correction = correction
@@ -46,6 +69,10 @@ class StrokeReader:
                       if i != j and colour_distance(a, b) < 150 and j not in self.cased_by.get(i, ())
                       and i not in self.cased_by.get(j, ())}
         self._labels: dict = {}
+        #: per line: (floor, faint, ink) thresholds, from its :class:`Strength` where learned
+        self.strengths = dict(strengths or {})
+        self.limits = [self.strengths[i].thresholds() if i in self.strengths else (FLOOR, FAINT, INK)
+                       for i in range(len(self.lines))]
 
     # -- pixels ------------------------------------------------------------------------------
 
@@ -65,7 +92,7 @@ class StrokeReader:
                 continue
             w = [p[c] - fill[c] for c in range(3)]
             a = (v[0] * w[0] + v[1] * w[1] + v[2] * w[2]) / vv
-            if a < 0.4 or a > 1.6:
+            if a < self.limits[i][0] or a > 1.6:
                 continue
             r = math.sqrt(sum((w[c] - a * v[c]) ** 2 for c in range(3)))
             length = math.sqrt(vv)
@@ -78,6 +105,38 @@ class StrokeReader:
             self._labels.clear()
         self._labels[key] = best, alpha
         return best, alpha
+
+    def share(self, colour, fill, index: int) -> float:
+        """How much of a pixel is line ``index``'s colour blended with ``fill`` (0 when it lies
+        off the blend), with no floor: what a faint stroke's pixels hold."""
+        p = fix(colour, self.correction)
+        target = self.colours[index]
+        v = [target[c] - fill[c] for c in range(3)]
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if vv < 1600.0:
+            return 0.0
+        w = [p[c] - fill[c] for c in range(3)]
+        a = (v[0] * w[0] + v[1] * w[1] + v[2] * w[2]) / vv
+        if a <= 0.0:
+            return 0.0
+        r = math.sqrt(sum((w[c] - a * v[c]) ** 2 for c in range(3)))
+        return min(1.0, a) if r <= 20 + 0.12 * math.sqrt(vv) else 0.0
+
+    def across(self, x: float, y: float, way, index: int, fill, reach: int) -> float:
+        """The share of line ``index``'s colour in the most inked pixel across a stroke at
+        working point (x, y) heading ``way`` (each read a pixel either way along the stroke
+        too, as :meth:`runs` does)."""
+        pixel = self.sampler.pixel
+        px, py = -way[1], way[0]
+        shares = []
+        for k in range(-reach, reach + 1):
+            cx, cy = x + k * px, y + k * py
+            best = 0.0
+            for colour in (pixel(cx, cy), pixel(cx - way[0], cy - way[1]), pixel(cx + way[0], cy + way[1])):
+                if colour is not None:
+                    best = max(best, self.share(colour, fill, index))
+            shares.append(best)
+        return max(shares)
 
     def _hidden(self, x: float, y: float, centre) -> bool:
         """True if working point (x, y) is under a printed name, id or marker (where the hex
@@ -117,7 +176,9 @@ class StrokeReader:
         for i in range(1, len(labels) + 1):
             if i == len(labels) or labels[i] != labels[start]:
                 peak = max(alphas[start:i])
-                if labels[start] >= 0 and (peak >= CORE or peak >= FAINT and sum(alphas[start:i]) >= INK):
+                line = labels[start]
+                if line >= 0 and (peak >= CORE or peak >= self.limits[line][1]
+                                  and sum(alphas[start:i]) >= self.limits[line][2]):
                     raw.append([start, i - 1, labels[start]])
                 start = i
         return self._uncase(raw), labels.count(-2)

@@ -233,32 +233,47 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     for code, kind in game_map.line_types.items():
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
         lines.append((code, learned or style.colour, None if learned else style.casing))
-    reader = LinkReader(sampler, lines, draft.correction)
     sampler.correction = draft.correction
     alphas = {code: side_ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
     fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
+    pairs: list[tuple[Hex, Hex]] = []
     seen: set[Hexside] = set()
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
-            if other not in draft.hexes:
-                continue
             side = Hexside.of(hex, other)
-            if side in seen:
-                continue
-            seen.add(side)
+            if other in draft.hexes and side not in seen:
+                seen.add(side)
+                pairs.append((hex, other))
+    textured = {(hex, other): any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
+                for hex, other in pairs}
+
+    def read_links(reader: LinkReader) -> dict:
+        return {(hex, other): reader.read(hex, other, fill[hex], fill[other], textured[(hex, other)])
+                for hex, other in pairs}
+    read = {}
+    if lines:
+        reader = LinkReader(sampler, lines, draft.correction)
+        read = read_links(reader)
+        # a picture that shows a line fainter than a crisp one does (a thin railway blurred
+        # to half its colour): read again, that line judged by how its sure strokes show
+        again = LinkReader(sampler, lines, draft.correction, reader.learned())
+        if again.limits != reader.limits:
+            read = read_links(again)
+    for hex, other in pairs:
+        side = Hexside.of(hex, other)
+        if True:
             sure, crossing = 1.0, False
             if lines:
-                textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
-                found, partly = reader.read(hex, other, fill[hex], fill[other], textured)
+                found, partly = read[(hex, other)]
                 if found:
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
                 crossing = bool(found) or partly >= 0.5
                 sure = sureness(min(found.values()) if found else None, partly,
-                                 TEXTURED_SHARE if textured else LINE_SHARE)
+                                 TEXTURED_SHARE if textured[(hex, other)] else LINE_SHARE)
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure = read_hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
                                                     crossing, grid_rgb)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from ..hexes import Hex, Hexside
-from ._strokes import StrokeReader
+from ._strokes import Strength, StrokeReader
 
 #: A line is found when it is seen on this share of the steps followed into both hexes ...
 LINE_SHARE = 0.75
@@ -34,11 +34,32 @@ STEP = 0.06
 REACH = 0.12
 #: The widest run across a stroke still taken for a line (a town's block or a wood is wider).
 THIN = 0.16
+#: A line's strength is learned from this many points on its sure strokes (a few links' worth).
+LEARN_POINTS = 24
 
 
 class LinkReader(StrokeReader):
     """Reads the lines crossing each hexside of a picture: ``lines`` are ``(code, colour,
-    casing or None)``, the map's colours (the picture's after ``correction``)."""
+    casing or None)``, the map's colours (the picture's after ``correction``); ``strengths``
+    how strongly each shows on this picture (see :meth:`learned`)."""
+
+    def __init__(self, sampler, lines, correction, strengths=None) -> None:
+        super().__init__(sampler, lines, correction, strengths)
+        self._sure: dict[int, list] = {}  # line index -> points on its sure strokes
+
+    def learned(self) -> dict[int, Strength]:
+        """How strongly each line showed on the strokes read so far that crossed a side sure
+        (seen on both scans, followed well into both hexes): the median share of its colour
+        at their most inked pixels across, for lines seen on at least :data:`LEARN_POINTS` points."""
+        out = {}
+        for index, points in self._sure.items():
+            if len(points) < LEARN_POINTS:
+                continue
+            picked = points[::max(1, len(points) // 400)]  # a few hundred points tell the median
+            reach = max(3, int(math.ceil(0.5 * THIN * self.sampler.size)))
+            peaks = sorted(self.across(x, y, (wx, wy), index, fill, reach) for (x, y, wx, wy), fill in picked)
+            out[index] = Strength(peaks[len(peaks) // 2])
+        return out
 
     # -- a hexside ---------------------------------------------------------------------------
 
@@ -123,7 +144,10 @@ class LinkReader(StrokeReader):
             best[index] = max(best.get(index, 0.0), round(share, 3))
             # a stroke seen crossing and followed well into one hex, lost in the other (faint
             # on a dark fill), leaves the side unsure however little of it the other showed
-            for (h, looked_, reached_) in (into_a, into_b):
+            if pa and pb and all(reached) and share >= 0.95:  # a sure stroke: how this line shows
+                self._sure.setdefault(index, []).extend(
+                    [(p, fill_a) for p in into_a[3]] + [(p, fill_b) for p in into_b[3]])
+            for (h, looked_, reached_, _) in (into_a, into_b):
                 if reached_ and looked_ >= 2 and h >= needed * looked_:
                     unsure = max(unsure, 0.7)
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
@@ -131,10 +155,11 @@ class LinkReader(StrokeReader):
         return found, seen
 
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
-                textured=False) -> tuple[int, int, bool | None]:
+                textured=False) -> tuple[int, int, bool | None, list]:
         """Follow line ``index`` from ``start`` (working pixels) heading about ``way`` into the
         hex centred at ``centre``: ``(steps it was seen on, steps it could be seen on, whether
-        it reached DEPTH inside the hex, or None where names hid it all the way)``.
+        it reached DEPTH inside the hex, or None where names hid it all the way, the points
+        it was seen at with its heading there)``.
 
         Each step looks across the stroke for the run of its colour nearest where the stroke
         was heading, and turns with it. The first step looks wider (a stroke's heading across
@@ -144,6 +169,7 @@ class LinkReader(StrokeReader):
         lx, ly = start  # where the stroke was last seen
         wx, wy = way
         hits = looked = misses = 0
+        trail = []      # where the stroke was seen, and its heading there
         first = True    # until the stroke is first seen, its heading is known only roughly
         coasted = 0.0   # how far the search went on without seeing the stroke
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
@@ -172,6 +198,7 @@ class LinkReader(StrokeReader):
                 hx, hy = _unit(nx - lx, ny - ly)
                 wx, wy = (hx, hy) if first else _unit(wx + hx, wy + hy)
                 x, y = lx, ly = nx, ny
+                trail.append((nx, ny, wx, wy))
                 hits += 1
                 looked += 1
                 misses = 0
@@ -190,16 +217,16 @@ class LinkReader(StrokeReader):
                 looked += 1
                 misses += 1
                 if misses > 2:
-                    return hits, looked, False
+                    return hits, looked, False, trail
             if wx * inward[0] + wy * inward[1] < 0.2:  # turned to run along the side
-                return hits, looked, False
+                return hits, looked, False, trail
             depth = (x - mid[0]) * inward[0] + (y - mid[1]) * inward[1]
             # (where names hide the stroke, it is looked for on nearly to the hex's middle)
             if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
                 # inside this hex, not gone on into its neighbour past a corner
                 inside = math.hypot(x - centre[0], y - centre[1]) <= 0.42 * dist
-                return hits, looked, (looked >= 1 or None) if inside else False
-        return hits, looked, False
+                return hits, looked, (looked >= 1 or None) if inside else False, trail
+        return hits, looked, False, trail
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
