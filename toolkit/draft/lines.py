@@ -80,18 +80,30 @@ class LinkReader(StrokeReader):
             return m[0] + sign * depth * n[0] + t * u[0], m[1] + sign * depth * n[1] + t * u[1]
 
         seeds = []
-        for sign, fill, centre in ((-1, fill_a, ca), (1, fill_b, cb)):
+        left: dict[int, list[float]] = {}  # per side of the hexside: the scans not yet looked at
+
+        def scan(sign, depth, fill, centre) -> bool:
+            points = [at(sign, depth * dist, t) for t in ts]
+            found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
+            for first, last, index in found:
+                # a run that reaches an end of the scan runs along the side, not across it
+                if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
+                    continue
+                seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
+            return bool(hidden)
+        ends = ((-1, fill_a, ca), (1, fill_b, cb))
+        for sign, fill, centre in ends:
             # where a name or an id hides the scan, scan again deeper in the hex, then nearer the side
-            for depth in SCANS:
-                points = [at(sign, depth * dist, t) for t in ts]
-                found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
-                for first, last, index in found:
-                    # a run that reaches an end of the scan runs along the side, not across it
-                    if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
-                        continue
-                    seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
-                if not hidden:
-                    break
+            left[sign] = list(SCANS)
+            while left[sign] and scan(sign, left[sign].pop(0), fill, centre):
+                pass
+        for sign, fill, centre in ends:
+            # a stroke seen on one side only: look for it deeper on the other too (a faint line
+            # broken where the first scan crossed it) before counting it missed there (not
+            # nearer the side, where a line passing by a corner shows)
+            deeper = [d for d in left[sign] if d > SCANS[0]]
+            while deeper and any(o[0] == -sign for o in seeds) and not any(o[0] == sign for o in seeds):
+                scan(sign, deeper.pop(0), fill, centre)
         if not seeds:
             return {}, 0.0
         needed = TEXTURED_SHARE if textured else LINE_SHARE
