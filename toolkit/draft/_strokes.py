@@ -73,6 +73,8 @@ class StrokeReader:
         self.strengths = dict(strengths or {})
         self.limits = [self.strengths[i].thresholds() if i in self.strengths else (FLOOR, FAINT, INK)
                        for i in range(len(self.lines))]
+        #: the lines this picture shows fainter than a crisp picture would
+        self.faint = {i for i, limits in enumerate(self.limits) if limits != (FLOOR, FAINT, INK)}
 
     # -- pixels ------------------------------------------------------------------------------
 
@@ -181,7 +183,7 @@ class StrokeReader:
                                   and sum(alphas[start:i]) >= self.limits[line][2]):
                     raw.append([start, i - 1, labels[start]])
                 start = i
-        return self._uncase(raw), labels.count(-2)
+        return self._uncase(raw, labels, alphas), labels.count(-2)
 
     def _judged(self, points, fill, centre, along) -> tuple[list[int], list[float], list]:
         """Per point: the line index its pixel is (-1: none, -2: hidden or off the picture),
@@ -293,10 +295,11 @@ class StrokeReader:
                     best = min(best, math.sqrt(sum((w[c] - a * v[c] - b * u[c]) ** 2 for c in range(3))))
         return best
 
-    def _uncase(self, raw: list) -> list[tuple[float, float, int]]:
+    def _uncase(self, raw: list, labels: list[int], alphas: list[float]) -> list[tuple[float, float, int]]:
         """A road's casing (a dark edge each side) joins the road; what is left of a dark run
         beside it, wider than the casing on its other side, is a line of its own (a railway
-        drawn beside the road)."""
+        drawn beside the road). The casing's width is read where it shows alone: the narrower
+        edge where both are runs, else the ink of the faint edge on the other side."""
         if not self.cased_by:
             return [tuple(r) for r in raw]
         out = [list(r) for r in raw]
@@ -315,10 +318,33 @@ class StrokeReader:
                 continue
             widths = [e[1] - e[0] + 1 for e in edges.values()]
             # the casing is as wide each side: the narrower edge's width where both show
-            casing = min(widths) if len(widths) == 2 else min(widths[0], 0.5 + 0.2 * (core[1] - core[0] + 1))
+            if len(widths) == 2:
+                casing = min(widths)
+            else:
+                side = -next(iter(edges))
+                faint = self._edge_ink(labels, alphas, core, side, next(iter(edges.values()))[2])
+                casing = min(widths[0], faint or 0.5 + 0.2 * (core[1] - core[0] + 1))
             for side, edge in edges.items():
                 if side > 0:
                     edge[0] += casing
                 else:
                     edge[1] -= casing
         return [tuple(r) for r in out if r[1] - r[0] >= 0]
+
+    @staticmethod
+    def _edge_ink(labels: list[int], alphas: list[float], core, side: int, casing: int) -> float:
+        """The ink of casing ``casing`` just beyond ``core``'s ``side`` end (a pixel's gap
+        allowed), too faint to be a run of its own: 0 where none shows."""
+        ink, gap = 0.0, 0
+        k = int(core[1] if side > 0 else core[0]) + side
+        for _ in range(4):
+            if not 0 <= k < len(labels):
+                break
+            if labels[k] == casing:
+                ink += alphas[k]
+            elif ink or gap:
+                break
+            else:
+                gap += 1
+            k += side
+        return ink

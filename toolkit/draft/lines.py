@@ -98,11 +98,12 @@ class LinkReader(StrokeReader):
             while left[sign] and scan(sign, left[sign].pop(0), fill, centre):
                 pass
         for sign, fill, centre in ends:
-            # a stroke seen on one side only: look for it deeper on the other too (a faint line
-            # broken where the first scan crossed it) before counting it missed there (not
-            # nearer the side, where a line passing by a corner shows)
+            # a stroke seen on one side only, of a line this picture shows faint: look for it
+            # deeper on the other too (broken where the first scan crossed it) before counting
+            # it missed there (not nearer the side, where a line passing by a corner shows)
             deeper = [d for d in left[sign] if d > SCANS[0]]
-            while deeper and any(o[0] == -sign for o in seeds) and not any(o[0] == sign for o in seeds):
+            while deeper and any(o[0] == -sign and o[3] in self.faint for o in seeds) and not any(
+                    o[0] == sign for o in seeds):
                 scan(sign, deeper.pop(0), fill, centre)
         if not seeds:
             return {}, 0.0
