@@ -225,7 +225,8 @@ class StrokeReader:
                 j += 1
             if labels[i] >= 0 and j - i <= 2 and max(alphas[i:j]) < CORE:
                 near = [k for k in (i - 1, j) if 0 <= k < n and labels[k] >= 0 and labels[k] != labels[i]
-                        and alphas[k] > max(alphas[i:j]) and labels[i] not in self.cased_by.get(labels[k], ())]
+                        and alphas[k] > max(alphas[i:j]) and labels[i] not in self.cased_by.get(labels[k], ())
+                        and labels[k] not in self.cased_by.get(labels[i], ())]
                 if near:
                     strongest = max(near, key=lambda k: alphas[k])
                     for k in range(i, j):
