@@ -330,6 +330,11 @@ class StrokeReader:
                     edge[0] += casing
                 else:
                     edge[1] -= casing
+                # what is left must show as a stroke itself (not a casing's antialiased fringe)
+                rest = alphas[math.ceil(edge[0]):math.floor(edge[1]) + 1]
+                _, faint, ink = self.limits[edge[2]]
+                if not rest or not (max(rest) >= CORE or max(rest) >= faint and sum(rest) >= ink):
+                    edge[1] = edge[0] - 1
         return [tuple(r) for r in out if r[1] - r[0] >= 0]
 
     @staticmethod
