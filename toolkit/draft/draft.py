@@ -238,42 +238,27 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
-    pairs: list[tuple[Hex, Hex]] = []
+    read = _read_links(game_map, sampler, draft, lines, fill, texture) if lines else {}
     seen: set[Hexside] = set()
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
+            if other not in draft.hexes:
+                continue
             side = Hexside.of(hex, other)
-            if other in draft.hexes and side not in seen:
-                seen.add(side)
-                pairs.append((hex, other))
-    textured = {(hex, other): any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
-                for hex, other in pairs}
-
-    def read_links(reader: LinkReader) -> dict:
-        return {(hex, other): reader.read(hex, other, fill[hex], fill[other], textured[(hex, other)])
-                for hex, other in pairs}
-    read = {}
-    if lines:
-        reader = LinkReader(sampler, lines, draft.correction)
-        read = read_links(reader)
-        # a picture that shows a line fainter than a crisp one does (a thin railway blurred
-        # to half its colour): read again, that line judged by how its sure strokes show
-        again = LinkReader(sampler, lines, draft.correction, reader.learned())
-        if again.limits != reader.limits:
-            read = read_links(again)
-    for hex, other in pairs:
-        side = Hexside.of(hex, other)
-        if True:
+            if side in seen:
+                continue
+            seen.add(side)
             sure, crossing = 1.0, False
             if lines:
-                found, partly = read[(hex, other)]
+                textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
+                found, partly = read[side]
                 if found:
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
                 crossing = bool(found) or partly >= 0.5
                 sure = sureness(min(found.values()) if found else None, partly,
-                                 TEXTURED_SHARE if textured[(hex, other)] else LINE_SHARE)
+                                 TEXTURED_SHARE if textured else LINE_SHARE)
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure = read_hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
                                                     crossing, grid_rgb)
@@ -283,6 +268,28 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
     return crossed
+
+
+def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, fill: dict,
+                texture: dict) -> dict[Hexside, tuple[dict, float]]:
+    """The roads and railways read across every hexside: ``side -> (found, largest share
+    seen)`` (see :meth:`~toolkit.draft.lines.LinkReader.read`). A picture that shows a line
+    fainter than a crisp one (a thin railway blurred to half its colour) is read again, that
+    line judged by how its sure strokes showed."""
+    pairs: dict[Hexside, tuple[Hex, Hex, bool]] = {}
+    for hex in draft.hexes:
+        for other in game_map.grid.neighbours(hex):
+            side = Hexside.of(hex, other)
+            if other in draft.hexes and side not in pairs:
+                textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
+                pairs[side] = (hex, other, textured)
+
+    def read_all(reader: LinkReader) -> dict:
+        return {side: reader.read(a, b, fill[a], fill[b], textured) for side, (a, b, textured) in pairs.items()}
+    reader = LinkReader(sampler, lines, draft.correction)
+    read = read_all(reader)
+    again = LinkReader(sampler, lines, draft.correction, reader.learned())
+    return read_all(again) if again.limits != reader.limits else read
 
 
 #: How sure a hex is where a road or railway read on the picture stops short of the map's edge.
