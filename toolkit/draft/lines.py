@@ -7,7 +7,10 @@ inside either hex, for a thin run of a line's colour; from each run, follow the 
 by pixel into both hexes, some way toward their middles. A stroke that crosses the side and
 reaches into both hexes links them; one that only passes near the side, or ends, does not.
 Which line it is comes from the colour of its pixels (:mod:`._strokes`); a road's dark casing
-is told from a railway beside it by its width.
+is told from a railway beside it by its width. How strongly each line shows on the picture is
+learned from the strokes that crossed a side for sure (:meth:`LinkReader.learned`): a picture
+that shows one faint (a thin railway blurred to half its colour) is read again with that line's
+thresholds lowered in proportion.
 """
 
 from __future__ import annotations
