@@ -7,8 +7,9 @@ from __future__ import annotations
 import math
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
+from toolkit.draft._strokes import CRISP, FAINT, FLOOR, INK, WEAKEST, Strength
 from toolkit.draft.lines import LinkReader, line_paths
 from toolkit.draft.sample import HexSampler
 from toolkit.hexes import Grid, Hex, Hexside, Layout
@@ -114,3 +115,76 @@ def test_links_join_into_paths_that_stop_at_forks():
     assert sorted(steps) == sorted(links)  # every link once
     assert all(c not in path[1:-1] for path in paths)  # c is a fork: paths end there
     assert sorted(len(p) for p in paths) == [2, 2, 3]
+
+
+# -- faint lines: a picture that shows a line at part of its colour ---------------------------
+
+IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+
+
+def _mix(colour, share):
+    return tuple(round(f + share * (c - f)) for f, c in zip(FILL, colour))
+
+
+def _faint_line(draw, points, core=0.45, flank=0.25):
+    """A thin line as blur leaves it: under half its colour at its middle, a quarter beside."""
+    draw.line(points, fill=_mix(RAIL, flank), width=3)
+    draw.line(points, fill=_mix(RAIL, core), width=1)
+
+
+def test_a_line_is_judged_by_how_strongly_the_picture_shows_it():
+    crisp = Strength(0.97).thresholds()
+    assert crisp == (FLOOR, FAINT, INK)  # a crisp picture: the defaults
+    floor, faint, ink = Strength(0.45).thresholds()
+    assert floor == pytest.approx(FLOOR / 2) and faint == pytest.approx(FAINT / 2) and ink == pytest.approx(INK / 2)
+    assert Strength(0.1).thresholds()[1] == pytest.approx(FAINT * WEAKEST)  # never below, noise would pass
+
+
+def test_a_faint_railway_is_found_once_its_strength_is_known():
+    grid, layout, image, draw = _grid_picture()
+    for row in (2, 4):
+        _faint_line(draw, [layout.center(Hex(1, row)), layout.center(Hex(7, row))])
+    sampler = HexSampler(image, layout, "none")
+    steps = [(Hex(c, r), Hex(c + 1, r)) for r in (2, 4) for c in range(1, 7)]
+    plain = LinkReader(sampler, LINES, IDENTITY)
+    assert all(plain.read(a, b, FILL, FILL)[0] == {} for a, b in steps)  # too faint for a crisp picture's eye
+    told = LinkReader(sampler, LINES, IDENTITY, {1: Strength(0.45)})
+    assert all(set(told.read(a, b, FILL, FILL)[0]) == {"rail"} for a, b in steps)
+    # ... and still nothing where nothing is drawn, or across a side the line runs beside
+    assert all(told.read(Hex(c, 3), Hex(c + 1, 3), FILL, FILL)[0] == {} for c in range(1, 7))
+    assert all(told.read(Hex(c, 2), Hex(c, 3), FILL, FILL)[0] == {} for c in range(2, 7))
+
+
+def test_a_blurred_railway_teaches_its_strength():
+    grid, layout, image, draw = _grid_picture()
+    for row in (2, 4, 6):
+        _rail(draw, [layout.center(Hex(1, row)), layout.center(Hex(7, row))])
+    steps = [(Hex(c, r), Hex(c + 1, r)) for r in (2, 4, 6) for c in range(1, 7)]
+    crisp = LinkReader(HexSampler(image, layout, "none"), LINES, IDENTITY)
+    assert all(set(crisp.read(a, b, FILL, FILL)[0]) == {"rail"} for a, b in steps)
+    assert crisp.learned()[1].thresholds() == (FLOOR, FAINT, INK)  # seen crisp: read as before
+    soft = LinkReader(HexSampler(image.filter(ImageFilter.GaussianBlur(2.0)), layout, "none"), LINES, IDENTITY)
+    for a, b in steps:
+        soft.read(a, b, FILL, FILL)
+    strength = soft.learned()[1]
+    assert 0.3 < strength.peak < CRISP  # blur spread it to about half its colour
+    again = LinkReader(soft.sampler, LINES, IDENTITY, soft.learned())
+    assert all(again.read(a, b, FILL, FILL)[0] == {"rail": 1.0} for a, b in steps)
+    assert all(again.read(Hex(c, 3), Hex(c + 1, 3), FILL, FILL)[0] == {} for c in range(1, 7))
+
+
+def test_a_railway_touching_a_roads_casing_is_found_beside_it():
+    grid, layout, image, draw = _grid_picture()
+    casing = (60, 20, 16)
+    a, b = layout.center(Hex(2, 3)), layout.center(Hex(6, 3))
+    # a thin road (3 pixels, a pixel of casing each side, the upper one faint as antialiasing
+    # leaves it) with a railway a pixel wide right against its lower casing
+    draw.line([a, b], fill=ROAD, width=3)
+    draw.line([(a[0], a[1] - 2), (b[0], b[1] - 2)], fill=_mix(casing, 0.5), width=1)
+    draw.line([(a[0], a[1] + 2), (b[0], b[1] + 2)], fill=casing, width=1)
+    draw.line([(a[0], a[1] + 3), (b[0], b[1] + 3)], fill=RAIL, width=1)
+    sampler = HexSampler(image, layout, "none")
+    reader = LinkReader(sampler, [("road", ROAD, casing), ("rail", RAIL, None)], IDENTITY)
+    for c in range(2, 6):
+        assert set(reader.read(Hex(c, 3), Hex(c + 1, 3), FILL, FILL)[0]) == {"road", "rail"}, c
+    assert reader.read(Hex(2, 4), Hex(3, 4), FILL, FILL)[0] == {}

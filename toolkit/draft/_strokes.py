@@ -7,6 +7,7 @@ line's faint edges into the line.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from ._pixels import fix
 from .sample import ID_BAND, colour_distance
@@ -20,13 +21,35 @@ FAINT = 0.47
 INK = 0.8
 #: A stroke covers this share of its course from one step to the next (a dashed track does).
 UNBROKEN = 0.6
+#: A pixel is taken for a line's colour when at least this much of it is that colour.
+FLOOR = 0.4
+#: A line whose sure strokes peak at this share of its colour or more shows crisp; one that
+#: peaks lower is judged with thresholds lowered in proportion, down to WEAKEST of them.
+CRISP = 0.9
+WEAKEST = 0.45
+
+
+@dataclass(frozen=True)
+class Strength:
+    """How strongly a line shows on one picture, learned from its sure strokes: the median
+    ``peak`` share of its colour across them (its most inked pixel; about 1 on a crisp
+    picture). Blur or a soft scan spreads a thin line (a railway at 80 dpi) to half its
+    colour or less, keeping its shape: its thresholds are then lowered in proportion (but not
+    below :data:`WEAKEST` of a crisp line's, where noise, grid lines and contours would pass)."""
+
+    peak: float
+
+    def thresholds(self) -> tuple[float, float, float]:
+        """``(floor, faint, ink)`` for this line on this picture (the defaults on a crisp one)."""
+        ratio = min(1.0, max(WEAKEST, self.peak / CRISP))
+        return FLOOR * ratio, FAINT * ratio, INK * ratio
 
 
 class StrokeReader:
     """Judges the pixels of ``sampler``'s picture against lines ``(code, colour, casing or
     None)``: the map's colours, the picture's after ``correction``."""
 
-    def __init__(self, sampler, lines, correction) -> None:
+    def __init__(self, sampler, lines, correction, strengths=None) -> None:
         self.sampler = sampler
         self.lines = list(lines)
         self.correction = correction
@@ -46,6 +69,12 @@ class StrokeReader:
                       if i != j and colour_distance(a, b) < 150 and j not in self.cased_by.get(i, ())
                       and i not in self.cased_by.get(j, ())}
         self._labels: dict = {}
+        #: per line: (floor, faint, ink) thresholds, from its :class:`Strength` where learned
+        self.strengths = dict(strengths or {})
+        self.limits = [self.strengths[i].thresholds() if i in self.strengths else (FLOOR, FAINT, INK)
+                       for i in range(len(self.lines))]
+        #: the lines this picture shows fainter than a crisp picture would
+        self.faint = {i for i, limits in enumerate(self.limits) if limits != (FLOOR, FAINT, INK)}
 
     # -- pixels ------------------------------------------------------------------------------
 
@@ -65,7 +94,7 @@ class StrokeReader:
                 continue
             w = [p[c] - fill[c] for c in range(3)]
             a = (v[0] * w[0] + v[1] * w[1] + v[2] * w[2]) / vv
-            if a < 0.4 or a > 1.6:
+            if a < self.limits[i][0] or a > 1.6:
                 continue
             r = math.sqrt(sum((w[c] - a * v[c]) ** 2 for c in range(3)))
             length = math.sqrt(vv)
@@ -78,6 +107,38 @@ class StrokeReader:
             self._labels.clear()
         self._labels[key] = best, alpha
         return best, alpha
+
+    def share(self, colour, fill, index: int) -> float:
+        """How much of a pixel is line ``index``'s colour blended with ``fill`` (0 when it lies
+        off the blend), with no floor: what a faint stroke's pixels hold."""
+        p = fix(colour, self.correction)
+        target = self.colours[index]
+        v = [target[c] - fill[c] for c in range(3)]
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if vv < 1600.0:
+            return 0.0
+        w = [p[c] - fill[c] for c in range(3)]
+        a = (v[0] * w[0] + v[1] * w[1] + v[2] * w[2]) / vv
+        if a <= 0.0:
+            return 0.0
+        r = math.sqrt(sum((w[c] - a * v[c]) ** 2 for c in range(3)))
+        return min(1.0, a) if r <= 20 + 0.12 * math.sqrt(vv) else 0.0
+
+    def across(self, x: float, y: float, way, index: int, fill, reach: int) -> float:
+        """The share of line ``index``'s colour in the most inked pixel across a stroke at
+        working point (x, y) heading ``way`` (each read a pixel either way along the stroke
+        too, as :meth:`runs` does)."""
+        pixel = self.sampler.pixel
+        px, py = -way[1], way[0]
+        shares = []
+        for k in range(-reach, reach + 1):
+            cx, cy = x + k * px, y + k * py
+            best = 0.0
+            for colour in (pixel(cx, cy), pixel(cx - way[0], cy - way[1]), pixel(cx + way[0], cy + way[1])):
+                if colour is not None:
+                    best = max(best, self.share(colour, fill, index))
+            shares.append(best)
+        return max(shares)
 
     def _hidden(self, x: float, y: float, centre) -> bool:
         """True if working point (x, y) is under a printed name, id or marker (where the hex
@@ -117,10 +178,12 @@ class StrokeReader:
         for i in range(1, len(labels) + 1):
             if i == len(labels) or labels[i] != labels[start]:
                 peak = max(alphas[start:i])
-                if labels[start] >= 0 and (peak >= CORE or peak >= FAINT and sum(alphas[start:i]) >= INK):
+                line = labels[start]
+                if line >= 0 and (peak >= CORE or peak >= self.limits[line][1]
+                                  and sum(alphas[start:i]) >= self.limits[line][2]):
                     raw.append([start, i - 1, labels[start]])
                 start = i
-        return self._uncase(raw), labels.count(-2)
+        return self._uncase(raw, labels, alphas), labels.count(-2)
 
     def _judged(self, points, fill, centre, along) -> tuple[list[int], list[float], list]:
         """Per point: the line index its pixel is (-1: none, -2: hidden or off the picture),
@@ -162,7 +225,8 @@ class StrokeReader:
                 j += 1
             if labels[i] >= 0 and j - i <= 2 and max(alphas[i:j]) < CORE:
                 near = [k for k in (i - 1, j) if 0 <= k < n and labels[k] >= 0 and labels[k] != labels[i]
-                        and alphas[k] > max(alphas[i:j]) and labels[i] not in self.cased_by.get(labels[k], ())]
+                        and alphas[k] > max(alphas[i:j]) and labels[i] not in self.cased_by.get(labels[k], ())
+                        and labels[k] not in self.cased_by.get(labels[i], ())]
                 if near:
                     strongest = max(near, key=lambda k: alphas[k])
                     for k in range(i, j):
@@ -232,10 +296,11 @@ class StrokeReader:
                     best = min(best, math.sqrt(sum((w[c] - a * v[c] - b * u[c]) ** 2 for c in range(3))))
         return best
 
-    def _uncase(self, raw: list) -> list[tuple[float, float, int]]:
+    def _uncase(self, raw: list, labels: list[int], alphas: list[float]) -> list[tuple[float, float, int]]:
         """A road's casing (a dark edge each side) joins the road; what is left of a dark run
         beside it, wider than the casing on its other side, is a line of its own (a railway
-        drawn beside the road)."""
+        drawn beside the road). The casing's width is read where it shows alone: the narrower
+        edge where both are runs, else the ink of the faint edge on the other side."""
         if not self.cased_by:
             return [tuple(r) for r in raw]
         out = [list(r) for r in raw]
@@ -254,10 +319,38 @@ class StrokeReader:
                 continue
             widths = [e[1] - e[0] + 1 for e in edges.values()]
             # the casing is as wide each side: the narrower edge's width where both show
-            casing = min(widths) if len(widths) == 2 else min(widths[0], 0.5 + 0.2 * (core[1] - core[0] + 1))
+            if len(widths) == 2:
+                casing = min(widths)
+            else:
+                side = -next(iter(edges))
+                faint = self._edge_ink(labels, alphas, core, side, next(iter(edges.values()))[2])
+                casing = min(widths[0], faint or 0.5 + 0.2 * (core[1] - core[0] + 1))
             for side, edge in edges.items():
                 if side > 0:
                     edge[0] += casing
                 else:
                     edge[1] -= casing
+                # what is left must show as a stroke itself (not a casing's antialiased fringe)
+                rest = alphas[math.ceil(edge[0]):math.floor(edge[1]) + 1]
+                _, faint, ink = self.limits[edge[2]]
+                if not rest or not (max(rest) >= CORE or max(rest) >= faint and sum(rest) >= ink):
+                    edge[1] = edge[0] - 1
         return [tuple(r) for r in out if r[1] - r[0] >= 0]
+
+    @staticmethod
+    def _edge_ink(labels: list[int], alphas: list[float], core, side: int, casing: int) -> float:
+        """The ink of casing ``casing`` just beyond ``core``'s ``side`` end (a pixel's gap
+        allowed), too faint to be a run of its own: 0 where none shows."""
+        ink, gap = 0.0, 0
+        k = int(core[1] if side > 0 else core[0]) + side
+        for _ in range(4):
+            if not 0 <= k < len(labels):
+                break
+            if labels[k] == casing:
+                ink += alphas[k]
+            elif ink or gap:
+                break
+            else:
+                gap += 1
+            k += side
+        return ink

@@ -233,7 +233,6 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     for code, kind in game_map.line_types.items():
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
         lines.append((code, learned or style.colour, None if learned else style.casing))
-    reader = LinkReader(sampler, lines, draft.correction)
     sampler.correction = draft.correction
     alphas = {code: side_ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
     # features drawn alike (two lake side kinds) are told apart by their shape along the side,
@@ -245,6 +244,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
+    read = _read_links(game_map, sampler, draft, lines, fill, texture) if lines else {}
     seen: set[Hexside] = set()
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
@@ -257,7 +257,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             sure, crossing = 1.0, False
             if lines:
                 textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
-                found, partly = reader.read(hex, other, fill[hex], fill[other], textured)
+                found, partly = read[side]
                 if found:
                     draft.links[side] = found
                 if partly >= 0.5:
@@ -274,6 +274,28 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
     return crossed
+
+
+def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, fill: dict,
+                texture: dict) -> dict[Hexside, tuple[dict, float]]:
+    """The roads and railways read across every hexside: ``side -> (found, largest share
+    seen)`` (see :meth:`~toolkit.draft.lines.LinkReader.read`). A picture that shows a line
+    fainter than a crisp one (a thin railway blurred to half its colour) is read again, that
+    line judged by how its sure strokes showed."""
+    pairs: dict[Hexside, tuple[Hex, Hex, bool]] = {}
+    for hex in draft.hexes:
+        for other in game_map.grid.neighbours(hex):
+            side = Hexside.of(hex, other)
+            if other in draft.hexes and side not in pairs:
+                textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
+                pairs[side] = (hex, other, textured)
+
+    def read_all(reader: LinkReader) -> dict:
+        return {side: reader.read(a, b, fill[a], fill[b], textured) for side, (a, b, textured) in pairs.items()}
+    reader = LinkReader(sampler, lines, draft.correction)
+    read = read_all(reader)
+    again = LinkReader(sampler, lines, draft.correction, reader.learned())
+    return read_all(again) if again.limits != reader.limits else read
 
 
 #: How sure a hex is where a road or railway read on the picture stops short of the map's edge.

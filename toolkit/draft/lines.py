@@ -7,7 +7,10 @@ inside either hex, for a thin run of a line's colour; from each run, follow the 
 by pixel into both hexes, some way toward their middles. A stroke that crosses the side and
 reaches into both hexes links them; one that only passes near the side, or ends, does not.
 Which line it is comes from the colour of its pixels (:mod:`._strokes`); a road's dark casing
-is told from a railway beside it by its width.
+is told from a railway beside it by its width. How strongly each line shows on the picture is
+learned from the strokes that crossed a side for sure (:meth:`LinkReader.learned`): a picture
+that shows one faint (a thin railway blurred to half its colour) is read again with that line's
+thresholds lowered in proportion.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import math
 
 from ..hexes import Hex, Hexside
-from ._strokes import StrokeReader
+from ._strokes import Strength, StrokeReader
 
 #: A line is found when it is seen on this share of the steps followed into both hexes ...
 LINE_SHARE = 0.75
@@ -34,11 +37,32 @@ STEP = 0.06
 REACH = 0.12
 #: The widest run across a stroke still taken for a line (a town's block or a wood is wider).
 THIN = 0.16
+#: A line's strength is learned from this many points on its sure strokes (a few links' worth).
+LEARN_POINTS = 24
 
 
 class LinkReader(StrokeReader):
     """Reads the lines crossing each hexside of a picture: ``lines`` are ``(code, colour,
-    casing or None)``, the map's colours (the picture's after ``correction``)."""
+    casing or None)``, the map's colours (the picture's after ``correction``); ``strengths``
+    how strongly each shows on this picture (see :meth:`learned`)."""
+
+    def __init__(self, sampler, lines, correction, strengths=None) -> None:
+        super().__init__(sampler, lines, correction, strengths)
+        self._sure: dict[int, list] = {}  # line index -> points on its sure strokes
+
+    def learned(self) -> dict[int, Strength]:
+        """How strongly each line showed on the strokes read so far that crossed a side sure
+        (seen on both scans, followed well into both hexes): the median share of its colour
+        at their most inked pixels across, for lines seen on at least :data:`LEARN_POINTS` points."""
+        out = {}
+        for index, points in self._sure.items():
+            if len(points) < LEARN_POINTS:
+                continue
+            picked = points[::max(1, len(points) // 400)]  # a few hundred points tell the median
+            reach = max(3, int(math.ceil(0.5 * THIN * self.sampler.size)))
+            peaks = sorted(self.across(x, y, (wx, wy), index, fill, reach) for (x, y, wx, wy), fill in picked)
+            out[index] = Strength(peaks[len(peaks) // 2])
+        return out
 
     # -- a hexside ---------------------------------------------------------------------------
 
@@ -59,18 +83,31 @@ class LinkReader(StrokeReader):
             return m[0] + sign * depth * n[0] + t * u[0], m[1] + sign * depth * n[1] + t * u[1]
 
         seeds = []
-        for sign, fill, centre in ((-1, fill_a, ca), (1, fill_b, cb)):
+        left: dict[int, list[float]] = {}  # per side of the hexside: the scans not yet looked at
+
+        def scan(sign, depth, fill, centre) -> bool:
+            points = [at(sign, depth * dist, t) for t in ts]
+            found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
+            for first, last, index in found:
+                # a run that reaches an end of the scan runs along the side, not across it
+                if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
+                    continue
+                seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
+            return bool(hidden)
+        ends = ((-1, fill_a, ca), (1, fill_b, cb))
+        for sign, fill, centre in ends:
             # where a name or an id hides the scan, scan again deeper in the hex, then nearer the side
-            for depth in SCANS:
-                points = [at(sign, depth * dist, t) for t in ts]
-                found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
-                for first, last, index in found:
-                    # a run that reaches an end of the scan runs along the side, not across it
-                    if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
-                        continue
-                    seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
-                if not hidden:
-                    break
+            left[sign] = list(SCANS)
+            while left[sign] and scan(sign, left[sign].pop(0), fill, centre):
+                pass
+        for sign, fill, centre in ends:
+            # a stroke seen on one side only, of a line this picture shows faint: look for it
+            # deeper on the other too (broken where the first scan crossed it) before counting
+            # it missed there (not nearer the side, where a line passing by a corner shows)
+            deeper = [d for d in left[sign] if d > SCANS[0]]
+            while deeper and any(o[0] == -sign and o[3] in self.faint for o in seeds) and not any(
+                    o[0] == sign for o in seeds):
+                scan(sign, deeper.pop(0), fill, centre)
         if not seeds:
             return {}, 0.0
         needed = TEXTURED_SHARE if textured else LINE_SHARE
@@ -123,7 +160,10 @@ class LinkReader(StrokeReader):
             best[index] = max(best.get(index, 0.0), round(share, 3))
             # a stroke seen crossing and followed well into one hex, lost in the other (faint
             # on a dark fill), leaves the side unsure however little of it the other showed
-            for (h, looked_, reached_) in (into_a, into_b):
+            if pa and pb and all(reached) and share >= 0.95:  # a sure stroke: how this line shows
+                self._sure.setdefault(index, []).extend(
+                    [(p, fill_a) for p in into_a[3]] + [(p, fill_b) for p in into_b[3]])
+            for (h, looked_, reached_, _) in (into_a, into_b):
                 if reached_ and looked_ >= 2 and h >= needed * looked_:
                     unsure = max(unsure, 0.7)
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
@@ -131,10 +171,11 @@ class LinkReader(StrokeReader):
         return found, seen
 
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
-                textured=False) -> tuple[int, int, bool | None]:
+                textured=False) -> tuple[int, int, bool | None, list]:
         """Follow line ``index`` from ``start`` (working pixels) heading about ``way`` into the
         hex centred at ``centre``: ``(steps it was seen on, steps it could be seen on, whether
-        it reached DEPTH inside the hex, or None where names hid it all the way)``.
+        it reached DEPTH inside the hex, or None where names hid it all the way, the points
+        it was seen at with its heading there)``.
 
         Each step looks across the stroke for the run of its colour nearest where the stroke
         was heading, and turns with it. The first step looks wider (a stroke's heading across
@@ -144,6 +185,7 @@ class LinkReader(StrokeReader):
         lx, ly = start  # where the stroke was last seen
         wx, wy = way
         hits = looked = misses = 0
+        trail = []      # where the stroke was seen, and its heading there
         first = True    # until the stroke is first seen, its heading is known only roughly
         coasted = 0.0   # how far the search went on without seeing the stroke
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
@@ -172,6 +214,7 @@ class LinkReader(StrokeReader):
                 hx, hy = _unit(nx - lx, ny - ly)
                 wx, wy = (hx, hy) if first else _unit(wx + hx, wy + hy)
                 x, y = lx, ly = nx, ny
+                trail.append((nx, ny, wx, wy))
                 hits += 1
                 looked += 1
                 misses = 0
@@ -190,16 +233,16 @@ class LinkReader(StrokeReader):
                 looked += 1
                 misses += 1
                 if misses > 2:
-                    return hits, looked, False
+                    return hits, looked, False, trail
             if wx * inward[0] + wy * inward[1] < 0.2:  # turned to run along the side
-                return hits, looked, False
+                return hits, looked, False, trail
             depth = (x - mid[0]) * inward[0] + (y - mid[1]) * inward[1]
             # (where names hide the stroke, it is looked for on nearly to the hex's middle)
             if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
                 # inside this hex, not gone on into its neighbour past a corner
                 inside = math.hypot(x - centre[0], y - centre[1]) <= 0.42 * dist
-                return hits, looked, (looked >= 1 or None) if inside else False
-        return hits, looked, False
+                return hits, looked, (looked >= 1 or None) if inside else False, trail
+        return hits, looked, False, trail
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
