@@ -220,7 +220,7 @@ class Palette:
                 except Exception:
                     raise DataError(f"colour {colour!r} is not a colour (#rrggbb or a name)", path=str(path),
                                     field=str(key)) from None
-                palette.add(terrain, Look(c, c, (0.0, 0.0, 0.0)))
+                palette.add(terrain, Look(c, 1.0, c, (0.0, 0.0, 0.0)))
         return palette
 
     def learn(self, sampler: HexSampler, examples: dict[Hex, Terrain], grid: Grid, keep_source: bool = False) -> None:
