@@ -23,6 +23,11 @@ __all__ = ["Palette", "Terrain"]
 Terrain = tuple[str, tuple[str, ...]]
 
 
+#: Copies of each terrain drawn for the palette: hexforge draws a symbol (trees, rocks) a few
+#: ways (``toolkit.render._mapsymbols.VARIANTS``), each copy another way.
+COPIES = 3
+
+
 def terrain_name(terrain: Terrain) -> str:
     return "+".join((terrain[0],) + terrain[1])
 
@@ -124,10 +129,10 @@ class Palette:
         if not overlays or not patterns:
             return
         jobs = [(key, (key[0], feats)) for key in sorted(patterns)
-                for feats in [()] + [(o,) for o in overlays] for _ in range(2)]
-        per_row = 8
+                for feats in [()] + [(o,) for o in overlays] for _ in range(COPIES)]
+        per_row = 3 * COPIES
         rows = math.ceil(len(jobs) / per_row)
-        grid = replace(game_map.grid, first_col=1, last_col=3 * per_row + 1, first_row=1, last_row=3 * rows + 1,
+        grid = replace(game_map.grid, first_col=1, last_col=4 * per_row + 1, first_row=1, last_row=3 * rows + 1,
                        short_shifted=False, col_direction="ascending", row_direction="ascending",
                        numbering=Numbering(col_digits=4, row_digits=4))
         swatch = Map(id="context", name="context", grid=grid, terrain_types=dict(game_map.terrain_types),
@@ -140,7 +145,9 @@ class Palette:
         towards: dict[Hex, tuple[Hex, ...]] = {}
         for i, (key, terrain) in enumerate(jobs):
             row, col = divmod(i, per_row)
-            centre = Hex(grid.first_col + 1 + 3 * col, grid.first_row + 1 + 3 * row)
+            # four columns apart (three rows): the copies of a job take each of the renderer's
+            # symbol variants (chosen by column and row), as the map's hexes do
+            centre = Hex(grid.first_col + 1 + 4 * col, grid.first_row + 1 + 3 * row)
             swatch.hexes[centre] = HexTerrain(terrain[0], terrain[1])
             by_code: dict[str, list[Hex]] = {}
             for code, direction in key[1]:
@@ -175,11 +182,10 @@ class Palette:
         if hex_px < 10 or hex_px > 500:
             raise DataError(f"hexes are {hex_px:.0f} px across on the picture; drafting needs 10 to 500",
                             field="image")
-        per_row = 8
-        variants = 2
-        cells = len(terrains) * variants
+        per_row = 3 * COPIES
+        cells = len(terrains) * COPIES
         rows = math.ceil(cells / per_row)
-        grid = Grid(1, 2 * per_row + 1, 1, 2 * rows + 1)
+        grid = Grid(1, 2 * per_row + 1, 1, 3 * rows + 1)
         swatch = Map(id="palette", name="palette", grid=grid, terrain_types=dict(game_map.terrain_types),
                      hex_size_inches=hex_px / 100.0, hex_ids=game_map.hex_ids)
         from ..game.map import HexTerrain
@@ -189,8 +195,10 @@ class Palette:
         placed: list[tuple[Hex, Terrain]] = []
         for i in range(cells):
             row, col = divmod(i, per_row)
-            hex = Hex(2 + 2 * col, 2 + 2 * row)
-            terrain = terrains[i // variants]
+            # two columns apart (three rows): the copies of a terrain take each of the renderer's
+            # symbol variants (trees, rocks are drawn a few ways, chosen by column and row)
+            hex = Hex(2 + 2 * col, 2 + 3 * row)
+            terrain = terrains[i // COPIES]
             swatch.hexes[hex] = HexTerrain(terrain[0], terrain[1])
             placed.append((hex, terrain))
         rendered = render_map(swatch, dpi=100, theme=theme)
