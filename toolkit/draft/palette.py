@@ -132,7 +132,7 @@ class Palette:
                 for feats in [()] + [(o,) for o in overlays] for _ in range(COPIES)]
         per_row = 3 * COPIES
         rows = math.ceil(len(jobs) / per_row)
-        grid = replace(game_map.grid, first_col=1, last_col=4 * per_row + 1, first_row=1, last_row=3 * rows + 1,
+        grid = replace(game_map.grid, first_col=1, last_col=2 * per_row + 2, first_row=1, last_row=3 * rows + 1,
                        short_shifted=False, col_direction="ascending", row_direction="ascending",
                        numbering=Numbering(col_digits=4, row_digits=4))
         swatch = Map(id="context", name="context", grid=grid, terrain_types=dict(game_map.terrain_types),
@@ -145,9 +145,10 @@ class Palette:
         towards: dict[Hex, tuple[Hex, ...]] = {}
         for i, (key, terrain) in enumerate(jobs):
             row, col = divmod(i, per_row)
-            # four columns apart (three rows): the copies of a job take each of the renderer's
-            # symbol variants (chosen by column and row), as the map's hexes do
-            centre = Hex(grid.first_col + 1 + 4 * col, grid.first_row + 1 + 3 * row)
+            # two columns apart (three rows): the copies of a job take each of the renderer's
+            # symbol variants (chosen by column and row), as the map's hexes do; a line may end in
+            # a hex between two swatches from both, along other hexsides
+            centre = Hex(grid.first_col + 1 + 2 * col, grid.first_row + 1 + 3 * row)
             swatch.hexes[centre] = HexTerrain(terrain[0], terrain[1])
             by_code: dict[str, list[Hex]] = {}
             for code, direction in key[1]:
@@ -185,7 +186,7 @@ class Palette:
         per_row = 3 * COPIES
         cells = len(terrains) * COPIES
         rows = math.ceil(cells / per_row)
-        grid = Grid(1, 2 * per_row + 1, 1, 3 * rows + 1)
+        grid = Grid(1, 2 * per_row + 1, 1, 2 * rows + 1)
         swatch = Map(id="palette", name="palette", grid=grid, terrain_types=dict(game_map.terrain_types),
                      hex_size_inches=hex_px / 100.0, hex_ids=game_map.hex_ids)
         from ..game.map import HexTerrain
@@ -195,9 +196,9 @@ class Palette:
         placed: list[tuple[Hex, Terrain]] = []
         for i in range(cells):
             row, col = divmod(i, per_row)
-            # two columns apart (three rows): the copies of a terrain take each of the renderer's
-            # symbol variants (trees, rocks are drawn a few ways, chosen by column and row)
-            hex = Hex(2 + 2 * col, 2 + 3 * row)
+            # two columns apart: the copies of a terrain (side by side in a row) take each of the
+            # renderer's symbol variants (trees, rocks are drawn a few ways, by column and row)
+            hex = Hex(2 + 2 * col, 2 + 2 * row)
             terrain = terrains[i // COPIES]
             swatch.hexes[hex] = HexTerrain(terrain[0], terrain[1])
             placed.append((hex, terrain))
