@@ -247,8 +247,10 @@ class Palette:
 
 
 def _overlay_vector(ring: Look, centre: Look) -> tuple[float, ...]:
-    """How the centre differs from the ring: an overlay's mark, whatever the picture's cast."""
-    return tuple(c - r for c, r in zip(centre.vector(), ring.vector()))
+    """How the centre differs from the ring: an overlay's mark, whatever the picture's cast.
+    Not its grain: a hatching covers the ring as well, and a road through the middle is all
+    the centre's grain would show."""
+    return tuple(c - r for c, r in zip(replace(centre, grain=ring.grain).vector(), ring.vector()))
 
 
 def _parse_terrain(text: str, game_map: Map, where: str) -> Terrain:

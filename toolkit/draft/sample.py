@@ -201,7 +201,8 @@ class HexSampler:
                 draw.rectangle((lx0 - x0, ly0 - y0, lx1 - x0, ly1 - y0), fill=0)
             if ImageStat.Stat(masked).sum[0] >= 0.2 * ImageStat.Stat(mask).sum[0]:
                 mask = masked
-        return _look(self.soft.crop(box), mask, self.grain.crop(box))
+        # (the centre's grain is not used: see palette._overlay_vector)
+        return _look(self.soft.crop(box), mask, self.grain.crop(box) if region == "ring" else None)
 
     def _near(self, box) -> list:
         """The label boxes (working pixels) meeting ``box``."""
