@@ -70,8 +70,6 @@ WORK_SIZE = 45
 #: One-pixel steps the grain compares a picture with itself across: (1, 0), (0, 1), and the
 #: two diagonals. A line pattern hardly changes along its lines and changes much across them.
 GRAIN_STEPS = ((1, 0), (0, 1), (1, 1), (1, -1))
-#: The blur (working pixels) before the grain is read.
-GRAIN_BLUR = 1.0
 #: The grain's weight in a look's vector (grey levels of difference; a light hatching is 10-20).
 GRAIN_WEIGHT = 1.5
 
@@ -146,11 +144,10 @@ class HexSampler:
         # every picture (and every palette drawing) is softened the same way before its looks are
         # taken: a scan's own blur then changes little
         self.soft = self.image.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * self.size)))
-        # the grain is read on a picture softened less (a hatching's fine lines stay): how much
-        # each pixel differs from its neighbour one step away, per step (one band per step); a
-        # pixel's worth of blur keeps thin lines (a road's casing) from reading differently by
-        # where they fall between pixels
-        grey = self.image.convert("L").filter(ImageFilter.GaussianBlur(GRAIN_BLUR))
+        # the grain is read on the unsoftened picture (a hatching's fine lines stay): how much
+        # each pixel differs from its neighbour one step away, per step (one band per step). Not
+        # blurred: a blurred scan's hatching would then read too faint beside the palette's
+        grey = self.image.convert("L")
         self.grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
                                           for dx, dy in GRAIN_STEPS])
 
