@@ -21,6 +21,9 @@ VELIKIYE_LUKI = {"clean": (0.96, 0), "jpeg60": (0.96, 0), "blur": (0.95, 0), "ca
 #: degradation -> (road and railway links missed at most, invented at most): its thin railways
 #: blurred to half their colour are read by how strongly the picture shows them
 VELIKIYE_LUKI_LINKS = {"clean": (0, 1), "jpeg60": (1, 1), "blur": (1, 1), "cast": (0, 2), "scan": (1, 2)}
+#: degradation -> hexes whose terrain or overlays are wrong, at most (a swamp read as a village
+#: in swamp under JPEG and blur, listed)
+VELIKIYE_LUKI_TERRAIN = {"clean": 0, "jpeg60": 1, "blur": 1, "cast": 0, "scan": 0}
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +38,7 @@ def test_velikiye_luki_clean_and_degraded(velikiye_luki):
     for degradation, (floor, unlisted) in VELIKIYE_LUKI.items():
         draft, result = run(game, "main", 80, degradation, rendered)
         assert len(result.wrong_base) == 0, (degradation, result.wrong_base)  # base terrain: every hex
+        assert len(result.wrong_terrain) <= VELIKIYE_LUKI_TERRAIN[degradation], (degradation, result.wrong_terrain)
         assert result.accuracy >= floor, (degradation, result.accuracy, result.wrong)
         missed, false = VELIKIYE_LUKI_LINKS[degradation]
         assert result.links[1] <= missed and result.links[2] <= false, (degradation, result.links)

@@ -23,6 +23,11 @@ __all__ = ["Palette", "Terrain"]
 Terrain = tuple[str, tuple[str, ...]]
 
 
+#: Copies of each terrain drawn for the palette: hexforge draws a symbol (trees, rocks) a few
+#: ways (``toolkit.render._mapsymbols.VARIANTS``), each copy another way.
+COPIES = 3
+
+
 def terrain_name(terrain: Terrain) -> str:
     return "+".join((terrain[0],) + terrain[1])
 
@@ -124,10 +129,10 @@ class Palette:
         if not overlays or not patterns:
             return
         jobs = [(key, (key[0], feats)) for key in sorted(patterns)
-                for feats in [()] + [(o,) for o in overlays] for _ in range(2)]
-        per_row = 8
+                for feats in [()] + [(o,) for o in overlays] for _ in range(COPIES)]
+        per_row = 3 * COPIES
         rows = math.ceil(len(jobs) / per_row)
-        grid = replace(game_map.grid, first_col=1, last_col=3 * per_row + 1, first_row=1, last_row=3 * rows + 1,
+        grid = replace(game_map.grid, first_col=1, last_col=2 * per_row + 2, first_row=1, last_row=3 * rows + 1,
                        short_shifted=False, col_direction="ascending", row_direction="ascending",
                        numbering=Numbering(col_digits=4, row_digits=4))
         swatch = Map(id="context", name="context", grid=grid, terrain_types=dict(game_map.terrain_types),
@@ -140,7 +145,10 @@ class Palette:
         towards: dict[Hex, tuple[Hex, ...]] = {}
         for i, (key, terrain) in enumerate(jobs):
             row, col = divmod(i, per_row)
-            centre = Hex(grid.first_col + 1 + 3 * col, grid.first_row + 1 + 3 * row)
+            # two columns apart (three rows): the copies of a job take each of the renderer's
+            # symbol variants (chosen by column and row), as the map's hexes do; a line may end in
+            # a hex between two swatches from both, along other hexsides
+            centre = Hex(grid.first_col + 1 + 2 * col, grid.first_row + 1 + 3 * row)
             swatch.hexes[centre] = HexTerrain(terrain[0], terrain[1])
             by_code: dict[str, list[Hex]] = {}
             for code, direction in key[1]:
@@ -175,9 +183,8 @@ class Palette:
         if hex_px < 10 or hex_px > 500:
             raise DataError(f"hexes are {hex_px:.0f} px across on the picture; drafting needs 10 to 500",
                             field="image")
-        per_row = 8
-        variants = 2
-        cells = len(terrains) * variants
+        per_row = 3 * COPIES
+        cells = len(terrains) * COPIES
         rows = math.ceil(cells / per_row)
         grid = Grid(1, 2 * per_row + 1, 1, 2 * rows + 1)
         swatch = Map(id="palette", name="palette", grid=grid, terrain_types=dict(game_map.terrain_types),
@@ -189,8 +196,10 @@ class Palette:
         placed: list[tuple[Hex, Terrain]] = []
         for i in range(cells):
             row, col = divmod(i, per_row)
+            # two columns apart: the copies of a terrain (side by side in a row) take each of the
+            # renderer's symbol variants (trees, rocks are drawn a few ways, by column and row)
             hex = Hex(2 + 2 * col, 2 + 2 * row)
-            terrain = terrains[i // variants]
+            terrain = terrains[i // COPIES]
             swatch.hexes[hex] = HexTerrain(terrain[0], terrain[1])
             placed.append((hex, terrain))
         rendered = render_map(swatch, dpi=100, theme=theme)
@@ -220,7 +229,7 @@ class Palette:
                 except Exception:
                     raise DataError(f"colour {colour!r} is not a colour (#rrggbb or a name)", path=str(path),
                                     field=str(key)) from None
-                palette.add(terrain, Look(c, c, (0.0, 0.0, 0.0)))
+                palette.add(terrain, Look(c, 1.0, c, (0.0, 0.0, 0.0)))
         return palette
 
     def learn(self, sampler: HexSampler, examples: dict[Hex, Terrain], grid: Grid, keep_source: bool = False) -> None:
@@ -238,8 +247,10 @@ class Palette:
 
 
 def _overlay_vector(ring: Look, centre: Look) -> tuple[float, ...]:
-    """How the centre differs from the ring: an overlay's mark, whatever the picture's cast."""
-    return tuple(c - r for c, r in zip(centre.vector(), ring.vector()))
+    """How the centre differs from the ring: an overlay's mark, whatever the picture's cast.
+    Not its grain: a hatching covers the ring as well, and a road through the middle is all
+    the centre's grain would show."""
+    return tuple(c - r for c, r in zip(replace(centre, grain=ring.grain).vector(), ring.vector()))
 
 
 def _parse_terrain(text: str, game_map: Map, where: str) -> Terrain:

@@ -34,24 +34,29 @@ SOFTEN = 0.03
 class Look:
     """How a hex looks (0..255 per channel): its commonest colour (the printed fill, whatever
     names, markers or roads cover), that colour's share of the area, and the median and
-    standard deviation of each channel."""
+    standard deviation of each channel, and its grain: how much more the picture changes across
+    than along each direction (hatching drawn at 45 degrees and at 90 degrees differ there)."""
 
     mode: tuple[float, float, float]
     share: float
     median: tuple[float, float, float]
     spread: tuple[float, float, float]
+    grain: tuple[float, float] = (0.0, 0.0)
 
     def vector(self) -> tuple[float, ...]:
         # the printed fill leads; the rest tells textures and symbols apart
         return (tuple(2.0 * m for m in self.mode) + tuple(0.25 * m for m in self.median)
-                + tuple(0.15 * s for s in self.spread) + (15.0 * self.share,))
+                + tuple(0.15 * s for s in self.spread) + (15.0 * self.share,)
+                + tuple(GRAIN_WEIGHT * g for g in self.grain))
 
     def corrected(self, gain: tuple[float, ...], offset: tuple[float, ...]) -> "Look":
         """The look after a per-channel colour correction ``v * gain + offset``."""
         def fix(v):
             return tuple(v[i] * gain[i] + offset[i] for i in range(3))
+        scale = sum(abs(g) for g in gain) / 3
         return Look(fix(self.mode), self.share, fix(self.median),
-                    tuple(self.spread[i] * abs(gain[i]) for i in range(3)))
+                    tuple(self.spread[i] * abs(gain[i]) for i in range(3)),
+                    tuple(g * scale for g in self.grain))
 
 
 _SHIFT = 4          # colours are binned by their top 4 bits per channel to find the commonest
@@ -62,6 +67,11 @@ _NEAR = 12
 _ONE_BIN = [[255 if v == b else 0 for v in range(256)] for b in range(256)]
 #: Pictures are read at a working scale where a hex is about this many pixels across.
 WORK_SIZE = 45
+#: One-pixel steps the grain compares a picture with itself across: (1, 0), (0, 1), and the
+#: two diagonals. A line pattern hardly changes along its lines and changes much across them.
+GRAIN_STEPS = ((1, 0), (0, 1), (1, 1), (1, -1))
+#: The grain's weight in a look's vector (grey levels of difference; a light hatching is 10-20).
+GRAIN_WEIGHT = 1.5
 
 
 @functools.lru_cache(maxsize=256)
@@ -69,8 +79,12 @@ def _near_lut(centre: int) -> list[int]:
     return [255 if abs(v - centre) <= _NEAR else 0 for v in range(256)]
 
 
-def _look(crop: Image.Image, mask: Image.Image) -> Look:
+def _look(crop: Image.Image, mask: Image.Image, grain: Image.Image | None = None) -> Look:
     stat = ImageStat.Stat(crop, mask)
+    g = (0.0, 0.0)
+    if grain is not None:
+        across, down, diagonal, anti = ImageStat.Stat(grain, mask).mean
+        g = (across - down, diagonal - anti)
     # bin every pixel's colour (outside the mask: a colour no bin of the inside uses)
     binned = crop.point(_BIN_LUT)
     outside = Image.new("RGB", crop.size, (255, 255, 255))
@@ -86,7 +100,7 @@ def _look(crop: Image.Image, mask: Image.Image) -> Look:
         m = band.point(_ONE_BIN[value])
         hit = m if hit is None else ImageChops.multiply(hit, m)
     if not n:
-        return Look(tuple(stat.median), 0.0, tuple(float(m) for m in stat.median), tuple(stat.stddev))
+        return Look(tuple(stat.median), 0.0, tuple(float(m) for m in stat.median), tuple(stat.stddev), g)
     # the fill's own pixels: those near the mean of the commonest bin, in whichever bins they
     # fall (a fill on a bin's border, as a colour cast may put it, splits across two)
     first = ImageStat.Stat(crop, hit).mean
@@ -96,7 +110,7 @@ def _look(crop: Image.Image, mask: Image.Image) -> Look:
     near_stat = ImageStat.Stat(crop, near)
     count = near_stat.count[0]
     mode = tuple(near_stat.mean) if count else tuple(first)
-    return Look(mode, max(n, count) / total, tuple(float(m) for m in stat.median), tuple(stat.stddev))
+    return Look(mode, max(n, count) / total, tuple(float(m) for m in stat.median), tuple(stat.stddev), g)
 
 
 def colour_distance(a, b) -> float:
@@ -130,6 +144,12 @@ class HexSampler:
         # every picture (and every palette drawing) is softened the same way before its looks are
         # taken: a scan's own blur then changes little
         self.soft = self.image.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * self.size)))
+        # the grain is read on the unsoftened picture (a hatching's fine lines stay): how much
+        # each pixel differs from its neighbour one step away, per step (one band per step). Not
+        # blurred: a blurred scan's hatching would then read too faint beside the palette's
+        grey = self.image.convert("L")
+        self.grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
+                                          for dx, dy in GRAIN_STEPS])
 
     def _mask(self, region: str, towards: tuple[tuple[float, float], ...]) -> Image.Image:
         r = self.r
@@ -178,8 +198,8 @@ class HexSampler:
                 draw.rectangle((lx0 - x0, ly0 - y0, lx1 - x0, ly1 - y0), fill=0)
             if ImageStat.Stat(masked).sum[0] >= 0.2 * ImageStat.Stat(mask).sum[0]:
                 mask = masked
-        crop = self.soft.crop(box)
-        return _look(crop, mask)
+        # (the centre's grain is not used: see palette._overlay_vector)
+        return _look(self.soft.crop(box), mask, self.grain.crop(box) if region == "ring" else None)
 
     def _near(self, box) -> list:
         """The label boxes (working pixels) meeting ``box``."""

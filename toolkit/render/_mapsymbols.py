@@ -226,7 +226,9 @@ def _fort(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         r = r_out if k % 2 == 0 else r_in
         a = math.pi * k / 8 + math.pi / 16
         pts.append(P(r * math.cos(a), 0.05 + r * math.sin(a)))
-    draw.polygon(pts, outline=style.ink + (255,), width=_w(scale, 0.035))
+    # filled with the style's fill: a map that gives two kinds of fort colours of their own (each
+    # side's printed strongpoints) draws them apart, as its players must tell them apart
+    draw.polygon(pts, fill=style.fill + (255,), outline=style.ink + (255,), width=_w(scale, 0.035))
 
 
 _PAINTERS = {
