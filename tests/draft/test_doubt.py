@@ -77,3 +77,25 @@ def test_where_two_fills_meet_their_blend_is_no_ink():
     body, ink = side_ink(STREAM, EDGE, IDENTITY)
     drawn, inked, _ = _band(profile, body, ink, 2.0, (STREAM, EDGE), GRID, IDENTITY, (blue, CLEAR))
     assert drawn == 0.0 and inked < 1.0
+
+
+def test_a_hexside_feature_breaking_its_course_is_listed_with_both_kinds():
+    from toolkit.draft.draft import KIND_BREAK, _side_kinds
+
+    grid = Grid(1, 7, 1, 7)
+    draft = _draft(grid, {})
+    # a river down the hexsides between columns 3 and 4
+    course = [Hexside.of(Hex(3, 2), Hex(4, 2)), Hexside.of(Hex(4, 2), Hex(3, 3)), Hexside.of(Hex(3, 3), Hex(4, 3)),
+              Hexside.of(Hex(4, 3), Hex(3, 4)), Hexside.of(Hex(3, 4), Hex(4, 4))]
+    for side in course:
+        assert grid.adjacent(side.a, side.b)
+    draft.hexsides = {side: ("river", 1.0) for side in course}
+    assert _side_kinds(grid, draft) == {}
+    draft.hexsides[course[2]] = ("major_river", 1.0)  # one side read wider than its course
+    doubts = _side_kinds(grid, draft)
+    assert list(doubts) == [course[2]]
+    assert doubts[course[2]].confidence == KIND_BREAK and doubts[course[2]].candidates == ("major_river", "river")
+    draft.hexsides[course[3]] = ("major_river", 1.0)  # where a river widens, both kinds meet: no break
+    assert _side_kinds(grid, draft) == {}
+    draft.hexsides[course[3]] = ("lake", 1.0)  # a lake's shore meets the course: still a break
+    assert _side_kinds(grid, draft)[course[2]].candidates == ("major_river", "lake", "river")
