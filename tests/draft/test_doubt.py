@@ -4,10 +4,12 @@ no drawn feature (a scan's halo beside a grid line, a hatching stroke, the neigh
 
 from __future__ import annotations
 
-from toolkit.draft.draft import LINE_END, Draft, HexDraft, _line_ends
+from toolkit.draft.doubt import KIND_BREAK, LINE_END, kind_breaks, line_ends
+from toolkit.draft.draft import Draft, HexDraft
 from toolkit.draft.hexsides import _band, side_ink
 from toolkit.hexes import Grid, Hex, Hexside
 
+LOW = 0.5
 IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
 CLEAR = (238, 232, 200)
 GRID = (74, 74, 68)
@@ -20,14 +22,19 @@ def _draft(grid: Grid, links: dict) -> Draft:
     return draft
 
 
+def _line_ends(grid: Grid, links: dict) -> dict:
+    draft = _draft(grid, links)
+    return line_ends(grid, draft.links, draft.hexes)
+
+
 def test_a_road_stopping_inside_the_map_lists_its_end_and_where_it_would_run_on():
     grid = Grid(1, 7, 1, 7)
     column = [Hex(4, r) for r in range(1, 8)]
     broken = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:]) if (a.row, b.row) != (4, 5)}
-    doubted = _line_ends(grid, _draft(grid, broken))
+    doubted = _line_ends(grid, broken)
     assert doubted == {Hex(4, 4): LINE_END, Hex(4, 5): LINE_END}  # both broken ends; the map's edges are not ends
     whole = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
-    assert _line_ends(grid, _draft(grid, whole)) == {}
+    assert _line_ends(grid, whole) == {}
 
 
 def test_a_spur_lists_its_tip_and_the_hex_it_leaves():
@@ -35,7 +42,7 @@ def test_a_spur_lists_its_tip_and_the_hex_it_leaves():
     column = [Hex(4, r) for r in range(1, 8)]
     links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
     links[(Hex(4, 4), grid.neighbours(Hex(4, 4))[1])] = {"road": 1.0}
-    doubted = _line_ends(grid, _draft(grid, links))
+    doubted = _line_ends(grid, links)
     assert Hex(4, 4) in doubted and grid.neighbours(Hex(4, 4))[1] in doubted
 
 
@@ -44,7 +51,7 @@ def test_two_like_lines_on_one_step_seen_on_fewer_than_all_samples_are_listed():
     column = [Hex(4, r) for r in range(1, 8)]
     links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
     links[(Hex(4, 3), Hex(4, 4))] = {"road": 1.0, "minor_road": 0.75}
-    assert {Hex(4, 3), Hex(4, 4)} <= set(_line_ends(grid, _draft(grid, links)))
+    assert {Hex(4, 3), Hex(4, 4)} <= set(_line_ends(grid, links))
 
 
 def _profile(colours, fill=CLEAR):
@@ -80,8 +87,6 @@ def test_where_two_fills_meet_their_blend_is_no_ink():
 
 
 def test_a_hexside_feature_breaking_its_course_is_listed_with_both_kinds():
-    from toolkit.draft.draft import KIND_BREAK, _side_kinds
-
     grid = Grid(1, 7, 1, 7)
     draft = _draft(grid, {})
     # a river down the hexsides between columns 3 and 4
@@ -90,12 +95,82 @@ def test_a_hexside_feature_breaking_its_course_is_listed_with_both_kinds():
     for side in course:
         assert grid.adjacent(side.a, side.b)
     draft.hexsides = {side: ("river", 1.0) for side in course}
-    assert _side_kinds(grid, draft) == {}
+    assert kind_breaks(grid, draft.hexsides) == {}
     draft.hexsides[course[2]] = ("major_river", 1.0)  # one side read wider than its course
-    doubts = _side_kinds(grid, draft)
+    doubts = kind_breaks(grid, draft.hexsides)
     assert list(doubts) == [course[2]]
     assert doubts[course[2]].confidence == KIND_BREAK and doubts[course[2]].candidates == ("major_river", "river")
     draft.hexsides[course[3]] = ("major_river", 1.0)  # where a river widens, both kinds meet: no break
-    assert _side_kinds(grid, draft) == {}
+    assert kind_breaks(grid, draft.hexsides) == {}
     draft.hexsides[course[3]] = ("lake", 1.0)  # a lake's shore meets the course: still a break
-    assert _side_kinds(grid, draft)[course[2]].candidates == ("major_river", "lake", "river")
+    assert kind_breaks(grid, draft.hexsides)[course[2]].candidates == ("major_river", "lake", "river")
+
+
+# -- the terrain readers' doubts ---------------------------------------------------------------
+
+def _reading(base="clear", features=(), distance=1.0, f_distance=1.0, **kw):
+    from toolkit.draft.doubt import Reading
+
+    return Reading(base, kw.pop("base_sure", 0.95), distance, "rough", tuple(features), kw.pop("features_sure", 0.95),
+                   f_distance, (), **kw)
+
+
+def _palette(colours: dict):
+    from toolkit.draft.palette import Palette
+    from toolkit.draft.sample import Look
+
+    palette = Palette()
+    for terrain, colour in colours.items():
+        palette.add(terrain, Look(colour, 1.0, colour, (0.0, 0.0, 0.0)))
+    return palette
+
+
+def _confidence(doubts):
+    return min(d.confidence for d in doubts)
+
+
+def test_a_hex_unlike_its_peers_is_listed_naming_what_it_was_read_as():
+    from toolkit.draft.doubt import PEERS, hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("rough", ()): (200, 180, 140)})
+    readings = {Hex(1, r): _reading(distance=2.0 + r % 3) for r in range(1, PEERS + 5)}
+    readings[Hex(2, 1)] = _reading(distance=40.0)  # a symbol the palette does not draw
+    doubts = hex_doubts(readings, palette)
+    assert _confidence(doubts[Hex(2, 1)]) < LOW
+    unlike = next(d for d in doubts[Hex(2, 1)] if d.reader == "terrain unlike its peers")
+    assert unlike.candidates == ("clear", "rough")
+    assert all(_confidence(doubts[h]) >= LOW for h in readings if h != Hex(2, 1))
+    few = {Hex(1, 1): _reading(distance=2.0), Hex(1, 2): _reading(distance=40.0)}  # too few peers to judge by
+    assert all(d.reader != "terrain unlike its peers" for ds in hex_doubts(few, palette).values() for d in ds)
+
+
+def test_two_kinds_drawn_alike_are_listed_naming_both():
+    from toolkit.draft.doubt import hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("strongpoint",)): (90, 90, 90),
+                        ("clear", ("soviet_strongpoint",)): (90, 90, 91)})
+    doubts = hex_doubts({Hex(1, 1): _reading(features=("strongpoint",)), Hex(1, 2): _reading()}, palette)
+    alike = next(d for d in doubts[Hex(1, 1)] if d.reader == "drawn alike")
+    assert alike.confidence < LOW and alike.candidates == ("clear+strongpoint", "clear+soviet_strongpoint")
+    assert _confidence(doubts[Hex(1, 2)]) >= LOW
+
+
+def test_an_overlay_read_where_a_line_crosses_is_listed_but_no_overlay_there_is_not():
+    from toolkit.draft.doubt import hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (200, 60, 60)})
+    doubts = hex_doubts({Hex(1, 1): _reading(features=("village",), in_context=True),
+                         Hex(1, 2): _reading(in_context=True), Hex(1, 3): _reading(features=("village",))}, palette)
+    assert _confidence(doubts[Hex(1, 1)]) < LOW
+    assert _confidence(doubts[Hex(1, 2)]) >= LOW and _confidence(doubts[Hex(1, 3)]) >= LOW
+
+
+def test_a_line_seen_on_part_of_its_course_is_doubted_only_near_the_share_it_needs():
+    from toolkit.draft.doubt import line_sureness, side_sureness
+
+    assert line_sureness(None, 0.0, 0.75) == 1.0 and line_sureness(1.0, 1.0, 0.75) == 1.0
+    assert line_sureness(None, 0.5, 0.75) >= LOW > line_sureness(None, 0.7, 0.75)  # a fleck vs a line nearly found
+    assert line_sureness(0.75, 0.75, 0.75) == 0.5
+    # a hexside feature found on few more samples than it needs is even odds at most
+    assert side_sureness(0.7, 0.9, 0.6) < LOW <= side_sureness(0.9, 0.9, 0.6)
+    assert side_sureness(None, 0.3, 0.6) == 0.3

@@ -17,33 +17,19 @@ from PIL import Image
 
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
-from .palette import Palette, Terrain, terrain_name
-from ._pixels import fix, sureness
-from .hexsides import read_hexside, side_ink
+from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, hex_doubts, kind_breaks, line_ends, line_sureness, \
+    side_sureness
+from .palette import Palette, Terrain
+from ._pixels import fix
+from .hexsides import SIDE_SHARE, read_hexside, side_ink
 from .lines import LINE_SHARE, TEXTURED_SHARE, LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
 __all__ = ["Doubt", "Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
 
-#: Hexes drafted with less confidence than this are listed for a person to decide.
-LOW_CONFIDENCE = 0.5
 #: A hex whose look spreads more than this (trees, marsh symbols) is "textured" (woods drawn
 #: by the default theme spread about 9).
 TEXTURED = 8.0
-
-
-@dataclass(frozen=True)
-class Doubt:
-    """One reader's doubt about a hex: the reader (``terrain``, ``overlay``, ``hexside``,
-    ``line``, ``line end``), how sure its reading is, what the reading could be (the read one
-    first) and, for a hexside or a line, the hexside."""
-
-    reader: str
-    confidence: float
-    candidates: tuple[str, ...] = ()
-    side: Hexside | None = None
-    #: The reader's own evidence (distances to the nearest examples, shares of samples).
-    evidence: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -180,8 +166,8 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     crossed = _features(game_map, sampler, draft, raw, theme, palette)
-    doubted = _line_ends(game_map.grid, draft)
-    for side, doubt in _side_kinds(game_map.grid, draft).items():
+    doubted = line_ends(game_map.grid, draft.links, draft.hexes)
+    for side, doubt in kind_breaks(game_map.grid, draft.hexsides).items():
         draft.side_doubts.setdefault(side, []).append(doubt)
     towards: dict[Hex, list[Hex]] = {}
     for side in draft.links:
@@ -201,6 +187,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     if palette.drawn:  # only hexes a road or railway crosses need their overlays drawn in context
         palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.layout.size,
                                theme)
+    readings: dict[Hex, Reading] = {}
     for hex, base in bases.items():
         centre = sampler.look(hex, "centre")
         ring = sampler.look(hex, "ring", tuple(towards.get(hex, ())))
@@ -211,35 +198,18 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
                 features, f_conf, f_dist, runner = palette.classify_in_context(patterns[hex], ring, centre)
             else:
                 features, f_conf, f_dist, runner = palette.classify_features(base[0], ring, centre, hex)
-        overlays = tuple(terrain_name((base[0], tuple(f))) for f in (features, runner) if f is not None)
-        doubts = [Doubt("terrain", round(base[1], 3), (base[0],) + ((base[3],) if base[3] else ()),
-                        evidence=(round(base[2], 1),)),
-                  Doubt("overlay", round(f_conf, 3), overlays, evidence=(round(f_dist, 1),
-                                                                         bool(patterns[hex][1]), hex in crossed))]
-        if (patterns[hex][1] or hex in crossed) and (features or runner):
-            # an overlay read where a road or railway crosses the hex (or may: a line seen on
-            # part of its course, broken by an id's knock-out or a name): the drawing in
-            # context matches the roads' course only roughly, so a person should look
-            doubts.append(Doubt("overlay by a line", round(f_conf * 0.5, 3), overlays))
+        readings[hex] = Reading(base[0], base[1], base[2], base[3], tuple(features), f_conf, f_dist,
+                                None if runner is None else tuple(runner),
+                                patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
+    for hex, doubts in hex_doubts(readings, palette).items():
+        r = readings[hex]
         for o in game_map.grid.neighbours(hex):
             doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in bases else ())
         if hex in doubted:
             doubts.append(Doubt("line end", doubted[hex]))
-        draft.hexes[hex] = _combine(hex, (base[0], tuple(features)), doubts, base[3], runner)
+        confidence, runner_up, sides_sure, kept = combine(r.terrain, doubts, r.base_runner, r.features_runner)
+        draft.hexes[hex] = HexDraft(r.terrain, confidence, runner_up, sides_sure, kept)
     return draft
-
-
-def _combine(hex: Hex, terrain: Terrain, doubts: list[Doubt], base_runner, overlay_runner) -> HexDraft:
-    """A hex's reading from its readers' doubts: as sure as the least sure of them (the terrain
-    and overlays read inside it, the hexsides and lines read along and across its sides)."""
-    doubts = sorted((d for d in doubts if d.confidence < 1.0 or d.side is None), key=lambda d: d.confidence)
-    confidence = doubts[0].confidence if doubts else 1.0
-    sides_sure = min([d.confidence for d in doubts if d.side is not None or d.reader == "line end"] + [1.0])
-    terrain_sure = min([d.confidence for d in doubts if d.reader == "terrain"] + [1.0])
-    overlay_sure = min([d.confidence for d in doubts if d.reader.startswith("overlay")] + [1.0])
-    runner_up = ((base_runner, ()) if terrain_sure <= overlay_sure and base_runner is not None
-                 else (terrain[0], overlay_runner) if overlay_runner is not None else None)
-    return HexDraft(terrain, round(confidence, 3), runner_up, round(sides_sure, 3), tuple(doubts))
 
 
 def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme,
@@ -292,8 +262,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                 if partly >= 0.5:
                     crossed.update((hex, other))
                 crossing = bool(found) or partly >= 0.5
-                sure = sureness(min(found.values()) if found else None, partly,
-                                 TEXTURED_SHARE if textured else LINE_SHARE)
+                sure = line_sureness(min(found.values()) if found else None, partly,
+                                     TEXTURED_SHARE if textured else LINE_SHARE)
                 if sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
                         Doubt("line", round(sure, 3), tuple(found) + ("no line",), side,
@@ -301,6 +271,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure = read_hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
                                                     crossing, grid_rgb)
+                side_sure = side_sureness(found[1] if found else None, side_sure, SIDE_SHARE)
                 sure = min(sure, side_sure)
                 if found:
                     draft.hexsides[side] = found
@@ -311,62 +282,6 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
     return crossed
-
-
-#: How sure a hex is where a road or railway read on the picture stops short of the map's edge.
-LINE_END = 0.45
-
-
-def _line_ends(grid, draft: Draft) -> dict[Hex, float]:
-    """Hexes where a road or railway read on the picture is doubtful, with how sure they are.
-
-    Lines run on to the map's edge or into a town nearly always: where one stops inside the
-    map, a step was most often missed or a stray one read. Listed: the end, the hex the line
-    would run on to (straight on) and any hex beside the end the same line passes through (a
-    branch missed), and for a spur off a line the hex it leaves. A step read as two lines of
-    like colours, the weaker on fewer than all its samples, is listed too."""
-    ends: dict[tuple[str, Hex], list[Hex]] = {}
-    for side, codes in draft.links.items():
-        for code in codes:
-            ends.setdefault((code, side.a), []).append(side.b)
-            ends.setdefault((code, side.b), []).append(side.a)
-    doubted: dict[Hex, float] = {}
-    for (code, hex), others in ends.items():
-        near = grid.neighbours(hex)
-        if len(others) != 1 or len(near) < 6 or any(n not in draft.hexes for n in near):
-            continue
-        doubted[hex] = LINE_END
-        back = others[0]
-        if len(ends[(code, back)]) >= 3:  # a spur off a line
-            doubted[back] = LINE_END
-        on = grid.neighbour(hex, grid.direction(back, hex))
-        for n in near:
-            if n != back and (n == on or (code, n) in ends):
-                doubted[n] = LINE_END
-    for side, codes in draft.links.items():
-        if len(codes) > 1 and min(codes.values()) < 1.0:
-            doubted[side.a] = doubted[side.b] = LINE_END
-    return doubted
-
-
-#: How sure a hexside feature is whose kind differs from the course it lies on.
-KIND_BREAK = 0.45
-
-
-def _side_kinds(grid, draft: Draft) -> dict[Hexside, Doubt]:
-    """Hexside features whose kind breaks their course: read as a kind that none of the features
-    meeting it at either end has (a river read as a major river on one side, where a lake's
-    shore and the river share the side and widen the band)."""
-    doubts: dict[Hexside, Doubt] = {}
-    for side, (code, _) in draft.hexsides.items():
-        ends = []
-        for c in set(grid.neighbours(side.a)) & set(grid.neighbours(side.b)):
-            ends.append({draft.hexsides[s][0] for s in (Hexside.of(side.a, c), Hexside.of(side.b, c))
-                         if s in draft.hexsides})
-        kinds = set().union(*ends) if ends else set()
-        if len(ends) == 2 and all(ends) and code not in kinds:
-            doubts[side] = Doubt("hexside", KIND_BREAK, (code,) + tuple(sorted(kinds)), side)
-    return doubts
 
 
 def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False) -> Map:

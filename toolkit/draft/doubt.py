@@ -1,0 +1,221 @@
+"""How sure a draft is of each hex: every reader's doubt, and their combination in one place.
+
+Each reader (base terrain, overlays, hexsides, roads and railways) says how sure it is of its
+own reading; a hex is as sure as the least sure reading inside it or on its sides, and is
+listed for a person below :data:`LOW_CONFIDENCE`. Besides the readers' own margins, a reading
+is doubted where its evidence says the palette cannot judge it: a hex that looks unlike every
+other hex read the same way on this picture (a symbol the palette does not know, two overlays
+where the palette draws one), two kinds the palette draws alike, a hexside feature of a kind
+none of the features at its ends has, a road or railway that stops inside the map.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..hexes import Hex, Hexside
+
+__all__ = ["Doubt", "LOW_CONFIDENCE", "Reading"]
+
+#: Hexes drafted with less confidence than this are listed for a person to decide.
+LOW_CONFIDENCE = 0.5
+#: How sure a hex is where a road or railway read on the picture stops short of the map's edge.
+LINE_END = 0.45
+#: How sure a hexside feature is whose kind differs from the course it lies on.
+KIND_BREAK = 0.45
+#: How sure a reading is of one of two kinds the palette draws alike.
+ALIKE_SURE = 0.2
+#: Palette examples of two kinds closer than this (look-vector units) are drawn alike.
+ALIKE = 3.0
+#: A hex is compared with the hexes read the same way when at least this many were.
+PEERS = 10
+#: A look further than PEER_FACTOR times its peers' median distance from the palette, by
+#: UNLIKE more, is even odds (look-vector units: 15 is about 7 levels of the printed fill).
+PEER_FACTOR = 2.0
+UNLIKE = 15.0
+#: Hexside features: found on this share of their samples and no more, even odds.
+SIDE_EVEN = 0.75
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """One reader's doubt about a hex: the reader (``terrain``, ``overlay``, ``hexside``,
+    ``line``, ``line end``, ...), how sure its reading is, what the reading could be (the read
+    one first) and, for a hexside or a line, the hexside."""
+
+    reader: str
+    confidence: float
+    candidates: tuple[str, ...] = ()
+    side: Hexside | None = None
+    #: The reader's own evidence (distances to the nearest examples, shares of samples).
+    evidence: tuple = ()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the terrain readers made of one hex: the base terrain (its confidence, distance
+    to the nearest palette example and runner-up), the overlays (the same), whether the
+    overlays were judged against drawings with the hex's roads (``in_context``) and whether
+    a road or railway may cross the hex (``crossed``)."""
+
+    base: str
+    base_sure: float
+    base_distance: float
+    base_runner: str | None
+    features: tuple[str, ...]
+    features_sure: float
+    features_distance: float
+    features_runner: tuple[str, ...] | None
+    in_context: bool = False
+    crossed: bool = False
+
+    @property
+    def terrain(self) -> tuple[str, tuple[str, ...]]:
+        return self.base, self.features
+
+
+def _name(base: str, features) -> str:
+    return "+".join((base,) + tuple(features))
+
+
+def closeness(distance: float, scale: float) -> float:
+    """1 at no distance, 1/2 at ``scale``."""
+    return 1.0 / (1.0 + (distance / scale) ** 2)
+
+
+def line_sureness(found: float | None, seen: float, needed: float) -> float:
+    """How sure a road or railway reading across a hexside is: one found on all its samples,
+    or seen on none, is sure; found just at the share ``needed``, about even odds. A line seen
+    on part of its course but not found is doubted the more the nearer it came to ``needed``
+    (calibrated on the bundled maps: seen on up to 0.6 of its steps, hardly ever a line
+    missed; from 0.7, often)."""
+    if found is not None:
+        return 1.0 if needed >= 1.0 else 0.5 + 0.5 * (found - needed) / (1.0 - needed)
+    return 1.0 - 0.76 * min(1.0, seen / needed) ** 2
+
+
+def side_sureness(share: float | None, sure: float, needed: float) -> float:
+    """The hexside reader's sureness, and for a feature found on few more samples than it
+    needs no more than even odds at :data:`SIDE_EVEN` (a false ford read on 0.7 of them)."""
+    if share is None:
+        return sure
+    return min(sure, max(0.0, 0.5 * (share - needed) / (SIDE_EVEN - needed)))
+
+
+def alike(palette) -> dict[tuple, tuple]:
+    """Kinds the palette draws alike: terrain -> the other terrains whose examples look the
+    same (within :data:`ALIKE`), ring and centre."""
+    vectors: dict[tuple, list] = {}
+    for terrain, ring, centre in palette.examples:
+        vectors.setdefault(terrain, []).append(ring + centre)
+    out: dict[tuple, tuple] = {}
+    terrains = list(vectors)
+    for i, a in enumerate(terrains):
+        for b in terrains[i + 1:]:
+            near = min(math.dist(u, v) for u in vectors[a] for v in vectors[b] if len(u) == len(v))
+            if near < ALIKE:
+                out[a] = out.get(a, ()) + (b,)
+                out[b] = out.get(b, ()) + (a,)
+    return out
+
+
+def hex_doubts(readings: dict[Hex, Reading], palette) -> dict[Hex, list[Doubt]]:
+    """The terrain readers' doubts about each hex: their own margins, a look unlike its peers'
+    (the hexes read the same way on this picture), two kinds drawn alike, and an overlay read
+    where a road or railway crosses the hex."""
+    drawn_alike = alike(palette)
+    peers: dict[tuple, list[float]] = {}
+    for r in readings.values():
+        peers.setdefault(("terrain", r.terrain), []).append(r.base_distance)
+        peers.setdefault(("overlay", r.in_context, r.terrain), []).append(r.features_distance)
+    typical = {key: sorted(v)[len(v) // 2] for key, v in peers.items() if len(v) >= PEERS}
+    out: dict[Hex, list[Doubt]] = {}
+    for hex, r in readings.items():
+        read = _name(*r.terrain)
+        base_names = (r.base,) + ((r.base_runner,) if r.base_runner else ())
+        overlay_names = (read,) + ((_name(r.base, r.features_runner),) if r.features_runner is not None else ())
+        doubts = [Doubt("terrain", round(r.base_sure, 3), base_names, evidence=(round(r.base_distance, 1),)),
+                  Doubt("overlay", round(r.features_sure, 3), overlay_names,
+                        evidence=(round(r.features_distance, 1), r.in_context, r.crossed))]
+        # a look much further from the palette than its peers' shows something the palette
+        # does not draw (a symbol it does not know, two overlays where it draws one)
+        for reader, key, distance, names in (("terrain", ("terrain", r.terrain), r.base_distance, base_names),
+                                             ("overlay", ("overlay", r.in_context, r.terrain),
+                                              r.features_distance, overlay_names)):
+            if key in typical:
+                beyond = distance - PEER_FACTOR * typical[key]
+                if beyond > 0:
+                    doubts.append(Doubt(f"{reader} unlike its peers", round(closeness(beyond, UNLIKE), 3), names,
+                                        evidence=(round(distance, 1), round(typical[key], 1))))
+        if r.terrain in drawn_alike:
+            doubts.append(Doubt("drawn alike", ALIKE_SURE,
+                                (read,) + tuple(_name(*t) for t in drawn_alike[r.terrain])))
+        if r.features and (r.in_context or r.crossed):
+            # an overlay read where a road or railway crosses the hex (or may: a line seen on
+            # part of its course, broken by an id's knock-out or a name): the drawing in
+            # context matches the roads' course only roughly, so a person should look
+            doubts.append(Doubt("overlay by a line", round(r.features_sure * 0.5, 3), overlay_names))
+        out[hex] = doubts
+    return out
+
+
+def combine(terrain, doubts: list[Doubt], base_runner, overlay_runner):
+    """``(confidence, runner-up terrain, sides' confidence, doubts least sure first)`` of a
+    hex from its readers' doubts: as sure as the least sure of them (the terrain and overlays
+    read inside it, the hexsides and lines read along and across its sides)."""
+    doubts = sorted((d for d in doubts if d.confidence < 1.0 or d.side is None), key=lambda d: d.confidence)
+    confidence = doubts[0].confidence if doubts else 1.0
+    sides_sure = min([d.confidence for d in doubts if d.side is not None or d.reader == "line end"] + [1.0])
+    terrain_sure = min([d.confidence for d in doubts if d.reader.startswith("terrain")] + [1.0])
+    overlay_sure = min([d.confidence for d in doubts if d.reader.startswith("overlay")] + [1.0])
+    runner_up = ((base_runner, ()) if terrain_sure <= overlay_sure and base_runner is not None
+                 else (terrain[0], overlay_runner) if overlay_runner is not None else None)
+    return round(confidence, 3), runner_up, round(sides_sure, 3), tuple(doubts)
+
+
+def kind_breaks(grid, hexsides: dict) -> dict[Hexside, Doubt]:
+    """Hexside features whose kind breaks their course: read as a kind that none of the features
+    meeting it at either end has (a river read as a major river on one side, where a lake's
+    shore and the river share the side and widen the band)."""
+    doubts: dict[Hexside, Doubt] = {}
+    for side, (code, _) in hexsides.items():
+        ends = []
+        for c in set(grid.neighbours(side.a)) & set(grid.neighbours(side.b)):
+            ends.append({hexsides[s][0] for s in (Hexside.of(side.a, c), Hexside.of(side.b, c)) if s in hexsides})
+        kinds = set().union(*ends) if ends else set()
+        if len(ends) == 2 and all(ends) and code not in kinds:
+            doubts[side] = Doubt("hexside", KIND_BREAK, (code,) + tuple(sorted(kinds)), side)
+    return doubts
+
+
+def line_ends(grid, links: dict, hexes) -> dict[Hex, float]:
+    """Hexes where a road or railway read on the picture is doubtful, with how sure they are.
+
+    Lines run on to the map's edge or into a town nearly always: where one stops inside the
+    map, a step was most often missed or a stray one read. Listed: the end, the hex the line
+    would run on to (straight on) and any hex beside the end the same line passes through (a
+    branch missed), and for a spur off a line the hex it leaves. A step read as two lines of
+    like colours, the weaker on fewer than all its samples, is listed too."""
+    ends: dict[tuple[str, Hex], list[Hex]] = {}
+    for side, codes in links.items():
+        for code in codes:
+            ends.setdefault((code, side.a), []).append(side.b)
+            ends.setdefault((code, side.b), []).append(side.a)
+    doubted: dict[Hex, float] = {}
+    for (code, hex), others in ends.items():
+        near = grid.neighbours(hex)
+        if len(others) != 1 or len(near) < 6 or any(n not in hexes for n in near):
+            continue
+        doubted[hex] = LINE_END
+        back = others[0]
+        if len(ends[(code, back)]) >= 3:  # a spur off a line
+            doubted[back] = LINE_END
+        on = grid.neighbour(hex, grid.direction(back, hex))
+        for n in near:
+            if n != back and (n == on or (code, n) in ends):
+                doubted[n] = LINE_END
+    for side, codes in links.items():
+        if len(codes) > 1 and min(codes.values()) < 1.0:
+            doubted[side.a] = doubted[side.b] = LINE_END
+    return doubted
