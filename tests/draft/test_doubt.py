@@ -170,7 +170,17 @@ def test_a_line_seen_on_part_of_its_course_is_doubted_only_near_the_share_it_nee
 
     assert line_sureness(None, 0.0, 0.75) == 1.0 and line_sureness(1.0, 1.0, 0.75) == 1.0
     assert line_sureness(None, 0.5, 0.75) >= LOW > line_sureness(None, 0.7, 0.75)  # a fleck vs a line nearly found
-    assert line_sureness(0.75, 0.75, 0.75) == 0.5
+    assert line_sureness(0.75, 0.75, 0.75) < LOW <= line_sureness(0.9, 0.9, 0.75)  # a third found on 0.8 are wrong
     # a hexside feature found on few more samples than it needs is even odds at most
     assert side_sureness(0.7, 0.9, 0.6) < LOW <= side_sureness(0.9, 0.9, 0.6)
     assert side_sureness(None, 0.3, 0.6) == 0.3
+
+
+def test_a_listed_hex_says_which_readings_doubt_it_and_what_else_it_could_be():
+    from toolkit.draft.doubt import Doubt, explain
+
+    side = Hexside.of(Hex(3, 4), Hex(4, 4))
+    doubts = (Doubt("overlay by a line", 0.4, ("clear+village", "clear+town")), Doubt("hexside", 0.45, ("river", "stream"), side),
+              Doubt("hexside", 0.45, ("river", "stream"), side), Doubt("terrain", 0.9, ("clear", "rough")))
+    assert explain(doubts, 0.5, lambda s: f"{s.a.col}{s.a.row}/{s.b.col}{s.b.row}") == \
+        "overlay by a line: clear+village or clear+town; hexside 34/44: river or stream"

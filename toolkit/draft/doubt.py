@@ -34,6 +34,8 @@ PEERS = 10
 #: UNLIKE more, is even odds (look-vector units: 15 is about 7 levels of the printed fill).
 PEER_FACTOR = 2.0
 UNLIKE = 15.0
+#: Roads and railways: found on this share of their steps and no more, even odds.
+LINE_EVEN = 0.82
 #: Hexside features: found on this share of their samples and no more, even odds.
 SIDE_EVEN = 0.75
 
@@ -86,12 +88,15 @@ def closeness(distance: float, scale: float) -> float:
 
 def line_sureness(found: float | None, seen: float, needed: float) -> float:
     """How sure a road or railway reading across a hexside is: one found on all its samples,
-    or seen on none, is sure; found just at the share ``needed``, about even odds. A line seen
+    or seen on none, is sure; found on no more than :data:`LINE_EVEN` of them, or just the
+    share ``needed``, about even odds (a third of the lines found on 0.8 were no line or
+    another). A line seen
     on part of its course but not found is doubted the more the nearer it came to ``needed``
     (calibrated on the bundled maps: seen on up to 0.6 of its steps, hardly ever a line
     missed; from 0.7, often)."""
     if found is not None:
-        return 1.0 if needed >= 1.0 else 0.5 + 0.5 * (found - needed) / (1.0 - needed)
+        even = max(needed, LINE_EVEN)
+        return 1.0 if even >= 1.0 else min(1.0, max(0.0, 0.5 + 0.5 * (found - even) / (1.0 - even)))
     return 1.0 - 0.76 * min(1.0, seen / needed) ** 2
 
 
@@ -172,6 +177,20 @@ def combine(terrain, doubts: list[Doubt], base_runner, overlay_runner):
     runner_up = ((base_runner, ()) if terrain_sure <= overlay_sure and base_runner is not None
                  else (terrain[0], overlay_runner) if overlay_runner is not None else None)
     return round(confidence, 3), runner_up, round(sides_sure, 3), tuple(doubts)
+
+
+def explain(doubts, threshold: float = LOW_CONFIDENCE, side_name=str) -> str:
+    """Why a hex is listed: each reading below ``threshold``, with what it could be
+    (``overlay by a line: clear+village or clear+town; hexside 0304/0405: river or no feature``)."""
+    parts = []
+    for d in doubts:
+        if d.confidence >= threshold:
+            continue
+        what = f"{d.reader} {side_name(d.side)}" if d.side is not None else d.reader
+        part = f"{what}: {' or '.join(dict.fromkeys(d.candidates))}" if d.candidates else what
+        if part not in parts:
+            parts.append(part)
+    return "; ".join(parts)
 
 
 def kind_breaks(grid, hexsides: dict) -> dict[Hexside, Doubt]:
