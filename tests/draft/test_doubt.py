@@ -184,3 +184,18 @@ def test_a_listed_hex_says_which_readings_doubt_it_and_what_else_it_could_be():
               Doubt("hexside", 0.45, ("river", "stream"), side), Doubt("terrain", 0.9, ("clear", "rough")))
     assert explain(doubts, 0.5, lambda s: f"{s.a.col}{s.a.row}/{s.b.col}{s.b.row}") == \
         "overlay by a line: clear+village or clear+town; hexside 34/44: river or stream"
+
+
+def test_a_hex_missing_the_overlay_of_the_region_around_it_is_listed():
+    from toolkit.draft.doubt import HOLE, hex_doubts
+
+    grid = Grid(1, 5, 1, 5)
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("pocket",)): (200, 190, 220)})
+    middle = Hex(3, 3)
+    readings = {h: _reading(features=("pocket",) if h in grid.neighbours(middle)[:HOLE] else ()) for h in grid}
+    readings[middle] = _reading(features=("city",))  # a city's fill hides the pocket's hatching
+    doubts = hex_doubts(readings, palette, grid)
+    hole = next(d for d in doubts[middle] if d.reader == "overlay around it")
+    assert hole.confidence < LOW and hole.candidates == ("clear+city", "clear+city+pocket")
+    readings[grid.neighbours(middle)[0]] = _reading()  # fewer than HOLE neighbours: no region to miss
+    assert all(d.reader != "overlay around it" for d in hex_doubts(readings, palette, grid)[middle])

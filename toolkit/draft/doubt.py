@@ -34,6 +34,9 @@ PEERS = 10
 #: UNLIKE more, is even odds (look-vector units: 15 is about 7 levels of the printed fill).
 PEER_FACTOR = 2.0
 UNLIKE = 15.0
+#: A hex read without an overlay this many of its six neighbours carry is doubted, this much.
+HOLE = 4
+HOLE_SURE = 0.45
 #: Roads and railways: found on this share of their steps and no more, even odds.
 LINE_EVEN = 0.82
 #: Hexside features: found on this share of their samples and no more, even odds.
@@ -125,10 +128,10 @@ def alike(palette) -> dict[tuple, tuple]:
     return out
 
 
-def hex_doubts(readings: dict[Hex, Reading], palette) -> dict[Hex, list[Doubt]]:
+def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, list[Doubt]]:
     """The terrain readers' doubts about each hex: their own margins, a look unlike its peers'
-    (the hexes read the same way on this picture), two kinds drawn alike, and an overlay read
-    where a road or railway crosses the hex."""
+    (the hexes read the same way on this picture), two kinds drawn alike, an overlay read
+    where a road or railway crosses the hex, and (given the ``grid``) a hole in a region."""
     drawn_alike = alike(palette)
     peers: dict[tuple, list[float]] = {}
     for r in readings.values():
@@ -162,6 +165,29 @@ def hex_doubts(readings: dict[Hex, Reading], palette) -> dict[Hex, list[Doubt]]:
             # context matches the roads' course only roughly, so a person should look
             doubts.append(Doubt("overlay by a line", round(r.features_sure * 0.5, 3), overlay_names))
         out[hex] = doubts
+    for hex, doubt in (region_holes(readings, grid) if grid is not None else {}).items():
+        out[hex].append(doubt)
+    return out
+
+
+def region_holes(readings: dict[Hex, Reading], grid) -> dict[Hex, Doubt]:
+    """Hexes read without an overlay that at least :data:`HOLE` of their six neighbours carry:
+    a region (woods, a pocket) seldom has a hole or a notch one hex wide, and a symbol drawn
+    over a region's hex (a city in a pocket) hides the region's mark."""
+    out: dict[Hex, Doubt] = {}
+    for hex, r in readings.items():
+        near = [readings.get(n) for n in grid.neighbours(hex)]
+        if len(near) < 6 or None in near:
+            continue
+        counts: dict[str, int] = {}
+        for n in near:
+            for f in n.features:
+                counts[f] = counts.get(f, 0) + 1
+        missing = sorted(f for f, k in counts.items() if k >= HOLE and f not in r.features)
+        if missing:
+            read = _name(*r.terrain)
+            out[hex] = Doubt("overlay around it", HOLE_SURE,
+                             (read,) + tuple(_name(r.base, tuple(sorted(r.features + (f,)))) for f in missing))
     return out
 
 

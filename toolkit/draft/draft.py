@@ -201,7 +201,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         readings[hex] = Reading(base[0], base[1], base[2], base[3], tuple(features), f_conf, f_dist,
                                 None if runner is None else tuple(runner),
                                 patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
-    for hex, doubts in hex_doubts(readings, palette).items():
+    for hex, doubts in hex_doubts(readings, palette, game_map.grid).items():
         r = readings[hex]
         for o in game_map.grid.neighbours(hex):
             doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in bases else ())
