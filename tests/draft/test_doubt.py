@@ -37,6 +37,18 @@ def test_a_road_stopping_inside_the_map_lists_its_end_and_where_it_would_run_on(
     assert _line_ends(grid, whole) == {}
 
 
+def test_a_line_stopping_where_another_runs_on_lists_that_lines_next_hexes():
+    grid = Grid(1, 7, 1, 9)
+    column = [Hex(4, r) for r in range(1, 10)]
+    links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
+    # a minor road up from the bottom, missed where it runs beside the road from 0406 on
+    for a, b in zip(column[5:], column[6:]):
+        links[(a, b)]["minor_road"] = 1.0
+    del links[(Hex(4, 6), Hex(4, 7))]["minor_road"]
+    doubted = _line_ends(grid, links)
+    assert {Hex(4, 7), Hex(4, 6), Hex(4, 5)} <= set(doubted)  # the end, straight on, and the road on from there
+
+
 def test_a_spur_lists_its_tip_and_the_hex_it_leaves():
     grid = Grid(1, 7, 1, 7)
     column = [Hex(4, r) for r in range(1, 8)]

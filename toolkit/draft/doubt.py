@@ -239,7 +239,8 @@ def line_ends(grid, links: dict, hexes) -> dict[Hex, float]:
 
     Lines run on to the map's edge or into a town nearly always: where one stops inside the
     map, a step was most often missed or a stray one read. Listed: the end, the hex the line
-    would run on to (straight on) and any hex beside the end the same line passes through (a
+    would run on to (straight on) and, where another line passes there, that line's next hexes
+    (the two may share a course), any hex beside the end the same line passes through (a
     branch missed), and for a spur off a line the hex it leaves. A step read as two lines of
     like colours, the weaker on fewer than all its samples, is listed too."""
     ends: dict[tuple[str, Hex], list[Hex]] = {}
@@ -260,6 +261,12 @@ def line_ends(grid, links: dict, hexes) -> dict[Hex, float]:
         for n in near:
             if n != back and (n == on or (code, n) in ends):
                 doubted[n] = LINE_END
+        # running on into another line, it may share that line's course (drawn beside it):
+        # the other line's next hexes from there are doubtful too
+        for (other, o_hex), o_next in ends.items():
+            if o_hex == on and other != code:
+                for n in o_next:
+                    doubted[n] = LINE_END
     for side, codes in links.items():
         if len(codes) > 1 and min(codes.values()) < 1.0:
             doubted[side.a] = doubted[side.b] = LINE_END
