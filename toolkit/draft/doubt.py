@@ -39,6 +39,9 @@ HOLE = 4
 HOLE_SURE = 0.45
 #: Roads and railways: found on this share of their steps and no more, even odds.
 LINE_EVEN = 0.82
+#: A line seen on part of its course but not found: how steeply its doubt grows as what was
+#: seen nears what is needed (8: even odds only within about 0.05 of it).
+LINE_SEEN_POWER = 8.0
 #: Hexside features: found on this share of their samples and no more, even odds.
 SIDE_EVEN = 0.75
 
@@ -93,14 +96,14 @@ def line_sureness(found: float | None, seen: float, needed: float) -> float:
     """How sure a road or railway reading across a hexside is: one found on all its samples,
     or seen on none, is sure; found on no more than :data:`LINE_EVEN` of them, or just the
     share ``needed``, about even odds (a third of the lines found on 0.8 were no line or
-    another). A line seen
-    on part of its course but not found is doubted the more the nearer it came to ``needed``
-    (calibrated on the bundled maps: seen on up to 0.6 of its steps, hardly ever a line
-    missed; from 0.7, often)."""
+    another). A line seen on part of its course but not found is doubted only when what was
+    seen nearly reaches ``needed`` (calibrated on the bundled maps: a stroke followed into one
+    hex and lost in the other, seen on 0.7, was a missed line on 1 side in 13; where it was,
+    the line's course stops there and :func:`line_ends` lists the gap)."""
     if found is not None:
         even = max(needed, LINE_EVEN)
         return 1.0 if even >= 1.0 else min(1.0, max(0.0, 0.5 + 0.5 * (found - even) / (1.0 - even)))
-    return 1.0 - 0.76 * min(1.0, seen / needed) ** 2
+    return 1.0 - 0.76 * min(1.0, seen / needed) ** LINE_SEEN_POWER
 
 
 def side_sureness(share: float | None, sure: float, needed: float) -> float:
