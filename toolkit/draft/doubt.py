@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from ..hexes import Hex, Hexside
+from .lines import LINE_SHARE, TEXTURED_SHARE
 
 __all__ = ["Doubt", "LOW_CONFIDENCE", "Reading"]
 
@@ -35,13 +36,14 @@ PEERS = 10
 PEER_FACTOR = 2.0
 UNLIKE = 15.0
 #: A hex read without an overlay this many of its six neighbours carry is doubted, this much.
-HOLE = 4
+HOLE = 5
 HOLE_SURE = 0.45
 #: Roads and railways: found on this share of their steps and no more, even odds.
 LINE_EVEN = 0.82
-#: A line seen on part of its course but not found: how steeply its doubt grows as what was
-#: seen nears what is needed (8: even odds only within about 0.05 of it).
+#: A line seen on part of its course among trees but not found: how steeply its doubt grows
+#: as what was seen nears what it needs (8: even odds only within about 0.05 of it).
 LINE_SEEN_POWER = 8.0
+LINE_SEEN_FLAT = 1.0
 #: Hexside features: found on this share of their samples and no more, even odds.
 SIDE_EVEN = 0.75
 
@@ -92,18 +94,20 @@ def closeness(distance: float, scale: float) -> float:
     return 1.0 / (1.0 + (distance / scale) ** 2)
 
 
-def line_sureness(found: float | None, seen: float, needed: float) -> float:
+def line_sureness(found: float | None, seen: float, textured: bool = False) -> float:
     """How sure a road or railway reading across a hexside is: one found on all its samples,
     or seen on none, is sure; found on no more than :data:`LINE_EVEN` of them, or just the
-    share ``needed``, about even odds (a third of the lines found on 0.8 were no line or
-    another). A line seen on part of its course but not found is doubted only when what was
-    seen nearly reaches ``needed`` (calibrated on the bundled maps: a stroke followed into one
-    hex and lost in the other, seen on 0.7, was a missed line on 1 side in 13; where it was,
-    the line's course stops there and :func:`line_ends` lists the gap)."""
+    share it needs, about even odds (a third of the lines found on 0.8 were no line or
+    another). A line seen on part of its course but not found is doubted the nearer what was
+    seen comes to what it needs; where trees or marsh symbols fill a hex (``textured``) only
+    when it nearly reaches it (calibrated on the bundled maps: a stroke followed into one hex
+    and lost in the other, seen on 0.7, was a missed line on 1 side in 7 on flat fills, 1 in
+    20 among trees, and there the line's course stops and :func:`line_ends` lists the gap)."""
+    needed = TEXTURED_SHARE if textured else LINE_SHARE
     if found is not None:
         even = max(needed, LINE_EVEN)
         return 1.0 if even >= 1.0 else min(1.0, max(0.0, 0.5 + 0.5 * (found - even) / (1.0 - even)))
-    return 1.0 - 0.76 * min(1.0, seen / needed) ** LINE_SEEN_POWER
+    return 1.0 - 0.76 * min(1.0, seen / needed) ** (LINE_SEEN_POWER if textured else LINE_SEEN_FLAT)
 
 
 def side_sureness(share: float | None, sure: float, needed: float) -> float:
@@ -174,9 +178,10 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
 
 
 def region_holes(readings: dict[Hex, Reading], grid) -> dict[Hex, Doubt]:
-    """Hexes read without an overlay that at least :data:`HOLE` of their six neighbours carry:
-    a region (woods, a pocket) seldom has a hole or a notch one hex wide, and a symbol drawn
-    over a region's hex (a city in a pocket) hides the region's mark."""
+    """Hexes read without an overlay that at least :data:`HOLE` of their six neighbours carry
+    (one fewer where the hex has an overlay of its own): a region (woods, a pocket) seldom has
+    a hole one hex wide, and a symbol drawn over a region's hex (a city in a pocket) may hide
+    the region's mark."""
     out: dict[Hex, Doubt] = {}
     for hex, r in readings.items():
         near = [readings.get(n) for n in grid.neighbours(hex)]
@@ -186,7 +191,9 @@ def region_holes(readings: dict[Hex, Reading], grid) -> dict[Hex, Doubt]:
         for n in near:
             for f in n.features:
                 counts[f] = counts.get(f, 0) + 1
-        missing = sorted(f for f, k in counts.items() if k >= HOLE and f not in r.features)
+        # a hole, or a notch where an overlay drawn over the hex may hide the region's mark
+        missing = sorted(f for f, k in counts.items()
+                         if f not in r.features and (k >= HOLE or k >= HOLE - 1 and r.features))
         if missing:
             read = _name(*r.terrain)
             out[hex] = Doubt("overlay around it", HOLE_SURE,

@@ -262,8 +262,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                 if partly >= 0.5:
                     crossed.update((hex, other))
                 crossing = bool(found) or partly >= 0.5
-                sure = line_sureness(min(found.values()) if found else None, partly,
-                                     TEXTURED_SHARE if textured else LINE_SHARE)
+                sure = line_sureness(min(found.values()) if found else None, partly, textured)
                 if sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
                         Doubt("line", round(sure, 3), tuple(found) + ("no line",), side,
