@@ -219,3 +219,21 @@ def test_a_hex_missing_the_overlay_of_the_region_around_it_is_listed():
     city = holes(HOLE - 1, ("city",))
     assert city and city[0].candidates == ("clear+city", "clear+city+pocket")
     assert not holes(HOLE - 2, ("city",))
+
+
+def test_on_a_soft_picture_a_line_half_seen_among_trees_is_doubted_again():
+    from toolkit.draft.doubt import Doubt, line_sureness, resoften, soft_lines
+
+    grid = Grid(1, 7, 1, 7)
+    column = [Hex(4, r) for r in range(1, 8)]
+    sharp = {(a, b): {"rail": 1.0} for a, b in zip(column, column[1:])}
+    assert not soft_lines(_draft(grid, sharp).links)
+    soft = dict(sharp, **{(column[0], column[1]): {"rail": 0.9}})  # a link of six seen on fewer than all its steps
+    draft = _draft(grid, soft)
+    assert soft_lines(draft.links)
+    side = Hexside.of(Hex(2, 2), Hex(2, 3))
+    evidence = (None, 0.7, True)  # a rail among trees, seen crossing, lost in one hex
+    draft.side_doubts[side] = [Doubt("line", line_sureness(*evidence), ("no line",), side, evidence)]
+    assert draft.side_doubts[side][0].confidence >= LOW
+    resoften(draft)
+    assert draft.side_doubts[side][0].confidence < LOW and draft.side_confidence[side] < LOW

@@ -12,7 +12,7 @@ none of the features at its ends has, a road or railway that stops inside the ma
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..hexes import Hex, Hexside
 from .lines import LINE_SHARE, TEXTURED_SHARE
@@ -40,10 +40,12 @@ HOLE = 5
 HOLE_SURE = 0.45
 #: Roads and railways: found on this share of their steps and no more, even odds.
 LINE_EVEN = 0.82
+#: A picture's lines show softly when this share of the links found were seen on fewer than
+#: all their steps (sharp renders 0.02-0.05; blurred or JPEG 0.07-0.11).
+SOFT = 0.07
 #: A line seen on part of its course among trees but not found: how steeply its doubt grows
 #: as what was seen nears what it needs (8: even odds only within about 0.05 of it).
 LINE_SEEN_POWER = 8.0
-LINE_SEEN_FLAT = 1.0
 #: Hexside features: found on this share of their samples and no more, even odds.
 SIDE_EVEN = 0.75
 
@@ -79,6 +81,8 @@ class Reading:
     features_runner: tuple[str, ...] | None
     in_context: bool = False
     crossed: bool = False
+    #: The overlays read against the palette's plain drawings (without the hex's roads).
+    plain_features: tuple[str, ...] | None = None
 
     @property
     def terrain(self) -> tuple[str, tuple[str, ...]]:
@@ -94,20 +98,40 @@ def closeness(distance: float, scale: float) -> float:
     return 1.0 / (1.0 + (distance / scale) ** 2)
 
 
-def line_sureness(found: float | None, seen: float, textured: bool = False) -> float:
+def line_sureness(found: float | None, seen: float, textured: bool = False, soft: bool = False) -> float:
     """How sure a road or railway reading across a hexside is: one found on all its samples,
     or seen on none, is sure; found on no more than :data:`LINE_EVEN` of them, or just the
     share it needs, about even odds (a third of the lines found on 0.8 were no line or
     another). A line seen on part of its course but not found is doubted the nearer what was
-    seen comes to what it needs; where trees or marsh symbols fill a hex (``textured``) only
-    when it nearly reaches it (calibrated on the bundled maps: a stroke followed into one hex
-    and lost in the other, seen on 0.7, was a missed line on 1 side in 7 on flat fills, 1 in
-    20 among trees, and there the line's course stops and :func:`line_ends` lists the gap)."""
+    seen comes to what it needs; where trees or marsh symbols fill a hex (``textured``: their
+    dark strokes look like lines) on a sharp picture only when it nearly reaches it, on a
+    ``soft`` one (see :func:`soft_lines`) like on a flat fill. Calibrated on the bundled maps:
+    a stroke among trees seen on 0.7 of what it needs was a missed line on 11 sides of 406
+    on sharp pictures (where the line's course stops, and :func:`line_ends` lists the gap),
+    on 22 of 55 on soft ones."""
     needed = TEXTURED_SHARE if textured else LINE_SHARE
     if found is not None:
         even = max(needed, LINE_EVEN)
         return 1.0 if even >= 1.0 else min(1.0, max(0.0, 0.5 + 0.5 * (found - even) / (1.0 - even)))
-    return 1.0 - 0.76 * min(1.0, seen / needed) ** (LINE_SEEN_POWER if textured else LINE_SEEN_FLAT)
+    return 1.0 - 0.76 * min(1.0, seen / needed) ** (LINE_SEEN_POWER if textured and not soft else 1.0)
+
+
+def soft_lines(links: dict) -> bool:
+    """Whether the picture's roads and railways show softly (blurred, compressed): more than
+    :data:`SOFT` of the links found were seen on fewer than all their steps."""
+    shares = [share for codes in links.values() for share in codes.values()]
+    return bool(shares) and sum(1 for share in shares if share < 1.0) >= SOFT * len(shares)
+
+
+def resoften(draft) -> None:
+    """On a picture whose lines show softly, the line doubts among trees again, as on a flat fill."""
+    if not soft_lines(draft.links):
+        return
+    for side, doubts in draft.side_doubts.items():
+        for i, d in enumerate(doubts):
+            if d.reader == "line" and d.evidence and d.evidence[2]:
+                doubts[i] = replace(d, confidence=round(line_sureness(*d.evidence, soft=True), 3))
+        draft.side_confidence[side] = min(d.confidence for d in doubts)
 
 
 def side_sureness(share: float | None, sure: float, needed: float) -> float:
@@ -152,7 +176,7 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
         overlay_names = (read,) + ((_name(r.base, r.features_runner),) if r.features_runner is not None else ())
         doubts = [Doubt("terrain", round(r.base_sure, 3), base_names, evidence=(round(r.base_distance, 1),)),
                   Doubt("overlay", round(r.features_sure, 3), overlay_names,
-                        evidence=(round(r.features_distance, 1), r.in_context, r.crossed))]
+                        evidence=(round(r.features_distance, 1), r.in_context, r.crossed, r.plain_features))]
         # a look much further from the palette than its peers' shows something the palette
         # does not draw (a symbol it does not know, two overlays where it draws one)
         for reader, key, distance, names in (("terrain", ("terrain", r.terrain), r.base_distance, base_names),

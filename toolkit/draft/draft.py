@@ -18,7 +18,7 @@ from PIL import Image
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, hex_doubts, kind_breaks, line_ends, line_sureness, \
-    side_sureness
+    resoften, side_sureness
 from .palette import Palette, Terrain
 from ._pixels import fix
 from .hexsides import SIDE_SHARE, read_hexside, side_ink
@@ -166,6 +166,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     crossed = _features(game_map, sampler, draft, raw, theme, palette)
+    resoften(draft)
     doubted = line_ends(game_map.grid, draft.links, draft.hexes)
     for side, doubt in kind_breaks(game_map.grid, draft.hexsides).items():
         draft.side_doubts.setdefault(side, []).append(doubt)
@@ -194,13 +195,14 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         features, f_conf, f_dist, runner = (), 1.0, 0.0, None
         if centre is not None and ring is not None:
             centre, ring = centre.corrected(*correction), ring.corrected(*correction)
+            plain = palette.classify_features(base[0], ring, centre, hex)
+            features, f_conf, f_dist, runner = plain
             if patterns[hex] in palette.context:
                 features, f_conf, f_dist, runner = palette.classify_in_context(patterns[hex], ring, centre)
-            else:
-                features, f_conf, f_dist, runner = palette.classify_features(base[0], ring, centre, hex)
         readings[hex] = Reading(base[0], base[1], base[2], base[3], tuple(features), f_conf, f_dist,
                                 None if runner is None else tuple(runner),
-                                patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
+                                patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed,
+                                tuple(plain[0]) if centre is not None and ring is not None else None)
     for hex, doubts in hex_doubts(readings, palette, game_map.grid).items():
         r = readings[hex]
         for o in game_map.grid.neighbours(hex):
