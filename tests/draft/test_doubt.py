@@ -228,7 +228,7 @@ def test_on_a_soft_picture_a_line_half_seen_among_trees_is_doubted_again():
     column = [Hex(4, r) for r in range(1, 8)]
     sharp = {(a, b): {"rail": 1.0} for a, b in zip(column, column[1:])}
     assert not soft_lines(_draft(grid, sharp).links)
-    soft = dict(sharp, **{(column[0], column[1]): {"rail": 0.9}})  # a link of six seen on fewer than all its steps
+    soft = {**sharp, (column[0], column[1]): {"rail": 0.9}}  # a link of six seen on fewer than all its steps
     draft = _draft(grid, soft)
     assert soft_lines(draft.links)
     side = Hexside.of(Hex(2, 2), Hex(2, 3))
