@@ -81,8 +81,6 @@ class Reading:
     features_runner: tuple[str, ...] | None
     in_context: bool = False
     crossed: bool = False
-    #: The overlays read against the palette's plain drawings (without the hex's roads).
-    plain_features: tuple[str, ...] | None = None
 
     @property
     def terrain(self) -> tuple[str, tuple[str, ...]]:
@@ -176,7 +174,7 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
         overlay_names = (read,) + ((_name(r.base, r.features_runner),) if r.features_runner is not None else ())
         doubts = [Doubt("terrain", round(r.base_sure, 3), base_names, evidence=(round(r.base_distance, 1),)),
                   Doubt("overlay", round(r.features_sure, 3), overlay_names,
-                        evidence=(round(r.features_distance, 1), r.in_context, r.crossed, r.plain_features))]
+                        evidence=(round(r.features_distance, 1), r.in_context, r.crossed))]
         # a look much further from the palette than its peers' shows something the palette
         # does not draw (a symbol it does not know, two overlays where it draws one)
         for reader, key, distance, names in (("terrain", ("terrain", r.terrain), r.base_distance, base_names),

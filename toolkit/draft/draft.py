@@ -195,14 +195,13 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         features, f_conf, f_dist, runner = (), 1.0, 0.0, None
         if centre is not None and ring is not None:
             centre, ring = centre.corrected(*correction), ring.corrected(*correction)
-            plain = palette.classify_features(base[0], ring, centre, hex)
-            features, f_conf, f_dist, runner = plain
             if patterns[hex] in palette.context:
                 features, f_conf, f_dist, runner = palette.classify_in_context(patterns[hex], ring, centre)
+            else:
+                features, f_conf, f_dist, runner = palette.classify_features(base[0], ring, centre, hex)
         readings[hex] = Reading(base[0], base[1], base[2], base[3], tuple(features), f_conf, f_dist,
                                 None if runner is None else tuple(runner),
-                                patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed,
-                                tuple(plain[0]) if centre is not None and ring is not None else None)
+                                patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
     for hex, doubts in hex_doubts(readings, palette, game_map.grid).items():
         r = readings[hex]
         for o in game_map.grid.neighbours(hex):
