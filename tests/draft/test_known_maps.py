@@ -15,9 +15,9 @@ from known_answers import run
 from toolkit.io import load_game
 from toolkit.render import render_map
 
-#: degradation -> (hexes right at least, wrong hexes not listed at most)
-VELIKIYE_LUKI = {"clean": (0.96, 0), "jpeg60": (0.96, 0), "blur": (0.88, 0), "cast": (0.96, 0),
-                 "scan": (0.96, 0)}
+#: degradation -> (hexes right at least, wrong hexes not listed at most, share listed at most)
+VELIKIYE_LUKI = {"clean": (0.96, 0, 0.15), "jpeg60": (0.96, 0, 0.25), "blur": (0.88, 0, 0.32), "cast": (0.96, 0, 0.22),
+                 "scan": (0.96, 0, 0.22)}
 
 
 @pytest.fixture(scope="module")
@@ -29,12 +29,12 @@ def velikiye_luki():
 @pytest.mark.slow
 def test_velikiye_luki_clean_and_degraded(velikiye_luki):
     game, rendered = velikiye_luki
-    for degradation, (floor, unlisted) in VELIKIYE_LUKI.items():
+    for degradation, (floor, unlisted, listed) in VELIKIYE_LUKI.items():
         draft, result = run(game, "main", 80, degradation, rendered)
         assert len(result.wrong_base) == 0, (degradation, result.wrong_base)  # base terrain: every hex
         assert result.accuracy >= floor, (degradation, result.accuracy, result.wrong)
         assert len(result.unflagged) <= unlisted, (degradation, result.unflagged)
-        assert result.listed <= 0.5 * result.hexes, degradation
+        assert result.listed <= listed * result.hexes, (degradation, result.listed / result.hexes)
 
 
 @pytest.mark.slow
@@ -47,3 +47,4 @@ def test_kursk_clean():
     assert result.links[1] <= 4  # roads and minor roads are found, bent or not
     assert result.links[2] <= 2  # a minor road is not read as a road
     assert not result.unflagged, result.unflagged  # every wrong hex listed
+    assert result.listed <= 0.08 * result.hexes, result.listed / result.hexes  # and few right ones
