@@ -41,7 +41,8 @@ class HexDraft:
     confidence: float
     runner_up: Terrain | None = None
     sides_confidence: float = 1.0
-    #: Every reading less than sure, least sure first (the confidence is the least of them).
+    #: The terrain and overlay readings and every other reading less than sure, least sure
+    #: first (the confidence is the least of them; see :mod:`.doubt`).
     doubts: tuple[Doubt, ...] = ()
 
 
