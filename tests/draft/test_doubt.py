@@ -237,3 +237,19 @@ def test_on_a_soft_picture_a_line_half_seen_among_trees_is_doubted_again():
     assert draft.side_doubts[side][0].confidence >= LOW
     resoften(draft)
     assert draft.side_doubts[side][0].confidence < LOW and draft.side_confidence[side] < LOW
+
+
+def test_a_terrain_mismatch_says_why_the_picture_is_unsure():
+    from toolkit.draft.against import mismatch_findings, mismatches
+    from toolkit.draft.doubt import Doubt
+    from toolkit.io import load_game
+
+    game_map = load_game("tutorial").main_map
+    hex = next(iter(game_map.grid))
+    data = (game_map.terrain(hex), tuple(game_map.features(hex)))
+    other = ("clear" if data[0] != "clear" else "woods", ())
+    draft = Draft(hexes={hex: HexDraft(other, 0.2, data, 1.0, (Doubt("drawn alike", 0.2, ("+".join((other[0],) + other[1]), "x")),))})
+    found = mismatches(game_map, draft)
+    assert [m.hex for m in found] == [hex] and found[0].why == f"drawn alike: {other[0]} or x"
+    message = mismatch_findings(game_map, found, "scan.png")[0].message
+    assert message.endswith(f"(confidence 0.20; drawn alike: {other[0]} or x)")
