@@ -46,6 +46,8 @@ SOFT = 0.07
 #: A line seen on part of its course among trees but not found: how steeply its doubt grows
 #: as what was seen nears what it needs (8: even odds only within about 0.05 of it).
 LINE_SEEN_POWER = 8.0
+#: ... and on a flat fill (2: even odds from about 0.65 of what it needs).
+LINE_SEEN_FLAT = 2.0
 #: Hexside features: found on this share of their samples and no more, even odds.
 SIDE_EVEN = 0.75
 
@@ -101,17 +103,26 @@ def line_sureness(found: float | None, seen: float, textured: bool = False, soft
     or seen on none, is sure; found on no more than :data:`LINE_EVEN` of them, or just the
     share it needs, about even odds (a third of the lines found on 0.8 were no line or
     another). A line seen on part of its course but not found is doubted the nearer what was
-    seen comes to what it needs; where trees or marsh symbols fill a hex (``textured``: their
-    dark strokes look like lines) on a sharp picture only when it nearly reaches it, on a
-    ``soft`` one (see :func:`soft_lines`) like on a flat fill. Calibrated on the bundled maps:
-    a stroke among trees seen on 0.7 of what it needs was a missed line on 11 sides of 406
-    on sharp pictures (where the line's course stops, and :func:`line_ends` lists the gap),
-    on 22 of 55 on soft ones."""
+    seen comes to what it needs: on a ``soft`` picture (see :func:`soft_lines`) from about
+    two thirds of it; on a sharp one from about nine tenths on a flat fill, and where trees or
+    marsh symbols fill a hex (``textured``: their dark strokes look like lines) only when it
+    nearly reaches it. Calibrated on the bundled maps: on sharp pictures a stroke seen on
+    0.4-0.65 of its steps on a flat fill was never a missed line (0 of 260 sides), one among
+    trees seen on 0.7 was on 11 sides of 406 (where the line's course stops, and
+    :func:`line_ends` lists the gap); on soft pictures they were on 5 of 20 and 22 of 55."""
     needed = TEXTURED_SHARE if textured else LINE_SHARE
     if found is not None:
         even = max(needed, LINE_EVEN)
         return 1.0 if even >= 1.0 else min(1.0, max(0.0, 0.5 + 0.5 * (found - even) / (1.0 - even)))
-    return 1.0 - 0.76 * min(1.0, seen / needed) ** (LINE_SEEN_POWER if textured and not soft else 1.0)
+    power = 1.0 if soft else LINE_SEEN_POWER if textured else LINE_SEEN_FLAT
+    return 1.0 - 0.76 * min(1.0, seen / needed) ** power
+
+
+def glimpsed(side_doubts: dict) -> set[Hexside]:
+    """Hexsides where a line was seen on at least half of what it needs but not found."""
+    return {side for side, doubts in side_doubts.items()
+            if any(d.reader == "line" and d.evidence and d.evidence[0] is None
+                   and d.evidence[1] >= 0.5 * (TEXTURED_SHARE if d.evidence[2] else LINE_SHARE) for d in doubts)}
 
 
 def soft_lines(links: dict) -> bool:
@@ -122,12 +133,12 @@ def soft_lines(links: dict) -> bool:
 
 
 def resoften(draft) -> None:
-    """On a picture whose lines show softly, the line doubts among trees again, as on a flat fill."""
+    """On a picture whose lines show softly, the line doubts again (see :func:`line_sureness`)."""
     if not soft_lines(draft.links):
         return
     for side, doubts in draft.side_doubts.items():
         for i, d in enumerate(doubts):
-            if d.reader == "line" and d.evidence and d.evidence[2]:
+            if d.reader == "line" and d.evidence:
                 doubts[i] = replace(d, confidence=round(line_sureness(*d.evidence, soft=True), 3))
         draft.side_confidence[side] = min(d.confidence for d in doubts)
 
@@ -266,15 +277,17 @@ def kind_breaks(grid, hexsides: dict) -> dict[Hexside, Doubt]:
     return doubts
 
 
-def line_ends(grid, links: dict, hexes) -> dict[Hex, float]:
+def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float]:
     """Hexes where a road or railway read on the picture is doubtful, with how sure they are.
 
     Lines run on to the map's edge or into a town nearly always: where one stops inside the
     map, a step was most often missed or a stray one read. Listed: the end, the hex the line
     would run on to (straight on) and, where another line passes there, that line's next hexes
     (the two may share a course), any hex beside the end the same line passes through (a
-    branch missed), and for a spur off a line the hex it leaves. A step read as two lines of
-    like colours, the weaker on fewer than all its samples, is listed too."""
+    branch missed), any hex across a side from the end where a line was ``glimpsed`` (seen
+    on part of its course, not found: the line runs on there), and for a spur off a line the
+    hex it leaves. A step read as two lines of like colours, the weaker on fewer than all its
+    samples, is listed too."""
     ends: dict[tuple[str, Hex], list[Hex]] = {}
     for side, codes in links.items():
         for code in codes:
@@ -290,13 +303,14 @@ def line_ends(grid, links: dict, hexes) -> dict[Hex, float]:
         if len(ends[(code, back)]) >= 3:  # a spur off a line
             doubted[back] = LINE_END
         on = grid.neighbour(hex, grid.direction(back, hex))
+        runs_on = {n for n in near if n != back and (n == on or Hexside.of(hex, n) in glimpsed)}
         for n in near:
-            if n != back and (n == on or (code, n) in ends):
+            if n in runs_on or n != back and (code, n) in ends:
                 doubted[n] = LINE_END
         # running on into another line, it may share that line's course (drawn beside it):
         # the other line's next hexes from there are doubtful too
         for (other, o_hex), o_next in ends.items():
-            if o_hex == on and other != code:
+            if o_hex in runs_on and other != code:
                 for n in o_next:
                     doubted[n] = LINE_END
     for side, codes in links.items():

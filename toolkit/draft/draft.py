@@ -17,8 +17,8 @@ from PIL import Image
 
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
-from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, hex_doubts, kind_breaks, line_ends, line_sureness, \
-    resoften, side_sureness
+from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts, kind_breaks, line_ends, \
+    line_sureness, resoften, side_sureness
 from .palette import Palette, Terrain
 from ._pixels import fix
 from .hexsides import SIDE_SHARE, read_hexside, side_ink
@@ -168,7 +168,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     crossed = _features(game_map, sampler, draft, raw, theme, palette)
     resoften(draft)
-    doubted = line_ends(game_map.grid, draft.links, draft.hexes)
+    doubted = line_ends(game_map.grid, draft.links, draft.hexes, glimpsed(draft.side_doubts))
     for side, doubt in kind_breaks(game_map.grid, draft.hexsides).items():
         draft.side_doubts.setdefault(side, []).append(doubt)
     towards: dict[Hex, list[Hex]] = {}
