@@ -60,6 +60,14 @@ def test_a_line_stopping_beside_a_glimpsed_stroke_lists_the_hex_across_it():
     assert turn in line_ends(grid, draft.links, draft.hexes, {Hexside.of(Hex(4, 4), turn)})
 
 
+def test_a_line_stopping_beside_the_maps_edge_lists_the_edge_hexes_beside_it():
+    grid = Grid(1, 7, 1, 7)
+    column = [Hex(2, r) for r in range(3, 8)]  # up column 2, turning off to the edge unread
+    doubted = _line_ends(grid, {(a, b): {"rail": 1.0} for a, b in zip(column, column[1:])})
+    edge = [n for n in grid.neighbours(Hex(2, 3)) if n.col == 1]
+    assert edge and set(edge) <= set(doubted)
+
+
 def test_a_spur_lists_its_tip_and_the_hex_it_leaves():
     grid = Grid(1, 7, 1, 7)
     column = [Hex(4, r) for r in range(1, 8)]

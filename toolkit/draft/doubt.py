@@ -282,12 +282,12 @@ def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float
 
     Lines run on to the map's edge or into a town nearly always: where one stops inside the
     map, a step was most often missed or a stray one read. Listed: the end, the hex the line
-    would run on to (straight on) and, where another line passes there, that line's next hexes
-    (the two may share a course), any hex beside the end the same line passes through (a
-    branch missed), any hex across a side from the end where a line was ``glimpsed`` (seen
-    on part of its course, not found: the line runs on there), and for a spur off a line the
-    hex it leaves. A step read as two lines of like colours, the weaker on fewer than all its
-    samples, is listed too."""
+    would run on to (straight on, across a side where a line was ``glimpsed``: seen on part
+    of its course, not found, or to the map's edge beside it) and, where another line passes
+    there, that line's next hexes (the two may share a course), any hex beside the end the
+    same line passes through (a branch missed), and for a spur off a line the hex it leaves.
+    A step read as two lines of like colours, the weaker on fewer than all its samples, is
+    listed too."""
     ends: dict[tuple[str, Hex], list[Hex]] = {}
     for side, codes in links.items():
         for code in codes:
@@ -303,7 +303,9 @@ def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float
         if len(ends[(code, back)]) >= 3:  # a spur off a line
             doubted[back] = LINE_END
         on = grid.neighbour(hex, grid.direction(back, hex))
-        runs_on = {n for n in near if n != back and (n == on or Hexside.of(hex, n) in glimpsed)}
+        # straight on, across a side where a stroke was glimpsed, or to the map's edge beside it
+        runs_on = {n for n in near if n != back and (n == on or Hexside.of(hex, n) in glimpsed
+                                                     or len(grid.neighbours(n)) < 6)}
         for n in near:
             if n in runs_on or n != back and (code, n) in ends:
                 doubted[n] = LINE_END
