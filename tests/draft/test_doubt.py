@@ -274,3 +274,14 @@ def test_a_terrain_mismatch_says_why_the_picture_is_unsure():
     assert [m.hex for m in found] == [hex] and found[0].why == f"drawn alike: {other[0]} or x"
     message = mismatch_findings(game_map, found, "scan.png")[0].message
     assert message.endswith(f"(confidence 0.20; drawn alike: {other[0]} or x)")
+
+
+def test_no_overlay_read_away_from_roads_is_doubted_half_as_much():
+    from toolkit.draft.doubt import hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (200, 60, 60)})
+    readings = {Hex(1, 1): _reading(features_sure=0.3), Hex(1, 2): _reading(features=("village",), features_sure=0.3),
+                Hex(1, 3): _reading(features_sure=0.3, in_context=True)}
+    doubts = hex_doubts(readings, palette)
+    assert _confidence(doubts[Hex(1, 1)]) >= LOW  # between clear and a village, read clear: not listed
+    assert _confidence(doubts[Hex(1, 2)]) < LOW and _confidence(doubts[Hex(1, 3)]) < LOW

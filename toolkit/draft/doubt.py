@@ -183,9 +183,13 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
         read = _name(*r.terrain)
         base_names = (r.base,) + ((r.base_runner,) if r.base_runner else ())
         overlay_names = (read,) + ((_name(r.base, r.features_runner),) if r.features_runner is not None else ())
+        # no overlay read away from roads: the margin over the nearest overlay counts half (at
+        # any margin it was right on the bundled maps, 243 hexes below 0.5; an overlay drawn
+        # faintly leaves the hex unlike its peers instead)
+        overlay_sure = r.features_sure if r.features or r.in_context else 0.5 + 0.5 * r.features_sure
         doubts = [Doubt("terrain", round(r.base_sure, 3), base_names, evidence=(round(r.base_distance, 1),)),
-                  Doubt("overlay", round(r.features_sure, 3), overlay_names,
-                        evidence=(round(r.features_distance, 1), r.in_context, r.crossed))]
+                  Doubt("overlay", round(overlay_sure, 3), overlay_names,
+                        evidence=(round(r.features_distance, 1), r.in_context, r.crossed, round(r.features_sure, 3)))]
         # a look much further from the palette than its peers' shows something the palette
         # does not draw (a symbol it does not know, two overlays where it draws one)
         for reader, key, distance, names in (("terrain", ("terrain", r.terrain), r.base_distance, base_names),
