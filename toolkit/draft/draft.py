@@ -22,7 +22,7 @@ from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts
 from .palette import Palette, Terrain
 from ._pixels import fix
 from .hexsides import SIDE_SHARE, read_hexside, side_ink
-from .lines import LINE_SHARE, TEXTURED_SHARE, LinkReader, line_paths
+from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
 __all__ = ["Doubt", "Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
