@@ -49,6 +49,16 @@ def test_a_line_stopping_where_another_runs_on_lists_that_lines_next_hexes():
     assert {Hex(4, 7), Hex(4, 6), Hex(4, 5)} <= set(doubted)  # the end, straight on, and the road on from there
 
 
+def test_a_line_stopping_on_another_line_lists_that_lines_next_hexes():
+    grid = Grid(1, 7, 1, 9)
+    column = [Hex(4, r) for r in range(1, 10)]
+    links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
+    joins = grid.neighbours(Hex(4, 5))[1]  # a minor road comes in from the side and stops on the road
+    links[(joins, Hex(4, 5))] = {"minor_road": 1.0}
+    doubted = _line_ends(grid, links)
+    assert {Hex(4, 5), Hex(4, 4), Hex(4, 6)} <= set(doubted)  # it may run on beside the road either way
+
+
 def test_a_line_stopping_beside_a_glimpsed_stroke_lists_the_hex_across_it():
     grid = Grid(1, 7, 1, 7)
     column = [Hex(4, r) for r in range(1, 5)]
@@ -207,6 +217,7 @@ def test_a_line_seen_on_part_of_its_course_is_doubted_only_near_the_share_it_nee
     assert line_sureness(None, 0.7, textured=True) >= LOW > line_sureness(None, 0.84, textured=True)
     assert line_sureness(None, 0.5, soft=True) < LOW and line_sureness(None, 0.6, True, soft=True) < LOW
     assert line_sureness(0.75, 0.75) < LOW <= line_sureness(0.9, 0.9)  # a third found on 0.8 are wrong
+    assert line_sureness(0.85, 0.85, textured=True) < LOW  # found on just the share it needs
     # a hexside feature found on few more samples than it needs is even odds at most
     assert side_sureness(0.7, 0.9, 0.6) < LOW <= side_sureness(0.9, 0.9, 0.6)
     assert side_sureness(None, 0.3, 0.6) == 0.3

@@ -113,7 +113,7 @@ def line_sureness(found: float | None, seen: float, textured: bool = False, soft
     needed = TEXTURED_SHARE if textured else LINE_SHARE
     if found is not None:
         even = max(needed, LINE_EVEN)
-        return 1.0 if even >= 1.0 else min(1.0, max(0.0, 0.5 + 0.5 * (found - even) / (1.0 - even)))
+        return 1.0 if even >= 1.0 else min(1.0, max(0.0, 0.45 + 0.55 * (found - even) / (1.0 - even)))
     power = 1.0 if soft else LINE_SEEN_POWER if textured else LINE_SEEN_FLAT
     return 1.0 - 0.76 * min(1.0, seen / needed) ** power
 
@@ -175,9 +175,16 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
     drawn_alike = alike(palette)
     peers: dict[tuple, list[float]] = {}
     for r in readings.values():
-        peers.setdefault(("terrain", r.terrain), []).append(r.base_distance)
-        peers.setdefault(("overlay", r.in_context, r.terrain), []).append(r.features_distance)
+        for key in (("terrain", r.terrain), ("terrain",)):
+            peers.setdefault(key, []).append(r.base_distance)
+        for key in (("overlay", r.in_context, r.terrain), ("overlay", r.in_context)):
+            peers.setdefault(key, []).append(r.features_distance)
+    # a reading too rare to have peers of its own is compared with every hex read alike
+    # (terrain; overlays with or without roads drawn in)
     typical = {key: sorted(v)[len(v) // 2] for key, v in peers.items() if len(v) >= PEERS}
+    for key in list(peers):
+        if key not in typical and key[:-1] in typical and len(key) > 1:
+            typical[key] = typical[key[:-1]]
     out: dict[Hex, list[Doubt]] = {}
     for hex, r in readings.items():
         read = _name(*r.terrain)
@@ -288,7 +295,7 @@ def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float
     map, a step was most often missed or a stray one read. Listed: the end, the hex the line
     would run on to (straight on, across a side where a line was ``glimpsed``: seen on part
     of its course, not found, or to the map's edge beside it) and, where another line passes
-    there, that line's next hexes (the two may share a course), any hex beside the end the
+    there or through the end, that line's next hexes (the two may share a course), any hex beside the end the
     same line passes through (a branch missed), and for a spur off a line the hex it leaves.
     A step read as two lines of like colours, the weaker on fewer than all its samples, is
     listed too."""
@@ -316,7 +323,7 @@ def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float
         # running on into another line, it may share that line's course (drawn beside it):
         # the other line's next hexes from there are doubtful too
         for (other, o_hex), o_next in ends.items():
-            if o_hex in runs_on and other != code:
+            if (o_hex in runs_on or o_hex == hex) and other != code:
                 for n in o_next:
                     doubted[n] = LINE_END
     for side, codes in links.items():
