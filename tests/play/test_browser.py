@@ -83,12 +83,12 @@ def shots():
 class _Server:
     """The play app on a free port of 127.0.0.1, served by uvicorn in a thread."""
 
-    def __init__(self, game_id: str, scenario: str | None = None, position: dict | None = None) -> None:
+    def __init__(self, game_id: str, scenario: str | None = None, position: dict | None = None, seed: int = 4) -> None:
         import uvicorn
         game = load_game(game_id)
         if position is not None:
             from toolkit.referee import position_from_dict
-            self.session = Session.from_position(position_from_dict(position, game), ruleset_for(game), seed=4)
+            self.session = Session.from_position(position_from_dict(position, game), ruleset_for(game), seed=seed)
         else:
             self.session = Session.new(game, ruleset_for(game), scenario=scenario, seed=2)
         self.table = Table(self.session)
@@ -291,5 +291,80 @@ def test_combat_in_the_browser(browser, shots):
         assert event["type"] == "combat" and event["attackers"] == ["b-4", "b-2"]
         assert event["result"] in _log(browser)[0]
         browser.save_screenshot(str(shots / "tutorial-combat.png"))
+    finally:
+        server.stop()
+
+
+def test_the_page_asks_a_special_results_choice(browser, shots):
+    # Demyansk 17.0's combat 1 with artillery and air supporting the Soviet attack: the game's first
+    # roll (seed 12) is A1*/DR; "the affected player has a choice of which additional effect takes
+    # place" (12.23a): the page asks it, as the rules name the two effects, and the answer is recorded
+    from selenium.webdriver.common.by import By
+
+    from toolkit.io._source import load_yaml
+    from .test_combat import DS_ATTACKERS
+    raw = load_yaml(Path(__file__).resolve().parents[1] / "data" / "demyansk-shield" / "combat-17-0.yaml")
+    units = {**raw["units"], "so-air-1": {"box": "air-available"}, "ax-air-b1": {"box": "air-available"}}
+    server = _Server("demyansk-shield", position={**raw, "phase": "Combat", "units": units}, seed=12)
+    try:
+        _open(browser, server)
+        pos = server.session.pos
+        for uid in DS_ATTACKERS:                                # the attackers, stacked in 1710 and 1810
+            browser.execute_script(f"hexforge.combat.click('{pos.map.format(pos.units[uid].hex)}', '{uid}')")
+        browser.execute_script("hexforge.view.centreOn('1811')")
+        browser.find_element(By.CSS_SELECTOR, 'g.counter[data-unit="ax-iii26"] image').click()
+        _wait(browser, "return document.querySelector('#combat input[data-support-unit=\"so-231-387\"]')")
+        for uid in ("so-231-387", "so-air-1", "ax-air-b1"):     # artillery and air for the attack, air for the defence
+            drawn = browser.execute_script("return Number(document.body.dataset.assessed)")
+            browser.find_element(By.CSS_SELECTOR, f'#combat input[data-support-unit="{uid}"]').click()
+            _wait(browser, f"return Number(document.body.dataset.assessed) > {drawn}")   # redrawn with it
+            assert browser.find_element(By.CSS_SELECTOR, f'#combat input[data-support-unit="{uid}"]').is_selected()
+        browser.find_element(By.ID, "combat-roll").click()
+        asked = _wait(browser, "return document.body.dataset.specialChoice")
+        assert asked == "attacker" and not server.session.events          # nothing recorded yet
+        box = browser.find_element(By.CSS_SELECTOR, "#combat .choice").text
+        assert "A1*/DR" in box and "[rule 12.23]" in box and "The attacker (soviet) chooses" in box
+        assert "All participating artillery units are turned to Fired: so-231-387 [rule 10.41]" in box
+        assert "All participating air units are turned to Flown: so-air-1 [rule 13.14]" in box
+        assert not browser.find_elements(By.ID, "combat-roll")           # no second roll while asking
+        browser.save_screenshot(str(shots / "demyansk-special-choice.png"))
+        browser.find_element(By.CSS_SELECTOR, '#combat button[data-special-role="attacker"][data-kind="artillery"]').click()
+        _wait(browser, "return hexforge.pos.events.length === 1")
+        event = server.session.events[0]
+        assert event["result"] == "A1*/DR" and event["special"] == {"attacker": "artillery"}
+        assert "fired" in server.session.pos.units["so-231-387"].status
+        assert not server.session.pos.units["so-air-1"].status & {"flown"}
+        assert "attacker's special result: artillery" in _log(browser)[0]
+        shown = browser.find_element(By.ID, "combat").text
+        assert "so-231-387 is fired (artillery special result, rule 12.23)" in shown
+        browser.save_screenshot(str(shots / "demyansk-special-chosen.png"))
+    finally:
+        server.stop()
+
+
+def test_a_retreat_into_the_map_box_in_the_browser(browser, shots):
+    # Demyansk 12.32: IR 27 on 2036, an Entry hex of the AGN box, retreats straight into the box
+    from selenium.webdriver.common.by import By
+
+    from toolkit.referee import ruleset_for as rules
+    from .test_combat import ENTRY, _first_result
+    game = load_game("demyansk-shield")
+    seed = next(n for n in range(200) if _first_result(game, rules(game), n).defender.retreat)
+    server = _Server("demyansk-shield", position=ENTRY, seed=seed)
+    try:
+        _open(browser, server)
+        for uid in ("so-87", "so-1-87"):
+            browser.execute_script(f"hexforge.combat.click('2035', '{uid}')")
+        browser.execute_script("hexforge.view.centreOn('2036')")
+        browser.find_element(By.CSS_SELECTOR, 'g.counter[data-unit="ax-ir27"] image').click()
+        _wait(browser, "return document.getElementById('combat-roll')").click()
+        button = _wait(browser, "return document.querySelector('#combat button[data-box=\"agn\"]')")
+        assert button.text == "into the AGN (Army Group North) box [rule 12.32]"
+        browser.save_screenshot(str(shots / "demyansk-retreat-box.png"))
+        button.click()
+        _wait(browser, "return hexforge.pos.events.length === 2")
+        assert server.session.events[-1]["box"] == "agn"
+        assert (server.session.pos.units["ax-ir27"].hex, server.session.pos.units["ax-ir27"].box) == (None, "agn")
+        assert _log(browser)[-1] == "ax-ir27 retreat from 2036 into the agn box"
     finally:
         server.stop()

@@ -172,7 +172,7 @@ def ds_17():
     raw = load_yaml(Path(__file__).resolve().parents[1] / "data" / "demyansk-shield" / "combat-17-0.yaml")
     pos = position_from_dict({**raw, "phase": "Combat"}, game)
     for uid in ("so-air-1", "ax-air-b1"):
-        pos.units[uid] = Unit(uid, game.counters[uid], game.counters[uid].side, box="air")
+        pos.units[uid] = Unit(uid, game.counters[uid], game.counters[uid].side, box="air-available")
     pos.touch()
     return pos
 
@@ -199,6 +199,33 @@ def test_a_special_result_spends_the_support_its_owner_names(ds_17):
     assert again.pos == s.pos
 
 
+def test_the_roll_asks_the_page_the_choice_and_takes_the_answer(ds_17):
+    # the 409 carries the roll and the options as 12.23a names them; the answer rolls the same dice
+    rs = ruleset_for(ds_17.game)
+    s = Session.from_position(ds_17, rs, seed=12)
+    client = TestClient(create_app(Table(s)))
+    body = {"attackers": DS_ATTACKERS, "defender": "1811", "supports": DS_SUPPORTS}
+    answer = client.post("/api/combat/roll", json=body)
+    assert answer.status_code == 409 and not s.events
+    choice = answer.json()["choice"]
+    assert answer.json()["refused"][0]["rule"] == "12.23"
+    assert choice["rule"] == "12.23" and choice["result"] == "A1*/DR" and choice["seed"] == s.roll_seed()
+    assert list(choice["roles"]) == ["attacker"] and choice["roles"]["attacker"]["side"] == "soviet"
+    assert [(o["kind"], o["units"], o["rule"], o["text"]) for o in choice["roles"]["attacker"]["options"]] == [
+        ("artillery", ["so-231-387"], "10.41", "all participating artillery units are turned to Fired"),
+        ("air", ["so-air-1"], "13.14", "all participating air units are turned to Flown")]
+    wrong = client.post("/api/combat/roll", json={**body, "special": {"attacker": "armor"}})
+    assert wrong.status_code == 409 and "not 'armor'" in wrong.json()["error"] and wrong.json()["choice"] == choice
+    done = client.post("/api/combat/roll", json={**body, "special": {"attacker": "air"}})
+    assert done.status_code == 200, done.json()
+    event = done.json()["event"]
+    assert event["dice"] == choice["dice"] and event["result"] == "A1*/DR" and event["special"] == {"attacker": "air"}
+    assert event["supports_spent"] == ["so-air-1 is flown (air special result, rule 12.23)"]
+    saved = client.get("/api/save").json()          # the choice is in the saved game and replays
+    again = session_from_dict(saved, game=ds_17.game)
+    assert again.events[-1]["special"] == {"attacker": "air"} and again.pos == s.pos
+
+
 def test_a_result_without_a_star_spends_no_support(ds_17):
     from toolkit.play.combat import roll
     rs = ruleset_for(ds_17.game)
@@ -206,3 +233,36 @@ def test_a_result_without_a_star_spends_no_support(ds_17):
     roll(s, DS_ATTACKERS, ds_17.map.grid.parse("1811"), DS_SUPPORTS)
     assert "*" not in s.events[-1]["result"]
     assert not any(s.pos.units[u].status & spent_statuses(rs) for u in ("so-231-387", "so-air-1", "ax-air-b1"))
+
+
+# -- Demyansk 12.32: a retreat from a Map Box Entry hex straight into the box ----------------------
+
+ENTRY = {"game": "demyansk-shield", "turn": 3, "side": "soviet", "phase": "Combat", "weather": "frozen",
+         "units": {"ax-ir27": {"hex": "2036"}, "so-87": {"hex": "2035"}, "so-1-87": {"hex": "2035"}}}
+
+
+def test_a_retreat_into_the_map_box_is_offered_and_replays():
+    game = load_game("demyansk-shield")
+    rs = ruleset_for(game)
+    seed = next(n for n in range(200) if _first_result(game, rs, n).defender.retreat)   # a DR (deterministic)
+    s = Session.from_position(position_from_dict(ENTRY, game), rs, seed=seed)
+    client = TestClient(create_app(Table(s)))
+    rolled = client.post("/api/combat/roll", json={"attackers": ["so-87", "so-1-87"], "defender": "2036"})
+    assert rolled.status_code == 200, rolled.json()
+    retreat = next(r for r in rolled.json()["position"]["after_combat"]["retreats"] if r["role"] == "defender")
+    assert retreat["boxes"] == [{"id": "agn", "name": "AGN (Army Group North)", "rule": "12.32"}]
+    assert not retreat["eliminated"] and retreat["ends"]                       # hexes too: the owner chooses
+    wrong = client.post("/api/combat/retreat", json={"units": ["ax-ir27"], "box": "nwf"})
+    assert wrong.status_code == 409 and wrong.json()["refused"][0]["code"] == "retreat-not-allowed"
+    done = client.post("/api/combat/retreat", json={"units": ["ax-ir27"], "box": "agn"})
+    assert done.status_code == 200, done.json()
+    assert done.json()["event"]["box"] == "agn" and done.json()["event"]["path"] == ["2036"]
+    assert (s.pos.units["ax-ir27"].hex, s.pos.units["ax-ir27"].box) == (None, "agn")
+    again = session_from_dict(client.get("/api/save").json(), game=game)
+    assert again.pos == s.pos and again.events[-1]["box"] == "agn"
+
+
+def _first_result(game, rs, seed):
+    s = Session.from_position(position_from_dict(ENTRY, game), rs, seed=seed)
+    a = assess_combat(s.pos, rs, ["so-87", "so-1-87"], s.pos.map.grid.parse("2036"))
+    return roll_combat(s.pos, rs, a, seed=s.roll_seed()).result

@@ -156,3 +156,28 @@ def test_retreat_into_a_map_box_from_the_command_line(capsys, tmp_path):
     assert "ax-ir27: {box: agn}" in out_file.read_text() or "box: agn" in out_file.read_text()
     code, _, err = run(capsys, *args, "--retreat", "defender=box:depot")
     assert code == 2 and "no box 'depot' on the map" in err
+
+
+def test_the_retreat_listing_names_the_map_box_ends(capsys, tmp_path):
+    # Demyansk 12.32: "A unit can retreat from a Map Box Entry hex directly into the adjacent
+    # friendly Map Box (without the requirement to cross any hexes)": IR 27 on 2036 (an AGN Entry
+    # hex) may end its retreat in 1936, 2136 or the AGN box, whatever the length
+    pos = tmp_path / "entry.yaml"
+    pos.write_text(RBC.replace('ax-aa12: {hex: "2032"}', 'ax-ir27: {hex: "2036"}').replace('"2132"', '"2035"'))
+    for length in ("1", "2", "1,2"):
+        code, out, err = run(capsys, "retreat", "ax-ir27", "-p", str(pos), "--length", length)
+        assert code == 0, err
+        assert "ax-ir27 from 2036:" in out and "and 1 Map Box(es) to end a retreat" in out
+        assert "  box:agn  into the AGN (Army Group North) box, straight from 2036, crossing no hex (rule 12.32)" in out
+    code, out, _ = run(capsys, "retreat", "ax-ir27", "-p", str(pos), "--json")
+    answer = json.loads(out)["retreat"]
+    assert code == 0 and answer["boxes"] == ["agn"] and not answer["eliminated"]
+    assert [e["hex"] for e in answer["ends"]] == ["1936", "2136"]
+    # the hexes on the map held by Soviet units: the box is the one end left, not an elimination
+    pos.write_text(pos.read_text() + '  so-1318: {hex: "1936"}\n  so-1-1318: {hex: "2136"}\n')
+    code, out, _ = run(capsys, "retreat", "ax-ir27", "-p", str(pos))
+    assert code == 0 and "0 hex(es) and 1 Map Box(es)" in out and "box:agn" in out and "cannot retreat" not in out
+    # one hex off the Entry hex: no box (12.32 is from an Entry hex only)
+    pos.write_text(RBC.replace('ax-aa12: {hex: "2032"}', 'ax-ir27: {hex: "2035"}').replace('"2132"', '"2034"'))
+    code, out, _ = run(capsys, "retreat", "ax-ir27", "-p", str(pos), "--json")
+    assert json.loads(out)["retreat"]["boxes"] == []

@@ -315,7 +315,8 @@ def retreat_command(units, game_name, scenario, turn, position, side, weather, r
         if answer.eliminated:
             click.echo(f"{units} cannot retreat: {answer.reason}")
         else:
-            click.echo(f"{units} from {fmt(answer.start)}: {len(answer.paths)} hex(es) to end a retreat of "
+            boxes = f" and {len(answer.boxes)} Map Box(es)" if answer.boxes else ""
+            click.echo(f"{units} from {fmt(answer.start)}: {len(answer.paths)} hex(es){boxes} to end a retreat of "
                        f"{' or '.join(map(str, answer.lengths))}")
             overruns = getattr(answer, "overruns", {})
             for h in answer.hexes():
@@ -323,11 +324,17 @@ def retreat_command(units, game_name, scenario, turn, position, side, weather, r
                 click.echo(f"  {fmt(h)}  via {' '.join(fmt(p) for p in answer.paths[h][1:])}"
                            f"{f'  (loses {loss} step(s) in enemy ZOC)' if loss else ''}"
                            f"{'  (overruns ' + ', '.join(overruns[h]) + ')' if overruns.get(h) else ''}")
+            rule = rs.retreat.box_rule or rs.retreat.rule
+            for b in answer.boxes:
+                box = pos.map.box(b)
+                click.echo(f"  box:{b}  into the {box.name if box else b} box, straight from {fmt(answer.start)}, crossing no hex"
+                           + (f" (rule {rule})" if rule else ""))
         if advance:
             click.echo(f"{advance} may advance into: {' '.join(fmt(h) for h in adv) or 'nowhere'}")
     if png:
         shade = {h: _RETREAT_SHADE for h in answer.hexes()}
         labels = {h: str(answer.losses[h]) for h in answer.hexes() if answer.losses[h]}
         draw(pos, png, dpi, shade=shade, labels=labels, paths=[answer.paths[h] for h in answer.hexes()],
-              legend=f"{units}: retreat ends in blue" if not answer.eliminated else f"{units}: no retreat")
+              legend=(f"{units}: retreat ends in blue" + (f"; or into {', '.join(answer.boxes)} (box)" if answer.boxes else "")
+                      if not answer.eliminated else f"{units}: no retreat"))
     sys.exit(1 if answer.eliminated else 0)

@@ -17,6 +17,7 @@ import os
 import re
 import stat
 from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any, Iterable, Iterator
 
@@ -59,7 +60,7 @@ class YList(list):
 
 @contextmanager
 def _os_errors(path) -> Iterator[None]:
-    """The OS's errors on reading ``path`` as :class:`DataError`\ s that name it."""
+    """The OS's errors on reading ``path`` as :class:`DataError` errors that name it."""
     try:
         yield
     except DataError:   # a ValueError too: already says what and where
@@ -74,6 +75,22 @@ def _os_errors(path) -> Iterator[None]:
         raise DataError(f"cannot read: {exc}", path=repr(str(path))) from None
 
 
+#: While :func:`recording_reads` runs: the files :func:`read_bytes` read, as (path, stat, bytes).
+_READS: ContextVar[list | None] = ContextVar("hexforge_reads", default=None)
+
+
+@contextmanager
+def recording_reads() -> Iterator[list]:
+    """Collect ``(path, os.stat_result, bytes)`` of every data file read within (the game
+    cache keys a loaded game by the files it was read from)."""
+    reads: list = []
+    token = _READS.set(reads)
+    try:
+        yield reads
+    finally:
+        _READS.reset(token)
+
+
 def read_bytes(path: str, limit: int | None = None) -> bytes:
     """The bytes of a data file: a regular file of at most ``limit`` bytes, else a
     :class:`DataError` that says why (checked before reading; nothing of the file is quoted)."""
@@ -83,10 +100,14 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
     with _os_errors(path):
         _regular(os.stat(path), path, limit)   # before open: a pipe would block, a device never end
         with open(path, "rb") as fh:
-            _regular(os.fstat(fh.fileno()), path, limit)   # the file opened is the file checked
+            info = os.fstat(fh.fileno())
+            _regular(info, path, limit)   # the file opened is the file checked
             raw = fh.read(limit + 1)
     if len(raw) > limit:
         raise DataError(f"file grew past {limit:,} bytes while being read", path=path)
+    reads = _READS.get()
+    if reads is not None:
+        reads.append((str(path), info, raw))
     return raw
 
 

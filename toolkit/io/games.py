@@ -20,6 +20,7 @@ from ..game.counters import Side
 from ..game.deck import SHUFFLES, Deck
 from ..game.game import FOG_KINDS, CounterStyle, FogOfWar, Game
 from ._atomic import write_text
+from ._gamecache import cached_game, clear_game_cache  # noqa: F401  (re-exported by toolkit.io)
 from ._source import Fields, dump_yaml, inside, load_yaml, parse_hex, source_dict
 from .counters import dump_counters, load_counters
 from .maps import dump_map, load_map
@@ -82,8 +83,14 @@ def game_path(name: str) -> Path:
 
 
 def load_game(name: str) -> Game:
-    """Load a whole game by bundled id or path: maps, counters and scenarios."""
+    """Load a whole game by bundled id or path: maps, counters and scenarios. A game is
+    parsed once per process while its files are unchanged; each call returns its own copy
+    (see :mod:`toolkit.io._gamecache`)."""
     path = game_path(name)
+    return cached_game((str(path.resolve()), str(data_root().resolve())), lambda: _load_game(path))
+
+
+def _load_game(path: Path) -> Game:
     base = path.parent
     f = Fields(load_yaml(str(path)), str(path), "", 1)
     game = Game(id=f.id("id"), name=f.str("name", required=True),

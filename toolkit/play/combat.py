@@ -11,7 +11,7 @@ seed of each roll is fixed by the game's seed and the event number.
 
 from __future__ import annotations
 
-from ..errors import RulesError
+from ..errors import IllegalMoveError, RulesError
 from ..hexes import Hex
 from . import sequence
 from .session import Refusal, Session, refuse
@@ -107,7 +107,7 @@ def roll(session: Session, attacker_ids: list[str], defender: Hex, supports=(), 
     every use, or only by a special result: ``special`` names, role -> kind, the support a
     special result spends where several took part; without it such a roll is refused, saying
     which to choose, and the same seed rolls the same result again)."""
-    from ..referee import spend_supports
+    from ..referee import special_choices, spend_supports
     supports = supports_of(list(supports))
     assessment = assess(session, attacker_ids, defender, supports)
     if not assessment.legal:
@@ -117,7 +117,13 @@ def roll(session: Session, attacker_ids: list[str], defender: Hex, supports=(), 
     rolled = roll_combat(session.pos, session.rs, assessment, seed=seed)
     data = rolled.to_dict()
     new = session.pos.copy()
-    spent = spend_supports(new, session.rs, assessment, rolled.result, special)
+    try:
+        spent = spend_supports(new, session.rs, assessment, rolled.result, special)
+    except IllegalMoveError as exc:
+        asks = special_choices(session.rs, assessment, rolled.result)
+        if asks:
+            exc.choice = _choice_view(session, assessment, rolled, data, asks)
+        raise
     event = {"type": "combat", "attackers": list(assessment.attackers), "defender": session.fmt(defender),
              "defenders": list(getattr(assessment, "defenders", ())), "supports": [list(s) for s in supports],
              "odds": assessment.odds, "column": data.get("column"), "seed": seed, "dice": data.get("dice"),
@@ -126,6 +132,18 @@ def roll(session: Session, attacker_ids: list[str], defender: Hex, supports=(), 
     if special:
         event["special"] = dict(special)
     return session.record(event, new)
+
+
+def _choice_view(session: Session, assessment, rolled, data: dict, asks: dict) -> dict:
+    """What the page asks when a roll's special result needs its owner's choice: the roll (the
+    same seed rolls it again), and per role the owning side and the options as the rules name
+    them; the answer goes back as the roll's ``special`` (role -> kind)."""
+    defenders = [session.pos.units[u].side for u in getattr(assessment, "defenders", ()) if u in session.pos.units]
+    sides = {"attacker": assessment.side or session.pos.side, "defender": defenders[0] if defenders else None}
+    return {"rule": session.rs.combat.special_rule, "result": _result_text(data.get("result")),
+            "dice": data.get("dice"), "column": data.get("column"), "seed": rolled.seed,
+            "roles": {role: {"side": sides.get(role), "options": [o.to_dict() for o in options]}
+                      for role, options in asks.items()}}
 
 
 def _result_text(result) -> str | None:
@@ -190,6 +208,8 @@ def after_combat(session: Session) -> dict | None:
             out["retreats"].append({
                 "role": role, "units": units, "hex": fmt(hex), "lengths": list(lengths), "requirements": extra,
                 "ends": {fmt(h): {"path": [fmt(x) for x in p], "losses": answer.losses[h]} for h, p in answer.paths.items()},
+                "boxes": [{"id": b, "name": getattr(pos.map.box(b), "name", b), "rule": rs.retreat.box_rule}
+                          for b in answer.boxes],
                 "eliminated": answer.eliminated, "reason": answer.reason.to_dict(fmt) if answer.reason else None})
     defender = session.pos.map.grid.parse(combat["defender"])
     vacated = not any(u.side != session.pos.side and not u.counter.is_marker for u in pos.at(defender))
@@ -214,9 +234,10 @@ def _retreat_path(session: Session, combat: dict):
     return None
 
 
-def retreat(session: Session, unit_ids: list[str], dest: Hex | None) -> dict:
-    """Retreat units of the latest combat to ``dest`` (one of the referee's ends), or, when
-    the referee finds no retreat, eliminate them."""
+def retreat(session: Session, unit_ids: list[str], dest: Hex | None, box: str | None = None) -> dict:
+    """Retreat units of the latest combat to ``dest`` (one of the referee's ends) or into
+    ``box`` (a Map Box the referee opens, Demyansk 12.32), or, when the referee finds no
+    retreat, eliminate them."""
     session._ready()
     state = after_combat(session)
     fmt = session.fmt
@@ -233,6 +254,17 @@ def retreat(session: Session, unit_ids: list[str], dest: Hex | None) -> dict:
             new.units[uid].hex, new.units[uid].box = None, None
         event = {"type": "retreat", "units": list(unit_ids), "path": [], "eliminated": True,
                  "reason": entry["reason"]}
+        return session._push(new, {**event, **session.stage.to_dict()})
+    if box is not None:
+        if box not in [b["id"] for b in entry["boxes"]] or dest is not None:
+            raise refuse(Refusal("retreat-not-allowed", f"{', '.join(unit_ids)} may not retreat into the {box} box; "
+                                 f"the referee allows {', '.join(b['id'] for b in entry['boxes']) or 'no box'}",
+                                 units=tuple(unit_ids)))
+        for uid in unit_ids:
+            new.units[uid].hex, new.units[uid].box = None, box
+        new.touch()
+        event = {"type": "retreat", "units": list(unit_ids), "path": [entry["hex"]], "box": box, "losses": 0,
+                 "eliminated": False}
         return session._push(new, {**event, **session.stage.to_dict()})
     end = fmt(dest) if dest is not None else None
     if end not in entry["ends"]:

@@ -2,7 +2,7 @@
 API over :class:`~toolkit.play.session.Session` and :mod:`~toolkit.play.views`.
 
 Refusals answer 409 with ``{"error": text, "refused": [reason, ...]}`` (each reason as in
-docs/referee.md); bad input answers 400 with ``{"error": text}``. One lock serialises the
+docs/referee.md; a roll whose special result needs its owner's choice adds ``"choice"``); bad input answers 400 with ``{"error": text}``. One lock serialises the
 session: the server is for one table on this machine, not a public service.
 """
 
@@ -55,7 +55,10 @@ class Table:
 
 
 def _refused(exc: IllegalMoveError, fmt) -> JSONResponse:
-    return JSONResponse({"error": str(exc), "refused": [r.to_dict(fmt) for r in exc.reasons]}, status_code=409)
+    body = {"error": str(exc), "refused": [r.to_dict(fmt) for r in exc.reasons]}
+    if getattr(exc, "choice", None):      # a roll waiting for its owner's choice (combat.roll)
+        body["choice"] = exc.choice
+    return JSONResponse(body, status_code=409)
 
 
 def create_app(table: Table) -> Starlette:
@@ -196,7 +199,10 @@ def create_app(table: Table) -> Starlette:
         from .combat import retreat
         s = session()
         to = body.get("to")
-        return state(retreat(s, ids(body.get("units")), views.parse_hex(s, to) if to else None))
+        box = body.get("box")
+        if box is not None and not isinstance(box, str):
+            return JSONResponse({"error": f"box: expected a box id, found {box!r}"}, status_code=400)
+        return state(retreat(s, ids(body.get("units")), views.parse_hex(s, to) if to else None, box))
 
     def combat_advance(request, body):
         from .combat import advance

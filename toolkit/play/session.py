@@ -330,9 +330,12 @@ class Session:
         elif kind in ("retreat", "advance"):
             from . import combat
             path = event_ids(event, "path") if event.get("path") else []
-            dest = grid.parse(path[-1]) if path else None
+            box = event.get("box")
+            if box is not None and not isinstance(box, str):
+                raise RulesError(f"box: expected a box id, found {box!r}")
+            dest = grid.parse(path[-1]) if path and box is None else None
             if kind == "retreat":
-                got = combat.retreat(self, event_ids(event, "units"), dest)
+                got = combat.retreat(self, event_ids(event, "units"), dest, box)
             else:
                 got = combat.advance(self, event_ids(event, "units"), dest)
             keys = ("path",)

@@ -68,7 +68,8 @@ def board_view(session: Session, layout: Layout, image_size: tuple[int, int], co
         "modes": sorted(session.rs.movement.modes),
         "combat": combat_available(session),
         "supports": [{"kind": k, "rule": r.rule, "sides": list(r.sides), "max_points": r.max_points,
-                      "unit_types": list(r.unit_types), "shift": r.shift, "spent": r.spent_status}
+                      "unit_types": list(r.unit_types), "shift": r.shift, "spent": r.spent_status,
+                      "off_map": r.range_value is None}
                      for k, r in sorted(session.rs.combat.supports.items())] if combat_available(session) else [],
         "weathers": list(m.weathers),
     }

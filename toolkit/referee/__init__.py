@@ -21,10 +21,10 @@ from __future__ import annotations
 from .board import Board, board_of, forget_board
 from .combat import CombatAssessment, CombatRoll, assess_combat, check_combat_context, roll_combat
 from .combat_apply import CombatOutcome, apply_combat
-from .combat_support import spend_supports
+from .combat_support import SpecialOption, spend_supports, special_choices
 from .combat_options import NoRetreatRoll, roll_no_retreat
-from .combat_retreat import (RetreatAnswer, advance_options, next_retreat_hexes, retreat_options, retreat_step_loss,
-                             zoc_retreat_options)
+from .combat_retreat import (RetreatAnswer, advance_options, next_retreat_hexes, retreat_boxes, retreat_options,
+                             retreat_step_loss, zoc_retreat_options)
 from .combat_chart import CombatChart, CombatResult, SideResult, chart_of, dice_distribution
 from .combat_strength import Combat, Modifier, Support
 from .movement import Reach, reachable
@@ -45,7 +45,7 @@ from .zoc import enemy_zoc, enemy_zoc_owners, zoc_counts, zoc_owners
 __all__ = [
     "Combat", "CombatAssessment", "CombatChart", "CombatResult", "CombatRoll", "CombatRules", "Modifier",
     "RandomShift", "RetreatRules", "SideResult", "Support", "SupportRules", "assess_combat", "chart_of",
-    "dice_distribution", "roll_combat", "spend_supports", "RetreatAnswer", "advance_options", "next_retreat_hexes", "retreat_options",
+    "dice_distribution", "roll_combat", "spend_supports", "special_choices", "SpecialOption", "RetreatAnswer", "advance_options", "next_retreat_hexes", "retreat_boxes", "retreat_options",
     "retreat_step_loss", "CombatOutcome", "apply_combat",
     "check_combat_context", "NoRetreatRoll", "roll_no_retreat", "zoc_retreat_options",
     "Board", "Code", "CommandRules", "GROUP", "LosRules", "MovementMode", "MovementRules", "PathCheck",

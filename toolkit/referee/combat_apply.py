@@ -46,8 +46,8 @@ from .combat_advance import apply_advance, occupiers
 from .combat_chart import SideResult
 from .combat_options import apply_before_combat, apply_no_retreat, roll_no_retreat
 from .combat_outcome import CombatOutcome
-from .combat_retreat import (next_retreat_hexes, retreat_options, retreat_step_loss, stacking_end_mode,
-                             zoc_retreat_options)
+from .combat_retreat import (next_retreat_hexes, retreat_boxes, retreat_options, retreat_step_loss,
+                             stacking_end_mode, zoc_retreat_options)
 from .combat_support import spend_supports
 from .position import Position
 from .reasons import Code, Reason, refusal
@@ -157,7 +157,7 @@ class _Applier:
                 answer = retreat_options(self.pos, self.rs, ids, length)
                 end = self._end_choice(role, start, len(stacks) > 1)
                 boxes = self._boxes(ids) if role not in self.zoc_tries else []
-                if isinstance(end, str) or (end is None and answer.eliminated and len(boxes) == 1):
+                if isinstance(end, str) or (end is None and not answer.paths and len(boxes) == 1):
                     box = end if isinstance(end, str) else boxes[0]
                     if box not in boxes:
                         raise refusal(Code.RETREAT_ILLEGAL, self.rs.retreat.box_rule or self.rs.retreat.rule,
@@ -171,7 +171,7 @@ class _Applier:
                     continue
                 through = False
                 if role in self.zoc_tries:
-                    if not answer.eliminated:
+                    if answer.paths:
                         raise refusal(Code.RETREAT_ILLEGAL, self.rs.retreat.zoc_retreat_rule, f"{','.join(ids)} "
                                       f"may not retreat through an enemy ZOC: a normal retreat exists", start, ids)
                     if length == 2:
@@ -180,11 +180,13 @@ class _Applier:
                         allowed = self.rs.zoc_retreat(self.pos, role, self.pos.units_of(ids))
                         if through and isinstance(allowed, Reason):
                             raise IllegalMoveError(str(allowed), [allowed])
-                if answer.eliminated:
+                if not answer.paths:
                     if end is not None or (role in self.zoc_tries and length != 2):
                         fits = False
                         break
-                    plan.blocked.append((start, ids, answer.reason))
+                    plan.blocked.append((start, ids, answer.reason or Reason(
+                        Code.RETREAT_BLOCKED, self.rs.retreat.rule, f"no legal retreat of {length} hex(es) from "
+                        f"{self.fmt(start)}: the retreating units are eliminated", start, tuple(ids))))
                     continue
                 path = None
                 if isinstance(end, (list, tuple)) and not isinstance(end, Hex):
@@ -222,8 +224,7 @@ class _Applier:
 
     def _boxes(self, ids) -> list[str]:
         """Map Boxes the stack ``ids`` may retreat into from its hex (the ruleset's ``retreat_boxes``)."""
-        hook = getattr(self.rs, "retreat_boxes", None)
-        return list(hook(self.pos, self.pos.units_of(ids))) if hook is not None else []
+        return retreat_boxes(self.pos, self.rs, ids)
 
     def _into_box(self, movers, start, box) -> None:
         for uid in movers:

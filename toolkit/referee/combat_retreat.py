@@ -21,7 +21,7 @@ from .reasons import Code, Reason
 from .zoc import enemy_zoc
 
 __all__ = ["RetreatAnswer", "advance_options", "end_stacking_reason", "enemy_at", "may_retreat_across",
-           "next_retreat_hexes", "plain_advance_options", "plain_retreat_options", "retreat_options",
+           "next_retreat_hexes", "plain_advance_options", "plain_retreat_options", "retreat_boxes", "retreat_options",
            "retreat_step_loss", "retreating_units", "zoc_retreat_options"]
 
 
@@ -45,6 +45,9 @@ class RetreatAnswer:
     #: end hex -> why a ruleset's ``retreat_search`` dropped an end the search found (Demyansk
     #: 12.37: farther from the supply source while a nearer end exists)
     dropped: dict = field(default_factory=dict)
+    #: Map Boxes the units may retreat straight into, crossing no hex, whatever the length (the
+    #: ruleset's ``retreat_boxes``, Demyansk 12.32); ends like the hexes of ``paths``
+    boxes: tuple[str, ...] = ()
 
     def hexes(self) -> list[Hex]:
         """The hexes the retreat may end in, in map order."""
@@ -57,6 +60,7 @@ class RetreatAnswer:
                 "ends": [{"hex": fmt(h), "path": [fmt(p) for p in self.paths[h]], "losses": self.losses[h],
                           "stacking": self.overstacked[h].to_dict(fmt) if h in self.overstacked else None}
                          for h in self.hexes()],
+                "boxes": list(self.boxes),
                 "dropped": [{"hex": fmt(h), "reason": r.to_dict(fmt)} for h, r in sorted(self.dropped.items())]}
 
 
@@ -180,11 +184,25 @@ def retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex | None
     Each end keeps one path (the first found with the fewest ZOC losses). A ruleset with a
     ``retreat_search(pos, unit_ids, length, from_hex)`` method answers instead (a game whose
     retreat picks among whole paths, A Victory Denied 9.5.3); it may call
-    :func:`plain_retreat_options`."""
+    :func:`plain_retreat_options`. ``boxes`` lists the Map Boxes the ruleset's ``retreat_boxes``
+    opens (:func:`retreat_boxes`); units with a box to go to are not ``eliminated``."""
     custom = getattr(rs, "retreat_search", None)
     if custom is not None:
-        return custom(pos, unit_ids, length, from_hex=from_hex)
-    return plain_retreat_options(pos, rs, unit_ids, length, from_hex=from_hex)
+        answer = custom(pos, unit_ids, length, from_hex=from_hex)
+    else:
+        answer = plain_retreat_options(pos, rs, unit_ids, length, from_hex=from_hex)
+    answer.boxes = tuple(retreat_boxes(pos, rs, unit_ids))
+    if answer.boxes and answer.eliminated:
+        answer.eliminated, answer.reason = False, None
+    return answer
+
+
+def retreat_boxes(pos: Position, rs, unit_ids) -> list[str]:
+    """The Map Boxes ``unit_ids`` (one stack) may retreat straight into from their hex: the
+    ruleset's ``retreat_boxes(pos, units)`` hook (Demyansk 12.32: from an Entry hex into its
+    friendly Map Box); none without the hook."""
+    hook = getattr(rs, "retreat_boxes", None)
+    return list(hook(pos, pos.units_of(unit_ids))) if hook is not None else []
 
 
 def plain_retreat_options(pos: Position, rs, unit_ids, length, *, from_hex: Hex | None = None) -> RetreatAnswer:

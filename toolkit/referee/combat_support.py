@@ -6,6 +6,7 @@ directly or netted on a points chart), and the die rolls that shift the column b
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import RulesError
@@ -168,6 +169,51 @@ def random_parts(combat: Combat) -> tuple[list, list[dict]]:
     return parts, notes
 
 
+@dataclass(frozen=True)
+class SpecialOption:
+    """One effect a special result (``*``) may take: every participating support unit of
+    ``kind`` takes ``status``, named as the rules name it (Demyansk 12.23a: "All participating
+    artillery units are turned to Fired [10.41]")."""
+
+    kind: str
+    units: tuple[str, ...]
+    status: str
+    rule: str | None = None
+
+    @property
+    def text(self) -> str:
+        return f"all participating {self.kind} units are turned to {self.status.replace('_', ' ').title()}"
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "units": list(self.units), "status": self.status, "rule": self.rule,
+                "text": self.text}
+
+
+def _special_kinds(rs, assessment) -> dict[str, dict[str, list[str]]]:
+    """Per role and support kind with a spent status: the units that gave it."""
+    by_role: dict[str, dict[str, list[str]]] = {}
+    for s in assessment.supports:
+        rules = rs.combat.supports.get(s.kind)
+        if s.unit and rules is not None and rules.spent_status:
+            by_role.setdefault(s.side, {}).setdefault(s.kind, []).append(s.unit)
+    return by_role
+
+
+def special_choices(rs, assessment, result) -> dict[str, tuple[SpecialOption, ...]]:
+    """The choices ``result`` leaves to an owner: per role whose special result (``*``) falls on
+    several kinds of participating support units (``spent_on="special"``), the options, one of
+    which the owner names (``spend_supports``'s ``special``; Demyansk 12.23a). Roles with one
+    kind or none (12.23b, c) are not asked."""
+    cr = rs.combat
+    out = {}
+    for role, kinds in _special_kinds(rs, assessment).items():
+        optional = [k for k in kinds if cr.supports[k].spent_on == "special"]
+        if result.side(role).special and len(optional) > 1:
+            out[role] = tuple(SpecialOption(k, tuple(kinds[k]), cr.supports[k].spent_status,
+                                            cr.supports[k].spent_rule) for k in optional)
+    return out
+
+
 def spend_supports(pos, rs, assessment, result, special=None) -> list[str]:
     """Mark the support units of ``assessment`` spent in ``pos`` (their kind's ``spent_status``)
     after ``result``; the log lines. Kinds with ``spent_on="use"`` are spent by every combat
@@ -182,11 +228,7 @@ def spend_supports(pos, rs, assessment, result, special=None) -> list[str]:
     wrong = set(special) - set(ROLES)
     if wrong:
         raise RulesError(f"a special result is the attacker's or the defender's, not {', '.join(sorted(wrong))}")
-    by_role: dict[str, dict[str, list[str]]] = {}
-    for s in assessment.supports:
-        rules = cr.supports.get(s.kind)
-        if s.unit and rules is not None and rules.spent_status:
-            by_role.setdefault(s.side, {}).setdefault(s.kind, []).append(s.unit)
+    by_role = _special_kinds(rs, assessment)
     log = []
     for role in ROLES:
         kinds = by_role.get(role, {})

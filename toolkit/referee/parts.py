@@ -259,7 +259,8 @@ class SupportRules:
     total before the odds (Grossdeutschland 10.2: an artillery unit's attack strength).
     ``spent_on``: when a support unit takes ``spent_status``: "use" (by every combat it gives)
     or "special" (only by a special result, ``*``, of its side: with several such kinds taking
-    part the owner chooses one, ``CombatRules.special_rule``, Demyansk 12.23).
+    part the owner chooses one, ``CombatRules.special_rule``, Demyansk 12.23); ``spent_rule``
+    the rule that spends it (Demyansk 10.41 Fired, 13.14 Flown).
     """
 
     rule: str | None = None
@@ -273,6 +274,7 @@ class SupportRules:
     sides: tuple[str, ...] = ("attacker", "defender")
     adds: str | None = None
     spent_on: str = "use"
+    spent_rule: str | None = None
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,28 @@ def register(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
+_ENTRY_POINTS: dict[str, str] | None = None
+
+
 def _entry_points() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for ep in entry_points(group=GROUP):
-        # an installed plugin (built by hexforge build) wins over the bundled module
-        if ep.name not in found or found[ep.name].startswith("toolkit."):
-            found[ep.name] = ep.value
-    return found
+    """Name -> target of the group's entry points, read once per process (reading the installed
+    distributions' metadata takes milliseconds a call); :func:`refresh` reads them again."""
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None:
+        found: dict[str, str] = {}
+        for ep in entry_points(group=GROUP):
+            # an installed plugin (built by hexforge build) wins over the bundled module
+            if ep.name not in found or found[ep.name].startswith("toolkit."):
+                found[ep.name] = ep.value
+        _ENTRY_POINTS = found
+    return _ENTRY_POINTS
+
+
+def refresh() -> None:
+    """Read the entry points again (after installing a ruleset plugin into this process's path)."""
+    global _ENTRY_POINTS
+    _ENTRY_POINTS = None
+    importlib.invalidate_caches()
 
 
 def available() -> list[str]:

@@ -262,6 +262,38 @@ def test_12_23a_with_both_kinds_the_owner_chooses_and_must_choose():
         apply_combat(pos, DS, a, r, choices={"special": {"axis": "air"}}, **kw)
 
 
+def test_12_23a_the_choices_are_offered_as_the_rules_name_them():
+    # "All participating air units are turned to Flown [13.14]; or All participating artillery
+    # units are turned to Fired [10.41]": the attacker is asked, the defender (no "*") is not
+    from toolkit.referee import special_choices
+    pos = _17_0()
+    a, r = _combat_1(pos)
+    asks = special_choices(DS, a, r.result)
+    assert list(asks) == ["attacker"]
+    assert [o.to_dict() for o in asks["attacker"]] == [
+        {"kind": "artillery", "units": ["so-231-387"], "status": "fired", "rule": "10.41",
+         "text": "all participating artillery units are turned to Fired"},
+        {"kind": "air", "units": ["so-air-1"], "status": "flown", "rule": "13.14",
+         "text": "all participating air units are turned to Flown"}]
+    for option in asks["attacker"]:          # each option is what spend_supports then does
+        o = apply_combat(pos, DS, a, r, losses={"so-1318": 1}, no_retreat={"defender": 5},
+                         choices={"special": {"attacker": option.kind}})
+        assert {uid for uid in ("so-231-387", "so-air-1", "ax-air-b1")
+                if o.position.unit(uid).status & {"fired", "flown"}} == set(option.units)
+
+
+def test_12_23bc_one_kind_or_none_is_not_asked():
+    from toolkit.referee import special_choices
+    pos = _17_0()
+    for supports in ([Support("air", "attacker", unit="so-air-1")], []):
+        a = assess_combat(pos, DS, ATTACKERS, H("1811"), supports=supports)
+        assert special_choices(DS, a, _starred(pos, a).result) == {}
+    a, _ = _combat_1(pos)                     # both kinds: asked on every roll with a "*", on no other
+    asked = {n: bool(special_choices(DS, a, roll_combat(pos, DS, a, roll=n).result)) for n in range(1, 7)}
+    starred = {n: "*" in roll_combat(pos, DS, a, roll=n).result.text for n in range(1, 7)}
+    assert asked == starred and asked[6] and not all(asked.values())
+
+
 def test_12_23b_one_kind_taking_part_is_spent_without_a_choice():
     pos = _17_0()
     a = assess_combat(pos, DS, ATTACKERS, H("1811"), supports=[Support("air", "attacker", unit="so-air-1")])
@@ -401,7 +433,8 @@ def test_12_32_a_unit_on_an_entry_hex_retreats_into_its_map_box():
 def test_12_32_with_no_hex_to_retreat_to_the_box_is_taken():
     # 1936 and 2136 held by Soviet units: no retreat on the map; the box is the one way out
     pos, a, r = _entry(**{"so-1318": "1936", "so-1-1318": "2136"})
-    assert retreat_options(pos, DS, ["ax-ir27"], (1, 2)).eliminated
+    answer = retreat_options(pos, DS, ["ax-ir27"], (1, 2))
+    assert not answer.paths and answer.boxes == ("agn",) and not answer.eliminated   # the box is an end
     o = apply_combat(pos, DS, a, r)
     assert o.boxes == {"ax-ir27": "agn"} and not o.eliminated
 

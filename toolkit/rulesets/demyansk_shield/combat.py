@@ -138,9 +138,10 @@ def combat_rules(minimum_odds: str = "1-3") -> CombatRules:
             # 10.41, 13.14); an air unit flies as many missions as it likes until then (13.11)
             "artillery": SupportRules(rule="10.15", chart="combat_support", unit_types=("artillery",),
                                       range_value="range", points_value="support", spent_status="fired",
-                                      spent_on="special"),
+                                      spent_on="special", spent_rule="10.41"),
             "air": SupportRules(rule="13.23", chart="combat_support", unit_types=("air",), range_value=None,
-                                points_value="support", spent_status="flown", spent_on="special"),
+                                points_value="support", spent_status="flown", spent_on="special",
+                                spent_rule="13.14"),
         },
         special_rule="12.23",
     )

@@ -29,6 +29,7 @@ export class CombatPanel {
     this.defender = null;
     this.assessment = null;
     this.rolled = null;
+    this.choice = null;   // a special result waiting for its owner's choice (roll's 409 "choice")
   }
 
   // Clicks on the map pick an attack: in a combat phase, or in a phase where units both move
@@ -99,7 +100,7 @@ export class CombatPanel {
         const owner = role === "attacker" ? mine : theirs;
         const label = `${esc(k.kind)} for the ${role}${k.rule ? ` <span class="rule">[rule ${esc(k.rule)}]</span>` : ""}`;
         if (k.unit_types.length) {
-          const units = S.pos.units.filter((u) => u.hex && u.side === owner && k.unit_types.includes(u.type) && !(k.spent && u.status.includes(k.spent)));
+          const units = S.pos.units.filter((u) => (u.hex || (k.off_map && u.box)) && u.side === owner && k.unit_types.includes(u.type) && !(k.spent && u.status.includes(k.spent)));
           if (!units.length) continue;
           rows.push(`<div>${label}: ${units.map((u) => `<label><input type="checkbox" data-support-unit="${esc(u.id)}" data-kind="${esc(k.kind)}" data-side="${role}" ${ticked(k.kind, role, u.id) ? "checked" : ""}> ${esc(u.id)}</label>`).join(" ")}</div>`);
         } else {
@@ -114,6 +115,8 @@ export class CombatPanel {
   }
 
   async assess() {
+    this.choice = null;
+    delete document.body.dataset.specialChoice;
     this.kept = $("combat").querySelector(".supports") ? this.supports() : (this.kept || []);
     this.assessment = null;
     this.S.view.overlay("target", this.defender ? { rings: { [this.defender]: "#c8102e" } } : null);
@@ -123,18 +126,60 @@ export class CombatPanel {
       } catch (err) { showRefusal(err); }
     }
     this.draw();
+    // how many assessments have been drawn (the browser test waits on it before the next click)
+    document.body.dataset.assessed = String(Number(document.body.dataset.assessed || 0) + 1);
   }
 
-  async roll() {
+  // Roll; a special result that leaves its owner a choice (Demyansk 12.23) comes back as a
+  // refusal carrying the choice: the panel asks it and rolls again with the answer (the same
+  // seed rolls the same dice, and nothing is recorded until the choice is made).
+  async roll(special = null) {
+    const body = { attackers: this.attackers, defender: this.defender, supports: this.kept || [] };
+    if (special) body.special = special;
     try {
-      const r = await post("/api/combat/roll", { attackers: this.attackers, defender: this.defender, supports: this.kept || [] });
+      const r = await post("/api/combat/roll", body);
+      this.choice = null;
+      delete document.body.dataset.specialChoice;
       this.rolled = r.event;
-      showMessage("ok", `${esc(r.event.log || "")}`);
+      showMessage("ok", `${esc(r.event.log || "")}${(r.event.supports_spent || []).map((t) => `<br>${esc(t)}`).join("")}`);
       this.attackers = []; this.defender = null; this.assessment = null; this.kept = [];
       this.S.view.highlight([]);
       this.S.view.overlay("target", null);
       await this.refresh(r.position);
-    } catch (err) { showRefusal(err); }
+    } catch (err) {
+      if (err.body && err.body.choice) {
+        this.choice = { ...err.body.choice, picked: { ...(special || {}) } };
+        document.body.dataset.specialChoice = Object.keys(this.choice.roles).join(",");
+        showMessage("ask", `<b>Special result ${esc(this.choice.result)}</b>: choose its effect in the combat panel${this.choice.rule ? ` <span class="rule">[rule ${esc(this.choice.rule)}]</span>` : ""}.`);
+        this.draw();
+        const box = $("combat").querySelector(".choice");
+        if (box) box.scrollIntoView({ block: "nearest" });
+      } else showRefusal(err);
+    }
+  }
+
+  // The owner's answer to a special result: once every role asked has picked, roll with it.
+  pick(role, kind) {
+    this.choice.picked[role] = kind;
+    if (Object.keys(this.choice.roles).every((r) => this.choice.picked[r])) this.roll(this.choice.picked);
+    else this.draw();
+  }
+
+  choiceHtml() {
+    const c = this.choice;
+    const dice = Object.entries(c.dice || {}).map(([k, v]) => (k === "crt" ? `${v}` : `${k} ${v}`)).join(", ");
+    const rule = (r) => (r ? ` <span class="rule">[rule ${esc(r)}]</span>` : "");
+    const rows = Object.entries(c.roles).map(([role, ask]) => {
+      const buttons = ask.options.map((o) => {
+        const label = o.text.charAt(0).toUpperCase() + o.text.slice(1);
+        const on = c.picked[role] === o.kind ? " class=\"picked\"" : "";
+        return `<button data-special-role="${esc(role)}" data-kind="${esc(o.kind)}"${on}>${esc(label)}: ${esc(o.units.join(", "))}${rule(o.rule)}</button>`;
+      });
+      return `<div>The ${esc(role)}${ask.side ? ` (${esc(ask.side)})` : ""} chooses which effect takes place:</div><div class="options">${buttons.join("<br>")}</div>`;
+    });
+    return `<div class="choice"><div class="rolled">Rolled ${esc(dice)} on ${esc(c.column)}: <b>${esc(c.result)}</b> <span class="note">(seed ${c.seed})</span></div>`
+      + `<div><b>Special result</b>${rule(c.rule)}</div>${rows.join("")}`
+      + `<div class="note">The roll is recorded with the choice.</div></div>`;
   }
 
   async loss(unit) {
@@ -160,7 +205,8 @@ export class CombatPanel {
         parts.push(`<div class="after">${esc(who)}: ${reasonHtml(r.reason)} <button data-retreat="${esc(r.units.join(","))}" data-to="">Eliminate</button></div>`);
         continue;
       }
-      const ends = Object.entries(r.ends).map(([h, e]) => `<button data-retreat="${esc(r.units.join(","))}" data-to="${esc(h)}">${esc(h)}${e.losses ? ` (&minus;${e.losses} step in ZOC)` : ""}</button>`);
+      const ends = Object.entries(r.ends).map(([h, e]) => `<button data-retreat="${esc(r.units.join(","))}" data-to="${esc(h)}">${esc(h)}${e.losses ? ` (&minus;${e.losses} step in ZOC)` : ""}</button>`)
+        .concat((r.boxes || []).map((b) => `<button data-retreat="${esc(r.units.join(","))}" data-box="${esc(b.id)}" title="straight from ${esc(r.hex)}, crossing no hex">into the ${esc(b.name)} box${b.rule ? ` [rule ${esc(b.rule)}]` : ""}</button>`));
       const choice = r.requirements ? ` <span class="note">(${r.requirements} requirement(s): each is one more hex or a step lost, the owner's choice)</span>` : "";
       parts.push(`<div class="after">Retreat ${esc(who)} ${r.lengths.join(" or ")} hex(es) to: ${ends.join(" ")}${choice}</div>`);
     }
@@ -190,13 +236,15 @@ export class CombatPanel {
         parts.push(`<table class="info dist"><tr><td><b>result</b></td><td><b>chance</b></td><td></td></tr>${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${pct(v)}%</td><td class="note">${esc(a.results && a.results[k] ? `attacker ${describe(a.results[k].attacker)}; defender ${describe(a.results[k].defender)}` : "")}</td></tr>`).join("")}</table>`);
         parts.push(`<div class="note">Expected steps lost: ${Object.entries(a.expected_steps).map(([k, v]) => `${esc(k)} ${(Number(pct(v)) / 100).toFixed(2)}`).join(", ")}${a.crt ? `; ${esc(a.crt.name || "CRT")} ${a.crt.rule ? "rule " + esc(a.crt.rule) : ""}` : ""}</div>`);
       }
-      parts.push(`<button id="combat-roll" ${a.legal ? "" : "disabled"}>Roll</button>`);
+      if (this.choice) parts.push(this.choiceHtml());
+      else parts.push(`<button id="combat-roll" ${a.legal ? "" : "disabled"}>Roll</button>`);
     }
     if (this.rolled) {
       const e = this.rolled;
       const hit = this.S.pos.units.filter((u) => (e.attackers.includes(u.id) || (e.defenders || []).includes(u.id)) && !u.eliminated);
       const dice = Object.entries(e.dice || {}).map(([k, v]) => (k === "crt" ? `${v}` : `${k} ${v}`)).join(", ");
       parts.push(`<div class="rolled">Rolled ${esc(dice)} on ${esc(e.column)}: <b>${esc(e.result)}</b> <span class="note">(seed ${e.seed})</span></div>`);
+      if ((e.supports_spent || []).length) parts.push(`<ul class="mods">${e.supports_spent.map((t) => `<li>${esc(t)}</li>`).join("")}</ul>`);
       if (hit.length) parts.push(`<div class="note">Apply step losses:</div>${hit.map((u) => `<div class="unitrow"><button data-loss="${esc(u.id)}">&minus;1 step</button> ${esc(u.name)} <span class="note">${esc(u.id)}, ${u.steps}/${u.full} steps</span></div>`).join("")}`);
     }
     $("combat").innerHTML = parts.join("");
@@ -205,9 +253,12 @@ export class CombatPanel {
     if (mode) mode.onchange = () => { this.attackMode = mode.checked; this.attackers = []; this.defender = null; this.assessment = null; this.S.view.highlight([]); this.draw(); };
     const btn = $("combat-roll");
     if (btn) btn.onclick = () => this.roll();
+    for (const b of $("combat").querySelectorAll("button[data-special-role]")) {
+      b.onclick = () => this.pick(b.getAttribute("data-special-role"), b.getAttribute("data-kind"));
+    }
     for (const b of $("combat").querySelectorAll("button[data-loss]")) b.onclick = () => this.loss(b.getAttribute("data-loss"));
     for (const b of $("combat").querySelectorAll("button[data-retreat]")) {
-      b.onclick = () => this.act("/api/combat/retreat", { units: b.getAttribute("data-retreat").split(","), to: b.getAttribute("data-to") || null });
+      b.onclick = () => this.act("/api/combat/retreat", { units: b.getAttribute("data-retreat").split(","), to: b.getAttribute("data-to") || null, box: b.getAttribute("data-box") || null });
     }
     for (const b of $("combat").querySelectorAll("button[data-advance]")) {
       b.onclick = () => this.act("/api/combat/advance", { units: b.getAttribute("data-advance").split(","), to: b.getAttribute("data-to") });

@@ -40,9 +40,12 @@ export function eventText(e) {
       return t;
     }
     case "loss": return `${e.unit} loses ${e.steps} step(s)${e.eliminated ? " and is eliminated" : ""}`;
-    case "retreat": return e.eliminated ? `${e.units.join(", ")}: no retreat, eliminated` : `${e.units.join(", ")} retreat ${e.path.join(" → ")}${e.losses ? ` (${e.losses} step in ZOC)` : ""}`;
+    case "retreat": return e.eliminated ? `${e.units.join(", ")}: no retreat, eliminated` : e.box ? `${e.units.join(", ")} retreat from ${e.path[0]} into the ${e.box} box` : `${e.units.join(", ")} retreat ${e.path.join(" → ")}${e.losses ? ` (${e.losses} step in ZOC)` : ""}`;
     case "advance": return `${e.units.join(", ")} advance ${e.path.join(" → ")}`;
-    case "combat": return `${e.attackers.join("+")} attack ${e.defender}: ${e.odds} → ${e.column}, rolled ${Object.values(e.dice || {}).join("/")}: ${e.result}`;
+    case "combat": {
+      const special = Object.entries(e.special || {}).map(([role, kind]) => `; ${role}'s special result: ${kind}`).join("");
+      return `${e.attackers.join("+")} attack ${e.defender}: ${e.odds} → ${e.column}, rolled ${Object.values(e.dice || {}).join("/")}: ${e.result}${special}`;
+    }
     default: return JSON.stringify(e);
   }
 }
