@@ -341,3 +341,79 @@ def test_road_curve_passes_through_every_hex_centre_and_keeps_straight_runs_stra
         assert min(abs(q[0] - p[0]) + abs(q[1] - p[1]) for q in curve) < 1e-9
     straight = catmull_rom([(0.0, 0.0), (10.0, 0.0), (20.0, 0.0), (30.0, 0.0)])
     assert all(abs(y) < 1e-9 for _, y in straight)
+
+
+def test_a_narrow_map_is_drawn_in_strips_as_wide_as_the_map(tutorial):
+    from toolkit.render import mapimage
+
+    narrow = render_map(tutorial.main_map, dpi=150, game=tutorial)
+    assert narrow.width <= mapimage.NARROW and narrow.tile_w == narrow.width
+    strips = list(narrow.strips())
+    assert len(strips) == 1 and strips[0].size == narrow.size   # one tile: nothing stitched
+    wide = render_map(tutorial.main_map, dpi=300, game=tutorial)
+    assert wide.width > mapimage.NARROW and wide.tile_w == mapimage.TILE
+    assert all(s.width == wide.width for s in wide.strips())
+
+
+@pytest.mark.parametrize("dpi", [100, 150])
+def test_tiles_draw_exactly_the_pixels_of_the_map_drawn_whole(tutorial, monkeypatch, dpi):
+    """The tile boundaries of a wide map are invisible: the tutorial map drawn from 1024-pixel
+    tiles (as a map wider than NARROW is) is pixel for pixel the map drawn as one tile, and so
+    is any window of it."""
+    from toolkit.render import mapimage
+
+    whole = render_map(tutorial.main_map, dpi=dpi, game=tutorial)
+    assert whole.tile_w == whole.width and whole.tile_h >= whole.height   # one tile: one drawing
+    reference = whole.region((0, 0, *whole.size))
+    monkeypatch.setattr(mapimage, "NARROW", 0)
+    tiled = render_map(tutorial.main_map, dpi=dpi, game=tutorial)
+    assert tiled.tile_w == mapimage.TILE < tiled.width
+    W, H = tiled.size
+    assert tiled.region((0, 0, W, H)).tobytes() == reference.tobytes()
+    stitched = Image.new("RGB", (W, H))
+    for y in range(0, H, 301):
+        for x in range(0, W, 433):
+            box = (x, y, min(W, x + 433), min(H, y + 301))
+            stitched.paste(tiled.region(box), box[:2])
+    assert stitched.tobytes() == reference.tobytes()
+
+
+@pytest.mark.parametrize("tiles, pixels", [(99, 3 * 1024 * 256), (2, 10**9)])
+def test_tiles_kept_for_later_windows_stay_within_their_budget(tutorial, monkeypatch, tiles, pixels):
+    from toolkit.render import mapimage
+
+    monkeypatch.setattr(mapimage, "NARROW", 0)
+    monkeypatch.setattr(mapimage, "KEPT_TILES", tiles)
+    monkeypatch.setattr(mapimage, "KEPT_PIXELS", pixels)
+    image = render_map(tutorial.main_map, dpi=150, game=tutorial)
+    monkeypatch.setattr(image, "tile_h", 256)
+    W, H = image.size
+    for y in range(0, H, 200):   # windows cut by tile edges: their tiles are kept, the oldest forgotten
+        image.region((100, y, W - 100, min(H, y + 200)))
+        assert image._kept == sum(t.width * t.height for t in image._tiles.values()) <= pixels
+        assert len(image._tiles) <= tiles
+    assert image._tiles and (len(image._tiles) == tiles or image._kept > pixels - 1024 * 256)   # full, not emptied
+
+
+def test_water_shaped_for_one_map_draws_the_same_on_another():
+    """Water bodies are shaped once per neighbourhood and hex size for every map: a map drawn
+    after another has shaped its ponds draws the pixels it draws with nothing shaped yet."""
+    from dataclasses import replace
+
+    from toolkit.render import _mapdraw
+
+    first = _synthetic()
+    hexes = dict(first.hexes)
+    for h in list(hexes)[::5]:   # other lakes and woods, some ponds in the same shapes
+        hexes[h] = HexTerrain("w" if hexes[h].terrain != "w" else "f")
+    second = replace(first, hexes=hexes)
+
+    _mapdraw._WATER_SHAPES.clear()
+    alone = render_map(second, dpi=150).image.tobytes()
+    own = len(_mapdraw._WATER_SHAPES)
+    _mapdraw._WATER_SHAPES.clear()
+    render_map(first, dpi=150).image
+    shaped = len(_mapdraw._WATER_SHAPES)
+    after = render_map(second, dpi=150)
+    assert len(_mapdraw._WATER_SHAPES) < shaped + own   # some shapes of the first map served the second
+    assert after.image.tobytes() == alone

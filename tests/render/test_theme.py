@@ -82,3 +82,15 @@ def test_rgb_reads_names_hex_and_tuples():
     assert rgb("red") == (255, 0, 0)
     assert rgb("#00ff00") == (0, 255, 0)
     assert rgb((1, 2, 3, 4)) == (1, 2, 3)
+
+
+def test_a_theme_whose_aliases_differ_matches_by_its_own_aliases(tmp_path):
+    """Style names are matched once per table of names: a theme that gives a style other
+    aliases is not answered from another theme's table."""
+    plain = Theme.default()
+    assert plain.terrain_style(TerrainType("qg", "Quagmire")).key == "other"
+    path = tmp_path / "quagmires.yaml"
+    path.write_text("terrain:\n  swamp: {fill: '#446644', aliases: [quagmire]}\n")
+    quagmires = Theme.load(path)
+    assert quagmires.terrain_style(TerrainType("qg", "Quagmire")).key == "swamp"
+    assert Theme.default().terrain_style(TerrainType("qg", "Quagmire")).key == "other"

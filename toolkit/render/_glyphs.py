@@ -2,19 +2,22 @@
 
 Pasting a cached sprite at a whole-pixel position is many times faster than asking FreeType
 again, and it draws the same pixels wherever the target window of the map is. Hex ids, all
-different texts, are built from cached single characters instead.
+different texts, are built from cached single characters instead. :class:`GlyphDraw` draws the
+legend's text from cached masks: the same pixels as ``ImageDraw.text``, FreeType asked once.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from ._raster import snap
 from .fonts import font
 
-__all__ = ["text_sprite", "text_box", "paste_text", "paste_label", "label_box", "label_pieces"]
+__all__ = ["text_sprite", "text_box", "paste_text", "paste_label", "label_box", "label_layout",
+           "GlyphDraw"]
 
 
 @lru_cache(maxsize=4096)
@@ -77,6 +80,12 @@ def _label_layout(text: str, size: float, bold: bool, family: str, anchor: str):
     return tuple(out)
 
 
+def label_layout(text: str, size: float, bold: bool, family: str, anchor: str = "mm") -> tuple:
+    """What :func:`paste_label` pastes for ``text`` anchored at ``(0, 0)``: ``(mask core, x, y,
+    width, height)`` per piece (cached)."""
+    return _label_layout(text, size, bold, family, anchor)
+
+
 @lru_cache(maxsize=4096)
 def _label_extent(text: str, size: float, bold: bool, family: str, anchor: str) -> tuple[int, int, int, int]:
     parts = _label_layout(text, size, bold, family, anchor)
@@ -101,10 +110,34 @@ def paste_label(image: Image.Image, origin: tuple[int, int], x: float, y: float,
         core.paste(fill, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
 
 
-def label_pieces(x: float, y: float, text: str, size: float, bold: bool, family: str,
-                 anchor: str = "mm") -> list[tuple]:
-    """What :func:`paste_label` pastes, worked out once: ``(mask core, (x0, y0, x1, y1))``
-    per piece, in map pixels."""
-    X, Y = snap(x), snap(y)
-    return [(mask, (X + gx, Y + gy, X + gx + w, Y + gy + h))
-            for mask, gx, gy, w, h in _label_layout(text, size, bold, family, anchor)]
+@lru_cache(maxsize=1024)   # a legend draws a few dozen texts: masks of many maps and sizes, a few MB
+def _text_mask(font: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float, float], ink: int):
+    """``font.getmask2`` as ``ImageDraw.text`` calls it for one line of text in an RGB image."""
+    return font.getmask2(text, "L", None, None, None, 0, anchor, ink, start, stroke_filled=True)
+
+
+class GlyphDraw:
+    """An ``ImageDraw`` whose plain one-line text is drawn from cached masks (FreeType renders
+    each text, font, anchor and sub-pixel start once, then the mask is reused by every render
+    of the same legend): exactly what ``ImageDraw.text`` draws. Everything else is the
+    wrapped draw's."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw) -> None:
+        self._draw = draw
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, **kwargs) -> None:
+        d = self._draw
+        if kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont) \
+                or d.fontmode != "L":
+            return d.text(xy, text, fill=fill, font=font, anchor=anchor, **kwargs)
+        ink, fill_ink = d._getink(fill)   # as ImageDraw.text picks its ink
+        ink = fill_ink if ink is None else ink
+        if ink is None:
+            return None
+        x, y = xy
+        mask, (dx, dy) = _text_mask(font, text, anchor or "la", (math.modf(x)[0], math.modf(y)[0]), ink)
+        d.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+        return None
+
+    def __getattr__(self, name):
+        return getattr(self._draw, name)

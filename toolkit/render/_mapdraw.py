@@ -11,7 +11,8 @@ from the glyph cache. Memory follows the window, not the map.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from bisect import bisect_left
+from collections import OrderedDict, defaultdict
 from functools import lru_cache
 
 import numpy as np
@@ -25,7 +26,7 @@ from ..game import Game, HexsideType, LineType, Map, TerrainType
 from ..hexes import Hex, Hexside, Layout
 from ._mapgeom import Bins, chains, crossing, join_ends, lake_body, line_cover, meets, overlap, straighten
 from ._mapsymbols import VARIANTS, sprite
-from ._glyphs import label_box, label_pieces, paste_text, text_box
+from ._glyphs import label_box, label_layout, paste_text, text_box
 from ._raster import Canvas, Recorder, catmull_rom, chaikin, dashes, ink, walk
 from .fonts import font
 from .theme import TerrainStyle, Theme, rgb
@@ -43,6 +44,11 @@ DOMINANT = ("woods", "swamp", "town", "city", "mountain")
 
 #: Points :func:`catmull_rom` draws for each step of a road or railway.
 _SAMPLES = 10
+
+#: Water bodies shaped so far, by the relative places of their water and shore hexes and the
+#: hex size (see MapScene.water): pure geometry, shared by every map drawn at that size.
+_WATER_SHAPES: OrderedDict = OrderedDict()
+_WATER_SHAPES_KEPT = 512
 
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
@@ -167,20 +173,28 @@ class MapScene:
             by_style[self.style_of(self.m.terrain(h))].append(h)
         water_set = set(self.water_hexes)
         bodies = [(style, body) for style, hexes in by_style.items() for body in self._components(hexes)]
-        shapes: dict = {}
+        shapes = _WATER_SHAPES
+        scale = (self.size, self.layout.radius, self.grid.flat)
         for style, hexes in bodies:
             for h in hexes:
                 self.water_colour[h] = style.water
             shore_hexes = {n for h in hexes for n in self.grid.neighbours(h) if n not in water_set}
             # the shape depends only on where the water and shore hexes lie relative to each
-            # other: a pond or lake repeated over the map is shaped once, then moved
+            # other, and on the hex size: a pond or lake repeated over the map (or met on
+            # another map of that size) is shaped once, then moved
             x0, y0 = self.centres[hexes[0]]
             water = tuple(sorted((round(x - x0, 6), round(y - y0, 6)) for x, y in map(self.centres.get, hexes)))
             land = tuple(sorted((round(x - x0, 6), round(y - y0, 6))
                                 for x, y in map(self.centres.get, shore_hexes)))
-            shape = shapes.get((water, land))
+            key = (water, land, scale)
+            shape = shapes.get(key)
             if shape is None:
-                shape = shapes[(water, land)] = self._water_shape(water, land)
+                shape = shapes[key] = self._water_shape(water, land)
+                while len(shapes) > _WATER_SHAPES_KEPT:   # the oldest go first
+                    try:
+                        shapes.popitem(last=False)
+                    except KeyError:   # emptied meanwhile by another thread's render
+                        break
             offset = np.asarray((x0, y0))
             for rings, (bx0, by0, bx1, by1), shore in shape:
                 moved = [np.floor(ring + offset + 0.5).astype(np.int64) for ring in rings]   # snap()
@@ -921,10 +935,12 @@ class MapScene:
         lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
         reach = self.grid_style[1] + 2
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
-        parts = list(self._sprite_boxes)
-        parts += [(n, x0 - 2, y0 - 2, x1 + 2, y1 + 2) for n, (_, _, (x0, y0, x1, y1), _, _) in enumerate(self.ids)]
-        if parts:
-            p = np.asarray(parts, dtype=float)
+        parts = [np.asarray(self._sprite_boxes, dtype=float).reshape(-1, 5)]
+        if self.ids:   # (hex number, id box and a margin of 2), made as arrays
+            ids = np.asarray([box for _, _, box, _, _ in self.ids], dtype=float).reshape(-1, 4)
+            parts.append(np.column_stack([np.arange(len(ids), dtype=float), ids + (-2, -2, 2, 2)]))
+        p = np.concatenate(parts)
+        if len(p):
             n = p[:, 0].astype(int)
             np.minimum.at(boxes[:, 0], n, p[:, 1])
             np.minimum.at(boxes[:, 1], n, p[:, 2])
@@ -986,18 +1002,17 @@ class MapScene:
                 paste_text(image, origin, x, y, text, size, True, "condensed", colour)
         # hex ids over a knock-out box of the hex's colour
         if self.ids:
-            pieces = self.__dict__.get("_id_pieces")
-            if pieces is None:   # where each id's glyphs go, worked out once for every window
-                size, bold, family = self.id_font
-                pieces = self._id_pieces = [label_pieces(x, y, label, size, bold, family, self.id_anchor)
-                                            for x, y, _, _, label in self.ids]
+            # as paste_label does it, inline (a map has thousands of ids)
+            size, bold, family = self.id_font
+            anchor, paste, floor = self.id_anchor, core.paste, math.floor
             for n in order:
-                _, _, (x0, y0, x1, y1), (colour, knock), _ = self.ids[n]
+                x, y, (x0, y0, x1, y1), (colour, knock), label = self.ids[n]
                 if knock is not None:
-                    core.paste(ink(knock), (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                colour = ink(colour)
-                for mask, (gx0, gy0, gx1, gy1) in pieces[n]:
-                    core.paste(colour, (gx0 - ox, gy0 - oy, gx1 - ox, gy1 - oy), mask)
+                    paste(ink(knock), (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                c = ink(colour)
+                X, Y = floor(x + 0.5) - ox, floor(y + 0.5) - oy   # snap()
+                for mask, gx, gy, w, h in label_layout(label, size, bold, family, anchor):
+                    paste(c, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
@@ -1018,62 +1033,76 @@ class MapScene:
         # one compact array for every hex (a monster map has tens of thousands)
         cx, cy = self.layout.center(self.hexes[0])
         unit = np.asarray([(x - cx, y - cy) for x, y in self.layout.corners(self.hexes[0])])
-        centres = np.asarray([self.centres[h] for h in self.hexes], dtype=float).reshape(-1, 1, 2)
+        # the centres are in the order of self.hexes (see __init__)
+        centres = np.asarray(list(self.centres.values()), dtype=float).reshape(-1, 1, 2)
         self.corner_px = np.floor(centres + unit[None] + 0.5).astype(np.int32)
         self.grid_chain = list(chain)
         self.grid_extra: dict[int, list[tuple[int, int]]] = {}
         cols = [h.col for h in self.hexes]
         rows = [h.row for h in self.hexes]
         c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
+        on_grid = self.centres   # every hex of the grid
         for n, h in enumerate(self.hexes):
             # only a hex near the grid's border can miss a neighbour (short columns included)
             if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
-                missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in grid]
+                missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in on_grid]
                 if missing:
                     self.grid_extra[n] = missing
-        self.fill_inks = [ink(self.fills[h]) for h in self.hexes]
+        inks: dict = {}
+        self.fill_inks = [inks[f] if f in inks else inks.setdefault(f, ink(f)) for f in map(self.fills.__getitem__, self.hexes)]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
         self._sprite_boxes: list[tuple] = []   # (hex number, box) of each sprite, for _hex_extents
         trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
+        cells, centres, boxes, sprites = self.m.hexes, self.centres, self._sprite_boxes, self.sprites
         for n, h in enumerate(self.hexes):
-            out = []
-            cell = self.m.hexes.get(h)
-            if cell is not None:
-                for code in (cell.terrain, *cell.features):
-                    variant = (h.col * 7 + h.row * 13) % VARIANTS
-                    cut = trimmed.get((code, variant))
-                    if cut is None:
-                        spr = sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
-                        box = spr.getchannel("A").getbbox() if spr is not None else None
-                        # premultiplied: pillow pastes it through its alpha twice as fast (pixels within
-                        # one level of 255 of the straight alpha paste)
-                        cut = trimmed[(code, variant)] = ((spr.crop(box).convert("RGBa"), box[0], box[1], spr.width / 2,
-                                                           box[2] - box[0], box[3] - box[1]) if box else (None,) * 6)
-                    if cut[0] is not None:
-                        cx, cy = self.centres[h]
-                        half = cut[3]
-                        x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
-                        out.append((cut[0].im, (x, y, x + cut[4], y + cut[5])))   # pillow's core: pasted as is
-                        self._sprite_boxes.append((n, x, y, x + cut[4], y + cut[5]))
-            if out:
-                self.sprites[n] = out
+            cell = cells.get(h)
+            if cell is None:
+                continue
+            variant = (h.col * 7 + h.row * 13) % VARIANTS
+            for code in (cell.terrain, *cell.features):
+                cut = trimmed.get((code, variant))
+                if cut is None:
+                    cut = trimmed[(code, variant)] = _trimmed_sprite(self.style_of(code), self.size, flat, variant,
+                                                                     self.symbol_shift)
+                if cut[0] is not None:
+                    cx, cy = centres[h]
+                    half = cut[3]
+                    x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
+                    box = (x, y, x + cut[4], y + cut[5])
+                    sprites.setdefault(n, []).append((cut[0], box))   # pillow's core: pasted as is
+                    boxes.append((n, *box))
 
     def _grid_lines(self, draw, local, order) -> None:
         colour, width = self.grid_style
         colour = ink(colour)
         line = draw.draw.draw_lines
         lo = width // 2
-        outlines = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
-        for k, n in enumerate(order):
-            pieces = [outlines[k]]
-            for i, j in self.grid_extra.get(n, ()):
-                pieces.append([*local[k, i].tolist(), *local[k, j].tolist()])
-            for flat in pieces:
-                line(flat, colour, width)
-                if width > 2:   # round joints (whole-pixel discs, the same in every window)
-                    for x, y in zip(flat[::2], flat[1::2]):
-                        draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
+        pieces = local[:, self.grid_chain, :].reshape(len(order), -1).tolist()
+        # the sides only hexes on the grid's border draw (order is sorted); all in one colour,
+        # so drawn after the others, the same pixels
+        for n, sides in self.grid_extra.items():
+            k = bisect_left(order, n)
+            if k < len(order) and order[k] == n:
+                pieces += [[*local[k, i].tolist(), *local[k, j].tolist()] for i, j in sides]
+        for flat in pieces:
+            line(flat, colour, width)
+            if width > 2:   # round joints (whole-pixel discs, the same in every window)
+                for x, y in zip(flat[::2], flat[1::2]):
+                    draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
+
+
+@lru_cache(maxsize=512)
+def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, shift: float) -> tuple:
+    """The symbol :func:`sprite` makes, cut to its ink (pasting clear pixels is wasted work) and
+    premultiplied (pillow pastes it through its alpha twice as fast, pixels within one level of
+    255 of the straight alpha paste), as pillow's core: ``(core, left, top, half the sprite's
+    side, width, height)``, or Nones for a style without a symbol. Made once per symbol and size."""
+    spr = sprite(style, size, flat, variant, shift)
+    box = spr.getchannel("A").getbbox() if spr is not None else None
+    if not box:
+        return (None,) * 6
+    return spr.crop(box).convert("RGBa").im, box[0], box[1], spr.width / 2, box[2] - box[0], box[3] - box[1]
 
 
 class _Boxes:

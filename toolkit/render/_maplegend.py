@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 from PIL import Image, ImageDraw
@@ -57,11 +58,10 @@ class _Legend:
         self.swatch = round(lg.get("swatch", 0.34) * dpi)
         self.ink = theme.ink
         self.rule = rgb(lg.get("rule", "#7a7466"))
-        self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
         self._columns()
 
     def tw(self, text: str, f) -> int:
-        return math.ceil(self._probe.textlength(text, font=f))
+        return _text_width(text, f)
 
     # -- the chart's columns ---------------------------------------------------------------
 
@@ -388,6 +388,16 @@ class _Legend:
                     ty += line_h
                 cy += bh + gap
         return _Block(height, paint)
+
+
+_PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+
+@lru_cache(maxsize=8192)
+def _text_width(text: str, f) -> int:
+    """Whole pixels ``text`` advances in font ``f`` (measured once per text and font: every
+    render of a legend weighs the same words)."""
+    return math.ceil(_PROBE.textlength(text, font=f))
 
 
 def _framed(draw, frame, xy, text, **kwargs) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from operator import sub as _sub
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -250,15 +251,16 @@ class Canvas:
             # where pillow's rounding differs from one window to another
             bx0, by0 = max(0, x0 - PAD), max(0, y0 - PAD)
             w, h = min(W, x1 + PAD) - bx0, min(H, y1 + PAD) - by0
-            # pillow's core directly: the Python wrappers cost more than small tiles' pixels
-            crop = core.crop((bx0, by0, bx0 + w, by0 + h))
-            if f > 1:
-                crop = crop.resize((w * f, h * f), Image.NEAREST, (0, 0, w, h))
+            # pillow's core directly: the Python wrappers cost more than small tiles' pixels;
+            # enlarged straight from the image (the same pixels as a crop enlarged)
+            box = (bx0, by0, bx0 + w, by0 + h)
+            crop = core.resize((w * f, h * f), Image.NEAREST, box) if f > 1 else core.crop(box)
             draw = Image.core.draw(crop, 0)
             X0, Y0 = (ox + bx0) * f, (oy + by0) * f
             off = np.array((X0, Y0), dtype=np.int32)
+            shift = (X0, Y0) * _CHUNK_SHIFT
             for i in indices:
-                _draw_op(draw, crop, self._ops[i], X0, Y0, off)
+                _draw_op(draw, crop, self._ops[i], X0, Y0, off, shift)
             inner = ((x0 - bx0) * f, (y0 - by0) * f, (x1 - bx0) * f, (y1 - by0) * f)
             core.paste(crop.reduce((f, f), inner) if f > 1 else crop.crop(inner), (x0, y0, x1, y1))
         self._ops.clear()
@@ -289,13 +291,19 @@ def _last_tile(size: int, tile: int) -> int:
     return last
 
 
-def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray) -> None:
+#: Points a crop's ``shift`` (see :func:`_draw_op`) moves in plain Python; longer rings use numpy.
+_CHUNK_SHIFT = 32
+
+
+def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tuple = ()) -> None:
     """Draw one operation with pillow's drawing ``core`` on the image core ``crop``; ``X0,
     Y0``: the crop's top-left corner in supersampled map pixels (``off``: the same as an
-    int32 array, made once per crop)."""
+    int32 array, ``shift``: as ``(X0, Y0)`` repeated, both made once per crop)."""
     kind = op[0]
 
     def tr(points) -> list:
+        if len(points) * 2 <= len(shift):   # short pieces: cheaper than an array subtraction
+            return list(map(_sub, points.ravel().tolist(), shift))
         return (points - off).ravel().tolist()
 
     if kind == "line":
@@ -304,15 +312,21 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray) -> None:
         c = ink(fill)
         core.draw_lines(flat, c, w)
         if w > 2:
-            # only the joints near this crop (a long piece crosses several)
-            W, H = crop.size
-            for i in joints:
-                x, y = flat[2 * i], flat[2 * i + 1]
-                if -w < x < W + w and -w < y < H + w:
-                    _dot(core, x, y, w, c)
-            for flag, (x, y) in zip(round_ends, ((flat[0], flat[1]), (flat[-2], flat[-1]))):
-                if flag:
-                    _dot(core, x, y, w, c)
+            # discs as _dot draws them, inline (a map draws thousands)
+            ellipse, lo, span = core.draw_ellipse, w // 2, w - 1
+            if joints:
+                # only the joints near this crop (a long piece crosses several)
+                W, H = crop.size
+                for i in joints:
+                    x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
+                    if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                        ellipse((x, y, x + span, y + span), c, 1)
+            if round_ends[0]:
+                x, y = flat[0] - lo, flat[1] - lo
+                ellipse((x, y, x + span, y + span), c, 1)
+            if round_ends[1]:
+                x, y = flat[-2] - lo, flat[-1] - lo
+                ellipse((x, y, x + span, y + span), c, 1)
     elif kind == "segments":
         _, points, fill, w = op
         flat = tr(points)

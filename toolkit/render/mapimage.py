@@ -18,19 +18,22 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, Iterator
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from ..errors import BuildError
 from ..game import Game, Map
 from ..hexes import Layout
 from ..io import atomic_path
+from ._glyphs import GlyphDraw
 from ._mapdraw import MapScene
 from ._maplegend import LegendPlan, plan_legend
 from ._pngstream import write_png
 from ._raster import Canvas
 from .theme import Theme
 
-__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE"]
+__all__ = ["MapImage", "render_map", "build_map", "MAX_PIXELS", "MAX_STREAM_PIXELS", "STRIP_PIXELS", "TILE",
+           "NARROW"]
 
 #: The largest map drawn whole in memory (``MapImage.image``; about 1.5 GB of RGB).
 MAX_PIXELS = 500_000_000
@@ -45,8 +48,13 @@ STRIP_PIXELS = 16_000_000
 TILE = 1024
 TILE_H = 1024
 TILE_H_MIN = 128
-#: Tiles cut by a window's edge kept for the next window (at most 3 MB each).
+#: A map up to this wide is drawn in tiles as wide as the map (``MapImage.tile_w``; as high as
+#: a strip): a strip is then one tile, drawn straight into the image the PNG writer gets.
+NARROW = 4096
+#: Tiles cut by a window's edge kept for the next window (at most 3 MB each of a wide map)...
 KEPT_TILES = 32
+#: ...and at most this many pixels of them (a narrow map's tiles are strips: up to 64 MB each).
+KEPT_PIXELS = 32 * TILE * TILE_H
 
 Progress = Callable[[str], None]
 
@@ -80,10 +88,19 @@ class MapImage:
         self._block_images: OrderedDict = OrderedDict()
         self._tiles: OrderedDict = OrderedDict()
         self._image: Image.Image | None = None
+        self._kept = 0   # pixels in self._tiles
         # tiles low enough that one row of them (a strip) holds about STRIP_PIXELS: memory
         # then follows that budget, not the map's width; fixed per map, so every window of
-        # this map is drawn from the same tiles
-        self.tile_h = max(TILE_H_MIN, min(TILE_H, STRIP_PIXELS // max(1, size[0]) // 64 * 64))
+        # this map is drawn from the same tiles. A narrow map's strip is a single tile: no
+        # copying tiles into strips, and its pixels are those of the map drawn whole in one go
+        # (pillow's polygon edges, computed in single precision from the drawing's origin, put
+        # a rare stray or missing pixel of a hex fill in other places for another origin)
+        if size[0] <= NARROW:
+            self.tile_w = max(1, size[0])
+            self.tile_h = max(TILE_H_MIN, STRIP_PIXELS // self.tile_w // 64 * 64)
+        else:
+            self.tile_w = TILE
+            self.tile_h = max(TILE_H_MIN, min(TILE_H, STRIP_PIXELS // size[0] // 64 * 64))
 
     @property
     def width(self) -> int:
@@ -109,35 +126,48 @@ class MapImage:
         """The pixels of ``box`` (left, top, right, bottom), drawn on their own: exactly the
         same pixels as that part of the whole map.
 
-        The map is drawn in fixed tiles (:data:`TILE` x ``tile_h`` pixels), each always with the same
-        origin: pillow computes edges in single precision from the drawing's own origin, so
-        only a drawing made from the same origin gives the same pixels."""
+        The map is drawn in fixed tiles (``tile_w`` x ``tile_h`` pixels), each always with the
+        same origin: pillow computes edges in single precision from the drawing's own origin,
+        so only a drawing made from the same origin gives the same pixels. A window that is
+        exactly one tile is that tile (a strip of a narrow map: nothing copied)."""
         x0, y0, x1, y1 = (int(v) for v in box)
         if self._image is not None:
             return self._image.crop((x0, y0, x1, y1))
-        out = Image.new("RGB", (x1 - x0, y1 - y0), None)   # every pixel comes from a tile
-        for ty in range(y0 // self.tile_h, (y1 - 1) // self.tile_h + 1):
-            for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
-                th = self.tile_h
-                whole = x0 <= tx * TILE and (tx + 1) * TILE <= x1 and y0 <= ty * th and (ty + 1) * th <= y1
+        tw, th = self.tile_w, self.tile_h
+        W, H = self.size
+        out = None
+        for ty in range(y0 // th, (y1 - 1) // th + 1):
+            for tx in range(x0 // tw, (x1 - 1) // tw + 1):
+                # the last tiles of a row or column end with the map
+                tile_box = (tx * tw, ty * th, min(W, (tx + 1) * tw), min(H, (ty + 1) * th))
+                whole = x0 <= tile_box[0] and tile_box[2] <= x1 and y0 <= tile_box[1] and tile_box[3] <= y1
                 tile = self._tiles.get((tx, ty))
                 if tile is None:
-                    tile = self._tile(tx, ty)
+                    tile = self._tile(tile_box)
+                    if tile_box == (x0, y0, x1, y1):
+                        return tile   # drawn for this window alone: the caller may keep it
                     if not whole:
                         # a tile cut by the window's edge is kept a while: the next page
                         # (pages overlap) or window likely needs the rest of it
-                        self._tiles[(tx, ty)] = tile
-                        while len(self._tiles) > KEPT_TILES:
-                            self._tiles.popitem(last=False)
+                        self._keep((tx, ty), tile)
                 else:
                     self._tiles.move_to_end((tx, ty))
-                out.paste(tile, (tx * TILE - x0, ty * self.tile_h - y0))
-        return out
+                if out is None:
+                    out = Image.new("RGB", (x1 - x0, y1 - y0), None)   # every pixel comes from a tile
+                out.paste(tile, (tile_box[0] - x0, tile_box[1] - y0))
+        return out if out is not None else Image.new("RGB", (x1 - x0, y1 - y0))   # an empty window
 
-    def _tile(self, tx: int, ty: int) -> Image.Image:
-        x0, y0 = tx * TILE, ty * self.tile_h
-        # the last tiles of a row or column end with the map
-        x1, y1 = min(x0 + TILE, self.size[0]), min(y0 + self.tile_h, self.size[1])
+    def _keep(self, key: tuple[int, int], tile: Image.Image) -> None:
+        """Keep a tile for later windows, forgetting the oldest beyond :data:`KEPT_TILES` tiles
+        or :data:`KEPT_PIXELS` pixels."""
+        self._tiles[key] = tile
+        self._kept += tile.width * tile.height
+        while (len(self._tiles) > KEPT_TILES or self._kept > KEPT_PIXELS) and len(self._tiles) > 1:
+            _, old = self._tiles.popitem(last=False)
+            self._kept -= old.width * old.height
+
+    def _tile(self, tile_box: tuple[int, int, int, int]) -> Image.Image:
+        x0, y0, x1, y1 = tile_box
         scene = self.scene
         buf = Image.new("RGB", (x1 - x0, y1 - y0), scene.theme.paper)
         hx0, hy0, hx1, hy1 = self.hex_area
@@ -155,7 +185,7 @@ class MapImage:
         if image is None:
             image = Image.new("RGB", (self._legend.col_width, block.height), self.scene.theme.paper)
             canvas = Canvas(image, 3)
-            block.paint(image, ImageDraw.Draw(image), canvas, 0, 0)
+            block.paint(image, GlyphDraw(ImageDraw.Draw(image)), canvas, 0, 0)
             canvas.flush()
             self._block_images[key] = image
             while len(self._block_images) > 4:
@@ -224,17 +254,22 @@ def _fit(grid, size: float, margin: float):
     extreme corner offset."""
     probe = Layout(grid, size)
     hexes = grid.hexes()
-    xs, ys = zip(*map(probe.center, hexes))   # probe.center is exactly the offset from the origin
+    # Layout.center of every hex from the origin, as arrays: the same operations in the same
+    # order (a * line_spacing, d * size / 2), so the same numbers to the bit
+    lines = np.array([grid.to_lines(h) for h in hexes], dtype=float).reshape(-1, 2)
+    along, across = 0.0 + lines[:, 0] * probe.line_spacing, 0.0 + lines[:, 1] * probe.size / 2
+    xs, ys = (along, across) if grid.flat else (across, along)
     R = probe.radius
     start = 180 if grid.flat else 270
     ux = [R * math.cos(math.radians(start + 60 * i)) for i in range(6)]
     uy = [R * math.sin(math.radians(start + 60 * i)) for i in range(6)]
-    layout = Layout(grid, size, (margin - (min(xs) + min(ux)), margin - (min(ys) + min(uy))))
+    x_lo, x_hi, y_lo, y_hi = float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max())
+    layout = Layout(grid, size, (margin - (x_lo + min(ux)), margin - (y_lo + min(uy))))
     ox, oy = layout.origin
-    x0, y0 = (ox + min(xs)) + min(ux), (oy + min(ys)) + min(uy)
-    x1, y1 = (ox + max(xs)) + max(ux), (oy + max(ys)) + max(uy)
+    x0, y0 = (ox + x_lo) + min(ux), (oy + y_lo) + min(uy)
+    x1, y1 = (ox + x_hi) + max(ux), (oy + y_hi) + max(uy)
     area = math.ceil(x1 - min(x0, 0) + margin), math.ceil(y1 - min(y0, 0) + margin)
-    return layout, area, {h: (ox + x, oy + y) for h, x, y in zip(hexes, xs, ys)}
+    return layout, area, dict(zip(hexes, zip((ox + xs).tolist(), (oy + ys).tolist())))
 
 
 def build_map(game: Game, out_dir: Path, progress: Callable[[str], None]) -> list[Path]:

@@ -205,7 +205,14 @@ def _match(styles: dict, code: str, name: str) -> str | None:
     The name wins over the code because codes are terse and clash ("c" is clear in one game
     and city in another).
     """
-    table = [(key, {_norm(key)} | {_norm(a) for a in raw.get("aliases", ())}) for key, raw in styles.items()]
+    names = tuple((key, tuple(map(str, raw.get("aliases", ())))) for key, raw in styles.items())
+    return _match_names(names, code, name)
+
+
+@lru_cache(maxsize=4096)
+def _match_names(styles: tuple, code: str, name: str) -> str | None:
+    """:func:`_match` on ``(key, aliases)`` pairs (every map render of a theme asks the same)."""
+    table = [(key, {_norm(key)} | {_norm(a) for a in aliases}) for key, aliases in styles]
     for wanted in (_norm(name), _norm(code)):
         for key, names in table:
             if wanted in names:
