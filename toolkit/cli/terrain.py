@@ -58,4 +58,5 @@ def draft(game, image, palette, learn, refs, map_id, dpi, out) -> None:
         d = result.hexes[hex]
         other = f" or {terrain_name(d.runner_up)}" if d.runner_up else ""
         why = explain(d.doubts, LOW_CONFIDENCE, game_map.grid.format_hexside)
-        click.echo(f"  {fmt(hex)}: {terrain_name(d.terrain)}{other} ({d.confidence:.2f})" + (f"; {why}" if why else ""))
+        shown = int(d.confidence * 100) / 100  # below 0.5 shows below 0.50
+        click.echo(f"  {fmt(hex)}: {terrain_name(d.terrain)}{other} ({shown:.2f})" + (f"; {why}" if why else ""))
