@@ -41,6 +41,9 @@ def test_combat_effects_read_as_words():
     assert combat_text({"defence": "x2", "no_retreat": True, "shift": -1, "blocks_los": False,
                         "note": None}) == "defence x2, no retreat, shift -1, not blocks los"
     assert combat_text({}) == ""
+    # White Death's defence by assault case: read as words, not a dict's repr ({'P': 9, ...})
+    assert combat_text({"defence": {"P": 9, "L": 8, "H": 7}, "afv_defence": "-1"}) == \
+        "defence P 9 / L 8 / H 7, afv defence -1"
 
 
 def test_tutorial_chart_rows_and_columns(tutorial_map):

@@ -66,6 +66,8 @@ def combat_text(effects: dict) -> str:
             parts.append(name)
         elif value is False:
             parts.append(f"not {name}")
+        elif isinstance(value, dict):   # by case (White Death: defence by P/L/H), not a dict's repr
+            parts.append(f"{name} " + " / ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in value.items()))
         elif value is not None:
             parts.append(f"{name} {str(value).replace('_', ' ')}")
     return ", ".join(parts)

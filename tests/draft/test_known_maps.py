@@ -1,7 +1,7 @@
 """Known answers on the bundled maps beyond the tutorial (slow: a few seconds a draft).
 
 Velikiye Luki under every degradation, Kursk (a Grossdeutschland map with a road and a minor
-road of like colours) clean. The floors are the measured figures of docs/from-a-module.md less
+road of like colours) clean, White Death's hexsides (two kinds of lake hexside) clean. The floors are the measured figures of docs/from-a-module.md less
 a little; where a map falls short of the issue's goal (every hex right on a clean render, 95%
 under each degradation, every wrong hex listed), the floor says by how much, so that a change
 that reads worse fails here. bench/draft_accuracy.py prints the table for every map.
@@ -48,3 +48,14 @@ def test_kursk_clean():
     assert result.links[2] <= 2  # a minor road is not read as a road
     assert not result.unflagged, result.unflagged  # every wrong hex listed
     assert result.listed <= 0.08 * result.hexes, result.listed / result.hexes  # and few right ones
+
+
+@pytest.mark.slow
+def test_white_death_clean_hexsides():
+    """White Death's full and partial lake hexsides (drawn in the same colours, told apart by
+    their shape along the side) and its slopes (thin, over the grid line) on the clean render."""
+    game = load_game("white-death")
+    draft, result = run(game, "main", 80, "clean")
+    right, missed, false = result.sides
+    assert false == 0  # no lake side read as the other kind, none invented
+    assert missed <= 1 and right >= 91  # a partial lake side under a road's bridge (listed)

@@ -21,7 +21,7 @@ from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts
     line_sureness, resoften, side_sureness
 from .palette import Palette, Terrain
 from ._pixels import fix
-from .hexsides import SIDE_SHARE, read_hexside, side_ink
+from .hexsides import SIDE_SHARE, read_hexside, side_ink, side_shapes
 from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
@@ -243,6 +243,12 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     reader = LinkReader(sampler, lines, draft.correction)
     sampler.correction = draft.correction
     alphas = {code: side_ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
+    # features drawn alike (two lake side kinds) are told apart by their shape along the side,
+    # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
+    # learned on the picture)
+    alike = [s for s in sides if not palette.strokes.get(("side", s[0]))
+             and sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1]
+    shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if alike else {}
     fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
@@ -271,7 +277,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                               (min(found.values()) if found else None, partly, textured)))
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure = read_hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
-                                                    crossing, grid_rgb)
+                                                    crossing, grid_rgb, shapes)
                 side_sure = side_sureness(found[1] if found else None, side_sure, SIDE_SHARE)
                 sure = min(sure, side_sure)
                 if found:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ._pixels import blend_alpha, fix, sureness
 from .sample import colour_distance
 
@@ -24,58 +26,72 @@ def side_ink(colour, edge, correction):
     return body, lambda c, fill: max(body(c, fill), rim(c, fill))
 
 
-def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68)):
+def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
+                 shapes=None):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
     feature was seen on, and how sure the reading is. ``crossing``: a line crosses the side.
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
     terrain beside a clear hex is not a river along their side); the drawn width is the sum
     of the pixels' share of the feature's colour across the side, which blur and JPEG keep,
-    and it picks a stream from a river."""
+    and it picks a stream from a river. Features drawn alike (``shapes``: see
+    :func:`side_shapes`) are told apart by how their width runs along the side: a lake side
+    widest at its middle and reaching both corners, a partial one only in the middle."""
     a, b = sampler.layout.hexside_segment(side)
-    ca = sampler.layout.center(side.a)
-    nx, ny = -(b[1] - a[1]), b[0] - a[0]
-    a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
     # where a road or railway crosses, a bridge hides the middle of a river
     ts = (0.15, 0.2, 0.25, 0.3, 0.7, 0.75, 0.8, 0.85) if crossing else (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-    near = max(1.0, 0.035 * size)
     # where a name or marker is printed over the hexside, it says nothing
     ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
     if not ts:
         return None, 0.0, 1.0
-    reach = 0.15 * size
-    profiles = [sampler.profile(a, b, t, reach) for t in ts]
-    # the fill either side where the profile ends (the hex's commonest colour may be a symbol's)
-    corr = sampler.correction
-    locals_ = [tuple(_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
-                     for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b))) for profile in profiles]
-    best, seen, scores = None, 0.0, []
+    across = _across(sampler, side, ts, fill_a, fill_b, size)
+    shapes = shapes or {}
+    measured: dict = {}
+    read = []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
-        least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
-        widths, inked, strengths = [], 0, []
-        for profile, (local_a, local_b) in zip(profiles, locals_):
-            fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
-                      (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-            drawn, blurred, strength = _band(fills, body, ink, near, (colour, edge or colour), grid_rgb, corr,
-                                   (local_a, local_b))
-            if drawn * sampler.k >= least:
-                # its width: all the feature's ink across the hexside, which blur and JPEG keep
-                widths.append(sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k)
-                strengths.append(strength)
-            inked += blurred * sampler.k >= least / 2
-        share = len(widths) / len(ts)
+        shape = shapes.get(code)
+        if shape is None:
+            least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
+            found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, [least] * len(ts))
+            widths = [w for w, _, _ in found if w is not None]
+            share = len(widths) / len(ts)
+        else:
+            # features drawn alike are measured once, with the least ink the narrowest of them
+            # leaves at each sample; each is then found where its own drawing leaves ink
+            family = (colour, edge)
+            if family not in measured:
+                kin = [shapes[c] for c, col, e, _ in sides if (col, e) == family and c in shapes]
+                least = [max(1.5, 0.4 * min(_at(k, t) for k in kin) * size) for t in ts]
+                measured[family] = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
+            found = measured[family]
+            expected = [w for t, (w, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
+            share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
+        read.append((code, colour, edge, width, shape, found, share))
+    best, seen, scores = None, 0.0, []
+    for code, colour, edge, width, shape, found, share in read:
+        inked = sum(1 for _, _, b in found if b)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
         # middle between dark edges) is not the feature, but leaves the hexside unsure
         seen = max(seen, share, inked / len(ts))
-        if share >= SIDE_SHARE:
-            drawn = sorted(widths)[len(widths) // 2] / size
-            strength = sorted(strengths)[len(strengths) // 2]
-            # a feature whose colour shows only faintly yields to one whose colour shows
-            score = share - abs(drawn - width) * 4 - (0.5 if strength < FAINT else 0.0)
-            scores.append(score)
-            if best is None or score > best[2]:
-                best = (code, round(share, 3), score, strength)
+        if share < SIDE_SHARE:
+            continue
+        strengths = [s for w, s, _ in found if w is not None]
+        strength = sorted(strengths)[len(strengths) // 2]
+        if shape is not None:
+            # which of the features drawn alike: how far its width runs from each one's
+            # drawing, sample by sample (they share one presence: the best share among them)
+            off = sum(min(SHAPE_CAP, abs((w or 0.0) / size - _at(shape, t)))
+                      for t, (w, _, _) in zip(ts, found)) / len(ts)
+            presence = max(r[6] for r in read if (r[1], r[2]) == (colour, edge) and r[4] is not None)
+        else:
+            widths = [w for w, _, _ in found if w is not None]
+            off, presence = abs(sorted(widths)[len(widths) // 2] / size - width), share
+        # a feature whose colour shows only faintly yields to one whose colour shows
+        score = presence - off * 4 - (0.5 if strength < FAINT else 0.0)
+        scores.append(score)
+        if best is None or score > best[2]:
+            best = (code, round(share, 3), score, strength)
     if best is None:
         return None, seen, sureness(None, seen, SIDE_SHARE)
     sure = sureness(best[1], seen, SIDE_SHARE)
@@ -87,6 +103,119 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     return best[:2], seen, sure
 
 
+#: Where along a hexside (from one corner, 0, to the other, 1) a feature's drawn shape is measured.
+SHAPE_TS = tuple(round(0.05 * i, 2) for i in range(2, 19))
+#: A sample's width off the drawing's counts at most this much (of the hex size): a symbol or
+#: name touching the side at one sample does not outweigh the rest.
+SHAPE_CAP = 0.12
+
+
+def _at(shape: tuple[float, ...], t: float) -> float:
+    """A shape's width at ``t`` (linear between its samples)."""
+    x = (t - SHAPE_TS[0]) / (SHAPE_TS[1] - SHAPE_TS[0])
+    i = min(len(shape) - 2, max(0, int(x)))
+    f = min(1.0, max(0.0, x - i))
+    return shape[i] * (1 - f) + shape[i + 1] * f
+
+
+def _across(sampler, side, ts, fill_a, fill_b, size):
+    """The pixels across ``side`` at each ``t``: ``(offset, colour, fill)`` triples, each pixel
+    with the fill of the hex it lies in (where the profile ends on either side: the hex's
+    commonest colour may be a symbol's), and the two fills."""
+    a, b = sampler.layout.hexside_segment(side)
+    ca = sampler.layout.center(side.a)
+    nx, ny = -(b[1] - a[1]), b[0] - a[0]
+    a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
+    reach = 0.15 * size
+    corr = sampler.correction
+    out = []
+    for t in ts:
+        profile = sampler.profile(a, b, t, reach)
+        local_a, local_b = (_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
+                            for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
+        out.append((profile, a_sign, local_a, local_b))
+    return out
+
+
+def _measure(across, body, ink, colours, grid_rgb, sampler, least):
+    """Per sample across the side: the feature's width there (picture pixels of its ink, or
+    None where no band of its colour lies on the side), how strongly its colour shows, and
+    whether a band of its ink lies there at all (``least``: per sample, the ink a drawn feature
+    leaves there)."""
+    near = max(1.0, 0.035 * sampler.layout.size)
+    out = []
+    for (profile, a_sign, local_a, local_b), least in zip(across, least):
+        fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
+                  (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
+        drawn, blurred, strength = _band(fills, body, ink, near, colours, grid_rgb, sampler.correction,
+                                         (local_a, local_b))
+        # its width: all the feature's ink across the hexside, which blur and JPEG keep
+        width = sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k if drawn * sampler.k >= least else None
+        out.append((width, strength, blurred * sampler.k >= least / 2))
+    return out
+
+
+def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68)) -> dict[str, tuple[float, ...]]:
+    """How each hexside feature of ``sides`` (``(code, colour, edge, width)``) is drawn along its
+    side: its width (a fraction of the hex size) at each of :data:`SHAPE_TS`, read the way a
+    picture's hexsides are on examples hexforge draws at ``hex_px`` (as the palette draws the
+    terrains): a lake side widest at its middle and narrow at the corners, a partial lake side
+    a small lake touching neither corner, a river even. Mirrored: a side is read either way."""
+    from dataclasses import replace
+
+    from ..game import HexsideFeature, HexTerrain, Map
+    from ..hexes import Hex, Hexside, Numbering
+    from ..render import Theme, render_map
+    from .sample import HexSampler
+
+    theme = theme or Theme.default()
+    codes = [code for code, _, _, _ in sides]
+    bases = [t for t in game_map.terrain_types.values() if not t.overlay]
+    if not codes or not bases:
+        return {}
+    # drawn between land hexes (hexsides of water hexes are not read)
+    spacer = next((t for t in bases if theme.terrain_style(t).water is None), bases[0]).code
+    per_row = 4
+    rows = -(-len(codes) // per_row)
+    grid = replace(game_map.grid, first_col=1, last_col=4 * per_row + 1, first_row=1, last_row=4 * rows + 2,
+                    short_shifted=False, col_direction="ascending", row_direction="ascending",
+                    numbering=Numbering(col_digits=4, row_digits=4))
+    swatch = Map(id="sides", name="sides", grid=grid, terrain_types=dict(game_map.terrain_types),
+                 hexside_types={c: game_map.hexside_types[c] for c in codes},
+                 hex_size_inches=hex_px / 100.0, hex_ids="none")  # no id printed over a side
+    for hex in grid:
+        swatch.hexes[hex] = HexTerrain(spacer)
+    examples: dict[str, list] = {}
+    for i, code in enumerate(codes):
+        row, col = divmod(i, per_row)
+        centre = Hex(3 + 4 * col, 3 + 4 * row)
+        near = grid.neighbours(centre)
+        # two sides meeting at a corner, and a side alone
+        chosen = [Hexside.of(centre, near[0]), Hexside.of(centre, near[1]), Hexside.of(centre, near[3])]
+        for side in chosen:
+            swatch.hexsides.setdefault(side, []).append(HexsideFeature(side, code))
+        examples[code] = chosen
+    rendered = render_map(swatch, dpi=100, theme=theme)
+    sampler = HexSampler(rendered.image, rendered.layout, "none")
+    size = sampler.layout.size
+    look = sampler.look(Hex(1, 1))
+    fill = tuple(int(round(v)) for v in look.mode) if look is not None else (255, 255, 255)
+    out = {}
+    for code, colour, edge, width in sides:
+        body, ink = side_ink(colour, edge, sampler.correction)
+        least = max(1.5, 0.4 * width * size)
+        sums = [0.0] * len(SHAPE_TS)
+        for side in examples[code]:
+            across = _across(sampler, side, SHAPE_TS, fill, fill, size)
+            for i, (w, _, _) in enumerate(_measure(across, body, ink, (colour, edge or colour), grid_rgb,
+                                                    sampler, [least] * len(SHAPE_TS))):
+                sums[i] += (w or 0.0) / size
+                sums[-1 - i] += (w or 0.0) / size
+        n = 2 * len(examples[code])
+        out[code] = tuple(round(v / n, 4) for v in sums)
+    return out
+
+
 def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float]:
     """The ink (in profile steps) of the band of the feature's colour lying on the hexside (or
     0), of the band of its ink there whether or not its own colour shows, and how strongly its
@@ -96,17 +225,22 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
     colour within ``near`` of it, its edges beside. A stray pixel (a scan's halo beside a grid
     line, a hatching stroke, a symbol) is no band; a pixel of either hex's own fill or a blend
     of both at the hexside (the two fills meet there, blurred, or a pixel off on a turned scan)
-    is no ink; nor is a grid
-    line, blurred into the fill, nearer the grid's colour than the feature's (``colours``: its
-    own and its edge's)."""
+    is no ink, unless it lies nearer a blend of the feature's colour; nor is a grid line,
+    blurred into the fill, nearer the grid's colour than the feature's (``colours``: its own and
+    its edge's), but where the feature is drawn over the grid line its share of the blend is."""
     colour = colours[0]
     differ = colour_distance(locals_[0], locals_[1]) > 2 * _FILL_NEAR
     inks = []
     for k, c, fill in fills:
         p = fix(c, corr)
-        if (differ and abs(k) <= near and _off(p, locals_[0], locals_[1]) < _FILL_NEAR) or \
-                _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
+        # (a blend of the feature's colour with a fill may pass near a blend of the two fills)
+        if differ and abs(k) <= near and \
+                _off(p, locals_[0], locals_[1]) < min([_FILL_NEAR] + [_off(p, fill, f) for f in colours]):
             inks.append(0.0)
+        elif _off(p, fill, grid_rgb) < min(_off(p, fill, f) for f in colours):
+            # a thin feature drawn over the grid line shares its pixels: the feature's part of a
+            # blend of the two (a grid line alone, or blurred into the fill, is none)
+            inks.append(_unmix(p, fill, grid_rgb, colour) if abs(k) <= near else 0.0)
         else:
             inks.append(min(1.0, ink(c, fill)))
     any_ = run = 0.0
@@ -151,6 +285,22 @@ def _off(colour, fill, target) -> float:
     vv = sum(x * x for x in v) or 1.0
     a = min(1.0, max(0.0, sum((colour[i] - fill[i]) * v[i] for i in range(3)) / vv))
     return colour_distance(colour, [fill[i] + a * v[i] for i in range(3)])
+
+
+def _unmix(colour, fill, grid, target) -> float:
+    """The share of ``target`` in ``colour`` taken as a blend of ``fill``, ``grid`` and ``target``
+    (least squares; 0 when no such blend comes near it)."""
+    p = [colour[i] - fill[i] for i in range(3)]
+    g = [grid[i] - fill[i] for i in range(3)]
+    t = [target[i] - fill[i] for i in range(3)]
+    gg, tt, gt = sum(x * x for x in g), sum(x * x for x in t), sum(x * y for x, y in zip(g, t))
+    pg, pt = sum(x * y for x, y in zip(p, g)), sum(x * y for x, y in zip(p, t))
+    det = gg * tt - gt * gt
+    if det < 1e-6 * (gg * tt or 1.0):
+        return 0.0
+    x, y = (pg * tt - pt * gt) / det, (pt * gg - pg * gt) / det
+    residual = math.sqrt(sum((p[i] - x * g[i] - y * t[i]) ** 2 for i in range(3)))
+    return min(1.0, max(0.0, y)) if residual < _FILL_NEAR + 0.12 * math.sqrt(tt) else 0.0
 
 
 def _outer(profile, sign: int, beyond: float):

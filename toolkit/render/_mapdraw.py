@@ -104,6 +104,7 @@ class MapScene:
         self.hexsides(rec)
         self.lines(rec)
         edge_labels = self.edges(rec)
+        self.hex_ids()   # before the markers: a star or disc keeps off its hex's id
         self.marker_list = self.markers(rec)
         self.ops = rec.items
         self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
@@ -112,7 +113,6 @@ class MapScene:
         self.op_raw = np.asarray([b for _, b, _ in self.ops], dtype=float).reshape(-1, 4)
         self.op_pads = np.asarray([p for _, _, p in self.ops], dtype=float)
         self.edge_tiles = self.edge_labels(edge_labels)
-        self.hex_ids()
         self.places()
         self.hex_boxes = self._hex_extents()
         self.hex_index = _Boxes(self.hex_boxes)
@@ -292,6 +292,7 @@ class MapScene:
     def hexsides(self, canvas) -> None:
         """Rivers, lake sides, slopes and walls along chains of hexsides."""
         self.water_lines: list[LineString] = []   # as drawn (smoothed): where bridges go
+        self.water_widths: list[float] = []   # their drawn widths, fractions of the hex size
         by_code: dict[str, list[Hexside]] = defaultdict(list)
         for side, feats in self.m.hexsides.items():
             for f in feats:
@@ -317,10 +318,13 @@ class MapScene:
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
                     self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
+                    self.water_widths.append(style.width * 1.25)   # the lakes' widest (see _lake_side)
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
                     self.water_lines.append(LineString(np.asarray(pts, dtype=float)))
+                    # at the names' frame size: the same at every dpi (the edge has a floor in pixels)
+                    self.water_widths.append(style.drawn_width(self.NAME_FRAME) / self.NAME_FRAME)
                 if style.edge is not None:
                     canvas.line(pts, style.edge, style.drawn_width(self.size))
                 canvas.line(pts, style.colour, w)
@@ -373,14 +377,65 @@ class MapScene:
         canvas.segments([((x, y), (x - uy * length, y + ux * length))
                          for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035))], colour, max(1.0, w * 0.6))
 
-    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None) -> None:
-        """A bridge centred on ``at``, its deck along ``direction`` (where the road runs)."""
+    def _bridges(self, canvas, crossings, water_width: dict) -> None:
+        """A bridge where each line crosses the water. Lines that cross one hexside side by side
+        (a railway drawn beside its road) share one bridge wide enough for both, not two decks
+        and their wings on top of each other; a railway alone gets a dark deck."""
+        groups: list[list] = []
+        for side, at, direction, rail in crossings:
+            d = math.hypot(*direction) or 1.0
+            u = (direction[0] / d, direction[1] / d)
+            for group in groups:
+                s0, at0, u0, _ = group[0]
+                if s0 == side and abs(u[0] * u0[0] + u[1] * u0[1]) > 0.94 and math.dist(at, at0) < self.px(0.3):
+                    group.append((side, at, u if u[0] * u0[0] + u[1] * u0[1] > 0 else (-u[0], -u[1]), rail))
+                    break
+            else:
+                groups.append([(side, at, u, rail)])
+        bridges = []   # (hexside, centre, direction, normal, deck colour, half width)
+        for group in groups:
+            side = group[0][0]
+            ux = sum(u[0] for _, _, u, _ in group) / len(group)
+            uy = sum(u[1] for _, _, u, _ in group) / len(group)
+            mx = sum(at[0] for _, at, _, _ in group) / len(group)
+            my = sum(at[1] for _, at, _, _ in group) / len(group)
+            d = math.hypot(ux, uy) or 1.0
+            nx, ny = -uy / d, ux / d
+            across = [(at[0] - mx) * nx + (at[1] - my) * ny for _, at, _, _ in group]
+            mid = (min(across) + max(across)) / 2
+            deck = rgb("#3a3a3a") if all(rail for *_, rail in group) else None
+            bridges.append((side, (mx + nx * mid, my + ny * mid), (ux / d, uy / d), (nx, ny), deck,
+                            self.px(0.055) + (max(across) - min(across)) / 2))
+        # lines crossing one hexside close together at an angle (Velikiye Luki's road and
+        # railway) keep a bridge each, joined into one: no wings between them, one deck under both
+        wings = [[True, True] for _ in bridges]
+        for i, (side, (ax, ay), _, (anx, any_), _, aw) in enumerate(bridges):
+            for j in range(i + 1, len(bridges)):
+                other, (bx, by), _, (bnx, bny), _, bw = bridges[j]
+                if other != side or math.dist((ax, ay), (bx, by)) > aw + bw + self.px(0.1):
+                    continue
+                wings[i][0 if (bx - ax) * anx + (by - ay) * any_ > 0 else 1] = False
+                wings[j][0 if (ax - bx) * bnx + (ay - by) * bny > 0 else 1] = False
+                half = self.px(water_width[side]) / 2 + self.px(0.07)
+                corners = [(cx + ux * sl * half + nx * sw * w, cy + uy * sl * half + ny * sw * w)
+                           for (cx, cy), (ux, uy), (nx, ny), w in (((ax, ay), bridges[i][2], (anx, any_), aw),
+                                                                   ((bx, by), bridges[j][2], (bnx, bny), bw))
+                           for sl in (1, -1) for sw in (1, -1)]
+                canvas.shape(shapely.MultiPoint(corners).convex_hull, fill=self.theme.paper)
+        for (side, at, direction, _, deck, half_w), keep in zip(bridges, wings):
+            self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck, half_w, keep)
+
+    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None, half_w: float | None = None,
+                wings=(True, True)) -> None:
+        """A bridge centred on ``at``, its deck along ``direction`` (where the road runs),
+        ``half_w`` either side of it (by default as wide as one road), with the wings of
+        ``wings`` (left, right of the deck)."""
         mx, my = at
         d = math.hypot(*direction) or 1.0
         ux, uy = direction[0] / d, direction[1] / d
         nx, ny = -uy, ux
         half_len = gap / 2 + self.px(0.07)
-        half_w = self.px(0.055)
+        half_w = self.px(0.055) if half_w is None else half_w
         deck_pts = [(mx - ux * half_len + nx * half_w, my - uy * half_len + ny * half_w),
                     (mx + ux * half_len + nx * half_w, my + uy * half_len + ny * half_w),
                     (mx + ux * half_len - nx * half_w, my + uy * half_len - ny * half_w),
@@ -389,13 +444,16 @@ class MapScene:
         self.__dict__.setdefault("bridge_decks", []).append(deck_pts)
         w = max(1.0, self.px(0.016))
         flare = self.px(0.04)
-        for sgn in (1, -1):
+        for sgn, wing in zip((1, -1), wings):
+            if not wing:
+                continue
             ox, oy = nx * half_w * sgn, ny * half_w * sgn
             p0 = (mx - ux * half_len + ox, my - uy * half_len + oy)
             p1 = (mx + ux * half_len + ox, my + uy * half_len + oy)
-            canvas.line([(p0[0] - ux * flare + nx * flare * sgn, p0[1] - uy * flare + ny * flare * sgn), p0, p1,
-                         (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)],
-                        colour, w)
+            wing_pts = [(p0[0] - ux * flare + nx * flare * sgn, p0[1] - uy * flare + ny * flare * sgn), p0, p1,
+                        (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)]
+            canvas.line(wing_pts, colour, w)
+            self.__dict__.setdefault("bridge_wings", []).append(wing_pts)
 
     def lines(self, canvas) -> None:
         """Bridges, then tracks, roads and railways as smooth curves through hex centres."""
@@ -421,6 +479,7 @@ class MapScene:
         # drawn river (a bridge given as a hexside feature is drawn here too)
         bridged = {side for side, feats in self.m.hexsides.items()
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
+        crossings = []   # (hexside, where the drawn line crosses the water, its direction there, railway?)
         for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
             drawn = None
             for i, (a, b) in enumerate(zip(line.hexes, line.hexes[1:])):
@@ -433,8 +492,8 @@ class MapScene:
                     near = LineString(drawn[max(0, _SAMPLES * (i - 1)):_SAMPLES * (i + 2) + 1])
                     at, direction = crossing(near, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
-                    deck = rgb("#3a3a3a") if style.key == "rail" else None
-                    self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck)
+                    crossings.append((side, at, direction, style.key == "rail"))
+        self._bridges(canvas, crossings, water_width)
         paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for style, pts in paths:   # casings first so crossing roads merge cleanly
@@ -555,7 +614,9 @@ class MapScene:
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
         lines_of, occupied = self._lines()
-        for (edge_name, side_id, _), entry in groups.items():
+        # a band along a whole edge first, a band along listed hexes over it: White Death's
+        # German rail supply along the whole south edge hid the Soviet stretch of it
+        for (edge_name, side_id, _), entry in sorted(groups.items(), key=lambda item: item[0][2] is not None):
             hexes = entry["hexes"] or tuple(self._edge_hexes(edge_name))
             wanted = EDGE_SIDES[flat].get(edge_name, set())
             steps = [(da, dd) for name, da, dd in self.grid.directions if name in wanted]
@@ -638,18 +699,20 @@ class MapScene:
                 along[i][4][axis] = min(along[i][4][axis], most)
 
     def markers(self, canvas) -> list:
-        """Victory stars and supply-source discs; returns (text, x, y, size, colour) to print."""
+        """Victory stars and supply-source discs, each at the spot of its hex nearest its usual
+        one (a star left of the town, a disc right) that keeps off the roads, railways, rivers,
+        bridges and the hex id; returns (text, x, y, size, colour) to print."""
         texts = []
         self.marker_boxes: list[tuple] = []   # where the stars and discs are (the drafter masks them)
         vic = self.theme.data.get("victory", {})
         r = self.px(vic.get("size", 0.22)) / 2
         fill = rgb(vic.get("fill", "#c8102e"))
         vp_ink = rgb(vic.get("text", "#ffffff"))
+        taken: list = []   # (hex, centre, radius) of the markers placed so far
         for v in self.m.victory:
             if v.hex not in self.centres:
                 continue
-            cx, cy = self.centres[v.hex]
-            x, y = cx - self.px(0.28), cy - self.px(0.09)
+            x, y = self._marker_spot(v.hex, (-0.28, -0.09), vic.get("size", 0.22) / 2, taken)
             star = [(x + (r if k % 2 == 0 else r * 0.45) * math.sin(math.pi * k / 5),
                      y - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
             canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
@@ -665,8 +728,7 @@ class MapScene:
             for h in src.hexes:
                 if h not in self.centres:
                     continue
-                cx, cy = self.centres[h]
-                x, y = cx + self.px(0.28), cy - self.px(0.09)
+                x, y = self._marker_spot(h, (0.28, -0.09), sup.get("size", 0.17) / 2, taken)
                 colour = side_colour(src.side, self.game)
                 canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
                                width=max(1.0, self.px(0.014)))
@@ -674,6 +736,60 @@ class MapScene:
                 self.marker_boxes.append((x - rs, y - rs, x + rs, y + rs))
                 texts.append(("S", x, y, rs * 1.25, self.theme.ink))
         return texts
+
+    #: Where in its hex a marker may go (fractions of the hex size from the centre): a grid
+    #: fine enough to slip between the roads of a junction.
+    MARKER_GRID = np.asarray([(dx / 50, dy / 50) for dx in range(-25, 26) for dy in range(-22, 23)], dtype=float)
+
+    def _marker_spot(self, h: Hex, usual: tuple[float, float], radius: float, taken: list) -> tuple[float, float]:
+        """Where the marker of ``radius`` (a fraction of the hex size) goes in ``h``: the spot
+        nearest ``usual`` whose disc, with a margin, lies inside the hex and clear of the drawn
+        roads, railways, rivers, lake sides, bridges, ids and the markers placed so far (the
+        clearest spot if none is clear). Weighed in the names' frame: the same spot at every dpi."""
+        F = self.NAME_FRAME
+        k = F / self.size
+        cx, cy = self.centres[h]
+        fx, fy = cx * k, cy * k
+        need = (radius + 0.025) * F
+        spots = np.vstack([np.asarray([usual], dtype=float), self.MARKER_GRID])   # the usual spot first
+        order = np.lexsort((spots[:, 1], spots[:, 0], np.round(np.hypot(spots[:, 0] - usual[0], spots[:, 1] - usual[1]), 9)))
+        spots = spots[order]
+        pts = shapely.points(fx + spots[:, 0] * F, fy + spots[:, 1] * F)
+        cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
+        inside = shapely.contains(cell.buffer(-(radius + 0.02) * F), pts)
+        spots, pts = spots[inside], pts[inside]
+        if not len(pts):
+            return cx + usual[0] * self.size, cy + usual[1] * self.size
+        zone = shapely.box(fx - F, fy - F, fx + F, fy + F)
+        shapes = []
+        for style, line in self.line_paths:
+            curve = LineString(np.asarray(line, dtype=float) * k)
+            if curve.intersects(zone):
+                half = max(style.width, style.ties or 0.0) / 2 + (0.011 if style.casing is not None else 0.0)
+                shapes.append(curve.intersection(zone).buffer(half * F))
+        for line, width in zip(self.water_lines, self.water_widths):
+            curve = shapely.transform(line, lambda c: c * k)
+            if curve.intersects(zone):
+                shapes.append(curve.intersection(zone).buffer(width / 2 * F))
+        shapes += [shapely.transform(b, lambda c: c * k) for b in self.__dict__.get("lake_bodies", ())]
+        shapes += [shapely.Polygon(np.asarray(d, dtype=float) * k).buffer(0.04 * F, join_style=2)
+                   for d in self.__dict__.get("bridge_decks", ())]   # the deck and its wings
+        # ids measured at the frame's size, grown as the names grow them (at a small size the
+        # printed id sits up to 0.04 hex lower)
+        shapes += [shapely.box(*self._framed_id(n, k)).buffer(0.03 * F, join_style=2)
+                   for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
+        shapes += [shapely.Point(x * k, y * k).buffer(rt * F) for _, (x, y), rt in taken]
+        shapes = [g for g in shapes if g.intersects(zone)]
+        if shapes:
+            clear = shapely.distance(pts, unary_union(shapes))
+            free = np.flatnonzero(clear >= need)
+            best = int(free[0]) if len(free) else int(np.argmax(clear))
+        else:
+            best = 0
+        dx, dy = spots[best]
+        at = (cx + float(dx) * self.size, cy + float(dy) * self.size)
+        taken.append((h, at, radius))
+        return at
 
     # -- text ------------------------------------------------------------------------------
 
@@ -695,7 +811,7 @@ class MapScene:
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         self._id_offset = dy
         self._id_text: dict[Hex, str] = {}
-        self._id_shift = self._ids_off_bridges() if self.__dict__.get("bridge_decks") else {}
+        self._id_shift = self._ids_moved()
         pad = max(1, round(self.px(0.012)))
         fmt = self.grid.format
         styles: dict = {}
@@ -852,37 +968,71 @@ class MapScene:
     #: the bridge first): beside it along the top of the hex, else a little lower.
     ID_MOVES = ((0.1, 0.0), (0.13, 0.03), (0.16, 0.06), (0.0, 0.08), (0.0, 0.12), (0.08, 0.1), (0.0, 0.16))
 
-    def _ids_off_bridges(self) -> dict:
-        """Hexes whose id a bridge deck would cover, with where the id goes instead. A bridge
-        sits where its road crosses the river, and a road crossing the top side of a hex on a
-        flat-topped grid crosses it right at the id: moving the id keeps both whole. Weighed
-        in the names' frame (the same moves at every dpi)."""
+    #: Where an id water runs through goes instead: further into the hex (away from the
+    #: river, lake side or shore along the hexside it sits by), then a little aside as well.
+    ID_DRY_MOVES = tuple((0.0, n / 50) for n in range(1, 9)) + ((0.06, 0.08), (-0.06, 0.08), (0.1, 0.1), (-0.1, 0.1))
+
+    def _ids_moved(self) -> dict:
+        """Hexes whose id would cover a bridge deck or water (a river or lake side along the
+        hexside the id sits by, a lake's shore line), with where the id goes instead: its
+        knock-out box would cut a notch in the water or the bridge. A bridge sits where its
+        road crosses the river, and a road crossing the top side of a hex on a flat-topped
+        grid crosses it right at the id; a river along that side runs through the id's box.
+        Weighed in the names' frame (the same moves at every dpi)."""
         k = self.NAME_FRAME / self.size
-        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.bridge_decks]
-        tree = shapely.STRtree(decks)
-        inset = 0.02 * self.NAME_FRAME   # the id stays clear of the hex's own grid lines
+        F = self.NAME_FRAME
+        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.__dict__.get("bridge_decks", ())]
+        water = [shapely.transform(line, lambda c: c * k).buffer(w / 2 * F)
+                 for line, w in zip(self.water_lines, self.water_widths)]
+        water += [shapely.transform(b, lambda c: c * k) for b in self.__dict__.get("lake_bodies", ())]
+        water += [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(max(0.5, 0.009 * F))
+                  for pts, _ in self.shores if len(pts) > 1]
+        if not decks and not water:
+            return {}
+        deck_tree, water_tree = shapely.STRtree(decks), shapely.STRtree(water)
+        inset = 0.02 * F   # the id stays clear of the hex's own grid lines
+        # an id printed small sits up to 0.04 hex off where the frame measures it (see places)
+        margin = 0.03 * F
+        inward = -1.0 if self.id_anchor == "mb" else 1.0
 
-        def free(box) -> bool:
-            return not len(tree.query(shapely.box(*box), predicate="intersects"))
+        def clash(box) -> tuple[bool, bool]:
+            on_deck = bool(len(deck_tree.query(shapely.box(*box), predicate="intersects")))
+            wet = shapely.box(box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin)
+            return on_deck, bool(len(water_tree.query(wet, predicate="intersects")))
 
+        # only hexes within a hex of a deck or of water can have either under their id
+        hexes = self.hexes
+        at = np.asarray([self.centres[h] for h in hexes], dtype=float).reshape(-1, 2) * k
+        cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
+        near = np.zeros(len(hexes), dtype=bool)
+        for tree in (deck_tree, water_tree):
+            if len(tree.geometries):
+                near[np.unique(tree.query(cells, predicate="intersects")[0])] = True
         moves: dict = {}
-        seen: set = set()
-        for deck in self.bridge_decks:
-            x, y = sum(p[0] for p in deck) / len(deck), sum(p[1] for p in deck) / len(deck)
-            at = self.layout.hex_at(x, y)
-            for h in (at, *self.grid.neighbours(at)) if at in self.centres else ():
-                if h in seen or h not in self.centres:
-                    continue
-                seen.add(h)
-                if free(self._framed_id(h, k, (0.0, 0.0))):
-                    continue
-                cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k).buffer(-inset)
-                away = 1.0 if self.centres[h][0] >= x else -1.0
-                for mx, my in ((sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)):
-                    box = self._framed_id(h, k, (mx, my))
-                    if free(box) and cell.contains(shapely.box(*box)):
-                        moves[h] = (mx, my)
-                        break
+        for n in np.flatnonzero(near):
+            h = hexes[n]
+            on_deck, wet = clash(self._framed_id(h, k, (0.0, 0.0)))
+            if not (on_deck or wet):
+                continue
+            cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k).buffer(-inset)
+            if on_deck:   # aside, away from the bridge, first
+                deck = decks[int(deck_tree.query(shapely.box(*self._framed_id(h, k, (0.0, 0.0))), predicate="intersects")[0])]
+                away = 1.0 if self.centres[h][0] * k >= deck.centroid.x else -1.0
+                order = [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)] + list(self.ID_DRY_MOVES)
+            else:
+                order = list(self.ID_DRY_MOVES) + [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (1.0, -1.0)]
+            for mx, my in order:
+                box = self._framed_id(h, k, (mx, my * inward))
+                if cell.contains(shapely.box(*box)) and not any(clash(box)):
+                    moves[h] = (mx, my * inward)
+                    break
+            else:
+                if on_deck:   # no spot clear of both: at least off the bridge
+                    for mx, my in order:
+                        box = self._framed_id(h, k, (mx, my * inward))
+                        if cell.contains(shapely.box(*box)) and not clash(box)[0]:
+                            moves[h] = (mx, my * inward)
+                            break
         return moves
 
     def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -926,8 +1076,11 @@ class MapScene:
                     edge += 1
                 mx = sum(self.centres[p.hex][0] for p in run) / len(run)
                 my = sum(self.centres[p.hex][1] for p in run) / len(run)
-                runs.append(sorted(run, key=lambda p: (self.centres[p.hex][0] - mx) ** 2
-                                   + (self.centres[p.hex][1] - my) ** 2))
+                # in hexes, rounded: two hexes as near the middle tie at every dpi (by float
+                # noise Kursk's Kalinovka was named from one at 96 and 122 dpi, another at 150)
+                runs.append(sorted(run, key=lambda p: (round(math.hypot(self.centres[p.hex][0] - mx,
+                                                                        self.centres[p.hex][1] - my) / self.size, 6),
+                                                       run.index(p))))
         return runs
 
     def _hex_extents(self) -> np.ndarray:

@@ -366,13 +366,19 @@ class _Legend:
             bh = max(round(bx.get("height", 0.9) * self.dpi),
                      band_h + round(self.text_f.size * 0.4) + line_h * len(lines) + self.pad // 2)
             boxes.append((b, names, band_h, lines, bh))
-        height = self.pad + head_h + sum(bh + gap for *_, bh in boxes) + self.pad // 2
+        # side by side as many as the column holds (a wide chart makes a wide column: White
+        # Death's 25 boxes ran down one narrow file, ten print pages of empty paper beside them)
+        per_row = max(1, (self.width - 2 * self.pad + gap) // (bw + gap))
+        rows = [boxes[i:i + per_row] for i in range(0, len(boxes), per_row)]
+        heights = [max(bh for *_, bh in row) for row in rows]
+        height = self.pad + head_h + sum(h + gap for h in heights) + self.pad // 2
 
         def paint(image, draw, canvas, x, y):
-            x0 = x + self.pad
-            draw.text((x0, y + self.pad), "OFF-MAP BOXES", font=self.head_f, fill=self.ink)
-            cy = y + self.pad + head_h
-            for b, names, band_h, lines, bh in boxes:
+            draw.text((x + self.pad, y + self.pad), "OFF-MAP BOXES", font=self.head_f, fill=self.ink)
+            top = y + self.pad + head_h
+            for n, (b, names, band_h, lines, bh) in enumerate(boxes):
+                x0 = x + self.pad + (n % per_row) * (bw + gap)
+                cy = top + sum(h + gap for h in heights[:n // per_row])
                 colour = side_colour(b.side, self.game) if b.side else rgb("#dddddd")
                 frame = (x0, cy, x0 + bw, cy + bh)
                 draw.rectangle(frame, fill=rgb(bx.get("fill", "#ffffff")),
@@ -386,7 +392,6 @@ class _Legend:
                 for line in lines:
                     _framed(draw, frame, (x0 + self.pad // 2, ty), line, font=self.text_f, fill=self.ink)
                     ty += line_h
-                cy += bh + gap
         return _Block(height, paint)
 
 
