@@ -4,10 +4,12 @@ no drawn feature (a scan's halo beside a grid line, a hatching stroke, the neigh
 
 from __future__ import annotations
 
-from toolkit.draft.draft import LINE_END, Draft, HexDraft, _line_ends
+from toolkit.draft.doubt import KIND_BREAK, LINE_END, kind_breaks, line_ends
+from toolkit.draft.draft import Draft, HexDraft
 from toolkit.draft.hexsides import _band, side_ink
 from toolkit.hexes import Grid, Hex, Hexside
 
+LOW = 0.5
 IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
 CLEAR = (238, 232, 200)
 GRID = (74, 74, 68)
@@ -20,14 +22,60 @@ def _draft(grid: Grid, links: dict) -> Draft:
     return draft
 
 
+def _line_ends(grid: Grid, links: dict) -> dict:
+    draft = _draft(grid, links)
+    return line_ends(grid, draft.links, draft.hexes)
+
+
 def test_a_road_stopping_inside_the_map_lists_its_end_and_where_it_would_run_on():
     grid = Grid(1, 7, 1, 7)
     column = [Hex(4, r) for r in range(1, 8)]
     broken = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:]) if (a.row, b.row) != (4, 5)}
-    doubted = _line_ends(grid, _draft(grid, broken))
+    doubted = _line_ends(grid, broken)
     assert doubted == {Hex(4, 4): LINE_END, Hex(4, 5): LINE_END}  # both broken ends; the map's edges are not ends
     whole = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
-    assert _line_ends(grid, _draft(grid, whole)) == {}
+    assert _line_ends(grid, whole) == {}
+
+
+def test_a_line_stopping_where_another_runs_on_lists_that_lines_next_hexes():
+    grid = Grid(1, 7, 1, 9)
+    column = [Hex(4, r) for r in range(1, 10)]
+    links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
+    # a minor road up from the bottom, missed where it runs beside the road from 0406 on
+    for a, b in zip(column[5:], column[6:]):
+        links[(a, b)]["minor_road"] = 1.0
+    del links[(Hex(4, 6), Hex(4, 7))]["minor_road"]
+    doubted = _line_ends(grid, links)
+    assert {Hex(4, 7), Hex(4, 6), Hex(4, 5)} <= set(doubted)  # the end, straight on, and the road on from there
+
+
+def test_a_line_stopping_on_another_line_lists_that_lines_next_hexes():
+    grid = Grid(1, 7, 1, 9)
+    column = [Hex(4, r) for r in range(1, 10)]
+    links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
+    joins = grid.neighbours(Hex(4, 5))[1]  # a minor road comes in from the side and stops on the road
+    links[(joins, Hex(4, 5))] = {"minor_road": 1.0}
+    doubted = _line_ends(grid, links)
+    assert {Hex(4, 5), Hex(4, 4), Hex(4, 6)} <= set(doubted)  # it may run on beside the road either way
+
+
+def test_a_line_stopping_beside_a_glimpsed_stroke_lists_the_hex_across_it():
+    grid = Grid(1, 7, 1, 7)
+    column = [Hex(4, r) for r in range(1, 5)]
+    links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
+    draft = _draft(grid, links)
+    turn = grid.neighbours(Hex(4, 4))[1]  # the road turns off here, seen on part of its course only
+    assert turn != Hex(4, 5) and turn != Hex(4, 3)
+    assert turn not in line_ends(grid, draft.links, draft.hexes)
+    assert turn in line_ends(grid, draft.links, draft.hexes, {Hexside.of(Hex(4, 4), turn)})
+
+
+def test_a_line_stopping_beside_the_maps_edge_lists_the_edge_hexes_beside_it():
+    grid = Grid(1, 7, 1, 7)
+    column = [Hex(2, r) for r in range(3, 8)]  # up column 2, turning off to the edge unread
+    doubted = _line_ends(grid, {(a, b): {"rail": 1.0} for a, b in zip(column, column[1:])})
+    edge = [n for n in grid.neighbours(Hex(2, 3)) if n.col == 1]
+    assert edge and set(edge) <= set(doubted)
 
 
 def test_a_spur_lists_its_tip_and_the_hex_it_leaves():
@@ -35,7 +83,7 @@ def test_a_spur_lists_its_tip_and_the_hex_it_leaves():
     column = [Hex(4, r) for r in range(1, 8)]
     links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
     links[(Hex(4, 4), grid.neighbours(Hex(4, 4))[1])] = {"road": 1.0}
-    doubted = _line_ends(grid, _draft(grid, links))
+    doubted = _line_ends(grid, links)
     assert Hex(4, 4) in doubted and grid.neighbours(Hex(4, 4))[1] in doubted
 
 
@@ -44,7 +92,7 @@ def test_two_like_lines_on_one_step_seen_on_fewer_than_all_samples_are_listed():
     column = [Hex(4, r) for r in range(1, 8)]
     links = {(a, b): {"road": 1.0} for a, b in zip(column, column[1:])}
     links[(Hex(4, 3), Hex(4, 4))] = {"road": 1.0, "minor_road": 0.75}
-    assert {Hex(4, 3), Hex(4, 4)} <= set(_line_ends(grid, _draft(grid, links)))
+    assert {Hex(4, 3), Hex(4, 4)} <= set(_line_ends(grid, links))
 
 
 def _profile(colours, fill=CLEAR):
@@ -77,3 +125,174 @@ def test_where_two_fills_meet_their_blend_is_no_ink():
     body, ink = side_ink(STREAM, EDGE, IDENTITY)
     drawn, inked, _ = _band(profile, body, ink, 2.0, (STREAM, EDGE), GRID, IDENTITY, (blue, CLEAR))
     assert drawn == 0.0 and inked < 1.0
+
+
+def test_a_hexside_feature_breaking_its_course_is_listed_with_both_kinds():
+    grid = Grid(1, 7, 1, 7)
+    draft = _draft(grid, {})
+    # a river down the hexsides between columns 3 and 4
+    course = [Hexside.of(Hex(3, 2), Hex(4, 2)), Hexside.of(Hex(4, 2), Hex(3, 3)), Hexside.of(Hex(3, 3), Hex(4, 3)),
+              Hexside.of(Hex(4, 3), Hex(3, 4)), Hexside.of(Hex(3, 4), Hex(4, 4))]
+    for side in course:
+        assert grid.adjacent(side.a, side.b)
+    draft.hexsides = {side: ("river", 1.0) for side in course}
+    assert kind_breaks(grid, draft.hexsides) == {}
+    draft.hexsides[course[2]] = ("major_river", 1.0)  # one side read wider than its course
+    doubts = kind_breaks(grid, draft.hexsides)
+    assert list(doubts) == [course[2]]
+    assert doubts[course[2]].confidence == KIND_BREAK and doubts[course[2]].candidates == ("major_river", "river")
+    draft.hexsides[course[3]] = ("major_river", 1.0)  # where a river widens, both kinds meet: no break
+    assert kind_breaks(grid, draft.hexsides) == {}
+    draft.hexsides[course[3]] = ("lake", 1.0)  # a lake's shore meets the course: still a break
+    assert kind_breaks(grid, draft.hexsides)[course[2]].candidates == ("major_river", "lake", "river")
+
+
+# -- the terrain readers' doubts ---------------------------------------------------------------
+
+def _reading(base="clear", features=(), distance=1.0, f_distance=1.0, **kw):
+    from toolkit.draft.doubt import Reading
+
+    return Reading(base, kw.pop("base_sure", 0.95), distance, "rough", tuple(features), kw.pop("features_sure", 0.95),
+                   f_distance, (), **kw)
+
+
+def _palette(colours: dict):
+    from toolkit.draft.palette import Palette
+    from toolkit.draft.sample import Look
+
+    palette = Palette()
+    for terrain, colour in colours.items():
+        palette.add(terrain, Look(colour, 1.0, colour, (0.0, 0.0, 0.0)))
+    return palette
+
+
+def _confidence(doubts):
+    return min(d.confidence for d in doubts)
+
+
+def test_a_hex_unlike_its_peers_is_listed_naming_what_it_was_read_as():
+    from toolkit.draft.doubt import PEERS, hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("rough", ()): (200, 180, 140)})
+    readings = {Hex(1, r): _reading(distance=2.0 + r % 3) for r in range(1, PEERS + 5)}
+    readings[Hex(2, 1)] = _reading(distance=40.0)  # a symbol the palette does not draw
+    doubts = hex_doubts(readings, palette)
+    assert _confidence(doubts[Hex(2, 1)]) < LOW
+    unlike = next(d for d in doubts[Hex(2, 1)] if d.reader == "terrain unlike its peers")
+    assert unlike.candidates == ("clear", "rough")
+    assert all(_confidence(doubts[h]) >= LOW for h in readings if h != Hex(2, 1))
+    few = {Hex(1, 1): _reading(distance=2.0), Hex(1, 2): _reading(distance=40.0)}  # too few peers to judge by
+    assert all(d.reader != "terrain unlike its peers" for ds in hex_doubts(few, palette).values() for d in ds)
+
+
+def test_two_kinds_drawn_alike_are_listed_naming_both():
+    from toolkit.draft.doubt import hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("strongpoint",)): (90, 90, 90),
+                        ("clear", ("soviet_strongpoint",)): (90, 90, 91)})
+    doubts = hex_doubts({Hex(1, 1): _reading(features=("strongpoint",)), Hex(1, 2): _reading()}, palette)
+    alike = next(d for d in doubts[Hex(1, 1)] if d.reader == "drawn alike")
+    assert alike.confidence < LOW and alike.candidates == ("clear+strongpoint", "clear+soviet_strongpoint")
+    assert _confidence(doubts[Hex(1, 2)]) >= LOW
+
+
+def test_an_overlay_read_where_a_line_crosses_is_listed_but_no_overlay_there_is_not():
+    from toolkit.draft.doubt import hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (200, 60, 60)})
+    doubts = hex_doubts({Hex(1, 1): _reading(features=("village",), in_context=True),
+                         Hex(1, 2): _reading(in_context=True), Hex(1, 3): _reading(features=("village",))}, palette)
+    assert _confidence(doubts[Hex(1, 1)]) < LOW
+    assert _confidence(doubts[Hex(1, 2)]) >= LOW and _confidence(doubts[Hex(1, 3)]) >= LOW
+
+
+def test_a_line_seen_on_part_of_its_course_is_doubted_only_near_the_share_it_needs():
+    from toolkit.draft.doubt import line_sureness, side_sureness
+
+    assert line_sureness(None, 0.0) == 1.0 and line_sureness(1.0, 1.0) == 1.0
+    # the more of a line was seen the less sure its absence: on a sharp picture from nine tenths
+    # of what it needs on a flat fill, among trees (whose dark strokes look like lines) only
+    # when it nearly was found; on a soft one from about two thirds
+    assert line_sureness(None, 0.6) >= LOW > line_sureness(None, 0.7)
+    assert line_sureness(None, 0.7, textured=True) >= LOW > line_sureness(None, 0.84, textured=True)
+    assert line_sureness(None, 0.5, soft=True) < LOW and line_sureness(None, 0.6, True, soft=True) < LOW
+    assert line_sureness(0.75, 0.75) < LOW <= line_sureness(0.9, 0.9)  # a third found on 0.8 are wrong
+    assert line_sureness(0.85, 0.85, textured=True) < LOW  # found on just the share it needs
+    # a hexside feature found on few more samples than it needs is even odds at most
+    assert side_sureness(0.7, 0.9, 0.6) < LOW <= side_sureness(0.9, 0.9, 0.6)
+    assert side_sureness(None, 0.3, 0.6) == 0.3
+
+
+def test_a_listed_hex_says_which_readings_doubt_it_and_what_else_it_could_be():
+    from toolkit.draft.doubt import Doubt, explain
+
+    side = Hexside.of(Hex(3, 4), Hex(4, 4))
+    doubts = (Doubt("overlay by a line", 0.4, ("clear+village", "clear+town")), Doubt("hexside", 0.45, ("river", "stream"), side),
+              Doubt("hexside", 0.45, ("river", "stream"), side), Doubt("terrain", 0.9, ("clear", "rough")))
+    assert explain(doubts, 0.5, lambda s: f"{s.a.col}{s.a.row}/{s.b.col}{s.b.row}") == \
+        "overlay by a line: clear+village or clear+town; hexside 34/44: river or stream"
+
+
+def test_a_hex_missing_the_overlay_of_the_region_around_it_is_listed():
+    from toolkit.draft.doubt import HOLE, hex_doubts
+
+    grid = Grid(1, 5, 1, 5)
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("pocket",)): (200, 190, 220)})
+    middle = Hex(3, 3)
+
+    def holes(around: int, features=()):
+        readings = {h: _reading(features=("pocket",) if h in grid.neighbours(middle)[:around] else ()) for h in grid}
+        readings[middle] = _reading(features=features)
+        return [d for d in hex_doubts(readings, palette, grid)[middle] if d.reader == "overlay around it"]
+
+    assert holes(HOLE)[0].confidence < LOW and holes(HOLE)[0].candidates == ("clear", "clear+pocket")
+    assert not holes(HOLE - 1)  # the region's edge
+    # a city's fill hides the pocket's hatching: one fewer neighbour will do
+    city = holes(HOLE - 1, ("city",))
+    assert city and city[0].candidates == ("clear+city", "clear+city+pocket")
+    assert not holes(HOLE - 2, ("city",))
+
+
+def test_on_a_soft_picture_a_line_half_seen_among_trees_is_doubted_again():
+    from toolkit.draft.doubt import Doubt, line_sureness, resoften, soft_lines
+
+    grid = Grid(1, 7, 1, 7)
+    column = [Hex(4, r) for r in range(1, 8)]
+    sharp = {(a, b): {"rail": 1.0} for a, b in zip(column, column[1:])}
+    assert not soft_lines(_draft(grid, sharp).links)
+    soft = {**sharp, (column[0], column[1]): {"rail": 0.9}}  # a link of six seen on fewer than all its steps
+    draft = _draft(grid, soft)
+    assert soft_lines(draft.links)
+    side = Hexside.of(Hex(2, 2), Hex(2, 3))
+    evidence = (None, 0.7, True)  # a rail among trees, seen crossing, lost in one hex
+    draft.side_doubts[side] = [Doubt("line", line_sureness(*evidence), ("no line",), side, evidence)]
+    assert draft.side_doubts[side][0].confidence >= LOW
+    resoften(draft)
+    assert draft.side_doubts[side][0].confidence < LOW and draft.side_confidence[side] < LOW
+
+
+def test_a_terrain_mismatch_says_why_the_picture_is_unsure():
+    from toolkit.draft.against import mismatch_findings, mismatches
+    from toolkit.draft.doubt import Doubt
+    from toolkit.io import load_game
+
+    game_map = load_game("tutorial").main_map
+    hex = next(iter(game_map.grid))
+    data = (game_map.terrain(hex), tuple(game_map.features(hex)))
+    other = ("clear" if data[0] != "clear" else "woods", ())
+    draft = Draft(hexes={hex: HexDraft(other, 0.2, data, 1.0, (Doubt("drawn alike", 0.2, ("+".join((other[0],) + other[1]), "x")),))})
+    found = mismatches(game_map, draft)
+    assert [m.hex for m in found] == [hex] and found[0].why == f"drawn alike: {other[0]} or x"
+    message = mismatch_findings(game_map, found, "scan.png")[0].message
+    assert message.endswith(f"(confidence 0.20; drawn alike: {other[0]} or x)")
+
+
+def test_no_overlay_read_away_from_roads_is_doubted_half_as_much():
+    from toolkit.draft.doubt import hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (200, 60, 60)})
+    readings = {Hex(1, 1): _reading(features_sure=0.3), Hex(1, 2): _reading(features=("village",), features_sure=0.3),
+                Hex(1, 3): _reading(features_sure=0.3, in_context=True)}
+    doubts = hex_doubts(readings, palette)
+    assert _confidence(doubts[Hex(1, 1)]) >= LOW  # between clear and a village, read clear: not listed
+    assert _confidence(doubts[Hex(1, 2)]) < LOW and _confidence(doubts[Hex(1, 3)]) < LOW

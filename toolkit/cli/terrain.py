@@ -29,6 +29,7 @@ def command() -> None:
 def draft(game, image, palette, learn, refs, map_id, dpi, out) -> None:
     """Draft every hex's terrain (estimated, with a confidence) and list the hexes to check by eye."""
     from ..draft import LOW_CONFIDENCE, apply_draft, draft_terrain
+    from ..draft.doubt import explain
     from ..draft.palette import terrain_name
     from ..draft.picture import prepare
 
@@ -56,6 +57,6 @@ def draft(game, image, palette, learn, refs, map_id, dpi, out) -> None:
     for hex in low:
         d = result.hexes[hex]
         other = f" or {terrain_name(d.runner_up)}" if d.runner_up else ""
-        if d.sides_confidence < LOW_CONFIDENCE:
-            other += "; a river, road or railway on its sides is unsure"
-        click.echo(f"  {fmt(hex)}: {terrain_name(d.terrain)}{other} ({d.confidence:.2f})")
+        why = explain(d.doubts, LOW_CONFIDENCE, game_map.grid.format_hexside)
+        shown = int(d.confidence * 100) / 100  # below 0.5 shows below 0.50
+        click.echo(f"  {fmt(hex)}: {terrain_name(d.terrain)}{other} ({shown:.2f})" + (f"; {why}" if why else ""))

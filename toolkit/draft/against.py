@@ -15,6 +15,7 @@ from PIL import Image
 from ..game import Map
 from ..hexes import Hex
 from ..validate import ERROR, Finding
+from .doubt import explain
 from .draft import LOW_CONFIDENCE, Draft
 from .palette import terrain_name
 
@@ -27,6 +28,8 @@ class Mismatch:
     data: tuple[str, tuple[str, ...]] | None
     image: tuple[str, tuple[str, ...]]
     confidence: float
+    #: Why the picture's reading is unsure, and what else it could be (empty when it is sure).
+    why: str = ""
 
 
 def mismatches(game_map: Map, draft: Draft, palette=None) -> list[Mismatch]:
@@ -46,7 +49,8 @@ def mismatches(game_map: Map, draft: Draft, palette=None) -> list[Mismatch]:
         if data is not None and palette is not None and others.get(data, set()) <= {hex}:
             continue
         if data is None or data[0] != d.terrain[0] or set(data[1]) != set(d.terrain[1]):
-            out.append(Mismatch(hex, data, d.terrain, d.confidence))
+            out.append(Mismatch(hex, data, d.terrain, d.confidence,
+                                explain(d.doubts, LOW_CONFIDENCE, game_map.grid.format_hexside)))
     return out
 
 
@@ -59,7 +63,8 @@ def mismatch_findings(game_map: Map, found: list[Mismatch], picture: str) -> lis
         data = terrain_name(m.data) if m.data else "no terrain"
         findings.append(Finding(ERROR, "terrain-mismatch",
                                 f"hex {fmt(m.hex)}: the data says {data}, {picture} shows {terrain_name(m.image)} "
-                                f"(confidence {m.confidence:.2f})", where[0], where[1], f"terrain.{fmt(m.hex)}"))
+                                f"(confidence {m.confidence:.2f}{'; ' + m.why if m.why else ''})", where[0], where[1],
+                                f"terrain.{fmt(m.hex)}"))
     return findings
 
 

@@ -17,16 +17,16 @@ from PIL import Image
 
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
+from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts, kind_breaks, line_ends, \
+    line_sureness, resoften, side_sureness
 from .palette import Palette, Terrain
-from ._pixels import fix, sureness
-from .hexsides import read_hexside, side_ink, side_shapes
-from .lines import LINE_SHARE, TEXTURED_SHARE, LinkReader, line_paths
+from ._pixels import fix
+from .hexsides import SIDE_SHARE, read_hexside, side_ink, side_shapes
+from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
-__all__ = ["Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
+__all__ = ["Doubt", "Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
 
-#: Hexes drafted with less confidence than this are listed for a person to decide.
-LOW_CONFIDENCE = 0.5
 #: A hex whose look spreads more than this (trees, marsh symbols) is "textured" (woods drawn
 #: by the default theme spread about 9).
 TEXTURED = 8.0
@@ -41,6 +41,9 @@ class HexDraft:
     confidence: float
     runner_up: Terrain | None = None
     sides_confidence: float = 1.0
+    #: The terrain and overlay readings and every other reading less than sure, least sure
+    #: first (the confidence is the least of them; see :mod:`.doubt`).
+    doubts: tuple[Doubt, ...] = ()
 
 
 @dataclass
@@ -56,6 +59,8 @@ class Draft:
     skipped: list[str] = field(default_factory=list)
     #: How sure the hexside and line readings across a hexside are, where less than sure.
     side_confidence: dict[Hexside, float] = field(default_factory=dict)
+    #: The readings across a hexside that are less than sure.
+    side_doubts: dict[Hexside, list[Doubt]] = field(default_factory=dict)
 
     def low(self, threshold: float = LOW_CONFIDENCE) -> list[Hex]:
         return sorted(h for h, d in self.hexes.items() if d.confidence < threshold)
@@ -162,7 +167,10 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     crossed = _features(game_map, sampler, draft, raw, theme, palette)
-    doubted = _line_ends(game_map.grid, draft)
+    resoften(draft)
+    doubted = line_ends(game_map.grid, draft.links, draft.hexes, glimpsed(draft.side_doubts))
+    for side, doubt in kind_breaks(game_map.grid, draft.hexsides).items():
+        draft.side_doubts.setdefault(side, []).append(doubt)
     towards: dict[Hex, list[Hex]] = {}
     for side in draft.links:
         towards.setdefault(side.a, []).append(side.b)
@@ -181,29 +189,28 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     if palette.drawn:  # only hexes a road or railway crosses need their overlays drawn in context
         palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.layout.size,
                                theme)
+    readings: dict[Hex, Reading] = {}
     for hex, base in bases.items():
         centre = sampler.look(hex, "centre")
         ring = sampler.look(hex, "ring", tuple(towards.get(hex, ())))
-        features, f_conf, runner = (), 1.0, None
+        features, f_conf, f_dist, runner = (), 1.0, 0.0, None
         if centre is not None and ring is not None:
             centre, ring = centre.corrected(*correction), ring.corrected(*correction)
             if patterns[hex] in palette.context:
-                features, f_conf, _, runner = palette.classify_in_context(patterns[hex], ring, centre)
+                features, f_conf, f_dist, runner = palette.classify_in_context(patterns[hex], ring, centre)
             else:
-                features, f_conf, _, runner = palette.classify_features(base[0], ring, centre, hex)
-        if (patterns[hex][1] or hex in crossed) and (features or runner):
-            # an overlay read where a road or railway crosses the hex (or may: a line seen on
-            # part of its course, broken by an id's knock-out or a name): the drawing in
-            # context matches the roads' course only roughly, so a person should look
-            f_conf *= 0.5
-        # a hex is only as sure as the rivers and roads read along and across its sides
-        sides_sure = min([draft.side_confidence.get(Hexside.of(hex, o), 1.0) for o in game_map.grid.neighbours(hex)
-                          if o in bases] + [doubted.get(hex, 1.0)])
-        confidence = min(base[1], f_conf, sides_sure)
-        runner_up = ((base[3], ()) if base[1] <= f_conf and base[3] is not None
-                     else (base[0], runner) if runner is not None else None)
-        draft.hexes[hex] = HexDraft((base[0], tuple(features)), round(confidence, 3), runner_up,
-                                    round(sides_sure, 3))
+                features, f_conf, f_dist, runner = palette.classify_features(base[0], ring, centre, hex)
+        readings[hex] = Reading(base[0], base[1], base[2], base[3], tuple(features), f_conf, f_dist,
+                                None if runner is None else tuple(runner),
+                                patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
+    for hex, doubts in hex_doubts(readings, palette, game_map.grid).items():
+        r = readings[hex]
+        for o in game_map.grid.neighbours(hex):
+            doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in bases else ())
+        if hex in doubted:
+            doubts.append(Doubt("line end", doubted[hex]))
+        confidence, runner_up, sides_sure, kept = combine(r.terrain, doubts, r.base_runner, r.features_runner)
+        draft.hexes[hex] = HexDraft(r.terrain, confidence, runner_up, sides_sure, kept)
     return draft
 
 
@@ -263,14 +270,22 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                 if partly >= 0.5:
                     crossed.update((hex, other))
                 crossing = bool(found) or partly >= 0.5
-                sure = sureness(min(found.values()) if found else None, partly,
-                                 TEXTURED_SHARE if textured else LINE_SHARE)
+                sure = line_sureness(min(found.values()) if found else None, partly, textured)
+                if sure < 1.0:
+                    draft.side_doubts.setdefault(side, []).append(
+                        Doubt("line", round(sure, 3), tuple(found) + ("no line",), side,
+                              (min(found.values()) if found else None, partly, textured)))
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure = read_hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
                                                     crossing, grid_rgb, shapes)
+                side_sure = side_sureness(found[1] if found else None, side_sure, SIDE_SHARE)
                 sure = min(sure, side_sure)
                 if found:
                     draft.hexsides[side] = found
+                if side_sure < 1.0:
+                    draft.side_doubts.setdefault(side, []).append(
+                        Doubt("hexside", round(side_sure, 3), (found[0] if found else "no feature",), side,
+                              (found[1] if found else None, partly)))
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
     return crossed
@@ -297,41 +312,6 @@ def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, f
     again = LinkReader(sampler, lines, draft.correction, reader.learned())
     return read_all(again) if again.limits != reader.limits else read
 
-
-#: How sure a hex is where a road or railway read on the picture stops short of the map's edge.
-LINE_END = 0.45
-
-
-def _line_ends(grid, draft: Draft) -> dict[Hex, float]:
-    """Hexes where a road or railway read on the picture is doubtful, with how sure they are.
-
-    Lines run on to the map's edge or into a town nearly always: where one stops inside the
-    map, a step was most often missed or a stray one read. Listed: the end, the hex the line
-    would run on to (straight on) and any hex beside the end the same line passes through (a
-    branch missed), and for a spur off a line the hex it leaves. A step read as two lines of
-    like colours, the weaker on fewer than all its samples, is listed too."""
-    ends: dict[tuple[str, Hex], list[Hex]] = {}
-    for side, codes in draft.links.items():
-        for code in codes:
-            ends.setdefault((code, side.a), []).append(side.b)
-            ends.setdefault((code, side.b), []).append(side.a)
-    doubted: dict[Hex, float] = {}
-    for (code, hex), others in ends.items():
-        near = grid.neighbours(hex)
-        if len(others) != 1 or len(near) < 6 or any(n not in draft.hexes for n in near):
-            continue
-        doubted[hex] = LINE_END
-        back = others[0]
-        if len(ends[(code, back)]) >= 3:  # a spur off a line
-            doubted[back] = LINE_END
-        on = grid.neighbour(hex, grid.direction(back, hex))
-        for n in near:
-            if n != back and (n == on or (code, n) in ends):
-                doubted[n] = LINE_END
-    for side, codes in draft.links.items():
-        if len(codes) > 1 and min(codes.values()) < 1.0:
-            doubted[side.a] = doubted[side.b] = LINE_END
-    return doubted
 
 
 def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False) -> Map:

@@ -1,0 +1,332 @@
+"""How sure a draft is of each hex: every reader's doubt, and their combination in one place.
+
+Each reader (base terrain, overlays, hexsides, roads and railways) says how sure it is of its
+own reading; a hex is as sure as the least sure reading inside it or on its sides, and is
+listed for a person below :data:`LOW_CONFIDENCE`. Besides the readers' own margins, a reading
+is doubted where its evidence says the palette cannot judge it: a hex that looks unlike every
+other hex read the same way on this picture (a symbol the palette does not know, two overlays
+where the palette draws one), two kinds the palette draws alike, a hexside feature of a kind
+none of the features at its ends has, a road or railway that stops inside the map.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from ..hexes import Hex, Hexside
+from .lines import LINE_SHARE, TEXTURED_SHARE
+
+__all__ = ["Doubt", "LOW_CONFIDENCE", "Reading"]
+
+#: Hexes drafted with less confidence than this are listed for a person to decide.
+LOW_CONFIDENCE = 0.5
+#: How sure a hex is where a road or railway read on the picture stops short of the map's edge.
+LINE_END = 0.45
+#: How sure a hexside feature is whose kind differs from the course it lies on.
+KIND_BREAK = 0.45
+#: How sure a reading is of one of two kinds the palette draws alike.
+ALIKE_SURE = 0.2
+#: Palette examples of two kinds closer than this (look-vector units) are drawn alike.
+ALIKE = 3.0
+#: A hex is compared with the hexes read the same way when at least this many were.
+PEERS = 10
+#: A look further than PEER_FACTOR times its peers' median distance from the palette, by
+#: UNLIKE more, is even odds (look-vector units: 15 is about 7 levels of the printed fill).
+PEER_FACTOR = 2.0
+UNLIKE = 15.0
+#: A hex read without an overlay this many of its six neighbours carry is doubted, this much.
+HOLE = 5
+HOLE_SURE = 0.45
+#: Roads and railways: found on this share of their steps and no more, even odds.
+LINE_EVEN = 0.82
+#: A picture's lines show softly when this share of the links found were seen on fewer than
+#: all their steps (sharp renders 0.02-0.05; blurred or JPEG 0.07-0.11).
+SOFT = 0.07
+#: A line seen on part of its course among trees but not found: how steeply its doubt grows
+#: as what was seen nears what it needs (8: even odds only within about 0.05 of it).
+LINE_SEEN_POWER = 8.0
+#: ... and on a flat fill (2: even odds from about 0.65 of what it needs).
+LINE_SEEN_FLAT = 2.0
+#: Hexside features: found on this share of their samples and no more, even odds.
+SIDE_EVEN = 0.75
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """One reader's doubt about a hex: the reader (``terrain``, ``overlay``, ``hexside``,
+    ``line``, ``line end``, ...), how sure its reading is, what the reading could be (the read
+    one first) and, for a hexside or a line, the hexside."""
+
+    reader: str
+    confidence: float
+    candidates: tuple[str, ...] = ()
+    side: Hexside | None = None
+    #: The reader's own evidence (distances to the nearest examples, shares of samples).
+    evidence: tuple = ()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the terrain readers made of one hex: the base terrain (its confidence, distance
+    to the nearest palette example and runner-up), the overlays (the same), whether the
+    overlays were judged against drawings with the hex's roads (``in_context``) and whether
+    a road or railway may cross the hex (``crossed``)."""
+
+    base: str
+    base_sure: float
+    base_distance: float
+    base_runner: str | None
+    features: tuple[str, ...]
+    features_sure: float
+    features_distance: float
+    features_runner: tuple[str, ...] | None
+    in_context: bool = False
+    crossed: bool = False
+
+    @property
+    def terrain(self) -> tuple[str, tuple[str, ...]]:
+        return self.base, self.features
+
+
+def _name(base: str, features) -> str:
+    return "+".join((base,) + tuple(features))
+
+
+def closeness(distance: float, scale: float) -> float:
+    """1 at no distance, 1/2 at ``scale``."""
+    return 1.0 / (1.0 + (distance / scale) ** 2)
+
+
+def line_sureness(found: float | None, seen: float, textured: bool = False, soft: bool = False) -> float:
+    """How sure a road or railway reading across a hexside is: one found on all its samples,
+    or seen on none, is sure; found on no more than :data:`LINE_EVEN` of them, or just the
+    share it needs, about even odds (a third of the lines found on 0.8 were no line or
+    another). A line seen on part of its course but not found is doubted the nearer what was
+    seen comes to what it needs: on a ``soft`` picture (see :func:`soft_lines`) from about
+    two thirds of it; on a sharp one from about nine tenths on a flat fill, and where trees or
+    marsh symbols fill a hex (``textured``: their dark strokes look like lines) only when it
+    nearly reaches it. Calibrated on the bundled maps: on sharp pictures a stroke seen on
+    0.4-0.65 of its steps on a flat fill was never a missed line (0 of 260 sides), one among
+    trees seen on 0.7 was on 11 sides of 406 (where the line's course stops, and
+    :func:`line_ends` lists the gap); on soft pictures they were on 5 of 20 and 22 of 55."""
+    needed = TEXTURED_SHARE if textured else LINE_SHARE
+    if found is not None:
+        even = max(needed, LINE_EVEN)
+        return 1.0 if even >= 1.0 else min(1.0, max(0.0, 0.45 + 0.55 * (found - even) / (1.0 - even)))
+    power = 1.0 if soft else LINE_SEEN_POWER if textured else LINE_SEEN_FLAT
+    return 1.0 - 0.76 * min(1.0, seen / needed) ** power
+
+
+def glimpsed(side_doubts: dict) -> set[Hexside]:
+    """Hexsides where a line was seen on at least half of what it needs but not found."""
+    return {side for side, doubts in side_doubts.items()
+            if any(d.reader == "line" and d.evidence and d.evidence[0] is None
+                   and d.evidence[1] >= 0.5 * (TEXTURED_SHARE if d.evidence[2] else LINE_SHARE) for d in doubts)}
+
+
+def soft_lines(links: dict) -> bool:
+    """Whether the picture's roads and railways show softly (blurred, compressed): more than
+    :data:`SOFT` of the links found were seen on fewer than all their steps."""
+    shares = [share for codes in links.values() for share in codes.values()]
+    return bool(shares) and sum(1 for share in shares if share < 1.0) >= SOFT * len(shares)
+
+
+def resoften(draft) -> None:
+    """On a picture whose lines show softly, the line doubts again (see :func:`line_sureness`)."""
+    if not soft_lines(draft.links):
+        return
+    for side, doubts in draft.side_doubts.items():
+        for i, d in enumerate(doubts):
+            if d.reader == "line" and d.evidence:
+                doubts[i] = replace(d, confidence=round(line_sureness(*d.evidence, soft=True), 3))
+        draft.side_confidence[side] = min(d.confidence for d in doubts)
+
+
+def side_sureness(share: float | None, sure: float, needed: float) -> float:
+    """The hexside reader's sureness, and for a feature found on few more samples than it
+    needs no more than even odds at :data:`SIDE_EVEN` (a false ford read on 0.7 of them)."""
+    if share is None:
+        return sure
+    return min(sure, max(0.0, 0.5 * (share - needed) / (SIDE_EVEN - needed)))
+
+
+def alike(palette) -> dict[tuple, tuple]:
+    """Kinds the palette draws alike: terrain -> the other terrains whose examples look the
+    same (within :data:`ALIKE`), ring and centre."""
+    vectors: dict[tuple, list] = {}
+    for terrain, ring, centre in palette.examples:
+        vectors.setdefault(terrain, []).append(ring + centre)
+    out: dict[tuple, tuple] = {}
+    terrains = list(vectors)
+    for i, a in enumerate(terrains):
+        for b in terrains[i + 1:]:
+            near = min(math.dist(u, v) for u in vectors[a] for v in vectors[b] if len(u) == len(v))
+            if near < ALIKE:
+                out[a] = out.get(a, ()) + (b,)
+                out[b] = out.get(b, ()) + (a,)
+    return out
+
+
+def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, list[Doubt]]:
+    """The terrain readers' doubts about each hex: their own margins, a look unlike its peers'
+    (the hexes read the same way on this picture), two kinds drawn alike, an overlay read
+    where a road or railway crosses the hex, and (given the ``grid``) a hole in a region."""
+    drawn_alike = alike(palette)
+    peers: dict[tuple, list[float]] = {}
+    for r in readings.values():
+        for key in (("terrain", r.terrain), ("terrain",)):
+            peers.setdefault(key, []).append(r.base_distance)
+        for key in (("overlay", r.in_context, r.terrain), ("overlay", r.in_context)):
+            peers.setdefault(key, []).append(r.features_distance)
+    # a reading too rare to have peers of its own is compared with every hex read alike
+    # (terrain; overlays with or without roads drawn in)
+    typical = {key: sorted(v)[len(v) // 2] for key, v in peers.items() if len(v) >= PEERS}
+    for key in list(peers):
+        if key not in typical and key[:-1] in typical and len(key) > 1:
+            typical[key] = typical[key[:-1]]
+    out: dict[Hex, list[Doubt]] = {}
+    for hex, r in readings.items():
+        read = _name(*r.terrain)
+        base_names = (r.base,) + ((r.base_runner,) if r.base_runner else ())
+        overlay_names = (read,) + ((_name(r.base, r.features_runner),) if r.features_runner is not None else ())
+        # no overlay read away from roads: the margin over the nearest overlay counts half (at
+        # any margin it was right on the bundled maps, 243 hexes below 0.5; an overlay drawn
+        # faintly leaves the hex unlike its peers instead)
+        overlay_sure = r.features_sure if r.features or r.in_context else 0.5 + 0.5 * r.features_sure
+        doubts = [Doubt("terrain", round(r.base_sure, 3), base_names, evidence=(round(r.base_distance, 1),)),
+                  Doubt("overlay", round(overlay_sure, 3), overlay_names,
+                        evidence=(round(r.features_distance, 1), r.in_context, r.crossed, round(r.features_sure, 3)))]
+        # a look much further from the palette than its peers' shows something the palette
+        # does not draw (a symbol it does not know, two overlays where it draws one)
+        for reader, key, distance, names in (("terrain", ("terrain", r.terrain), r.base_distance, base_names),
+                                             ("overlay", ("overlay", r.in_context, r.terrain),
+                                              r.features_distance, overlay_names)):
+            if key in typical:
+                beyond = distance - PEER_FACTOR * typical[key]
+                if beyond > 0:
+                    doubts.append(Doubt(f"{reader} unlike its peers", round(closeness(beyond, UNLIKE), 3), names,
+                                        evidence=(round(distance, 1), round(typical[key], 1))))
+        if r.terrain in drawn_alike:
+            doubts.append(Doubt("drawn alike", ALIKE_SURE,
+                                (read,) + tuple(_name(*t) for t in drawn_alike[r.terrain])))
+        if r.features and (r.in_context or r.crossed):
+            # an overlay read where a road or railway crosses the hex (or may: a line seen on
+            # part of its course, broken by an id's knock-out or a name): the drawing in
+            # context matches the roads' course only roughly, so a person should look
+            doubts.append(Doubt("overlay by a line", round(r.features_sure * 0.5, 3), overlay_names))
+        out[hex] = doubts
+    for hex, doubt in (region_holes(readings, grid) if grid is not None else {}).items():
+        out[hex].append(doubt)
+    return out
+
+
+def region_holes(readings: dict[Hex, Reading], grid) -> dict[Hex, Doubt]:
+    """Hexes read without an overlay that at least :data:`HOLE` of their six neighbours carry
+    (one fewer where the hex has an overlay of its own): a region (woods, a pocket) seldom has
+    a hole one hex wide, and a symbol drawn over a region's hex (a city in a pocket) may hide
+    the region's mark."""
+    out: dict[Hex, Doubt] = {}
+    for hex, r in readings.items():
+        near = [readings.get(n) for n in grid.neighbours(hex)]
+        if len(near) < 6 or None in near:
+            continue
+        counts: dict[str, int] = {}
+        for n in near:
+            for f in n.features:
+                counts[f] = counts.get(f, 0) + 1
+        # a hole, or a notch where an overlay drawn over the hex may hide the region's mark
+        missing = sorted(f for f, k in counts.items()
+                         if f not in r.features and (k >= HOLE or k >= HOLE - 1 and r.features))
+        if missing:
+            read = _name(*r.terrain)
+            out[hex] = Doubt("overlay around it", HOLE_SURE,
+                             (read,) + tuple(_name(r.base, tuple(sorted(r.features + (f,)))) for f in missing))
+    return out
+
+
+def combine(terrain, doubts: list[Doubt], base_runner, overlay_runner):
+    """``(confidence, runner-up terrain, sides' confidence, doubts least sure first)`` of a
+    hex from its readers' doubts: as sure as the least sure of them (the terrain and overlays
+    read inside it, the hexsides and lines read along and across its sides)."""
+    doubts = sorted((d for d in doubts if d.confidence < 1.0 or d.side is None), key=lambda d: d.confidence)
+    confidence = doubts[0].confidence if doubts else 1.0
+    sides_sure = min([d.confidence for d in doubts if d.side is not None or d.reader == "line end"] + [1.0])
+    terrain_sure = min([d.confidence for d in doubts if d.reader.startswith("terrain")] + [1.0])
+    overlay_sure = min([d.confidence for d in doubts if d.reader.startswith("overlay")] + [1.0])
+    runner_up = ((base_runner, ()) if terrain_sure <= overlay_sure and base_runner is not None
+                 else (terrain[0], overlay_runner) if overlay_runner is not None else None)
+    return round(confidence, 3), runner_up, round(sides_sure, 3), tuple(doubts)
+
+
+def explain(doubts, threshold: float = LOW_CONFIDENCE, side_name=str) -> str:
+    """Why a hex is listed: each reading below ``threshold``, with what it could be
+    (``overlay by a line: clear+village or clear+town; hexside 0304/0405: river or no feature``)."""
+    parts = []
+    for d in doubts:
+        if d.confidence >= threshold:
+            continue
+        what = f"{d.reader} {side_name(d.side)}" if d.side is not None else d.reader
+        part = f"{what}: {' or '.join(dict.fromkeys(d.candidates))}" if d.candidates else what
+        if part not in parts:
+            parts.append(part)
+    return "; ".join(parts)
+
+
+def kind_breaks(grid, hexsides: dict) -> dict[Hexside, Doubt]:
+    """Hexside features whose kind breaks their course: read as a kind that none of the features
+    meeting it at either end has (a river read as a major river on one side, where a lake's
+    shore and the river share the side and widen the band)."""
+    doubts: dict[Hexside, Doubt] = {}
+    for side, (code, _) in hexsides.items():
+        ends = []
+        for c in set(grid.neighbours(side.a)) & set(grid.neighbours(side.b)):
+            ends.append({hexsides[s][0] for s in (Hexside.of(side.a, c), Hexside.of(side.b, c)) if s in hexsides})
+        kinds = set().union(*ends) if ends else set()
+        if len(ends) == 2 and all(ends) and code not in kinds:
+            doubts[side] = Doubt("hexside", KIND_BREAK, (code,) + tuple(sorted(kinds)), side)
+    return doubts
+
+
+def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float]:
+    """Hexes where a road or railway read on the picture is doubtful, with how sure they are.
+
+    Lines run on to the map's edge or into a town nearly always: where one stops inside the
+    map, a step was most often missed or a stray one read. Listed: the end, the hex the line
+    would run on to (straight on, across a side where a line was ``glimpsed``: seen on part
+    of its course, not found, or to the map's edge beside it) and, where another line passes
+    there or through the end, that line's next hexes (the two may share a course), any hex beside the end the
+    same line passes through (a branch missed), and for a spur off a line the hex it leaves.
+    A step read as two lines of like colours, the weaker on fewer than all its samples, is
+    listed too."""
+    ends: dict[tuple[str, Hex], list[Hex]] = {}
+    for side, codes in links.items():
+        for code in codes:
+            ends.setdefault((code, side.a), []).append(side.b)
+            ends.setdefault((code, side.b), []).append(side.a)
+    doubted: dict[Hex, float] = {}
+    for (code, hex), others in ends.items():
+        near = grid.neighbours(hex)
+        if len(others) != 1 or len(near) < 6 or any(n not in hexes for n in near):
+            continue
+        doubted[hex] = LINE_END
+        back = others[0]
+        if len(ends[(code, back)]) >= 3:  # a spur off a line
+            doubted[back] = LINE_END
+        on = grid.neighbour(hex, grid.direction(back, hex))
+        # straight on, across a side where a stroke was glimpsed, or to the map's edge beside it
+        runs_on = {n for n in near if n != back and (n == on or Hexside.of(hex, n) in glimpsed
+                                                     or len(grid.neighbours(n)) < 6)}
+        for n in near:
+            if n in runs_on or n != back and (code, n) in ends:
+                doubted[n] = LINE_END
+        # running on into another line, it may share that line's course (drawn beside it):
+        # the other line's next hexes from there are doubtful too
+        for (other, o_hex), o_next in ends.items():
+            if (o_hex in runs_on or o_hex == hex) and other != code:
+                for n in o_next:
+                    doubted[n] = LINE_END
+    for side, codes in links.items():
+        if len(codes) > 1 and min(codes.values()) < 1.0:
+            doubted[side.a] = doubted[side.b] = LINE_END
+    return doubted
