@@ -79,14 +79,14 @@ def test_a_scan_is_registered_by_two_hexes(tutorial):
 
 def test_names_and_markers_are_read_around(tutorial):
     """Without the boxes where names and markers are printed, a name over a village hides it
-    (names half as large again as the default theme's: the default ones find room beside the
-    tutorial's villages)."""
+    (names 0.3 of a hex high, about twice the default theme's: the default ones find room beside
+    the tutorial's villages, and at 0.25 the drafter reads the villages between the letters)."""
     from toolkit.render import Theme
 
     game, _ = tutorial
     m = game.main_map
     theme = Theme.default()
-    theme.data["place"] = {**theme.data.get("place", {}), "size": 0.25}
+    theme.data["place"] = {**theme.data.get("place", {}), "size": 0.3}
     rendered = render_map(m, dpi=DPI, game=game, theme=theme)
     image, layout = picture(m, rendered, "clean")
     blind = draft_terrain(m, image, layout, Palette.from_game(m, layout.size))
