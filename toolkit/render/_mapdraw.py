@@ -741,6 +741,9 @@ class MapScene:
     #: fine enough to slip between the roads of a junction.
     MARKER_GRID = np.asarray([(dx / 50, dy / 50) for dx in range(-25, 26) for dy in range(-22, 23)], dtype=float)
 
+    #: Spots weighed at a time, nearest the usual spot first.
+    MARKER_BATCH = 128
+
     def _marker_spot(self, h: Hex, usual: tuple[float, float], radius: float, taken: list) -> tuple[float, float]:
         """Where the marker of ``radius`` (a fraction of the hex size) goes in ``h``: the spot
         nearest ``usual`` whose disc, with a margin, lies inside the hex and clear of the drawn
@@ -751,15 +754,6 @@ class MapScene:
         cx, cy = self.centres[h]
         fx, fy = cx * k, cy * k
         need = (radius + 0.025) * F
-        spots = np.vstack([np.asarray([usual], dtype=float), self.MARKER_GRID])   # the usual spot first
-        order = np.lexsort((spots[:, 1], spots[:, 0], np.round(np.hypot(spots[:, 0] - usual[0], spots[:, 1] - usual[1]), 9)))
-        spots = spots[order]
-        pts = shapely.points(fx + spots[:, 0] * F, fy + spots[:, 1] * F)
-        cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
-        inside = shapely.contains(cell.buffer(-(radius + 0.02) * F), pts)
-        spots, pts = spots[inside], pts[inside]
-        if not len(pts):
-            return cx + usual[0] * self.size, cy + usual[1] * self.size
         zone = shapely.box(fx - F, fy - F, fx + F, fy + F)
         shapes = []
         for style, line in self.line_paths:
@@ -780,13 +774,32 @@ class MapScene:
                    for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
         shapes += [shapely.Point(x * k, y * k).buffer(rt * F) for _, (x, y), rt in taken]
         shapes = [g for g in shapes if g.intersects(zone)]
-        if shapes:
-            clear = shapely.distance(pts, unary_union(shapes))
+        cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
+        room = cell.buffer(-(radius + 0.02) * F)
+        obstacles = unary_union(shapes) if shapes else None
+        # nearest the usual spot first, a batch at a time: most markers find room near it
+        spots, clearest, best = _marker_spots(usual), (-1.0, None), None
+        for start in range(0, len(spots), self.MARKER_BATCH):
+            batch = spots[start:start + self.MARKER_BATCH]
+            pts = shapely.points(fx + batch[:, 0] * F, fy + batch[:, 1] * F)
+            inside = np.flatnonzero(shapely.contains(room, pts))
+            if not len(inside):
+                continue
+            if obstacles is None:
+                best = batch[inside[0]]
+                break
+            clear = shapely.distance(pts[inside], obstacles)
             free = np.flatnonzero(clear >= need)
-            best = int(free[0]) if len(free) else int(np.argmax(clear))
-        else:
-            best = 0
-        dx, dy = spots[best]
+            if len(free):
+                best = batch[inside[free[0]]]
+                break
+            if clear.max() > clearest[0]:
+                clearest = (float(clear.max()), batch[inside[int(np.argmax(clear))]])
+        if best is None:
+            best = clearest[1]
+        if best is None:   # no spot inside the hex
+            return cx + usual[0] * self.size, cy + usual[1] * self.size
+        dx, dy = best
         at = (cx + float(dx) * self.size, cy + float(dy) * self.size)
         taken.append((h, at, radius))
         return at
@@ -1294,3 +1307,12 @@ def _extent(text: str, size: float, bold: bool, family: str, anchor: str, stroke
     """The box of ``text`` round its ``anchor`` in a font of ``size`` (measured, not drawn:
     names and ids are weighed in the placing frame at a size never printed)."""
     return font(size, bold=bold, family=family).getbbox(text, anchor=anchor, stroke_width=stroke)
+
+
+@lru_cache(maxsize=8)
+def _marker_spots(usual: tuple[float, float]) -> np.ndarray:
+    """The usual spot, then every spot of :attr:`MapScene.MARKER_GRID`, nearest it first
+    (ties in a fixed order)."""
+    spots = np.vstack([np.asarray([usual], dtype=float), MapScene.MARKER_GRID])
+    order = np.lexsort((spots[:, 1], spots[:, 0], np.round(np.hypot(spots[:, 0] - usual[0], spots[:, 1] - usual[1]), 9)))
+    return spots[order]
