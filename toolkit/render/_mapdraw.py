@@ -744,6 +744,29 @@ class MapScene:
     #: Spots weighed at a time, nearest the usual spot first.
     MARKER_BATCH = 128
 
+    def _marker_obstacles(self, k: float) -> tuple[list, list, shapely.STRtree]:
+        """What a marker keeps off, in the names' frame, made once per render (a map has
+        hundreds of lines and bridges, dozens of markers): the roads, railways and rivers as
+        curves with their half widths (a fraction of the hex size), then the lake bodies and
+        the bridge decks with their wings as shapes (half width None); and a tree over them."""
+        if "_obstacles" not in self.__dict__:
+            F = self.NAME_FRAME
+            drawn, halves = [], []
+            for style, line in self.line_paths:
+                drawn.append(LineString(np.asarray(line, dtype=float) * k))
+                halves.append(max(style.width, style.ties or 0.0) / 2 + (0.011 if style.casing is not None else 0.0))
+            for line, width in zip(self.water_lines, self.water_widths):
+                drawn.append(shapely.transform(line, lambda c: c * k))
+                halves.append(width / 2)
+            for body in self.__dict__.get("lake_bodies", ()):
+                drawn.append(shapely.transform(body, lambda c: c * k))
+                halves.append(None)
+            for deck in self.__dict__.get("bridge_decks", ()):
+                drawn.append(shapely.Polygon(np.asarray(deck, dtype=float) * k).buffer(0.04 * F, join_style=2))
+                halves.append(None)
+            self._obstacles = (drawn, halves, shapely.STRtree(drawn))
+        return self._obstacles
+
     def _marker_spot(self, h: Hex, usual: tuple[float, float], radius: float, taken: list) -> tuple[float, float]:
         """Where the marker of ``radius`` (a fraction of the hex size) goes in ``h``: the spot
         nearest ``usual`` whose disc, with a margin, lies inside the hex and clear of the drawn
@@ -755,19 +778,9 @@ class MapScene:
         fx, fy = cx * k, cy * k
         need = (radius + 0.025) * F
         zone = shapely.box(fx - F, fy - F, fx + F, fy + F)
-        shapes = []
-        for style, line in self.line_paths:
-            curve = LineString(np.asarray(line, dtype=float) * k)
-            if curve.intersects(zone):
-                half = max(style.width, style.ties or 0.0) / 2 + (0.011 if style.casing is not None else 0.0)
-                shapes.append(curve.intersection(zone).buffer(half * F))
-        for line, width in zip(self.water_lines, self.water_widths):
-            curve = shapely.transform(line, lambda c: c * k)
-            if curve.intersects(zone):
-                shapes.append(curve.intersection(zone).buffer(width / 2 * F))
-        shapes += [shapely.transform(b, lambda c: c * k) for b in self.__dict__.get("lake_bodies", ())]
-        shapes += [shapely.Polygon(np.asarray(d, dtype=float) * k).buffer(0.04 * F, join_style=2)
-                   for d in self.__dict__.get("bridge_decks", ())]   # the deck and its wings
+        drawn, halves, tree = self._marker_obstacles(k)
+        shapes = [drawn[i] if halves[i] is None else drawn[i].intersection(zone).buffer(halves[i] * F)
+                  for i in sorted(tree.query(zone, predicate="intersects"))]
         # ids measured at the frame's size, grown as the names grow them (at a small size the
         # printed id sits up to 0.04 hex lower)
         shapes += [shapely.box(*self._framed_id(n, k)).buffer(0.03 * F, join_style=2)
