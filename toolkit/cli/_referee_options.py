@@ -42,6 +42,15 @@ def position_of(game_name, scenario, turn, position, side, weather, ruleset):
     return pos, rs
 
 
+def stacked(options: list):
+    """A decorator applying click ``options`` in the order listed (as ``--help`` shows them)."""
+    def decorate(func):
+        for option in reversed(options):
+            func = option(func)
+        return func
+    return decorate
+
+
 def common_options(func):
     options = [
         click.option("-g", "--game", "game_name", help="Bundled game id or folder (default: the bundled game)."),
@@ -55,9 +64,7 @@ def common_options(func):
         click.option("--png", type=click.Path(dir_okay=False), help="Draw the answer on the map into this PNG."),
         click.option("--dpi", type=int, default=100, show_default=True, help="Resolution of --png."),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stacked(options)(func)
 
 
 def header(command, pos):

@@ -13,7 +13,7 @@ import click
 
 from ..errors import RulesError
 from ..referee import apply_combat, dump_position
-from ._referee_options import units_arg
+from ._referee_options import stacked, units_arg
 
 
 def apply_options(func):
@@ -45,9 +45,7 @@ def apply_options(func):
                           "games with the option (Demyansk 11.42)"),
         click.option("--out", "out", type=click.Path(dir_okay=False), help="write the resulting position file"),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stacked(options)(func)
 
 
 def _hex(pos, text, what):

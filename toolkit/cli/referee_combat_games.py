@@ -12,6 +12,7 @@ from fractions import Fraction
 import click
 
 from ..errors import RulesError
+from ._referee_options import stacked
 
 __all__ = ["air_json", "air_question", "air_text", "barrage", "fresh_seed", "game_options", "places",
            "roll_with_draws", "weapons_fire"]
@@ -35,9 +36,7 @@ def game_options(func):
                      help="games with anti-aircraft (Grossdeutschland 10.7): the air event chit whose DRM --drm "
                           "declares; the AA units of the other side roll to nullify it"),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stacked(options)(func)
 
 
 def fresh_seed() -> int:
