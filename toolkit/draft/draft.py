@@ -263,8 +263,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             seen.add(side)
             sure, crossing = 1.0, False
             if lines:
-                textured = any(texture[draft.hexes[h].terrain[0]] > TEXTURED for h in (hex, other))
-                found, partly = read[side]
+                found, partly, textured = read[side]
                 if found:
                     draft.links[side] = found
                 if partly >= 0.5:
@@ -292,9 +291,9 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
 
 
 def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, fill: dict,
-                texture: dict) -> dict[Hexside, tuple[dict, float]]:
+                texture: dict) -> dict[Hexside, tuple[dict, float, bool]]:
     """The roads and railways read across every hexside: ``side -> (found, largest share
-    seen)`` (see :meth:`~toolkit.draft.lines.LinkReader.read`). A picture that shows a line
+    seen, whether either hex is textured)`` (see :meth:`~toolkit.draft.lines.LinkReader.read`). A picture that shows a line
     fainter than a crisp one (a thin railway blurred to half its colour) is read again, that
     line judged by how its sure strokes showed."""
     pairs: dict[Hexside, tuple[Hex, Hex, bool]] = {}
@@ -306,7 +305,8 @@ def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, f
                 pairs[side] = (hex, other, textured)
 
     def read_all(reader: LinkReader) -> dict:
-        return {side: reader.read(a, b, fill[a], fill[b], textured) for side, (a, b, textured) in pairs.items()}
+        return {side: (*reader.read(a, b, fill[a], fill[b], textured), textured)
+                for side, (a, b, textured) in pairs.items()}
     reader = LinkReader(sampler, lines, draft.correction)
     read = read_all(reader)
     again = LinkReader(sampler, lines, draft.correction, reader.learned())
