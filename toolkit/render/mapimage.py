@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from ..errors import BuildError
 from ..game import Game, Map
@@ -156,6 +156,42 @@ class MapImage:
                     out = Image.new("RGB", (x1 - x0, y1 - y0), None)   # every pixel comes from a tile
                 out.paste(tile, (tile_box[0] - x0, tile_box[1] - y0))
         return out if out is not None else Image.new("RGB", (x1 - x0, y1 - y0))   # an empty window
+
+    def inked(self, box: tuple[int, int, int, int]) -> bool:
+        """Whether anything of the map is drawn in ``box`` (left, top, right, bottom): a hex
+        (its fill, grid, symbols, id), a line, band or marker, a name, an edge label or the ink
+        of a legend block; found from the plan, without drawing the map (a legend block is
+        drawn once to find its ink). A print sheet that shows none of it is left out."""
+        x0, y0, x1, y1 = box
+        if x1 <= x0 or y1 <= y0:
+            return False
+        scene = self.scene
+        hx0, hy0, hx1, hy1 = self.hex_area
+        if x0 < hx1 and hx0 < x1 and y0 < hy1 and hy0 < y1:
+            if scene.hex_index.within(box):
+                return True
+            raw, pads = scene.op_raw, scene.op_pads
+            if len(raw) and bool(((raw[:, 0] - pads < x1) & (x0 < raw[:, 2] + pads)
+                                  & (raw[:, 1] - pads < y1) & (y0 < raw[:, 3] + pads)).any()):
+                return True
+            rects = [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in scene.edge_tiles]
+            rects += [place[-1] for place in scene.place_list]
+            if any(a < x1 and x0 < c and b < y1 and y0 < d for a, b, c, d in rects):
+                return True
+        for (bx0, by0, _, _), block in self._blocks:
+            ink = self._block_ink(block)
+            if ink is not None and ink[0] + bx0 < x1 and x0 < ink[2] + bx0 and ink[1] + by0 < y1 and y0 < ink[3] + by0:
+                return True
+        return False
+
+    def _block_ink(self, block) -> tuple[int, int, int, int] | None:
+        """The box of a legend block's ink within the block (None if it draws nothing)."""
+        inks = self.__dict__.setdefault("_block_inks", {})
+        if id(block) not in inks:
+            image = self._block_image(block)
+            paper = Image.new("RGB", image.size, self.scene.theme.paper)
+            inks[id(block)] = ImageChops.difference(image, paper).getbbox()
+        return inks[id(block)]
 
     def _keep(self, key: tuple[int, int], tile: Image.Image) -> None:
         """Keep a tile for later windows, forgetting the oldest beyond :data:`KEPT_TILES` tiles

@@ -3,7 +3,8 @@
 A map larger than a page is cut into sheets that overlap by a strip; registration marks in
 each strip sit at the same map position on both sheets, and a dashed line marks where to
 trim one sheet before laying it over its neighbour. The margin names each sheet and its
-neighbours. Pages are drawn and written one at a time (lossless, Flate) so memory stays at one
+neighbours. A sheet that would show nothing of the map (the paper beside a short legend) is
+not printed; the others keep their names in the grid of sheets. Pages are drawn and written one at a time (lossless, Flate) so memory stays at one
 page, whatever the size of the map.
 """
 
@@ -23,7 +24,7 @@ from ..io import atomic_path
 from .fonts import font
 from .mapimage import MapImage
 
-__all__ = ["PAPERS", "Sheet", "plan_sheets", "print_pdf"]
+__all__ = ["PAPERS", "Sheet", "plan_sheets", "printed_sheets", "print_pdf"]
 
 #: Paper sizes in inches (portrait).
 PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
@@ -76,18 +77,38 @@ def plan_sheets(image_size: tuple[int, int], dpi: int, paper: str = "a4", *, mar
     return landscape, sheets, page
 
 
+def printed_sheets(map_image: MapImage, sheets: list[Sheet], overlap: int) -> list[Sheet]:
+    """The sheets worth printing: those that show something of the map (:meth:`MapImage.inked`)
+    that no printed neighbour shows in the strip they share (``overlap`` pixels)."""
+    kept = {(s.row, s.col): s for s in sheets if map_image.inked(s.box)}
+    # last first: a sheet whose only ink lies in the strip it shares with a printed neighbour
+    # adds nothing (its neighbour, still printed, shows that ink)
+    for (row, col), sheet in sorted(kept.items(), reverse=True):
+        x0, y0, x1, y1 = sheet.box
+        x0 += overlap if (row, col - 1) in kept else 0
+        x1 -= overlap if (row, col + 1) in kept else 0
+        y0 += overlap if (row - 1, col) in kept else 0
+        y1 -= overlap if (row + 1, col) in kept else 0
+        if not map_image.inked((x0, y0, x1, y1)):
+            del kept[(row, col)]
+    return [s for s in sheets if (s.row, s.col) in kept]
+
+
 def print_pdf(map_image: MapImage, path: str | os.PathLike, paper: str = "a4", *,
               overlap: float = 0.5, margin: float = 0.45, title: str | None = None,
               progress: Callable[[str], None] | None = None) -> Path:
     """Write ``map_image`` as a print PDF tiled on ``paper`` (``a4`` or ``letter``) at its DPI.
 
     Each page draws only its own part of the map (:meth:`MapImage.region`), so memory stays
-    at one page whatever the size of the map; ``progress`` hears of each page."""
+    at one page whatever the size of the map; ``progress`` hears of each page. A sheet that
+    would show nothing of the map is left out (:func:`printed_sheets`)."""
     dpi = map_image.dpi
-    landscape, sheets, (pw, ph) = plan_sheets(map_image.size, dpi, paper, margin=margin, overlap=overlap)
+    landscape, planned, (pw, ph) = plan_sheets(map_image.size, dpi, paper, margin=margin, overlap=overlap)
     title = title or map_image.game_map.name
-    nx = max(s.col for s in sheets) + 1
-    ny = max(s.row for s in sheets) + 1
+    nx = max(s.col for s in planned) + 1
+    ny = max(s.row for s in planned) + 1
+    sheets = printed_sheets(map_image, planned, round(overlap * dpi)) or planned[:1]
+    grid = _SheetGrid(nx, ny, {(s.row, s.col) for s in sheets}, [s.name for s in planned if s not in sheets])
     path = Path(path)
     with atomic_path(str(path)) as tmp:
         with open(tmp, "wb") as fh:
@@ -95,16 +116,28 @@ def print_pdf(map_image: MapImage, path: str | os.PathLike, paper: str = "a4", *
             for n, sheet in enumerate(sheets):
                 if progress is not None and len(sheets) > 1:
                     progress(f"map {map_image.game_map.id}: page {n + 1} of {len(sheets)} ({sheet.name})")
-                page = _page(map_image, sheet, (pw, ph), dpi, margin, overlap, nx, ny, title)
+                page = _page(map_image, sheet, (pw, ph), dpi, margin, overlap, grid, n, title)
                 writer.add_page(page, pw * 72 / dpi, ph * 72 / dpi)
                 del page
             writer.close()
     return path
 
 
+@dataclass(frozen=True)
+class _SheetGrid:
+    """The grid of sheets a map was cut into: its size, the sheets printed (row, col) and the
+    names of those left out."""
+
+    nx: int
+    ny: int
+    printed: set
+    blank: list
+
+
 def _page(map_image: MapImage, sheet: Sheet, page_size, dpi: int, margin: float, overlap: float,
-          nx: int, ny: int, title: str) -> Image.Image:
+          grid: _SheetGrid, number: int, title: str) -> Image.Image:
     pw, ph = page_size
+    nx, ny = grid.nx, grid.ny
     page = Image.new("RGB", (pw, ph), "white")
     m = round(margin * dpi)
     x0, y0, x1, y1 = sheet.box
@@ -141,8 +174,9 @@ def _page(map_image: MapImage, sheet: Sheet, page_size, dpi: int, margin: float,
             draw.line((ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1),
                       fill=ink, width=thin)
 
-    strips_x = _strips(sheet.col, nx, x0, x1, ov)
-    strips_y = _strips(sheet.row, ny, y0, y1, ov)
+    # only towards a printed neighbour: nothing is laid over the side of a sheet left out
+    strips_x = _strips(x0, x1, ov, (sheet.row, sheet.col - 1) in grid.printed, (sheet.row, sheet.col + 1) in grid.printed)
+    strips_y = _strips(y0, y1, ov, (sheet.row - 1, sheet.col) in grid.printed, (sheet.row + 1, sheet.col) in grid.printed)
     for sx0, sx1 in strips_x:
         mx = m + (sx0 + sx1) / 2 - x0
         dashed((mx, m), (mx, m + h))
@@ -156,13 +190,13 @@ def _page(map_image: MapImage, sheet: Sheet, page_size, dpi: int, margin: float,
     # labels in the margin: this sheet and its neighbours
     f = font(0.13 * dpi, bold=True, family="condensed")
     small = font(0.11 * dpi, family="condensed")
-    total = nx * ny
-    draw.text((m + L, m / 2), f"{title}  \u2014  sheet {sheet.name} of {total} ({ny} \u00d7 {nx})",
+    total = len(grid.printed)
+    draw.text((m + L, m / 2), f"{title}  \u2014  sheet {sheet.name}, page {number + 1} of {total} ({ny} \u00d7 {nx})",
               font=f, fill=ink, anchor="lm")
     names = {(-1, 0): "\u2191 ", (1, 0): "\u2193 ", (0, -1): "\u2190 ", (0, 1): "\u2192 "}
     for (dr, dc), arrow in names.items():
         r, c = sheet.row + dr, sheet.col + dc
-        if not (0 <= r < ny and 0 <= c < nx):
+        if (r, c) not in grid.printed:
             continue
         other = f"{arrow}{_ROWS[r % 26]}{c + 1}"
         if dr == -1:
@@ -174,17 +208,20 @@ def _page(map_image: MapImage, sheet: Sheet, page_size, dpi: int, margin: float,
         else:
             draw.text((min(pw - m / 2, m + w + m / 2), m + h / 2), other.strip(), font=small, fill=ink, anchor="mm")
     if total > 1:
+        blank = (f" Sheet{'s' if len(grid.blank) > 1 else ''} {', '.join(grid.blank)}: blank, not printed."
+                 if grid.blank else "")
         draw.text((m, ph - m / 2), f"Trim along the dashed line and lay over the next sheet, matching the "
-                                   f"\u2295 marks; overlap {overlap:g} in.", font=small, fill=ink, anchor="lm")
+                                   f"\u2295 marks; overlap {overlap:g} in.{blank}", font=small, fill=ink, anchor="lm")
     return page
 
 
-def _strips(index: int, count: int, lo: int, hi: int, ov: int) -> list[tuple[int, int]]:
-    """The overlap strips (map coordinates) on a sheet: at its low side and its high side."""
+def _strips(lo: int, hi: int, ov: int, before: bool, after: bool) -> list[tuple[int, int]]:
+    """The overlap strips (map coordinates) on a sheet: at its low side if a printed sheet
+    lies ``before`` it, at its high side if one lies ``after`` it."""
     out = []
-    if index > 0:
+    if before:
         out.append((lo, lo + ov))
-    if index < count - 1:
+    if after:
         out.append((hi - ov, hi))
     return out
 
