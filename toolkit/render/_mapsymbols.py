@@ -11,11 +11,11 @@ import math
 import random
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
 from .theme import TerrainStyle
 
-__all__ = ["sprite", "VARIANTS"]
+__all__ = ["sprite", "sign", "VARIANTS", "SIGNS"]
 
 SS = 3          # supersampling of sprites
 VARIANTS = 3    # variants of each symbol
@@ -59,6 +59,41 @@ def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0,
     from PIL import ImageChops
     big.putalpha(ImageChops.multiply(alpha, mask))
     return big.resize((side, side), Image.LANCZOS)
+
+
+#: Symbols that mark a place in the hex rather than cover it, drawn as a small :func:`sign` when
+#: a hex holds another such symbol (Demyansk's airfield in a town): the centre of each
+#: symbol's ink in its sprite (fractions of the hex size), which becomes the sign's centre.
+SIGNS = {"airfield": (0.0, 0.08), "fort": (0.0, 0.05)}
+
+
+@lru_cache(maxsize=256)
+def sign(style: TerrainStyle, size: float, scale: float, halo: tuple) -> Image.Image | None:
+    """The symbol of ``style`` (one of :data:`SIGNS`) at ``scale`` of its size in a hex
+    ``size`` pixels across, its ink's centre at the centre of the square RGBA image, not
+    clipped to a hex, with a rim of ``halo`` round it: it is drawn over the hex's other
+    symbols (the blocks of a town) and stays legible there."""
+    painter = _PAINTERS.get(style.symbol or "")
+    if painter is None or style.symbol not in SIGNS:
+        return None
+    cx, cy = SIGNS[style.symbol]
+    side = math.ceil(0.8 * size * scale) + 4
+    big = Image.new("RGBA", (side * SS, side * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    unit = size * SS
+    c = side * SS / 2
+
+    def P(x: float, y: float) -> tuple[float, float]:
+        return c + (x - cx) * unit * scale, c + (y - cy) * unit * scale
+
+    painter(draw, P, unit * scale, style, random.Random(f"{style.symbol}-sign"))
+    ink = big.resize((side, side), Image.LANCZOS)
+    rim = max(1, round(size * 0.02))
+    alpha = ink.getchannel("A").point(lambda a: 255 if a > 24 else 0).filter(ImageFilter.MaxFilter(2 * rim + 1))
+    out = Image.new("RGBA", (side, side), tuple(halo[:3]) + (0,))
+    out.putalpha(alpha.filter(ImageFilter.GaussianBlur(0.6)))
+    out.alpha_composite(ink)
+    return out
 
 
 def _w(scale: float, frac: float) -> int:
