@@ -71,12 +71,20 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self._grid_plan()
         rec = Recorder(self.factor)
         self.shorelines(rec)
+        start = len(rec.items)
         self.hexsides(rec)
         self.lines(rec)
+        # the ops of rivers, hexside lines, roads and railways (not the bridges): a name knocks
+        # them out under its lettering (see NameLayer.knockouts)
+        linework = np.zeros(len(rec.items), dtype=bool)
+        linework[start:] = True
+        for a, b in self.__dict__.get("bridge_spans", ()):
+            linework[a:b] = False
         edge_labels = self.edges(rec)
         self.hex_ids()   # before the markers: a star or disc keeps off its hex's id
         self.marker_list = self.markers(rec)
         self.ops = rec.items
+        self.linework = np.concatenate([linework, np.zeros(len(self.ops) - len(linework), dtype=bool)])
         self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
                                     for _, b, p in self.ops], dtype=float).reshape(-1, 4)
         self.op_index = Boxes(self.op_boxes)
@@ -84,6 +92,8 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.op_pads = np.asarray([p for _, _, p in self.ops], dtype=float)
         self.edge_tiles = self.edge_labels(edge_labels)
         self.places()
+        self.knockouts = self.name_knockouts()
+        self._knockout_bases: dict[int, Image.Image] = {}
         self.hex_boxes = self._hex_extents()
         self.hex_index = Boxes(self.hex_boxes)
 
@@ -157,9 +167,10 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
 
     # -- painting a window -----------------------------------------------------------------
 
-    def paint(self, image: Image.Image, origin: tuple[int, int]) -> None:
+    def paint(self, image: Image.Image, origin: tuple[int, int], bare: bool = False) -> None:
         """Draw the part of the map that falls in ``image``, whose top-left pixel is map
-        pixel ``origin`` (whole pixels)."""
+        pixel ``origin`` (whole pixels); ``bare``: without the linework a name knocks out,
+        nor the names (what shows through a knock-out)."""
         ox, oy = origin
         box = (ox, oy, ox + image.width, oy + image.height)
         draw = ImageDraw.Draw(image)
@@ -199,6 +210,8 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
         canvas = Canvas(image, self.factor, origin=origin)
         near = self.op_index.within(box)
+        if bare:
+            near = [n for n in near if not self.linework[n]]
         canvas.add_many([self.ops[n][0] for n in near], self.op_raw[near], self.op_pads[near])
         canvas.flush()
         for tile, (x, y) in self.edge_tiles:
@@ -220,6 +233,17 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
                 X, Y = floor(x + 0.5) - ox, floor(y + 0.5) - oy   # snap()
                 for mask, gx, gy, w, h in label_layout(label, size, bold, family, anchor):
                     paste(c, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
+        if bare:
+            return
+        # under the names that lie over roads, rails or rivers, the map without them
+        for n, (kbox, mask) in enumerate(self.knockouts):
+            if meets(kbox, box):
+                base = self._knockout_bases.get(n)
+                if base is None:   # drawn from the knock-out's own corner: the same in every window
+                    base = Image.new("RGB", (kbox[2] - kbox[0], kbox[3] - kbox[1]), self.theme.paper)
+                    self.paint(base, kbox[:2], bare=True)
+                    self._knockout_bases[n] = base
+                image.paste(base, (kbox[0] - ox, kbox[1] - oy), mask)
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)

@@ -83,6 +83,7 @@ class LineLayer:
         """A bridge where each line crosses the water. Lines that cross one hexside side by side
         (a railway drawn beside its road) share one bridge wide enough for both, not two decks
         and their wings on top of each other; a railway alone gets a dark deck."""
+        first = len(getattr(canvas, "items", ()))
         groups: list[list] = []
         for side, at, direction, rail in crossings:
             d = math.hypot(*direction) or 1.0
@@ -126,12 +127,18 @@ class LineLayer:
                 canvas.shape(shapely.MultiPoint(corners).convex_hull, fill=self.theme.paper)
         for (side, at, direction, _, deck, half_w), keep in zip(bridges, wings):
             self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck, half_w, keep)
+        self._bridge_span(canvas, first)
+
+    def _bridge_span(self, canvas, first: int) -> None:
+        """Note the recorded ops from ``first`` on as a bridge's: not linework a name knocks out."""
+        self.__dict__.setdefault("bridge_spans", []).append((first, len(getattr(canvas, "items", ()))))
 
     def _bridge(self, canvas, at, direction, gap: float, colour, deck=None, half_w: float | None = None,
                 wings=(True, True)) -> None:
         """A bridge centred on ``at``, its deck along ``direction`` (where the road runs),
         ``half_w`` either side of it (by default as wide as one road), with the wings of
         ``wings`` (left, right of the deck)."""
+        first = len(getattr(canvas, "items", ()))
         mx, my = at
         d = math.hypot(*direction) or 1.0
         ux, uy = direction[0] / d, direction[1] / d
@@ -156,6 +163,7 @@ class LineLayer:
                         (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)]
             canvas.line(wing_pts, colour, w)
             self.__dict__.setdefault("bridge_wings", []).append(wing_pts)
+        self._bridge_span(canvas, first)
 
     def _water_near(self, segment) -> list:
         """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""

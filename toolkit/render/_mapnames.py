@@ -7,9 +7,10 @@ import math
 
 import numpy as np
 
-from ._glyphs import text_box
+from ._glyphs import text_box, text_sprite
 from ._mapgeom import Bins, Boxes, line_cover, overlap
 from ._mapids import _extent
+from ._raster import snap
 from .theme import rgb
 
 
@@ -67,7 +68,7 @@ class NameLayer:
                     framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
             return [framed[n] for n in numbers]
 
-        segments, widths = self._name_obstacles(k)
+        segments, widths, wet = self._name_obstacles(k)
         half_w = widths / 2
         seg_boxes = np.column_stack([np.minimum(segments[:, 0], segments[:, 2]) - half_w,
                                      np.minimum(segments[:, 1], segments[:, 3]) - half_w,
@@ -99,6 +100,7 @@ class NameLayer:
                     local = hard(area) + others
                     lines = seg_index.within(farea)
                     segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
+                    water = segs[wet[lines]]
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
                         rect = (x + ex0, y + ey0, x + ex1, y + ey1)
@@ -108,7 +110,10 @@ class NameLayer:
                         # the ink of lines under the name against the distance from the best
                         # spot: half a hex aside is worth a road crossing the name
                         cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
-                        cost = (clash, cover + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, rank)
+                        if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
+                                                                           min(max(fy, rect[1]), rect[3])), water):
+                            cover += self.ACROSS / self.LINE_WEIGHT * unit ** 2   # across a river from its town
+                        cost = (clash, cover * self.LINE_WEIGHT + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, rank)
                         if best is None or cost < best[0]:
                             best = (cost, hex, (dx, dy, side), shrink, rect)
                         if clash == 0 and cover == 0:
@@ -132,21 +137,54 @@ class NameLayer:
             self.place_boxes[key] = rect
             self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
 
-    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-        """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
-        and their widths, at ``k`` times this size: what a name should not lie along."""
-        parts, widths = [], []
-        lines = [(np.asarray(pts, dtype=float).reshape(-1, 2),
-                  self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0))
+    #: What the ink of the lines under a name weighs against its distance from its usual spot
+    #: (the lines are knocked out under the lettering: a road crossing it costs two thirds of a hex).
+    LINE_WEIGHT = 1.0
+
+    #: What a name across a river from its town costs, in the frame's hexes squared (the
+    #: distance of the name from its usual spot weighs 0.0225 a hex).
+    ACROSS = 0.25
+
+    #: How far beyond its letters and their halo (a fraction of the font size) a name knocks
+    #: out the linework under it: enough to close the gaps between the letters.
+    KNOCKOUT = 0.24
+
+    def name_knockouts(self) -> list[tuple]:
+        """Per name with roads, railways, rivers or hexside lines under its lettering: the box
+        of its knock-out and the mask (the letters grown by :attr:`KNOCKOUT` of the font size)
+        inside which the map is drawn without them, as a printed map breaks a line under the
+        lettering of a name rather than print the name over it."""
+        work = np.flatnonzero(self.linework)
+        if not len(work) or not self.place_list:
+            return []
+        raw, pads = self.op_raw[work], self.op_pads[work]
+        out = []
+        for at, name, size, bold, family, _, hw, _, _ in self.place_list:
+            tile, dx, dy = text_sprite(name, size, bold, family, (0, 0, 0), "mm", hw + max(1, round(size * self.KNOCKOUT)))
+            x0, y0 = snap(at[0]) + dx, snap(at[1]) + dy
+            x1, y1 = x0 + tile.width, y0 + tile.height
+            if ((raw[:, 0] - pads < x1) & (x0 < raw[:, 2] + pads) & (raw[:, 1] - pads < y1) & (y0 < raw[:, 3] + pads)).any():
+                out.append(((x0, y0, x1, y1), tile.getchannel("A")))
+        return out
+
+    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows),
+        their widths, at ``k`` times this size, and whether each is water: what a name should
+        not lie along (nor lie beyond, for water)."""
+        parts, widths, wet = [], [], []
+        lines = [(np.asarray(pts, dtype=float).reshape(-1, 2),   # a railway as wide as its ties
+                  self.px(max(style.width, style.ties or 0.0)) + (self.px(0.022) if style.casing is not None else 0.0),
+                  style.key == "watercourse")
                  for style, pts in self.line_paths]
-        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05)) for line in self.water_lines]
-        for p, w in lines:
+        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05), True) for line in self.water_lines]
+        for p, w, water in lines:
             p = p * k
             parts.append(np.hstack([p[:-1], p[1:]]))
             widths.append(np.full(len(p) - 1, w * k))
+            wet.append(np.full(len(p) - 1, water))
         if not parts:
-            return np.zeros((0, 4)), np.zeros(0)
-        return np.concatenate(parts), np.concatenate(widths)
+            return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=bool)
+        return np.concatenate(parts), np.concatenate(widths), np.concatenate(wet)
 
     def _labelled_places(self) -> list[list]:
         """The places to name, one run per name and group of adjacent hexes (a town drawn over
@@ -179,3 +217,15 @@ class NameLayer:
                                                                         self.centres[p.hex][1] - my) / self.size, 6),
                                                        run.index(p))))
         return runs
+
+
+def _crosses(p, q, segments: np.ndarray) -> bool:
+    """Whether the segment from ``p`` to ``q`` crosses any of ``segments`` (x0, y0, x1, y1 rows)."""
+    (px, py), (qx, qy) = p, q
+    ax, ay, bx, by = segments[:, 0], segments[:, 1], segments[:, 2], segments[:, 3]
+
+    def side(x0, y0, x1, y1, x, y):
+        return np.sign((x1 - x0) * (y - y0) - (y1 - y0) * (x - x0))
+
+    return bool(((side(px, py, qx, qy, ax, ay) * side(px, py, qx, qy, bx, by) < 0)
+                 & (side(ax, ay, bx, by, px, py) * side(ax, ay, bx, by, qx, qy) < 0)).any())
