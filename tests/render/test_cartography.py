@@ -753,3 +753,55 @@ def test_no_bundled_name_shows_a_line_under_its_lettering(game_id):
         bare = _without_linework(game.maps[map_id], game, 150)
         assert [p[1] for p in bare.scene.place_list] == [p[1] for p in image.scene.place_list]
         assert _lines_under_names(image, bare) == [], map_id
+
+
+def _watercourse_crossings_off_bridges(image) -> list:
+    """Where a road or railway crosses a river drawn as a line (away from the ends of both)
+    with no bridge deck under the crossing: (hex, line)."""
+    scene = image.scene
+    decks = [Polygon(d) for d in getattr(scene, "bridge_decks", [])]
+    rivers = [LineString(pts) for style, pts in scene.line_paths if style.key == "watercourse"]
+    out = []
+    for style, pts in scene.line_paths:
+        if style.key == "watercourse":
+            continue
+        line = LineString(pts)
+        half = (max(style.width, style.ties or 0.0) / 2 + (0.011 if style.casing is not None else 0.0)) * scene.size
+        for river in rivers:
+            hit = line.intersection(river)
+            for p in getattr(hit, "geoms", [hit]):
+                if p.is_empty or p.geom_type != "Point" or min(p.distance(Point(pts[0])), p.distance(Point(pts[-1])),
+                                                               p.distance(river.boundary)) < 0.15 * scene.size:
+                    continue
+                if not any(d.contains(p.buffer(half * 0.9)) for d in decks):
+                    out.append((scene.grid.format(scene.layout.hex_at(p.x, p.y)), style.key))
+    return out
+
+
+def test_a_road_or_railway_crossing_a_river_drawn_as_a_line_crosses_on_a_bridge():
+    # White Death's watercourses are lines through hex centres: roads crossed them with no
+    # bridge, and a road along one was drawn on top of it
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    creek = Line("creek", tuple(Hex(6, r) for r in range(1, 8)))
+    road = Line("road", tuple(Hex(c, 4) for c in range(1, 13)))
+    rail = Line("rail", tuple(grid.line(Hex(1, 7), Hex(12, 1))))
+    along = Line("road", (Hex(3, 1), Hex(4, 1), Hex(5, 1), Hex(6, 1), Hex(6, 2), Hex(6, 3)))   # along the creek
+    m = _map([creek, road, rail, along])
+    m = replace(m, line_types={**m.line_types, "creek": LineType("creek", "Watercourse")})
+    for dpi in (100, 150, 300):
+        image = render_map(m, dpi=dpi)
+        assert _watercourse_crossings_off_bridges(image) == []
+        assert len(image.scene.bridge_decks) == 2   # the road's and the railway's
+        (_, water), _, (_, beside), _ = image.scene.line_paths   # drawn water first, then roads, rail
+        # the road along the creek runs beside it, their drawn widths apart
+        layout = image.layout
+        stretch = Polygon(layout.corners(Hex(6, 2))).buffer(-0.1 * layout.size)
+        apart = LineString(beside).intersection(stretch).distance(LineString(water).intersection(stretch))
+        assert apart >= (0.055 / 2 + 0.011 + 0.05 / 2) * layout.size
+
+
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_every_bundled_crossing_of_a_river_drawn_as_a_line_has_a_bridge(game_id):
+    for map_id, image in _bundled_plans(game_id).items():
+        # before: White Death's 14 crossings, none bridged
+        assert _watercourse_crossings_off_bridges(image) == [], map_id

@@ -35,12 +35,14 @@ class LineLayer:
             kind = self.m.line_types.get(line.code)
             kind = kind or LineType(code=line.code, name=line.code)
             styled.append((self.theme.line_style(kind), kind, line))
-        order = {"track": 0, "secondary": 1, "road": 2, "rail": 3}
+        order = {"watercourse": -1, "track": 0, "secondary": 1, "road": 2, "rail": 3}
         styled.sort(key=lambda item: order.get(item[0].key, 1))
-        # a railway that runs along a road is drawn beside it, not on top of it
-        road_steps = {frozenset(pair) for style, _, line in styled if style.key != "rail"
-                      for pair in zip(line.hexes, line.hexes[1:])}
-        paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set()), _SAMPLES), line)
+        # a railway that runs along a road is drawn beside it, not on top of it; so is a road
+        # or railway along a river drawn as a line (White Death's watercourses)
+        steps = {key: {frozenset(pair) for style, _, line in styled if (style.key == "watercourse") == (key == "water")
+                       for pair in zip(line.hexes, line.hexes[1:])} for key in ("water", "land")}
+        beside = {"watercourse": set(), "rail": steps["land"] | steps["water"]}
+        paths = [(style, catmull_rom(self._centreline(line, beside.get(style.key, steps["water"])), _SAMPLES), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
         # bridges under the lines that cross the water, where the drawn line crosses the
         # drawn river (a bridge given as a hexside feature is drawn here too)
@@ -60,8 +62,12 @@ class LineLayer:
                     at, direction = crossing(near, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
                     crossings.append((side, at, direction, style.key == "rail"))
-        self._bridges(canvas, crossings, water_width)
         paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
+        # and where a road or railway crosses a river drawn as a line
+        water_width = dict(water_width)
+        crossings += self._watercourse_crossings(paths, [kind for _, kind, line in styled if len(line.hexes) > 1],
+                                                 water_width)
+        self._bridges(canvas, crossings, water_width)
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for style, pts in paths:   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
@@ -78,6 +84,38 @@ class LineLayer:
                 canvas.segments([((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
                                  for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)],
                                 style.colour, max(1.0, w * 0.75))
+
+    def _watercourse_crossings(self, paths, kinds, water_width: dict) -> list[tuple]:
+        """Where the drawn roads and railways (that carry bridges) cross the drawn rivers of
+        line type, as :meth:`_bridges` takes them: the place stands for the hexside (the river
+        and the hex of the crossing: a road and a railway crossing there side by side share a
+        bridge), ``water_width`` learns its width. Not where a line ends on the river, nor
+        where it passes the river's own end."""
+        rivers = [(n, LineString(pts), style) for n, (style, pts) in enumerate(paths)
+                  if style.key == "watercourse" and len(pts) > 1]
+        out: list[tuple] = []
+        if not rivers:
+            return out
+        tree = shapely.STRtree([line for _, line, _ in rivers])
+        end_room = self.px(0.15)
+        for (style, pts), kind in zip(paths, kinds):
+            if style.key == "watercourse" or not kind.bridges or len(pts) < 2:
+                continue
+            line = LineString(pts)
+            ends = shapely.MultiPoint([pts[0], pts[-1]])
+            for i in tree.query(line, predicate="intersects"):
+                n, river, river_style = rivers[int(i)]
+                hit = line.intersection(river)
+                for p in getattr(hit, "geoms", [hit]):
+                    if p.geom_type != "Point" or p.distance(ends) < end_room or p.distance(river.boundary) < end_room:
+                        continue
+                    d = line.project(p)
+                    step = min(line.length, 1.0) * 0.5 + self.px(0.02)
+                    p0, p1 = line.interpolate(max(0.0, d - step)), line.interpolate(min(line.length, d + step))
+                    key = ("watercourse", n, self.layout.hex_at(p.x, p.y))
+                    water_width[key] = river_style.width
+                    out.append((key, (p.x, p.y), (p1.x - p0.x, p1.y - p0.y), style.key == "rail"))
+        return out
 
     def _bridges(self, canvas, crossings, water_width: dict) -> None:
         """A bridge where each line crosses the water. Lines that cross one hexside side by side
