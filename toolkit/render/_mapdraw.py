@@ -32,7 +32,7 @@ from ._mapids import HexIdLayer
 from ._maplines import LineLayer
 from ._mapmarkers import MarkerLayer
 from ._mapnames import NameLayer
-from ._mapsymbols import VARIANTS, sprite
+from ._mapsymbols import SIGNS, VARIANTS, sprite
 from ._mapwater import _WATER_SHAPES, WaterLayer  # noqa: F401 (the shapes kept: tests empty them here)
 from ._raster import Canvas, Recorder, ink
 from .theme import TerrainStyle, Theme, rgb
@@ -214,6 +214,9 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
             near = [n for n in near if not self.linework[n]]
         canvas.add_many([self.ops[n][0] for n in near], self.op_raw[near], self.op_pads[near])
         canvas.flush()
+        for tile, (x, y) in self.signs:
+            if meets((x, y, x + tile.width, y + tile.height), box):
+                image.paste(tile, (x - ox, y - oy), tile)
         for tile, (x, y) in self.edge_tiles:
             image.paste(tile, (x - ox, y - oy), tile)
         for text, x, y, size, colour in self.marker_list:
@@ -286,12 +289,21 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self._sprite_boxes: list[tuple] = []   # (hex number, box) of each sprite, for _hex_extents
         trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
         cells, centres, boxes, sprites = self.m.hexes, self.centres, self._sprite_boxes, self.sprites
+        self.sign_hexes: list[tuple] = []   # (hex, style) of the symbols drawn as a small sign (see markers)
+        drawn: dict[tuple, tuple] = {}   # per terrain and features: the codes drawn as sprites, as signs
         for n, h in enumerate(self.hexes):
             cell = cells.get(h)
             if cell is None:
                 continue
             variant = (h.col * 7 + h.row * 13) % VARIANTS
-            for code in (cell.terrain, *cell.features):
+            codes = (cell.terrain, *cell.features)
+            split = drawn.get(codes)
+            if split is None:
+                split = drawn[codes] = self._signs_apart(codes)
+            codes, signs = split
+            for style in signs:
+                self.sign_hexes.append((h, style))
+            for code in codes:
                 cut = trimmed.get((code, variant))
                 if cut is None:
                     cut = trimmed[(code, variant)] = _trimmed_sprite(self.style_of(code), self.size, flat, variant,
@@ -303,6 +315,20 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
                     box = (x, y, x + cut[4], y + cut[5])
                     sprites.setdefault(n, []).append((cut[0], box))   # pillow's core: pasted as is
                     boxes.append((n, *box))
+
+    def _signs_apart(self, codes: tuple) -> tuple[tuple, tuple]:
+        """The codes of a hex drawn as sprites, and the styles drawn as a small sign instead:
+        an airfield or fort in a hex with another such symbol or a settlement (Demyansk's
+        airfield in a town) would hide it, or be hidden under it, so it becomes a sign placed
+        like a marker, clear of the roads (see :meth:`markers`)."""
+        styles = [self.style_of(code) for code in codes]
+        points = [s for s in styles if s.symbol in SIGNS or s.symbol in ("city", "town", "village")]
+        if len(points) < 2:
+            return codes, ()
+        signs = [s for s in points if s.symbol in SIGNS]
+        if len(signs) == len(points):
+            signs = signs[1:]   # two signs alone: the first keeps its whole symbol
+        return tuple(c for c, s in zip(codes, styles) if s not in signs), tuple(signs)
 
     def _grid_lines(self, draw, local, order) -> None:
         colour, width = self.grid_style

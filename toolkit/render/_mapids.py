@@ -78,7 +78,8 @@ class HexIdLayer:
 
     #: Where an id a bridge would cover goes instead (fractions of the hex size; x away from
     #: the bridge first): beside it along the top of the hex, else a little lower.
-    ID_MOVES = ((0.1, 0.0), (0.13, 0.03), (0.16, 0.06), (0.0, 0.08), (0.0, 0.12), (0.08, 0.1), (0.0, 0.16))
+    ID_MOVES = ((0.1, 0.0), (0.13, 0.03), (0.16, 0.06), (0.0, 0.08), (0.0, 0.12), (0.08, 0.1), (0.0, 0.16),
+                (0.0, 0.2), (0.0, 0.24))   # below a railway's bridge drawn along the row (White Death 0716)
 
     #: Where an id water runs through goes instead: further into the hex (away from the
     #: river, lake side or shore along the hexside it sits by), then a little aside as well.

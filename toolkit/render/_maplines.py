@@ -39,9 +39,10 @@ class LineLayer:
         styled.sort(key=lambda item: order.get(item[0].key, 1))
         # a railway that runs along a road is drawn beside it, not on top of it; so is a road
         # or railway along a river drawn as a line (White Death's watercourses)
-        steps = {key: {frozenset(pair) for style, _, line in styled if (style.key == "watercourse") == (key == "water")
-                       for pair in zip(line.hexes, line.hexes[1:])} for key in ("water", "land")}
-        beside = {"watercourse": set(), "rail": steps["land"] | steps["water"]}
+        steps = {key: {frozenset(pair) for style, _, line in styled
+                       if key == {"watercourse": "water", "rail": "rail"}.get(style.key, "road")
+                       for pair in zip(line.hexes, line.hexes[1:])} for key in ("water", "road")}
+        beside = {"watercourse": set(), "rail": steps["road"] | steps["water"]}
         paths = [(style, catmull_rom(self._centreline(line, beside.get(style.key, steps["water"])), _SAMPLES), line)
                  for style, kind, line in styled if len(line.hexes) > 1]
         # bridges under the lines that cross the water, where the drawn line crosses the

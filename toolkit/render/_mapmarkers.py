@@ -13,6 +13,7 @@ from shapely.ops import unary_union
 
 from ..hexes import Hex
 from ._mapedges import _darker, side_colour
+from ._mapsymbols import sign
 from .theme import rgb
 
 
@@ -56,7 +57,23 @@ class MarkerLayer:
                 self.reserved.append((x - rs, y - rs, x + rs, y + rs))
                 self.marker_boxes.append((x - rs, y - rs, x + rs, y + rs))
                 texts.append(("S", x, y, rs * 1.25, self.theme.ink))
+        # the small signs of an airfield or fort sharing its hex with a town (see _signs_apart),
+        # below the middle of the hex, clear of the roads, the markers and the id
+        self.signs: list[tuple] = []   # (RGBA image, its top-left map pixel)
+        self.sign_boxes: list[tuple] = []   # where the signs are (names keep off them)
+        for h, style in self.__dict__.get("sign_hexes", ()):
+            tile = sign(style, self.size, self.SIGN_SCALE, self.theme.paper)
+            if tile is None:
+                continue
+            x, y = self._marker_spot(h, (0.0, 0.24), self.SIGN_SCALE * 0.3, taken)
+            left, top = round(x - tile.width / 2), round(y - tile.height / 2)
+            self.signs.append((tile, (left, top)))
+            half = self.px(self.SIGN_SCALE * 0.3)
+            self.sign_boxes.append((x - half, y - half, x + half, y + half))
         return texts
+
+    #: The size of a sign against its symbol's when it fills a hex of its own.
+    SIGN_SCALE = 0.5
 
     #: Where in its hex a marker may go (fractions of the hex size from the centre): a grid
     #: fine enough to slip between the roads of a junction.

@@ -47,9 +47,9 @@ class NameLayer:
         if not runs:
             return
         k = self.NAME_FRAME / self.size   # map pixels -> frame pixels
-        # what a name must not hide: ids, markers, bridges and edge labels (found by their box
+        # what a name must not hide: ids, markers, signs, bridges and edge labels (found by their box
         # on the map, weighed by their box in the frame)
-        items = [("id", h) for h in self.id_boxes] + [("box", b) for b in self.marker_boxes]
+        items = [("id", h) for h in self.id_boxes] + [("box", b) for b in (*self.marker_boxes, *self.sign_boxes)]
         items += [("box", (min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d)))
                   for d in self.__dict__.get("bridge_decks", ())]
         items += [("box", (x, y, x + tile.width, y + tile.height)) for tile, (x, y) in self.edge_tiles]
@@ -111,7 +111,8 @@ class NameLayer:
                         # spot: half a hex aside is worth a road crossing the name
                         cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
                         if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
-                                                                           min(max(fy, rect[1]), rect[3])), water):
+                                                                           min(max(fy, rect[1]), rect[3])), water,
+                                                                  0.15 * unit):
                             cover += self.ACROSS / self.LINE_WEIGHT * unit ** 2   # across a river from its town
                         cost = (clash, cover * self.LINE_WEIGHT + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, rank)
                         if best is None or cost < best[0]:
@@ -219,9 +220,15 @@ class NameLayer:
         return runs
 
 
-def _crosses(p, q, segments: np.ndarray) -> bool:
-    """Whether the segment from ``p`` to ``q`` crosses any of ``segments`` (x0, y0, x1, y1 rows)."""
+def _crosses(p, q, segments: np.ndarray, skip: float = 0.0) -> bool:
+    """Whether the segment from ``p`` to ``q`` crosses any of ``segments`` (x0, y0, x1, y1
+    rows), its first ``skip`` left out (a river drawn through the middle of a town's hex passes
+    through ``p`` itself: which side of it the name lies is not a crossing)."""
     (px, py), (qx, qy) = p, q
+    length = math.hypot(qx - px, qy - py)
+    if length <= skip:
+        return False
+    px, py = px + (qx - px) * skip / length, py + (qy - py) * skip / length
     ax, ay, bx, by = segments[:, 0], segments[:, 1], segments[:, 2], segments[:, 3]
 
     def side(x0, y0, x1, y1, x, y):
