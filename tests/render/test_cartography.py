@@ -851,3 +851,16 @@ def test_no_bundled_sign_is_covered(game_id):
         # Demyansk's two airfields (in a town, and in a wooded village), White Death's forts in
         # Velikiye Luki's town hexes (their star hid the town's blocks)
         assert _covered_signs(image) == [], map_id
+
+
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_bundled_ids_move_only_off_water_or_a_bridge(game_id):
+    # an id a road or railway crosses stays in its row, the line knocked out under it, as
+    # printed maps do; only one that would cut a notch in water or a bridge moves into its hex
+    for map_id, image in _bundled_plans(game_id).items():
+        scene = image.scene
+        water = unary_union(_water_shapes(scene) + [Polygon(d) for d in getattr(scene, "bridge_decks", [])])
+        k = scene.NAME_FRAME / scene.size
+        for h in scene._id_shift:
+            x0, y0, x1, y1 = (v / k for v in scene._framed_id(h, k, (0.0, 0.0)))   # where it would be
+            assert water.distance(box(x0, y0, x1, y1)) < 0.05 * scene.size, f"{map_id} {scene.grid.format(h)}"
