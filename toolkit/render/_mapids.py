@@ -82,12 +82,15 @@ class HexIdLayer:
                 (0.0, 0.2), (0.0, 0.24))   # below a railway's bridge drawn along the row (White Death 0716)
 
     #: Where an id water runs through goes instead: further into the hex (away from the
-    #: river, lake side or shore along the hexside it sits by), then a little aside as well.
-    ID_DRY_MOVES = tuple((0.0, n / 50) for n in range(1, 9)) + ((0.06, 0.08), (-0.06, 0.08), (0.1, 0.1), (-0.1, 0.1))
+    #: river, lake side or shore along the hexside it sits by), then a little aside as well,
+    #: then beside a river drawn down the middle of the hex.
+    ID_DRY_MOVES = tuple((0.0, n / 50) for n in range(1, 9)) + ((0.06, 0.08), (-0.06, 0.08), (0.1, 0.1), (-0.1, 0.1),
+                                                              (0.22, 0.2), (-0.22, 0.2), (0.22, 0.24), (-0.22, 0.24))
 
     def _ids_moved(self) -> dict:
         """Hexes whose id would cover a bridge deck or water (a river or lake side along the
-        hexside the id sits by, a lake's shore line), with where the id goes instead: its
+        hexside the id sits by, a lake's shore line, a river drawn as a line down the middle of
+        the hex), with where the id goes instead: its
         knock-out box would cut a notch in the water or the bridge. A bridge sits where its
         road crosses the river, and a road crossing the top side of a hex on a flat-topped
         grid crosses it right at the id; a river along that side runs through the id's box.
@@ -100,6 +103,10 @@ class HexIdLayer:
         water += [shapely.transform(b, lambda c: c * k) for b in self.__dict__.get("lake_bodies", ())]
         water += [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(max(0.5, 0.009 * F))
                   for pts, _ in self.shores if len(pts) > 1]
+        # a river drawn as a line runs down the middle of its hexes, through the id at their
+        # top: knocked out there, it would read as a dashed line (White Death's watercourses)
+        water += [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(style.width / 2 * F)
+                  for style, pts in self.__dict__.get("line_paths", ()) if style.key == "watercourse" and len(pts) > 1]
         if not decks and not water:
             return {}
         deck_tree, water_tree = shapely.STRtree(decks), shapely.STRtree(water)
