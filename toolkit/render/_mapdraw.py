@@ -77,11 +77,12 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.hex_ids()   # before the markers: a star or disc keeps off its hex's id
         self.marker_list = self.markers(rec)
         self.ops = rec.items
-        self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
-                                    for _, b, p in self.ops], dtype=float).reshape(-1, 4)
-        self.op_index = Boxes(self.op_boxes)
         self.op_raw = np.asarray([b for _, b, _ in self.ops], dtype=float).reshape(-1, 4)
         self.op_pads = np.asarray([p for _, _, p in self.ops], dtype=float)
+        raw, pads = self.op_raw, self.op_pads
+        self.op_boxes = np.column_stack([raw[:, 0] - pads - 4, raw[:, 1] - pads - 4,
+                                         raw[:, 2] + pads + 4, raw[:, 3] + pads + 4]).reshape(-1, 4)
+        self.op_index = Boxes(self.op_boxes)
         self.edge_tiles = self.edge_labels(edge_labels)
         self.places()
         self.hex_boxes = self._hex_extents()
