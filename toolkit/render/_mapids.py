@@ -138,7 +138,7 @@ class HexIdLayer:
         if len(water):
             near[shapely.STRtree(cells).query(water, predicate="intersects")[1]] = True
         numbers = np.flatnonzero(near)
-        boxes = self._framed_ids(numbers, k, np.zeros((len(numbers), 2)))
+        boxes = self._framed_ids([hexes[n] for n in numbers.tolist()], k, np.zeros((len(numbers), 2)))
         on_deck, wet = clash(boxes)
         hit = on_deck | wet
         numbers, boxes, on_deck = numbers[hit], boxes[hit], on_deck[hit]
@@ -156,7 +156,7 @@ class HexIdLayer:
             orders.append([(mx, my * inward) for mx, my in order])
         tried = len(orders[0])
         shifts = np.asarray(orders, dtype=float).reshape(-1, 2)
-        moved = self._framed_ids(numbers, k, shifts, tried)
+        moved = self._framed_ids([hexes[n] for n in numbers.tolist()], k, shifts, tried)
         # each hex's corners as Layout.corners makes them (its centre plus the same offsets)
         corners = centres[numbers, None, :] + np.asarray(self._unit_corners())[None]
         rooms = shapely.buffer(shapely.polygons(corners * k), -inset)
@@ -177,16 +177,15 @@ class HexIdLayer:
                 moves[hexes[n]] = order[good[0]]
         return moves
 
-    def _framed_ids(self, numbers: np.ndarray, k: float, shifts: np.ndarray, each: int = 1) -> np.ndarray:
-        """:meth:`_framed_id` of the hexes numbered ``numbers``, each moved by ``each`` rows of
-        ``shifts`` in turn (an N * each x 2 array), as rows of an N * each x 4 array: the same
-        arithmetic, on arrays."""
+    def _framed_ids(self, hexes: list[Hex], k: float, shifts: np.ndarray, each: int = 1) -> np.ndarray:
+        """:meth:`_framed_id` of ``hexes``, each moved by ``each`` rows of ``shifts`` in turn
+        (an N * each x 2 array), as rows of an N * each x 4 array: the same arithmetic, on arrays."""
         size, bold, family = self.id_font
         dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
-        hexes, text = self.hexes, self._id_text
-        at = np.asarray([self.centres[hexes[n]] for n in numbers.tolist()], dtype=float).reshape(-1, 2)
-        extents = np.asarray([_extent(text.get(hexes[n]) or self.grid.format(hexes[n]), size * k, bold, family,
-                                      self.id_anchor) for n in numbers.tolist()], dtype=float).reshape(-1, 4)
+        text, fmt = self._id_text, self.grid.format
+        at = np.asarray([self.centres[h] for h in hexes], dtype=float).reshape(-1, 2)
+        extents = np.asarray([_extent(text.get(h) or fmt(h), size * k, bold, family, self.id_anchor) for h in hexes],
+                             dtype=float).reshape(-1, 4)
         if each > 1:
             at, extents = np.repeat(at, each, axis=0), np.repeat(extents, each, axis=0)
         x = (at[:, 0] + shifts[:, 0] * self.size) * k
