@@ -8,7 +8,7 @@ import numpy as np
 import shapely
 
 from ..hexes import Hex
-from ._glyphs import label_box
+from ._glyphs import _label_extent
 from .fonts import font
 from .theme import rgb
 
@@ -42,27 +42,42 @@ class HexIdLayer:
         self._id_text: dict[Hex, str] = {h: fmt(h) for h in self.hexes}
         self._id_shift = self._ids_moved()
         pad = max(1, round(self.px(0.012)))
+        hexes, text, shift = self.hexes, self._id_text, self._id_shift
+        labels = [text[h] for h in hexes]
+        # every id's place and box in arrays: the arithmetic of label_box (snapped anchor plus
+        # the label's extent), hex by hex the same numbers
+        at = np.asarray(list(self.centres.values()), dtype=float).reshape(-1, 2)   # in the order of hexes
+        for h, (sx, sy) in shift.items():   # moved aside for a bridge or water
+            n = self._hex_number(h)
+            cx, cy = at[n]
+            at[n] = (cx + sx * self.size, cy + sy * self.size)
+        size, bold, family = self.id_font
+        extent = np.asarray([_label_extent(label, size, bold, family, self.id_anchor) for label in labels],
+                            dtype=np.int64).reshape(-1, 4)
+        ys = at[:, 1] + dy
+        anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
+        boxes = (np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)).tolist()
         styles: dict = {}
-        lumas: dict = {}
-        shift = self._id_shift
-        for h in self.hexes:
-            cx, cy = self.centres[h]
-            if h in shift:   # moved aside for a bridge
-                cx, cy = cx + shift[h][0] * self.size, cy + shift[h][1] * self.size
-            label = self._id_text[h]
-            water = self.water_colour.get(h)
-            ground = water or self.fills[h]
-            ink = lumas.get(ground)
-            if ink is None:
-                ink = lumas[ground] = colour if _luma(ground) > 0.55 else self.theme.paper
-            x0, y0, x1, y1 = label_box(cx, cy + dy, label, *self.id_font, anchor=self.id_anchor)
-            box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-            # nothing but the id shows in its box: a road, rail, river or shore line passing
-            # there is interrupted by it (on water the box is water)
-            knock = ground
-            self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock)), label))
-            self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
-            self.id_boxes[h] = box
+        water, fills, paper = self.water_colour, self.fills, self.theme.paper
+        ids, reserved, id_boxes = self.ids, self.reserved, self.id_boxes
+        for h, x, y, box, label in zip(hexes, at[:, 0].tolist(), ys.tolist(), map(tuple, boxes), labels):
+            ground = water.get(h) or fills[h]
+            style = styles.get(ground)
+            if style is None:
+                ink = colour if _luma(ground) > 0.55 else paper
+                # nothing but the id shows in its box: a road, rail, river or shore line passing
+                # there is interrupted by it (on water the box is water)
+                style = styles[ground] = (ink, ground)
+            ids.append((x, y, box, style, label))
+            reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
+            id_boxes[h] = box
+
+    def _hex_number(self, h: Hex) -> int:
+        """Where ``h`` is in :attr:`hexes`."""
+        numbers = self.__dict__.get("_hex_numbers")
+        if numbers is None:
+            numbers = self._hex_numbers = {h: n for n, h in enumerate(self.hexes)}
+        return numbers[h]
 
     def _framed_id(self, h: Hex, k: float, shift: tuple | None = None) -> tuple:
         """The box of ``h``'s id (and its knock-out margin) as printed at ``k`` times this size,
