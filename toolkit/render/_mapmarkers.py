@@ -72,8 +72,8 @@ class MarkerLayer:
         if "_obstacles" not in self.__dict__:
             F = self.NAME_FRAME
             drawn, halves = [], []
-            for style, line in self.line_paths:
-                drawn.append(LineString(np.asarray(line, dtype=float) * k))
+            for (style, _), line in zip(self.line_paths, self.line_arrays):
+                drawn.append(LineString(line * k))
                 halves.append(max(style.width, style.ties or 0.0) / 2 + (0.011 if style.casing is not None else 0.0))
             for line, width in zip(self.water_lines, self.water_widths):
                 drawn.append(shapely.transform(line, lambda c: c * k))

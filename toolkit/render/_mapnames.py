@@ -136,9 +136,8 @@ class NameLayer:
         """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
         and their widths, at ``k`` times this size: what a name should not lie along."""
         parts, widths = [], []
-        lines = [(np.asarray(pts, dtype=float).reshape(-1, 2),
-                  self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0))
-                 for style, pts in self.line_paths]
+        lines = [(pts, self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0))
+                 for (style, _), pts in zip(self.line_paths, self.line_arrays)]
         lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05)) for line in self.water_lines]
         for p, w in lines:
             p = p * k
