@@ -46,7 +46,7 @@ class HexIdLayer:
         labels = [text[h] for h in hexes]
         # every id's place and box in arrays: the arithmetic of label_box (snapped anchor plus
         # the label's extent), hex by hex the same numbers
-        at = np.asarray(list(self.centres.values()), dtype=float).reshape(-1, 2)   # in the order of hexes
+        at = self.centre_array.copy()   # in the order of hexes
         for h, (sx, sy) in shift.items():   # moved aside for a bridge or water
             n = self._hex_number(h)
             cx, cy = at[n]
@@ -56,7 +56,9 @@ class HexIdLayer:
                             dtype=np.int64).reshape(-1, 4)
         ys = at[:, 1] + dy
         anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
-        boxes = (np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)).tolist()
+        boxes = np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)
+        self.id_box_array = boxes.astype(float)   # for the hexes' extents (see MapScene._hex_extents)
+        boxes = boxes.tolist()
         styles: dict = {}
         water, fills, paper = self.water_colour, self.fills, self.theme.paper
         ids, reserved, id_boxes = self.ids, self.reserved, self.id_boxes
@@ -144,7 +146,7 @@ class HexIdLayer:
 
         # only hexes within a hex of a deck or of water can have either under their id
         hexes = self.hexes
-        centres = np.asarray(list(self.centres.values()), dtype=float).reshape(-1, 2)   # in the order of hexes
+        centres = self.centre_array   # in the order of hexes
         at = centres * k
         cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
         near = np.zeros(len(hexes), dtype=bool)
