@@ -25,6 +25,7 @@ class HexIdLayer:
         """Where each hex id goes, its knock-out box (hex colour, painted over whatever line
         crosses there, as printed maps do) and its ink."""
         self.ids: list[tuple] = []   # per hex: (x, y, knock-out box, (ink, knock-out colour or None))
+        self.id_box_array = np.zeros((0, 4))   # the same boxes as rows of an array
         where = self.m.hex_ids
         if where == "none":
             return
