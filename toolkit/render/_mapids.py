@@ -82,17 +82,6 @@ class HexIdLayer:
             numbers = self._hex_numbers = {h: n for n, h in enumerate(self.hexes)}
         return numbers[h]
 
-    def _framed_id(self, h: Hex, k: float, shift: tuple | None = None) -> tuple:
-        """The box of ``h``'s id (and its knock-out margin) as printed at ``k`` times this size,
-        moved by ``shift`` (fractions of the hex size; by default where :meth:`hex_ids` put it)."""
-        size, bold, family = self.id_font
-        dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
-        sx, sy = shift if shift is not None else self._id_shift.get(h, (0.0, 0.0))
-        cx, cy = self.centres[h]
-        x, y = (cx + sx * self.size) * k, (cy + dy + sy * self.size) * k
-        x0, y0, x1, y1 = _extent(self._id_text.get(h) or self.grid.format(h), size * k, bold, family, self.id_anchor)
-        return (x + x0 - pad - 1, y + y0 - pad - 1, x + x1 + pad + 1, y + y1 + pad + 1)
-
     #: Where an id a bridge would cover goes instead (fractions of the hex size; x away from
     #: the bridge first): beside it along the top of the hex, else a little lower.
     ID_MOVES = ((0.1, 0.0), (0.13, 0.03), (0.16, 0.06), (0.0, 0.08), (0.0, 0.12), (0.08, 0.1), (0.0, 0.16))
@@ -196,8 +185,9 @@ class HexIdLayer:
         return moves
 
     def _framed_ids(self, hexes: list[Hex], k: float, shifts: np.ndarray, each: int = 1) -> np.ndarray:
-        """:meth:`_framed_id` of ``hexes``, each moved by ``each`` rows of ``shifts`` in turn
-        (an N * each x 2 array), as rows of an N * each x 4 array: the same arithmetic, on arrays."""
+        """The boxes of the ids of ``hexes`` (and their knock-out margins) as printed at ``k``
+        times this size, each moved by ``each`` rows of ``shifts`` in turn (fractions of the hex
+        size, an N * each x 2 array), as rows of an N * each x 4 array."""
         size, bold, family = self.id_font
         dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
         text, fmt = self._id_text, self.grid.format
