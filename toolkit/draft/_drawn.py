@@ -36,6 +36,8 @@ BLENDS = ((1.0, 8), (0.7, 10), (0.45, 12))
 #: What each overlay of a drawing costs (grey levels of the mean difference): of two drawings
 #: that fit alike, the one with fewer overlays (a symbol must show to be read).
 PER_OVERLAY = 1.5
+#: What a difference in grain costs (per grey level of the grain; hatchings differ by 10-20).
+GRAIN_COST = 0.3
 #: Copies of each drawing (hexforge draws trees, rocks and blocks a few ways).
 COPIES = 3
 
@@ -59,11 +61,11 @@ class Drawings:
         self.overlays = [t.code for t in game_map.terrain_types.values() if t.overlay]
         bases = [t for t in game_map.terrain_types.values() if not t.overlay]
         self.sets = overlay_sets(self.overlays, bases=max(1, len(bases)))
-        self.crops: dict[str, list[tuple[tuple[str, ...], Image.Image]]] = {}
+        self.crops: dict[str, list] = {}
         self.r = None
 
-    def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image]]:
-        """``(overlays, softened crop)`` of every drawing of ``base`` (each set, each copy)."""
+    def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image, tuple[float, float]]]:
+        """``(overlays, softened crop, grain)`` of every drawing of ``base`` (each set, each copy)."""
         known = self.crops.get(base)
         if known is None:
             known = self.crops[base] = self._draw(base)
@@ -98,8 +100,15 @@ class Drawings:
         for hex, feats in placed:
             box = sampler.box(hex)
             if box is not None:
-                out.append((feats, sampler.soft.crop(box)))
+                out.append((feats, sampler.soft.crop(box), _grain(sampler, box, sampler.disc_mask(box))))
         return out
+
+
+def _grain(sampler: HexSampler, box, mask) -> tuple[float, float]:
+    """The hex's grain (see :class:`~toolkit.draft.sample.Look`): a hatching's angle, which the
+    softened picture compared pixel by pixel no longer shows."""
+    across, down, diagonal, anti = ImageStat.Stat(sampler.grain.crop(box), mask).mean
+    return across - down, diagonal - anti
 
 
 def _lut(correction) -> list[int]:
@@ -123,6 +132,7 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
         return None
     mask = sampler.disc_mask(box)
     seen = sampler.soft.crop(box)
+    grain = _grain(sampler, box, mask)
     if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)):
         seen = seen.point(_lut(correction))
     # what a pixel costs at most: the cap, or its distance from a line's colour (or the line's
@@ -136,11 +146,12 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
             other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut))
     best: dict = {}
     for base in bases:
-        for feats, drawn in drawings.of(base):
+        for feats, drawn, drawn_grain in drawings.of(base):
             if drawn.size != seen.size:
                 return None
             d = ImageChops.darker(_farthest_channel(ImageChops.difference(seen, drawn)), other)
-            cost = ImageStat.Stat(d, mask).mean[0] + PER_OVERLAY * len(feats)
+            cost = (ImageStat.Stat(d, mask).mean[0] + PER_OVERLAY * len(feats)
+                    + GRAIN_COST * math.dist(grain, drawn_grain))
             key = (base, feats)
             if cost < best.get(key, math.inf):
                 best[key] = cost
