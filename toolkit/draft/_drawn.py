@@ -121,18 +121,20 @@ def _farthest_channel(image: Image.Image) -> Image.Image:
     return ImageChops.lighter(ImageChops.lighter(r, g), b)
 
 
-def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction, line_colours, fill):
+def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction, line_colours, fill,
+            towards: tuple[Hex, ...] = ()):
     """``[(cost, (base, overlays)), ...]`` best first: how far the picture at ``hex`` (colour
     corrected) lies from each drawing of each of ``bases`` (the best copy of each, and
     :data:`PER_OVERLAY` for each overlay), or None when the hex is not wholly on the picture or
     the drawings are read at another size. ``fill`` is the hex's printed fill (corrected): a
-    line's edge is its colour blended with the fill."""
+    line's edge is its colour blended with the fill. ``towards``: the neighbours a road or
+    railway read on the picture runs to (its strokes are grain too: the grain is read beside them)."""
     box = sampler.box(hex)
     if box is None:
         return None
     mask = sampler.disc_mask(box)
     seen = sampler.soft.crop(box)
-    grain = _grain(sampler, box, mask)
+    grain = _grain(sampler, box, sampler.disc_mask(box, towards) if towards else mask)
     if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)):
         seen = seen.point(_lut(correction))
     # what a pixel costs at most: the cap, or its distance from a line's colour (or the line's

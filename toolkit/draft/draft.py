@@ -212,7 +212,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
                                 patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
     doubts_of = hex_doubts(readings, palette, game_map.grid)
     if palette.drawn:
-        redrawn = _redraw(game_map, sampler, readings, doubts_of, correction, theme)
+        redrawn = _redraw(game_map, sampler, readings, doubts_of, correction, theme, towards)
         if redrawn:
             for hex, (terrain, _) in redrawn.items():
                 readings[hex] = replace(readings[hex], base=terrain[0], features=terrain[1])
@@ -231,7 +231,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
 
 
 def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], doubts_of: dict, correction,
-            theme) -> dict[Hex, tuple[Terrain, Doubt]]:
+            theme, towards: dict[Hex, list[Hex]]) -> dict[Hex, tuple[Terrain, Doubt]]:
     """The terrain of each hex whose base or overlays were read with doubt, by comparing it with
     hexforge's drawing of every base it may be with every set of overlays (see :mod:`._drawn`):
     ``hex -> (terrain, the comparison's doubt)``."""
@@ -256,7 +256,8 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
         look = sampler.look(hex)
         if look is None:
             continue
-        ranked = compare(sampler, drawings, hex, bases, correction, colours, look.corrected(*correction).mode)
+        ranked = compare(sampler, drawings, hex, bases, correction, colours, look.corrected(*correction).mode,
+                         tuple(towards.get(hex, ())))
         if not ranked:
             continue
         (c1, best), (c2, runner) = ranked[0], ranked[1] if len(ranked) > 1 else (math.inf, None)

@@ -209,9 +209,19 @@ class HexSampler:
             return None
         return x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1
 
-    def disc_mask(self, box) -> Image.Image:
-        """The whole disc of the hex at ``box`` (ring and centre) less the id band and names."""
-        return self._unlabelled(self.masks["disc"], box)
+    def disc_mask(self, box, towards: tuple[Hex, ...] = ()) -> Image.Image:
+        """The whole disc of the hex at ``box`` (ring and centre) less the id band and names (and
+        a strip towards each of the neighbours ``towards``)."""
+        return self._unlabelled(self._mask("disc", self._vectors(box, towards)) if towards else self.masks["disc"],
+                                box)
+
+    def _vectors(self, box, towards) -> tuple[tuple[float, float], ...]:
+        cx, cy = box[0] + self.r, box[1] + self.r
+        out = []
+        for other in towards:
+            ox, oy = self._at(*self.layout.center(other))
+            out.append((ox - cx, oy - cy))
+        return tuple(out)
 
     def _unlabelled(self, mask: Image.Image, box) -> Image.Image:
         near = self._near(box)
