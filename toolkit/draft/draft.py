@@ -37,6 +37,8 @@ REDRAW_BELOW = 0.6
 #: The drawing comparison's sureness: this many times the relative margin of the best drawing
 #: over the next best.
 DRAWN_MARGIN = 4.0
+#: How sure a hex is whose drawing comparison disagrees with its looks' reading.
+DISAGREE = 0.45
 
 
 @dataclass(frozen=True)
@@ -235,9 +237,9 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
     """The terrain of each hex whose base or overlays were read with doubt, by comparing it with
     hexforge's drawing of every base it may be with every set of overlays (see :mod:`._drawn`):
     ``hex -> (terrain, the comparison's doubt)``."""
-    doubtful = [h for h, doubts in doubts_of.items()
-                if min(d.confidence for d in doubts if d.reader.startswith(("terrain", "overlay", "drawn")))
-                < REDRAW_BELOW]
+    def least(doubts, readers) -> float:
+        return min([d.confidence for d in doubts if d.reader.startswith(readers)] + [1.0])
+    doubtful = [h for h, doubts in doubts_of.items() if least(doubts, ("terrain", "overlay", "drawn")) < REDRAW_BELOW]
     if not doubtful:
         return {}
     drawings = Drawings(game_map, sampler.layout.size, theme)
@@ -252,7 +254,9 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
     out = {}
     for hex in doubtful:
         r = readings[hex]
-        bases = (r.base,) + ((r.base_runner,) if r.base_runner and r.base_runner != r.base else ())
+        # the runner-up base too where the base itself is in doubt
+        bases = (r.base,) + ((r.base_runner,) if r.base_runner and r.base_runner != r.base
+                             and least(doubts_of[hex], ("terrain", "drawn")) < REDRAW_BELOW else ())
         look = sampler.look(hex)
         if look is None:
             continue
@@ -261,7 +265,10 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
         if not ranked:
             continue
         (c1, best), (c2, runner) = ranked[0], ranked[1] if len(ranked) > 1 else (math.inf, None)
-        sure = round(min(1.0, DRAWN_MARGIN * (c2 - c1) / (c1 + c2 + 1e-9)), 3) if runner else 1.0
+        sure = min(1.0, DRAWN_MARGIN * (c2 - c1) / (c1 + c2 + 1e-9)) if runner else 1.0
+        if best != r.terrain:  # two readers disagree: a person decides
+            sure = min(sure, DISAGREE)
+        sure = round(sure, 3)
         names = tuple("+".join((t[0],) + t[1]) for t in (best, runner) if t is not None)
         out[hex] = (best, Doubt("drawing", sure, names, evidence=(round(c1, 1), round(c2, 1))))
     return out
