@@ -85,7 +85,12 @@ def test_hatchings_of_one_colour_are_told_apart_by_their_angle(hatched, degrade)
 
 
 def test_without_the_grain_hatchings_of_one_colour_are_confused(hatched, monkeypatch):
+    from toolkit.draft import draft as draft_module
+
+    # the looks' reader alone (a hatching's lines, compared pixel by pixel with drawings, show
+    # their angle too)
     monkeypatch.setattr(sample_module, "GRAIN_WEIGHT", 0.0)
+    monkeypatch.setattr(draft_module, "REDRAW_BELOW", 0.0)
     draft = _draft(hatched)
     assert score(hatched, draft).wrong_terrain  # the test above isolates the grain
 

@@ -28,8 +28,6 @@ ID_BAND = 0.27
 STRIP = 0.12
 #: Blur applied before looks are taken, as a fraction of the hex size.
 SOFTEN = 0.03
-#: Blur applied before a hex is compared with drawings (working pixels).
-FINE = 0.6
 
 
 @dataclass(frozen=True)
@@ -194,11 +192,6 @@ class HexSampler:
         mask = self._unlabelled(mask, box)
         # (the centre's grain is not used: see palette._overlay_vector)
         return _look(self.soft.crop(box), mask, self.grain.crop(box) if region == "ring" else None)
-
-    @functools.cached_property
-    def fine(self) -> Image.Image:
-        """The picture softened a little (a hatching's lines stay): for comparing with drawings."""
-        return self.image.filter(ImageFilter.GaussianBlur(FINE))
 
     def box(self, hex: Hex) -> tuple[int, int, int, int] | None:
         """The square (working pixels) around the hex's disc, or None when it is not wholly on the picture."""
