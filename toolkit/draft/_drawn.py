@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
 
-from PIL import Image, ImageChops, ImageDraw, ImageStat
+from PIL import Image, ImageChops, ImageStat
 
 from ..hexes import Grid, Hex
 from .sample import HexSampler
@@ -100,7 +99,7 @@ class Drawings:
         for hex, feats in placed:
             box = sampler.box(hex)
             if box is not None:
-                out.append((feats, sampler.soft.crop(box), _grain(sampler, box, sampler.disc_mask(box))))
+                out.append((feats, sampler.soft.crop(box), _grain(sampler, box, sampler.disc_mask(hex, box))))
         return out
 
 
@@ -132,9 +131,9 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
     box = sampler.box(hex)
     if box is None:
         return None
-    mask = sampler.disc_mask(box)
+    mask = sampler.disc_mask(hex, box)
     seen = sampler.soft.crop(box)
-    grain = _grain(sampler, box, sampler.disc_mask(box, towards) if towards else mask)
+    grain = _grain(sampler, box, sampler.disc_mask(hex, box, towards) if towards else mask)
     if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)):
         seen = seen.point(_lut(correction))
     # what a pixel costs at most: the cap, or its distance from a line's colour (or the line's

@@ -179,16 +179,7 @@ class HexSampler:
         box = self.box(hex)
         if box is None:
             return None
-        cx, cy = self._at(*self.layout.center(hex))
-        x0, y0 = box[:2]
-        if towards:
-            vectors = []
-            for other in towards:
-                ox, oy = self._at(*self.layout.center(other))
-                vectors.append((ox - cx, oy - cy))
-            mask = self._mask(region, tuple(vectors))
-        else:
-            mask = self.masks[region]
+        mask = self._mask(region, self._vectors(hex, towards)) if towards else self.masks[region]
         mask = self._unlabelled(mask, box)
         # (the centre's grain is not used: see palette._overlay_vector)
         return _look(self.soft.crop(box), mask, self.grain.crop(box) if region == "ring" else None)
@@ -202,14 +193,15 @@ class HexSampler:
             return None
         return x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1
 
-    def disc_mask(self, box, towards: tuple[Hex, ...] = ()) -> Image.Image:
+    def disc_mask(self, hex: Hex, box, towards: tuple[Hex, ...] = ()) -> Image.Image:
         """The whole disc of the hex at ``box`` (ring and centre) less the id band and names (and
         a strip towards each of the neighbours ``towards``)."""
-        return self._unlabelled(self._mask("disc", self._vectors(box, towards)) if towards else self.masks["disc"],
+        return self._unlabelled(self._mask("disc", self._vectors(hex, towards)) if towards else self.masks["disc"],
                                 box)
 
-    def _vectors(self, box, towards) -> tuple[tuple[float, float], ...]:
-        cx, cy = box[0] + self.r, box[1] + self.r
+    def _vectors(self, hex: Hex, towards) -> tuple[tuple[float, float], ...]:
+        """From the hex's centre to each neighbour's in ``towards`` (working pixels)."""
+        cx, cy = self._at(*self.layout.center(hex))
         out = []
         for other in towards:
             ox, oy = self._at(*self.layout.center(other))
