@@ -107,8 +107,9 @@ def truth_sides(game_map, draft) -> dict:
 def score(game_map, draft) -> Score:
     sides = truth_sides(game_map, draft)
     links = {s: set(c) for s, c in game_map.line_links().items()}
+    # a hex's overlays are a set: the order a terrain file lists them in is the author's
     wrong_terrain = [h for h, d in draft.hexes.items()
-                     if d.terrain != (game_map.terrain(h), tuple(game_map.features(h)))]
+                     if (d.terrain[0], sorted(d.terrain[1])) != (game_map.terrain(h), sorted(game_map.features(h)))]
     wrong_base = [h for h, d in draft.hexes.items() if d.terrain[0] != game_map.terrain(h)]
     bad = set(wrong_terrain)
     got_sides = {s: {code} for s, (code, _) in draft.hexsides.items()}

@@ -85,7 +85,12 @@ def test_hatchings_of_one_colour_are_told_apart_by_their_angle(hatched, degrade)
 
 
 def test_without_the_grain_hatchings_of_one_colour_are_confused(hatched, monkeypatch):
+    from toolkit.draft import draft as draft_module
+
+    # the looks' reader alone (a hatching's lines, compared pixel by pixel with drawings, show
+    # their angle too)
     monkeypatch.setattr(sample_module, "GRAIN_WEIGHT", 0.0)
+    monkeypatch.setattr(draft_module, "REDRAW_BELOW", 0.0)
     draft = _draft(hatched)
     assert score(hatched, draft).wrong_terrain  # the test above isolates the grain
 
@@ -134,3 +139,67 @@ def test_a_palette_file_gives_the_colours_to_read(tmp_path):
     draft = draft_terrain(m, rendered.image, layout, Palette.from_file(path, m))
     assert not score(m, draft).wrong_base
 
+
+
+def test_overlay_sets_shrink_on_maps_with_many_overlays():
+    from toolkit.draft._drawn import MOST_DRAWINGS, COPIES, overlay_sets
+
+    assert overlay_sets(["a", "b"]) == [(), ("a",), ("b",), ("a", "b")]
+    many = [f"o{i}" for i in range(12)]
+    sets = overlay_sets(many, bases=4)
+    assert 4 * COPIES * len(sets) <= MOST_DRAWINGS and max(map(len, sets)) >= 2
+    assert all(list(s) == sorted(s, key=many.index) for s in sets)  # in the map's order
+
+
+@pytest.mark.parametrize("degrade", [lambda i: i, blur], ids=["clean", "blur"])
+def test_two_and_three_overlays_on_one_hex(degrade):
+    """A village in woods, a town with an airfield, woods with a village and an airfield (Demyansk
+    Shield 1712, 2711, 2912): the palette's looks hold one overlay; the drawings hold every set."""
+    cells = [(2, 2, "clear", ("woods", "village")), (5, 2, "clear", ("town", "airfield")),
+             (8, 2, "clear", ("woods", "village", "airfield")), (3, 5, "rough", ("woods", "village")),
+             (6, 5, "clear", ("village",)), (8, 5, "clear", ("woods",))]
+    m = _small_map("demyansk-shield", cells)
+    draft = _draft(m, degrade, dpi=100)
+    result = score(m, draft)
+    assert not result.wrong_terrain, [(m.grid.format(h), draft.hexes[h].terrain) for h in result.wrong_terrain]
+    # the comparison's own doubt reaches the listing's evidence
+    assert any(d.reader == "drawing" for d in draft.hexes[m.grid.parse("0805")].doubts
+               + draft.hexes[m.grid.parse("0802")].doubts)
+
+
+def test_a_town_on_a_river_with_a_bunker_and_a_bridge():
+    """White Death's city: a town, a river (hatched at 90 degrees), a bunker and a bridge (hatched
+    at 135 degrees) on one hex, beside a town with a bunker and a river with a bridge."""
+    cells = [(3, 3, "clear", ("town", "river", "bunker", "bridge")), (5, 3, "clear", ("town", "bunker")),
+             (7, 3, "clear", ("river", "bridge")), (4, 5, "clear", ("town", "river", "bunker"))]
+    m = _small_map("white-death", cells)
+    draft = _draft(m)
+    result = score(m, draft)
+    assert not result.wrong_terrain, [(m.grid.format(h), draft.hexes[h].terrain) for h in result.wrong_terrain]
+
+
+def test_a_road_beside_a_railway_through_open_ground_is_no_village():
+    """A road and a railway side by side (Demyansk Shield 1524, 1622, 1718): their red and black
+    fill the centre where a village's blocks would be; a pixel of a line's colour is the line's."""
+    m = _small_map("demyansk-shield", [(3, 3, "clear", ("village",)), (7, 4, "clear", ("village",))], cols=9,
+                   rows=7)
+    for col in (3, 5, 7):
+        path = tuple(h for h in m.grid if h.col == col)
+        m.lines.append(Line("road", path))
+        m.lines.append(Line("rail", path))
+    draft = _draft(m, dpi=100)
+    result = score(m, draft)
+    assert not result.wrong_terrain, [(m.grid.format(h), draft.hexes[h].terrain) for h in result.wrong_terrain]
+
+
+def test_creek_and_high_ground_blurred():
+    """White Death's creek and high ground: both hatched at 45 degrees, in close colours, a
+    watercourse drawn through the creek. Blurred, the hatching's grain fades alike: the drawing
+    laid over the hex still tells the colours of the two hatchings apart."""
+    cells = [(c, r, "clear", ("creek",)) for c, r in ((2, 2), (3, 2), (4, 3), (5, 3))]
+    cells += [(c, r, "clear", ("high_ground",)) for c, r in ((7, 2), (8, 2), (7, 5), (3, 5))]
+    m = _small_map("white-death", cells)
+    m.lines.append(Line("river", tuple(m.grid.parse(t) for t in ("0102", "0202", "0302", "0403", "0503", "0603"))))
+    draft = _draft(m, blur)
+    result = score(m, draft)
+    assert not result.wrong_terrain, [(m.grid.format(h), draft.hexes[h].terrain) for h in result.wrong_terrain]

@@ -11,6 +11,7 @@ hexside into both hexes (:mod:`.lines`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from PIL import Image
@@ -20,6 +21,7 @@ from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts, kind_breaks, line_ends, \
     line_sureness, resoften, side_sureness
 from .palette import Palette, Terrain
+from ._drawn import Drawings, compare
 from ._pixels import fix
 from .hexsides import SIDE_SHARE, read_hexside, side_ink, side_shapes
 from .lines import LinkReader, line_paths
@@ -30,6 +32,13 @@ __all__ = ["Doubt", "Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CO
 #: A hex whose look spreads more than this (trees, marsh symbols) is "textured" (woods drawn
 #: by the default theme spread about 9).
 TEXTURED = 8.0
+#: Hexes whose base or overlays are read less surely than this are compared with drawings.
+REDRAW_BELOW = 0.6
+#: The drawing comparison's sureness: this many times the relative margin of the best drawing
+#: over the next best.
+DRAWN_MARGIN = 4.0
+#: How sure a hex is whose drawing comparison disagrees with its looks' reading.
+DISAGREE = 0.45
 
 
 @dataclass(frozen=True)
@@ -203,7 +212,16 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         readings[hex] = Reading(base[0], base[1], base[2], base[3], tuple(features), f_conf, f_dist,
                                 None if runner is None else tuple(runner),
                                 patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
-    for hex, doubts in hex_doubts(readings, palette, game_map.grid).items():
+    doubts_of = hex_doubts(readings, palette, game_map.grid)
+    if palette.drawn:
+        redrawn = _redraw(game_map, sampler, readings, doubts_of, correction, theme, towards)
+        if redrawn:
+            for hex, (terrain, _) in redrawn.items():
+                readings[hex] = replace(readings[hex], base=terrain[0], features=terrain[1])
+            doubts_of = hex_doubts(readings, palette, game_map.grid)
+            for hex, (_, doubt) in redrawn.items():
+                doubts_of[hex].append(doubt)
+    for hex, doubts in doubts_of.items():
         r = readings[hex]
         for o in game_map.grid.neighbours(hex):
             doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in bases else ())
@@ -212,6 +230,48 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         confidence, runner_up, sides_sure, kept = combine(r.terrain, doubts, r.base_runner, r.features_runner)
         draft.hexes[hex] = HexDraft(r.terrain, confidence, runner_up, sides_sure, kept)
     return draft
+
+
+def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], doubts_of: dict, correction,
+            theme, towards: dict[Hex, list[Hex]]) -> dict[Hex, tuple[Terrain, Doubt]]:
+    """The terrain of each hex whose base or overlays were read with doubt, by comparing it with
+    hexforge's drawing of every base it may be with every set of overlays (see :mod:`._drawn`):
+    ``hex -> (terrain, the comparison's doubt)``."""
+    def least(doubts, readers) -> float:
+        return min([d.confidence for d in doubts if d.reader.startswith(readers)] + [1.0])
+    doubtful = [h for h, doubts in doubts_of.items() if least(doubts, ("terrain", "overlay", "drawn")) < REDRAW_BELOW]
+    if not doubtful:
+        return {}
+    drawings = Drawings(game_map, sampler.layout.size, theme)
+    colours = []
+    for kind in game_map.line_types.values():
+        style = theme.line_style(kind)
+        colours += [style.colour] + ([style.casing] if style.casing else [])
+    for kind in game_map.hexside_types.values():
+        style = theme.hexside_style(kind)
+        colours += [style.colour] + ([style.edge] if style.edge else [])
+    colours = list(dict.fromkeys(tuple(c) for c in colours))
+    out = {}
+    for hex in doubtful:
+        r = readings[hex]
+        # the runner-up base too where the base itself is in doubt
+        bases = (r.base,) + ((r.base_runner,) if r.base_runner and r.base_runner != r.base
+                             and least(doubts_of[hex], ("terrain", "drawn")) < REDRAW_BELOW else ())
+        look = sampler.look(hex)
+        if look is None:
+            continue
+        ranked = compare(sampler, drawings, hex, bases, correction, colours, look.corrected(*correction).mode,
+                         tuple(towards.get(hex, ())))
+        if not ranked:
+            continue
+        (c1, best), (c2, runner) = ranked[0], ranked[1] if len(ranked) > 1 else (math.inf, None)
+        sure = min(1.0, DRAWN_MARGIN * (c2 - c1) / (c1 + c2 + 1e-9)) if runner else 1.0
+        if best != r.terrain:  # two readers disagree: a person decides
+            sure = min(sure, DISAGREE)
+        sure = round(sure, 3)
+        names = tuple("+".join((t[0],) + t[1]) for t in (best, runner) if t is not None)
+        out[hex] = (best, Doubt("drawing", sure, names, evidence=(round(c1, 1), round(c2, 1))))
+    return out
 
 
 def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, Look], theme,

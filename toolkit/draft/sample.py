@@ -131,7 +131,7 @@ class HexSampler:
         self.hex_ids = hex_ids
         #: The colour correction found for the picture (``v * gain + offset`` per channel).
         self.correction = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
-        self.masks = {region: self._mask(region, ()) for region in ("ring", "centre")}
+        self.masks = {region: self._mask(region, ()) for region in ("ring", "centre", "disc")}
         # boxes (picture pixels) where names and markers are printed: read around them
         self.labels = [tuple(v / self.k for v in box) for box in labels]
         self._cell = max(8.0, self.size)
@@ -156,9 +156,10 @@ class HexSampler:
         mask = Image.new("L", (2 * r + 1, 2 * r + 1), 0)
         draw = ImageDraw.Draw(mask)
         inner = max(1, int(CENTRE * self.size))
-        if region == "ring":
+        if region in ("ring", "disc"):
             draw.ellipse((0, 0, 2 * r, 2 * r), fill=255)
-            draw.ellipse((r - inner, r - inner, r + inner, r + inner), fill=0)
+            if region == "ring":
+                draw.ellipse((r - inner, r - inner, r + inner, r + inner), fill=0)
             band = int(ID_BAND * self.size)
             if self.hex_ids == "top":
                 draw.rectangle((0, 0, 2 * r, r - band), fill=0)
@@ -175,31 +176,51 @@ class HexSampler:
 
         ``towards`` are neighbours a road or railway runs to: a strip towards each is left out.
         """
+        box = self.box(hex)
+        if box is None:
+            return None
+        mask = self._mask(region, self._vectors(hex, towards)) if towards else self.masks[region]
+        mask = self._unlabelled(mask, box)
+        # (the centre's grain is not used: see palette._overlay_vector)
+        return _look(self.soft.crop(box), mask, self.grain.crop(box) if region == "ring" else None)
+
+    def box(self, hex: Hex) -> tuple[int, int, int, int] | None:
+        """The square (working pixels) around the hex's disc, or None when it is not wholly on the picture."""
         cx, cy = self._at(*self.layout.center(hex))
         x0, y0 = int(round(cx)) - self.r, int(round(cy)) - self.r
         w, h = self.image.size
         if x0 < 0 or y0 < 0 or x0 + 2 * self.r + 1 > w or y0 + 2 * self.r + 1 > h:
             return None
-        if towards:
-            vectors = []
-            for other in towards:
-                ox, oy = self._at(*self.layout.center(other))
-                vectors.append((ox - cx, oy - cy))
-            mask = self._mask(region, tuple(vectors))
-        else:
-            mask = self.masks[region]
-        box = (x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1)
+        return x0, y0, x0 + 2 * self.r + 1, y0 + 2 * self.r + 1
+
+    def disc_mask(self, hex: Hex, box, towards: tuple[Hex, ...] = ()) -> Image.Image:
+        """The whole disc of the hex at ``box`` (ring and centre) less the id band and names (and
+        a strip towards each of the neighbours ``towards``)."""
+        return self._unlabelled(self._mask("disc", self._vectors(hex, towards)) if towards else self.masks["disc"],
+                                box)
+
+    def _vectors(self, hex: Hex, towards) -> tuple[tuple[float, float], ...]:
+        """From the hex's centre to each neighbour's in ``towards`` (working pixels)."""
+        cx, cy = self._at(*self.layout.center(hex))
+        out = []
+        for other in towards:
+            ox, oy = self._at(*self.layout.center(other))
+            out.append((ox - cx, oy - cy))
+        return tuple(out)
+
+    def _unlabelled(self, mask: Image.Image, box) -> Image.Image:
         near = self._near(box)
-        if near:
-            # a name or marker over the hex is not its terrain (unless it covers nearly all of it)
-            masked = mask.copy()
-            draw = ImageDraw.Draw(masked)
-            for lx0, ly0, lx1, ly1 in near:
-                draw.rectangle((lx0 - x0, ly0 - y0, lx1 - x0, ly1 - y0), fill=0)
-            if ImageStat.Stat(masked).sum[0] >= 0.2 * ImageStat.Stat(mask).sum[0]:
-                mask = masked
-        # (the centre's grain is not used: see palette._overlay_vector)
-        return _look(self.soft.crop(box), mask, self.grain.crop(box) if region == "ring" else None)
+        if not near:
+            return mask
+        # a name or marker over the hex is not its terrain (unless it covers nearly all of it)
+        x0, y0 = box[:2]
+        masked = mask.copy()
+        draw = ImageDraw.Draw(masked)
+        for lx0, ly0, lx1, ly1 in near:
+            draw.rectangle((lx0 - x0, ly0 - y0, lx1 - x0, ly1 - y0), fill=0)
+        if ImageStat.Stat(masked).sum[0] >= 0.2 * ImageStat.Stat(mask).sum[0]:
+            return masked
+        return mask
 
     def _near(self, box) -> list:
         """The label boxes (working pixels) meeting ``box``."""

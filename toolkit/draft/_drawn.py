@@ -1,0 +1,159 @@
+"""A doubtful hex compared pixel by pixel with hexforge's drawing of each terrain it may be.
+
+The palette's looks (:mod:`.palette`) sum a hex up in a few numbers and hold one overlay at most:
+two or three overlays on one hex (a village in woods, a town with an airfield, a town on a river
+with a bunker and a bridge), or a road crossing a village's blocks in their colours, leave the
+hex between examples. For such hexes the picture is laid over hexforge's drawing of every base
+terrain with every set of overlays (each way its symbols are drawn), softened alike, and the
+drawing that differs least wins. A pixel that a road, railway or watercourse of the map could
+have painted may be explained by that line instead, at a price: a line crossing the hex costs
+every drawing alike, and cannot pass for a symbol it does not cover.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from PIL import Image, ImageChops, ImageStat
+
+from ..hexes import Grid, Hex
+from .sample import HexSampler
+
+#: Overlays drawn together on one hex, at most (White Death's city hexes carry four).
+MOST_OVERLAYS = 4
+#: Drawings made at most (a base with sets of overlays, each way its symbols are drawn): maps
+#: with many overlay types get sets of fewer overlays.
+MOST_DRAWINGS = 1500
+#: A pixel's difference from a drawing counts no more than this (grey levels, the largest channel):
+#: a name or a marker the drawing lacks costs every drawing alike.
+CAP = 90
+#: What a pixel costs when a line explains it instead of the drawing: ``(share of the line's
+#: colour blended with the fill, price)``. Below a village block's distance from a road of like
+#: colour (about 20), so that a road over the blocks' places favours no drawing.
+BLENDS = ((1.0, 8), (0.7, 10), (0.45, 12))
+#: What each overlay of a drawing costs (grey levels of the mean difference): of two drawings
+#: that fit alike, the one with fewer overlays (a symbol must show to be read).
+PER_OVERLAY = 1.5
+#: What a difference in grain costs (per grey level of the grain; hatchings differ by 10-20).
+GRAIN_COST = 0.3
+#: Copies of each drawing (hexforge draws trees, rocks and blocks a few ways).
+COPIES = 3
+
+
+def overlay_sets(overlays: list[str], most: int = MOST_OVERLAYS, bases: int = 1) -> list[tuple[str, ...]]:
+    """Every set of up to ``most`` overlays, in the map's order (fewer when that would make
+    more than :data:`MOST_DRAWINGS` drawings on ``bases`` bases)."""
+    while most > 1 and bases * COPIES * sum(math.comb(len(overlays), k) for k in range(most + 1)) > MOST_DRAWINGS:
+        most -= 1
+    return [s for k in range(most + 1) for s in itertools.combinations(overlays, k)]
+
+
+class Drawings:
+    """Hexforge's drawings of each base terrain with each set of overlays, at the picture's hex
+    size, read the way the picture is (softened, at the working scale), made per base as needed."""
+
+    def __init__(self, game_map, hex_px: float, theme=None) -> None:
+        self.map = game_map
+        self.hex_px = hex_px
+        self.theme = theme
+        self.overlays = [t.code for t in game_map.terrain_types.values() if t.overlay]
+        bases = [t for t in game_map.terrain_types.values() if not t.overlay]
+        self.sets = overlay_sets(self.overlays, bases=max(1, len(bases)))
+        self.crops: dict[str, list] = {}
+        self.r = None
+
+    def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image, tuple[float, float]]]:
+        """``(overlays, softened crop, grain)`` of every drawing of ``base`` (each set, each copy)."""
+        known = self.crops.get(base)
+        if known is None:
+            known = self.crops[base] = self._draw(base)
+        return known
+
+    def _draw(self, base: str) -> list:
+        from ..game import Map
+        from ..game.map import HexTerrain
+        from ..render import render_map
+
+        per_row = 3 * COPIES
+        cells = len(self.sets) * COPIES
+        rows = math.ceil(cells / per_row)
+        grid = Grid(1, 2 * per_row + 1, 1, 2 * rows + 1)
+        swatch = Map(id="drawings", name="drawings", grid=grid, terrain_types=dict(self.map.terrain_types),
+                     hex_size_inches=self.hex_px / 100.0, hex_ids=self.map.hex_ids)
+        spacer = next(t.code for t in self.map.terrain_types.values() if not t.overlay)
+        for hex in grid:
+            swatch.hexes[hex] = HexTerrain(spacer)
+        placed = []
+        for i in range(cells):
+            row, col = divmod(i, per_row)
+            # two columns apart: the copies of a set take each of the renderer's symbol variants
+            hex = Hex(2 + 2 * col, 2 + 2 * row)
+            feats = self.sets[i // COPIES]
+            swatch.hexes[hex] = HexTerrain(base, feats)
+            placed.append((hex, feats))
+        rendered = render_map(swatch, dpi=100, theme=self.theme)
+        sampler = HexSampler(rendered.image, rendered.layout, self.map.hex_ids)
+        self.r = sampler.r
+        out = []
+        for hex, feats in placed:
+            box = sampler.box(hex)
+            if box is not None:
+                out.append((feats, sampler.soft.crop(box), _grain(sampler, box, sampler.disc_mask(hex, box))))
+        return out
+
+
+def _grain(sampler: HexSampler, box, mask) -> tuple[float, float]:
+    """The hex's grain (see :class:`~toolkit.draft.sample.Look`): a hatching's angle, which the
+    softened picture compared pixel by pixel no longer shows."""
+    across, down, diagonal, anti = ImageStat.Stat(sampler.grain.crop(box), mask).mean
+    return across - down, diagonal - anti
+
+
+def _lut(correction) -> list[int]:
+    gain, offset = correction
+    return [min(255, max(0, int(round(v * gain[c] + offset[c])))) for c in range(3) for v in range(256)]
+
+
+def _farthest_channel(image: Image.Image) -> Image.Image:
+    r, g, b = image.split()
+    return ImageChops.lighter(ImageChops.lighter(r, g), b)
+
+
+def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction, line_colours, fill,
+            towards: tuple[Hex, ...] = ()):
+    """``[(cost, (base, overlays)), ...]`` best first: how far the picture at ``hex`` (colour
+    corrected) lies from each drawing of each of ``bases`` (the best copy of each, and
+    :data:`PER_OVERLAY` for each overlay), or None when the hex is not wholly on the picture or
+    the drawings are read at another size. ``fill`` is the hex's printed fill (corrected): a
+    line's edge is its colour blended with the fill. ``towards``: the neighbours a road or
+    railway read on the picture runs to (its strokes are grain too: the grain is read beside them)."""
+    box = sampler.box(hex)
+    if box is None:
+        return None
+    mask = sampler.disc_mask(hex, box)
+    seen = sampler.soft.crop(box)
+    grain = _grain(sampler, box, sampler.disc_mask(hex, box, towards) if towards else mask)
+    if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)):
+        seen = seen.point(_lut(correction))
+    # what a pixel costs at most: the cap, or its distance from a line's colour (or the line's
+    # colour blended with the fill, as its softened edge is) and the price
+    other = Image.new("L", seen.size, CAP)
+    for colour in line_colours:
+        for share, price in BLENDS:
+            mixed = tuple(int(round(f + share * (c - f))) for c, f in zip(colour, fill))
+            lut = [min(255, v + price) for v in range(256)]
+            flat = Image.new("RGB", seen.size, mixed)
+            other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut))
+    best: dict = {}
+    for base in bases:
+        for feats, drawn, drawn_grain in drawings.of(base):
+            if drawn.size != seen.size:
+                return None
+            d = ImageChops.darker(_farthest_channel(ImageChops.difference(seen, drawn)), other)
+            cost = (ImageStat.Stat(d, mask).mean[0] + PER_OVERLAY * len(feats)
+                    + GRAIN_COST * math.dist(grain, drawn_grain))
+            key = (base, feats)
+            if cost < best.get(key, math.inf):
+                best[key] = cost
+    return sorted((c, k) for k, c in best.items())
