@@ -153,10 +153,12 @@ class LinkReader(StrokeReader):
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
             share = hits / max(1, looked)
             reached = [into_a[2], into_b[2]]
-            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][1] >= 2:
+            near_side = min(o[1] for o in (a_seed, b_seed) if o is not None) <= SCANS[0] * dist + 0.5
+            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][1] >= 2 and near_side:
                 # hidden under a name to the hex's middle on one side: a line that crosses
                 # the side and is followed on in the other hex runs on under it, but only
-                # just found (a stroke seen a step or two, a symbol's or a hatching's, is not)
+                # just found (not a stroke seen only a step or two, a symbol's or a hatching's,
+                # or only deep in the hex, a town's block beside a name)
                 share = min(share, needed)
             else:
                 # a stroke that does not run on into both hexes is no link (a line passing
@@ -196,6 +198,7 @@ class LinkReader(StrokeReader):
         first = True    # until the stroke is first seen, its heading is known only roughly
         coasted = 0.0   # how far the search went on without seeing the stroke
         inside = 0      # steps it could be seen on inside this hex (past the side)
+        ended = False   # whether it was missed before the side (a stroke that ends short of it)
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
             # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
             # once followed; the further from where it was last seen, the wider
@@ -214,13 +217,10 @@ class LinkReader(StrokeReader):
             # heading known only roughly), on much of where it may have turned to; a name
             # beside its course hides nothing of it
             aside = int(0.5 * thin) + 1
-            if not hidden:
-                covered = False
-            elif first:
+            covered = bool(hidden) and any(self._hidden(*points[reach + k], centre) for k in range(-aside, aside + 1))
+            if hidden and first and not covered:
                 window = range(reach - int(turn), reach + int(turn) + 1)
                 covered = sum(self._hidden(*points[k], centre) for k in window) >= 0.4 * len(window)
-            else:
-                covered = any(self._hidden(*points[reach + k], centre) for k in range(-aside, aside + 1))
             # where the stroke is in a run: its middle, or in a run wider than a line (the line
             # and a symbol touching it), the run's point nearest where the stroke was heading
             near = [((first_ + last) / 2 - reach if last - first_ + 1 <= 0.5 * thin
@@ -261,6 +261,7 @@ class LinkReader(StrokeReader):
                 coasted += step
                 looked += 1
                 inside += depth >= 0
+                ended = ended or depth < 0
                 if _TRACE:
                     print('      miss', round(qx), round(qy), [(f, l, self.codes[i]) for f, l, i in found], reach, aside)
                 misses += 1
@@ -273,10 +274,22 @@ class LinkReader(StrokeReader):
             if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
                 # inside this hex, not gone on into its neighbour past a corner (None: names hid
                 # the stroke wherever it was looked for in this hex)
-                if math.hypot(x - centre[0], y - centre[1]) > 0.42 * dist:
+                if not _in_hex(x - centre[0], y - centre[1], inward, 0.45 * dist):
                     return hits, looked, False, trail
-                return hits, looked, True if inside else None, trail
+                return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
+
+
+def _in_hex(x: float, y: float, inward, apothem: float) -> bool:
+    """True if offset (x, y) from a hex's centre lies within ``apothem`` of it toward each of
+    its six sides (``inward``: the unit vector across one side into the hex): in the hex, be
+    it near a corner (a line drawn curving through a hex cuts its corner)."""
+    ux, uy = inward
+    for k in range(3):  # each direction and its opposite
+        c, s = math.cos(k * math.pi / 3), math.sin(k * math.pi / 3)
+        if abs(x * (c * ux - s * uy) + y * (s * ux + c * uy)) > apothem:
+            return False
+    return True
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
