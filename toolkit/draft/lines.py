@@ -198,6 +198,7 @@ class LinkReader(StrokeReader):
         first = True    # until the stroke is first seen, its heading is known only roughly
         coasted = 0.0   # how far the search went on without seeing the stroke
         inside = 0      # steps it could be seen on inside this hex (past the side)
+        patched = 0     # steps inside this hex lost in patches of line colour (not under names)
         ended = False   # whether it was missed before the side (a stroke that ends short of it)
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
             # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
@@ -238,8 +239,10 @@ class LinkReader(StrokeReader):
                 wx, wy = (hx, hy) if first else _unit(wx + hx, wy + hy)
                 x, y = lx, ly = nx, ny
                 trail.append((nx, ny, wx, wy))
-                hits += 1
-                looked += 1
+                # (seen short of the side, where the follow of a stroke seen on one side only
+                # starts, it tells nothing of this hex)
+                hits += depth >= 0
+                looked += depth >= 0
                 inside += depth >= 0
                 misses = 0
                 first, coasted = False, 0.0
@@ -254,6 +257,7 @@ class LinkReader(StrokeReader):
                 # town's blocks): look on beyond it
                 x, y = qx, qy
                 coasted += step
+                patched += not covered and depth >= 0
                 if _TRACE:
                     print('      coast', round(qx), round(qy), 'hidden' if covered else 'patch', [(f, l, self.codes[i]) for f, l, i in found], reach)
             else:
@@ -275,6 +279,10 @@ class LinkReader(StrokeReader):
                 # inside this hex, not gone on into its neighbour past a corner (None: names hid
                 # the stroke wherever it was looked for in this hex)
                 if not _in_hex(x - centre[0], y - centre[1], inward, 0.45 * dist):
+                    return hits, looked, False, trail
+                # (a stroke seen once, then lost in patches of line colour, a fortress's outline,
+                # is not followed into the hex)
+                if inside < 2 and patched:
                     return hits, looked, False, trail
                 return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
