@@ -246,9 +246,9 @@ class LinkReader(StrokeReader):
                 inside += depth >= 0
                 misses = 0
                 first, coasted = False, 0.0
-            elif covered or any(
-                    i == index and last - first_ + 1 > thin and first_ - 1 <= reach <= last + 1
-                    or i != index and first_ - 1 <= reach + aside and last + 1 >= reach - aside
+            elif covered or (patch := any(i == index and last - first_ + 1 > thin and first_ - 1 <= reach <= last + 1
+                                          for first_, last, i in found)) or any(
+                    i != index and first_ - 1 <= reach + aside and last + 1 >= reach - aside
                     and (i not in cased or last - first_ + 1 > thin)
                     for first_, last, i in found):
                 # under a name or an id where the stroke would be, in a patch of its colour
@@ -257,7 +257,7 @@ class LinkReader(StrokeReader):
                 # town's blocks): look on beyond it
                 x, y = qx, qy
                 coasted += step
-                patched += not covered and depth >= 0
+                patched += not covered and patch and depth >= 0
                 if _TRACE:
                     print('      coast', round(qx), round(qy), 'hidden' if covered else 'patch', [(f, l, self.codes[i]) for f, l, i in found], reach)
             else:
