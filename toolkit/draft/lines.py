@@ -246,31 +246,33 @@ class LinkReader(StrokeReader):
                 inside += depth >= 0
                 misses = 0
                 first, coasted = False, 0.0
-            elif covered or (patch := any(i == index and last - first_ + 1 > thin and first_ - 1 <= reach <= last + 1
-                                          for first_, last, i in found)) or any(
-                    i != index and first_ - 1 <= reach + aside and last + 1 >= reach - aside
-                    and (i not in cased or last - first_ + 1 > thin)
-                    for first_, last, i in found):
-                # under a name or an id where the stroke would be, in a patch of its colour
-                # wider than a line (a symbol it crosses), or under another line drawn over
-                # it (a minor road under the road on the same course, a railway under a
-                # town's blocks): look on beyond it
-                x, y = qx, qy
-                coasted += step
-                patched += not covered and patch and depth >= 0
-                if _TRACE:
-                    print('      coast', round(qx), round(qy), 'hidden' if covered else 'patch', [(f, l, self.codes[i]) for f, l, i in found], reach)
             else:
-                x, y = qx, qy
-                coasted += step
-                looked += 1
-                inside += depth >= 0
-                ended = ended or depth < 0
-                if _TRACE:
-                    print('      miss', round(qx), round(qy), [(f, l, self.codes[i]) for f, l, i in found], reach, aside)
-                misses += 1
-                if misses > 2:
-                    return hits, looked, False, trail
+                # in a patch of its colour wider than a line where the stroke would be (a symbol it
+                # crosses), or under another line drawn over it (a minor road under the road on
+                # the same course, a railway under a town's blocks, not a road beside it whose
+                # dark casing looks like it)
+                patch = any(i == index and last - first_ + 1 > thin and first_ - 1 <= reach <= last + 1
+                            for first_, last, i in found)
+                under = any(i != index and first_ - 1 <= reach + aside and last + 1 >= reach - aside
+                            and (i not in cased or last - first_ + 1 > thin) for first_, last, i in found)
+                if covered or patch or under:
+                    # under a name, a symbol or another line: look on beyond it
+                    x, y = qx, qy
+                    coasted += step
+                    patched += patch and not covered and depth >= 0
+                    if _TRACE:
+                        print('      coast', round(qx), round(qy), 'hidden' if covered else 'patch', [(f, l, self.codes[i]) for f, l, i in found], reach)
+                else:
+                    x, y = qx, qy
+                    coasted += step
+                    looked += 1
+                    inside += depth >= 0
+                    ended = ended or depth < 0
+                    if _TRACE:
+                        print('      miss', round(qx), round(qy), [(f, l, self.codes[i]) for f, l, i in found], reach, aside)
+                    misses += 1
+                    if misses > 2:
+                        return hits, looked, False, trail
             if wx * inward[0] + wy * inward[1] < 0.2:  # turned to run along the side
                 return hits, looked, False, trail
             depth = (x - mid[0]) * inward[0] + (y - mid[1]) * inward[1]
