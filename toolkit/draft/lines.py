@@ -280,7 +280,7 @@ class LinkReader(StrokeReader):
             if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
                 # inside this hex, not gone on into its neighbour past a corner (None: names hid
                 # the stroke wherever it was looked for in this hex)
-                if not _in_hex(x - centre[0], y - centre[1], inward, 0.45 * dist):
+                if math.hypot(x - centre[0], y - centre[1]) > 0.42 * dist:
                     return hits, looked, False, trail
                 # (a stroke seen once, then lost in patches of line colour, a fortress's outline,
                 # is not followed into the hex)
@@ -288,18 +288,6 @@ class LinkReader(StrokeReader):
                     return hits, looked, False, trail
                 return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
-
-
-def _in_hex(x: float, y: float, inward, apothem: float) -> bool:
-    """True if offset (x, y) from a hex's centre lies within ``apothem`` of it toward each of
-    its six sides (``inward``: the unit vector across one side into the hex): in the hex, be
-    it near a corner (a line drawn curving through a hex cuts its corner)."""
-    ux, uy = inward
-    for k in range(3):  # each direction and its opposite
-        c, s = math.cos(k * math.pi / 3), math.sin(k * math.pi / 3)
-        if abs(x * (c * ux - s * uy) + y * (s * ux + c * uy)) > apothem:
-            return False
-    return True
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
