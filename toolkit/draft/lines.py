@@ -39,7 +39,6 @@ REACH = 0.12
 THIN = 0.16
 #: A line's strength is learned from this many points on its sure strokes (a few links' worth).
 LEARN_POINTS = 24
-_TRACE = False
 
 
 class LinkReader(StrokeReader):
@@ -89,9 +88,6 @@ class LinkReader(StrokeReader):
         def scan(sign, depth, fill, centre) -> bool:
             points = [at(sign, depth * dist, t) for t in ts]
             found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
-            if _TRACE:
-                lab, al, _ = self._judged(points, fill, centre, n)
-                print('    scan', sign, depth, [(f, l, self.codes[i]) for f, l, i in found], hidden, ''.join('.' if v == -1 else '#' if v == -2 else str(v) for v in lab))
             for first, last, index in found:
                 # a run that reaches an end of the scan runs along the side, not across it
                 if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
@@ -260,16 +256,12 @@ class LinkReader(StrokeReader):
                     x, y = qx, qy
                     coasted += step
                     patched += patch and not covered and depth >= 0
-                    if _TRACE:
-                        print('      coast', round(qx), round(qy), 'hidden' if covered else 'patch', [(f, l, self.codes[i]) for f, l, i in found], reach)
                 else:
                     x, y = qx, qy
                     coasted += step
                     looked += 1
                     inside += depth >= 0
                     ended = ended or depth < 0
-                    if _TRACE:
-                        print('      miss', round(qx), round(qy), [(f, l, self.codes[i]) for f, l, i in found], reach, aside)
                     misses += 1
                     if misses > 2:
                         return hits, looked, False, trail
@@ -283,8 +275,9 @@ class LinkReader(StrokeReader):
                 if math.hypot(x - centre[0], y - centre[1]) > 0.42 * dist:
                     return hits, looked, False, trail
                 # (a stroke seen once, then lost in patches of line colour, a fortress's outline,
-                # is not followed into the hex)
-                if inside < 2 and patched:
+                # is not followed into the hex; one not seen before them, lines meeting at a
+                # town, may run on into them)
+                if inside == 1 and patched:
                     return hits, looked, False, trail
                 return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
