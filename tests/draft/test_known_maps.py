@@ -20,7 +20,7 @@ VELIKIYE_LUKI = {"clean": (0.96, 0, 0.15), "jpeg60": (0.96, 0, 0.25), "blur": (0
                  "scan": (0.96, 0, 0.22)}
 #: degradation -> (road and railway links missed at most, invented at most): its thin railways
 #: blurred to half their colour are read by how strongly the picture shows them
-VELIKIYE_LUKI_LINKS = {"clean": (0, 1), "jpeg60": (1, 1), "blur": (1, 1), "cast": (0, 2), "scan": (1, 2)}
+VELIKIYE_LUKI_LINKS = {"clean": (0, 0), "jpeg60": (1, 1), "blur": (1, 1), "cast": (0, 1), "scan": (1, 1)}
 #: degradation -> hexes whose terrain or overlays are wrong, at most (a swamp once read as a
 #: village in swamp under JPEG and blur is compared with the drawings now)
 VELIKIYE_LUKI_TERRAIN = {"clean": 0, "jpeg60": 0, "blur": 0, "cast": 0, "scan": 0}

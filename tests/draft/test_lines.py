@@ -188,3 +188,91 @@ def test_a_railway_touching_a_roads_casing_is_found_beside_it():
     for c in range(2, 6):
         assert set(reader.read(Hex(c, 3), Hex(c + 1, 3), FILL, FILL)[0]) == {"road", "rail"}, c
     assert reader.read(Hex(2, 4), Hex(3, 4), FILL, FILL)[0] == {}
+
+
+# -- names and ids: a stroke is hidden only where it would be ---------------------------------
+
+def _along(layout, a, b, t, off=0.0):
+    """The point a fraction ``t`` of the way from a's centre to b's, ``off`` pixels aside."""
+    (ax, ay), (bx, by) = layout.center(a), layout.center(b)
+    d = math.hypot(bx - ax, by - ay)
+    return ax + t * (bx - ax) - off * (by - ay) / d, ay + t * (by - ay) + off * (bx - ax) / d
+
+
+def _label(draw, box):
+    draw.rectangle(box, fill=(250, 250, 250))
+    draw.text((box[0] + 1, box[1]), "0303", fill=(90, 90, 90))
+
+
+def test_a_name_beside_where_a_road_would_run_hides_nothing():
+    """A road that ends just short of a hexside, beside a name printed in the next hex (a
+    town's name moved off its hex, an id): nothing hides where it would run on, so it ends
+    there; a name printed over where it would run on leaves it found, but only just."""
+    grid, layout, image, draw = _grid_picture()
+    a, b = Hex(2, 3), Hex(3, 3)
+    draw.line([layout.center(a), _along(layout, a, b, 0.47)], fill=ROAD, width=5)
+    x0, y0 = _along(layout, a, b, 0.5, 6)
+    x1, y1 = _along(layout, a, b, 1.0, 14)
+    beside = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    _label(draw, beside)
+    sampler = HexSampler(image, layout, "none", [beside])
+    assert LinkReader(sampler, LINES, IDENTITY).read(a, b, FILL, FILL)[0] == {}
+    # the same road under a name that covers its course into b
+    grid, layout, image, draw = _grid_picture()
+    draw.line([layout.center(a), layout.center(b)], fill=ROAD, width=5)
+    x0, y0 = _along(layout, a, b, 0.5, -9)
+    x1, y1 = _along(layout, a, b, 1.0, 9)
+    over = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    _label(draw, over)
+    found = LinkReader(HexSampler(image, layout, "none", [over]), LINES, IDENTITY).read(a, b, FILL, FILL)[0]
+    assert set(found) == {"road"} and found["road"] < 1.0  # found, and unsure
+
+
+def test_a_road_through_symbols_is_followed_past_an_id_on_its_course():
+    """Where symbols fill a hex (trees) a stroke must run on unbroken from where it was last
+    seen; the stretch hidden under an id printed on its course does not count as broken."""
+    grid, layout, image, draw = _grid_picture()
+    a, b = Hex(2, 3), Hex(3, 3)
+    draw.line([layout.center(a), layout.center(b)], fill=ROAD, width=5)
+    x0, y0 = _along(layout, a, b, 0.56, -8)
+    x1, y1 = _along(layout, a, b, 0.8, 8)
+    box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    _label(draw, box)
+    reader = LinkReader(HexSampler(image, layout, "none", [box]), LINES, IDENTITY)
+    assert set(reader.read(a, b, FILL, FILL, textured=True)[0]) == {"road"}
+
+
+# -- a line under another ---------------------------------------------------------------------
+
+MAIN, MAIN_CASING = (184, 50, 42), (59, 20, 16)      # hexforge's road ...
+MINOR, MINOR_CASING = (217, 138, 43), (74, 42, 12)   # ... and minor road: like colours
+ROADS = [("road", MAIN, MAIN_CASING), ("minor_road", MINOR, MINOR_CASING)]
+
+
+def _roads_on_one_course(blurred=False):
+    """A road from a through b to c, and a minor road under it from a to b, drawn the way
+    hexforge draws them (casings first, the road over the minor road): the minor road shows
+    beside the road in a and runs in under it just past the side into b."""
+    grid, layout, image, draw = _grid_picture()
+    a, b, c = Hex(2, 3), Hex(3, 3), Hex(4, 3)
+    minor = [_along(layout, a, b, 0.0, 4), _along(layout, a, b, 0.55, 4), _along(layout, a, b, 0.8, 0),
+             layout.center(b)]
+    road = [layout.center(a), layout.center(c)]
+    draw.line(minor, fill=MINOR_CASING, width=6)
+    draw.line(road, fill=MAIN_CASING, width=7)
+    draw.line(minor, fill=MINOR, width=4)
+    draw.line(road, fill=MAIN, width=5)
+    if blurred:
+        image = image.filter(ImageFilter.GaussianBlur(1.0))
+    return LinkReader(HexSampler(image, layout, "none"), ROADS, IDENTITY), (a, b, c)
+
+
+def test_a_minor_road_showing_beside_the_road_over_it_is_found():
+    reader, (a, b, c) = _roads_on_one_course()
+    assert set(reader.read(a, b, FILL, FILL)[0]) == {"road", "minor_road"}
+    assert set(reader.read(b, c, FILL, FILL)[0]) == {"road"}  # wholly under the road: not invented
+
+
+def test_a_blurred_roads_edge_is_not_a_minor_road():
+    reader, (a, b, c) = _roads_on_one_course(blurred=True)
+    assert set(reader.read(b, c, FILL, FILL)[0]) == {"road"}

@@ -19,6 +19,9 @@ from .sample import ID_BAND, colour_distance
 CORE = 0.6
 FAINT = 0.47
 INK = 0.8
+#: A pixel this much nearer a mix of one line's colours than of a like line's (in RGB levels)
+#: is that line's, beside the other (see :meth:`StrokeReader._one_of_alike`).
+APART = 40.0
 #: A stroke covers this share of its course from one step to the next (a dashed track does).
 UNBROKEN = 0.6
 #: A pixel is taken for a line's colour when at least this much of it is that colour.
@@ -249,13 +252,19 @@ class StrokeReader:
             while j < len(labels) and labels[j] in group:
                 j += 1
             winner = min(group, key=lambda code: sum(self._unmixed(inks[n], fill, code) for n in range(i, j)))
+            # ... unless a part of it is plainly the other line, its colour unmixed where no mix
+            # of the winner's explains it: two lines side by side (a minor road showing beside
+            # the road drawn over it on the same course)
             for n in range(i, j):
-                labels[n] = winner
+                if labels[n] != winner and self._unmixed(inks[n], fill, winner) - self._unmixed(
+                        inks[n], fill, labels[n]) < APART:
+                    labels[n] = winner
             i = j
 
-    def _unbroken(self, a, b, index, fill) -> bool:
+    def _unbroken(self, a, b, index, fill, centre=None) -> bool:
         """True if line colour (``index``'s, or one a faint pixel of it leans to) covers most of
-        the segment a-b (working pixels; a pixel either side allowed)."""
+        the segment a-b (working pixels; a pixel either side allowed) where it is not hidden
+        under a name or an id (``centre``: of the hex the segment lies in)."""
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy)
         steps = int(length)
@@ -263,15 +272,19 @@ class StrokeReader:
             return True
         ux, uy = dx / length, dy / length
         covered = 0
-        for i in range(1, steps + 1):
+        for i in range(1, int(length) + 1):
             x, y = a[0] + ux * i, a[1] + uy * i
+            if centre is not None and self._hidden(x, y, centre):
+                steps -= 1
+                continue
             for k in (0, -1, 1):
                 colour = self.sampler.pixel(x - uy * k, y + ux * k)
                 # (any line's colour: a faint thin line's pixels lean to one or another)
                 if colour is not None and self.label(colour, fill)[0] >= 0:
                     covered += 1
                     break
-        return covered >= UNBROKEN * steps
+        # (a course hidden nearly all the way shows nothing of a stroke: no sign it runs on)
+        return steps >= 2 and covered >= UNBROKEN * steps
 
     def _unmixed(self, colour, fill, index) -> float:
         """How far a pixel lies from any mix of the fill, line ``index``'s colour and its casing."""

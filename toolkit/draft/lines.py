@@ -138,8 +138,8 @@ class LinkReader(StrokeReader):
                 way = n
             # an unpaired stroke is followed from where it was seen, across the side
             into_a = self._follow(pa or pb, (-way[0], -way[1]), index, fill_a, ca, m, (-n[0], -n[1]), dist,
-                                  bool(pa and pb), textured)
-            into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured)
+                                  bool(pa and pb), textured, fill_b)
+            into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured, fill_a)
             hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
             # the scan that did not see the stroke counts against it, unless a label hid it there
             missed = 0
@@ -149,9 +149,12 @@ class LinkReader(StrokeReader):
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
             share = hits / max(1, looked)
             reached = [into_a[2], into_b[2]]
-            if None in reached and True in reached:
+            near_side = min(o[1] for o in (a_seed, b_seed) if o is not None) <= SCANS[0] * dist + 0.5
+            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][1] >= 2 and near_side:
                 # hidden under a name to the hex's middle on one side: a line that crosses
-                # the side runs on under it, but only just found
+                # the side and is followed on in the other hex runs on under it, but only
+                # just found (not a stroke seen only a step or two, a symbol's or a hatching's,
+                # or only deep in the hex, a town's block beside a name)
                 share = min(share, needed)
             else:
                 # a stroke that does not run on into both hexes is no link (a line passing
@@ -171,7 +174,7 @@ class LinkReader(StrokeReader):
         return found, seen
 
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
-                textured=False) -> tuple[int, int, bool | None, list]:
+                textured=False, behind=None) -> tuple[int, int, bool | None, list]:
         """Follow line ``index`` from ``start`` (working pixels) heading about ``way`` into the
         hex centred at ``centre``: ``(steps it was seen on, steps it could be seen on, whether
         it reached DEPTH inside the hex, or None where names hid it all the way, the points
@@ -181,6 +184,8 @@ class LinkReader(StrokeReader):
         was heading, and turns with it. The first step looks wider (a stroke's heading across
         the side is known only roughly: ``paired``, from where it crossed both scans)."""
         thin = THIN * dist
+        # roads whose dark casing looks like this line: one passes beside it, not over it
+        cased = set(self.cased_by.get(index, ()))
         x, y = start
         lx, ly = start  # where the stroke was last seen
         wx, wy = way
@@ -188,6 +193,9 @@ class LinkReader(StrokeReader):
         trail = []      # where the stroke was seen, and its heading there
         first = True    # until the stroke is first seen, its heading is known only roughly
         coasted = 0.0   # how far the search went on without seeing the stroke
+        inside = 0      # steps it could be seen on inside this hex (past the side)
+        patched = 0     # steps inside this hex lost in patches of line colour (not under names)
+        ended = False   # whether it was missed before the side (a stroke that ends short of it)
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
             # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
             # once followed; the further from where it was last seen, the wider
@@ -197,7 +205,19 @@ class LinkReader(StrokeReader):
             qx, qy = x + step * wx, y + step * wy
             px, py = -wy, wx
             points = [(qx + k * px, qy + k * py) for k in range(-reach, reach + 1)]
-            found, hidden = self.runs(points, fill, centre, (wx, wy))
+            # each pixel judged against the fill of the hex it lies in (the first steps of a
+            # stroke seen on one side only still lie in the hex it was seen in)
+            depth = (qx - mid[0]) * inward[0] + (qy - mid[1]) * inward[1]
+            here = fill if depth >= 0 or behind is None else behind
+            found, hidden = self.runs(points, here, centre, (wx, wy))
+            # hidden where the stroke would be: on its heading, or, until it is first seen (its
+            # heading known only roughly), on much of where it may have turned to; a name
+            # beside its course hides nothing of it
+            aside = int(0.5 * thin) + 1
+            covered = bool(hidden) and any(self._hidden(*points[reach + k], centre) for k in range(-aside, aside + 1))
+            if hidden and first and not covered:
+                window = range(reach - int(turn), reach + int(turn) + 1)
+                covered = sum(self._hidden(*points[k], centre) for k in window) >= 0.4 * len(window)
             # where the stroke is in a run: its middle, or in a run wider than a line (the line
             # and a symbol touching it), the run's point nearest where the stroke was heading
             near = [((first_ + last) / 2 - reach if last - first_ + 1 <= 0.5 * thin
@@ -207,7 +227,7 @@ class LinkReader(StrokeReader):
             # the stroke runs on unbroken from where it was last seen (dots and symbols do not)
             # (where symbols fill the hex: elsewhere nothing else is drawn to be mistaken for it)
             near = [(o, w) for o, w in sorted(near, key=lambda v: abs(v[0]))
-                    if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, fill)][:1]
+                    if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, here, centre)][:1]
             if near:
                 o, _ = near[0]
                 nx, ny = qx + o * px, qy + o * py
@@ -215,33 +235,51 @@ class LinkReader(StrokeReader):
                 wx, wy = (hx, hy) if first else _unit(wx + hx, wy + hy)
                 x, y = lx, ly = nx, ny
                 trail.append((nx, ny, wx, wy))
-                hits += 1
-                looked += 1
+                # (seen short of the side, where the follow of a stroke seen on one side only
+                # starts, it tells nothing of this hex)
+                hits += depth >= 0
+                looked += depth >= 0
+                inside += depth >= 0
                 misses = 0
                 first, coasted = False, 0.0
-            elif hidden and any(self._hidden(*points[reach + k], centre)
-                                for k in range(-int(turn), int(turn) + 1)) or any(
-                    i == index and last - first_ + 1 > thin and first_ - 1 <= reach <= last + 1
-                    for first_, last, i in found):
-                # under a name or an id where the stroke would be, or in a patch of its colour
-                # wider than a line (a symbol it crosses): look on beyond it
-                x, y = qx, qy
-                coasted += step
             else:
-                x, y = qx, qy
-                coasted += step
-                looked += 1
-                misses += 1
-                if misses > 2:
-                    return hits, looked, False, trail
+                # in a patch of its colour wider than a line where the stroke would be (a symbol it
+                # crosses), or under another line drawn over it (a minor road under the road on
+                # the same course, a railway under a town's blocks, not a road beside it whose
+                # dark casing looks like it)
+                patch = any(i == index and last - first_ + 1 > thin and first_ - 1 <= reach <= last + 1
+                            for first_, last, i in found)
+                under = any(i != index and first_ - 1 <= reach + aside and last + 1 >= reach - aside
+                            and (i not in cased or last - first_ + 1 > thin) for first_, last, i in found)
+                if covered or patch or under:
+                    # under a name, a symbol or another line: look on beyond it
+                    x, y = qx, qy
+                    coasted += step
+                    patched += patch and not covered and depth >= 0
+                else:
+                    x, y = qx, qy
+                    coasted += step
+                    looked += 1
+                    inside += depth >= 0
+                    ended = ended or depth < 0
+                    misses += 1
+                    if misses > 2:
+                        return hits, looked, False, trail
             if wx * inward[0] + wy * inward[1] < 0.2:  # turned to run along the side
                 return hits, looked, False, trail
             depth = (x - mid[0]) * inward[0] + (y - mid[1]) * inward[1]
             # (where names hide the stroke, it is looked for on nearly to the hex's middle)
             if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
-                # inside this hex, not gone on into its neighbour past a corner
-                inside = math.hypot(x - centre[0], y - centre[1]) <= 0.42 * dist
-                return hits, looked, (looked >= 1 or None) if inside else False, trail
+                # inside this hex, not gone on into its neighbour past a corner (None: names hid
+                # the stroke wherever it was looked for in this hex)
+                if math.hypot(x - centre[0], y - centre[1]) > 0.42 * dist:
+                    return hits, looked, False, trail
+                # (a stroke seen once, then lost in patches of line colour, a fortress's outline,
+                # is not followed into the hex; one not seen before them, lines meeting at a
+                # town, may run on into them)
+                if inside == 1 and patched:
+                    return hits, looked, False, trail
+                return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
 
 
