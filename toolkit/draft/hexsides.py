@@ -9,6 +9,10 @@ from .sample import colour_distance
 
 #: A hexside feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
+#: A feature drawn under another (a lake side under a river) is read where its own colour shows
+#: beside the other's band on at least this share of the samples in the side's middle (a river
+#: alone showed it on at most 2 of 5, beside lakes and swamps; a lake under a river on 3).
+BESIDE = 0.5
 #: A feature whose own colour shows on the hexside at less than this strength (in the median
 #: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
 FAINT = 0.6
@@ -68,12 +72,23 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             expected = [w for t, (w, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
         read.append((code, colour, edge, width, shape, found, share))
-    best, seen, scores = None, 0.0, []
+    best, seen, scores, beside, unseen = None, 0.0, [], {}, -math.inf
     for code, colour, edge, width, shape, found, share in read:
+        if isinstance(code, tuple):
+            # two features, one drawn over the other: read only where the one under it shows its
+            # own colour beside the other's band (a lake drawn under a river, at hexforge's widths,
+            # may be all but hidden by it: the side is read as the river, unsure if it fits better)
+            under = next(s[1] for s in sides if s[0] == code[0])
+            key = (under, colour, edge)
+            if key not in beside:
+                beside[key] = _beside(across, ts, 0.1 * size, under, (colour, edge or colour), sampler.correction)
+            hidden = beside[key] < BESIDE
+        else:
+            hidden = False
         inked = sum(1 for _, _, b in found if b)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
         # middle between dark edges) is not the feature, but leaves the hexside unsure
-        seen = max(seen, share, inked / len(ts))
+        seen = seen if hidden else max(seen, share, inked / len(ts))
         if share < SIDE_SHARE:
             continue
         strengths = [s for w, s, _ in found if w is not None]
@@ -89,6 +104,9 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             off, presence = abs(sorted(widths)[len(widths) // 2] / size - width), share
         # a feature whose colour shows only faintly yields to one whose colour shows
         score = presence - off * 4 - (0.5 if strength < FAINT else 0.0)
+        if hidden:
+            unseen = max(unseen, score)
+            continue
         scores.append(score)
         if best is None or score > best[2]:
             best = (code, round(share, 3), score, strength)
@@ -99,6 +117,8 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
     if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
+        sure = min(sure, 0.4)
+    if unseen > best[2]:  # its band runs like two features drawn one over the other
         sure = min(sure, 0.4)
     return best[:2], seen, sure
 
@@ -160,7 +180,9 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
     side: its width (a fraction of the hex size) at each of :data:`SHAPE_TS`, read the way a
     picture's hexsides are on examples hexforge draws at ``hex_px`` (as the palette draws the
     terrains): a lake side widest at its middle and narrow at the corners, a partial lake side
-    a small lake touching neither corner, a river even. Mirrored: a side is read either way."""
+    a small lake touching neither corner, a river even. Mirrored: a side is read either way.
+    A ``code`` that is a tuple of codes is those features drawn on one side (see
+    :func:`side_combos`), measured in the ``colour`` and ``edge`` given."""
     from dataclasses import replace
 
     from ..game import HexsideFeature, HexTerrain, Map
@@ -170,6 +192,7 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
 
     theme = theme or Theme.default()
     codes = [code for code, _, _, _ in sides]
+    drawn = {c for code in codes for c in (code if isinstance(code, tuple) else (code,))}
     bases = [t for t in game_map.terrain_types.values() if not t.overlay]
     if not codes or not bases:
         return {}
@@ -181,7 +204,7 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
                     short_shifted=False, col_direction="ascending", row_direction="ascending",
                     numbering=Numbering(col_digits=4, row_digits=4))
     swatch = Map(id="sides", name="sides", grid=grid, terrain_types=dict(game_map.terrain_types),
-                 hexside_types={c: game_map.hexside_types[c] for c in codes},
+                 hexside_types={c: game_map.hexside_types[c] for c in sorted(drawn)},
                  hex_size_inches=hex_px / 100.0, hex_ids="none")  # no id printed over a side
     for hex in grid:
         swatch.hexes[hex] = HexTerrain(spacer)
@@ -193,7 +216,8 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
         # two sides meeting at a corner, and a side alone
         chosen = [Hexside.of(centre, near[0]), Hexside.of(centre, near[1]), Hexside.of(centre, near[3])]
         for side in chosen:
-            swatch.hexsides.setdefault(side, []).append(HexsideFeature(side, code))
+            for c in code if isinstance(code, tuple) else (code,):
+                swatch.hexsides.setdefault(side, []).append(HexsideFeature(side, c))
         examples[code] = chosen
     rendered = render_map(swatch, dpi=100, theme=theme)
     sampler = HexSampler(rendered.image, rendered.layout, "none")
@@ -214,6 +238,44 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
         n = 2 * len(examples[code])
         out[code] = tuple(round(v / n, 4) for v in sums)
     return out
+
+
+def side_combos(game_map, sides, theme) -> list[tuple[tuple[str, str], str]]:
+    """Two water features that may share a hexside, drawn one over the other (a river through
+    a lake's narrows): ``((under, over), over)`` for each pair of ``sides`` (``(code, colour,
+    edge, width)``) of a lake kind and a river kind. The map draws the wider first, so the
+    river lies over the lake and the lake shows only where it is wider: read in the river's
+    colours, as a river of another shape (see :func:`side_shapes`)."""
+    styles = {code: theme.hexside_style(game_map.hexside_types[code]) for code, _, _, _ in sides}
+    out = []
+    for under, _, _, _ in sides:
+        for over, _, _, _ in sides:
+            if styles[under].key == "lake" and styles[over].key == "river" and styles[over].width < styles[under].width:
+                out.append(((under, over), over))
+    return out
+
+
+def _beside(across, ts, reach, under, over, corr) -> float:
+    """The share of the samples in the middle of a side (away from the features of the sides
+    meeting it at its corners) where a feature drawn under another (a lake under a river:
+    ``under`` its colour, ``over`` the other's colour and edge) shows its own colour within
+    ``reach`` of the side: a pixel more than half of it, nearer a blend of it with the fill than
+    any blend of the other's colours."""
+    alpha = blend_alpha(under, corr, 60.0)
+    shows = middle = 0
+    for t, (profile, a_sign, local_a, local_b) in zip(ts, across):
+        if not 0.25 < t < 0.75:
+            continue
+        middle += 1
+        for k, c in profile:
+            fill = local_a if k * a_sign > 0 else local_b
+            if fill is None or abs(k) > reach:
+                continue
+            p = fix(c, corr)
+            if alpha(c, fill) >= 0.5 and _off(p, fill, under) + _FILL_NEAR / 2 < min(_off(p, fill, o) for o in over):
+                shows += 1
+                break
+    return shows / middle if middle else 0.0
 
 
 def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float]:
