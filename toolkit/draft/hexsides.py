@@ -13,6 +13,8 @@ SIDE_SHARE = 0.6
 #: beside the other's band on at least this share of the samples in the side's middle (a river
 #: alone showed it on at most 2 of 5, beside lakes and swamps; a lake under a river on 3).
 BESIDE = 0.5
+#: How sure a reading is of a side a name or marker covers (all but two of its samples or more).
+UNDER_NAME = 0.45
 #: A feature whose own colour shows on the hexside at less than this strength (in the median
 #: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
 FAINT = 0.6
@@ -44,10 +46,11 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     a, b = sampler.layout.hexside_segment(side)
     # where a road or railway crosses, a bridge hides the middle of a river
     ts = (0.15, 0.2, 0.25, 0.3, 0.7, 0.75, 0.8, 0.85) if crossing else (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-    # where a name or marker is printed over the hexside, it says nothing
-    ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
-    if not ts:
-        return None, 0.0, 1.0
+    # where a name or marker is printed over the hexside, it says nothing; a side (nearly) all
+    # under one is read through it (its letters are not a feature's colours), and unsure
+    clear = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+    named = len(clear) < 3
+    ts = ts if named else clear
     across = _across(sampler, side, ts, fill_a, fill_b, size)
     shapes = shapes or {}
     measured: dict = {}
@@ -111,7 +114,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         if best is None or score > best[2]:
             best = (code, round(share, 3), score, strength)
     if best is None:
-        return None, seen, sureness(None, seen, SIDE_SHARE)
+        return None, seen, min(UNDER_NAME if named else 1.0, sureness(None, seen, SIDE_SHARE))
     sure = sureness(best[1], seen, SIDE_SHARE)
     runner = sorted(scores)[-2] if len(scores) > 1 else None
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
@@ -120,7 +123,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         sure = min(sure, 0.4)
     if unseen > best[2]:  # its band runs like two features drawn one over the other
         sure = min(sure, 0.4)
-    return best[:2], seen, sure
+    return best[:2], seen, min(UNDER_NAME, sure) if named else sure
 
 
 #: Where along a hexside (from one corner, 0, to the other, 1) a feature's drawn shape is measured.
