@@ -10,7 +10,7 @@ import pytest
 from PIL import ImageFilter
 
 from known_answers import jpeg
-from toolkit.draft import Palette, draft_terrain
+from toolkit.draft import Palette, apply_draft, draft_terrain
 from toolkit.draft.geometry import PlacedLayout
 from toolkit.draft.hexsides import SHAPE_TS, side_shapes
 from toolkit.game import HexsideFeature, HexTerrain
@@ -101,3 +101,52 @@ def test_a_river_beside_a_lake_side():
     m = _small_map("demyansk-shield", RIVERS)
     got, _ = _read(m, 100)
     assert got == _truth(m)
+
+
+# A lake's reach along two sides of 0306 with a river running through its second side and on (as
+# at Demyansk's 3004/3103, the Pola through Lake Seliger's reaches); the same river drawn over a
+# lone lake side beside 0603, and a river and a major river alone
+REACH = {((3, 6), "SE"): ["lake"], ((3, 6), "S"): ["lake", "river"], ((3, 6), "SW"): ["river"],
+         ((6, 4), "N"): ["lake", "major_river"], ((6, 4), "NE"): ["major_river"],
+         ((3, 3), "NE"): ["river"], ((3, 3), "SE"): ["major_river"]}
+
+
+def test_a_river_through_a_lake_reach_is_read_as_both():
+    m = _small_map("demyansk-shield", {})
+    for (a, direction), codes in REACH.items():
+        side = Hexside.of(Hex(*a), m.grid.neighbour(Hex(*a), direction))
+        m.hexsides[side] = [HexsideFeature(side, code) for code in codes]
+    _, draft = _read(m, 100)
+    got = {s: {code, *draft.more_hexsides.get(s, ())} for s, (code, _) in draft.hexsides.items()}
+    truth = {s: {f.code for f in feats} for s, feats in m.hexsides.items()}
+    reach = Hexside.of(Hex(3, 6), m.grid.neighbour(Hex(3, 6), "S"))
+    assert got[reach] == {"lake", "river"}  # the lake shows beside the river: both read
+    assert draft.more_hexsides[reach] == ("lake",) and draft.hexsides[reach][0] == "river"
+    wrong = {s for s in set(got) | set(truth) if got.get(s) != truth.get(s)}
+    # a lone lake side under a major river hardly shows (hexforge draws the river over it): its
+    # band, shaped like both, leaves the side listed; the rivers alone are read as rivers
+    assert wrong <= {Hexside.of(Hex(6, 4), m.grid.neighbour(Hex(6, 4), "N"))}, wrong
+    assert all(draft.side_confidence.get(s, 1.0) < 0.5 for s in wrong | {reach})
+    # both written to the terrain file
+    drafted = apply_draft(m, draft, "reach.png")
+    assert {f.code for f in drafted.hexsides[reach]} == {"lake", "river"}
+
+
+def test_a_side_under_a_name_is_read_through_it_and_listed():
+    """A side wholly under a name's box says little: its feature is read through the box (the
+    letters are not the feature's colours), and the reading, found or not, is unsure."""
+    m = _small_map("demyansk-shield", {((3, 3), "NE"): "river"})
+    rendered = render_map(m, dpi=100)
+    layout = PlacedLayout(rendered.layout)
+    river = Hexside.of(Hex(3, 3), m.grid.neighbour(Hex(3, 3), "NE"))
+    plain = Hexside.of(Hex(6, 3), m.grid.neighbour(Hex(6, 3), "NE"))
+
+    def box(side):
+        (ax, ay), (bx, by) = layout.hexside_segment(side)
+        return (min(ax, bx) - 4, min(ay, by) - 4, max(ax, bx) + 4, max(ay, by) + 4)
+    named = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size),
+                          labels=[box(river), box(plain)])
+    assert named.hexsides[river][0] == "river" and plain not in named.hexsides
+    assert named.side_confidence[river] < 0.5 and named.side_confidence[plain] < 0.5
+    bare = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size))
+    assert min(bare.side_confidence.get(s, 1.0) for s in (river, plain)) >= 0.5  # seen: not listed
