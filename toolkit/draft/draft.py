@@ -267,14 +267,15 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if side in seen:
                 continue
             seen.add(side)
-            sure, crossing = 1.0, False
+            sure, crossing = 1.0, ()
             if lines:
                 found, partly, textured = read[side]
                 if found:
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
-                crossing = bool(found) or partly >= 0.5
+                # the colours of the lines crossing (found, or seen on part of their course)
+                crossing = tuple(colour for code, colour, _ in lines if code in found or partly >= 0.5)
                 sure = line_sureness(min(found.values()) if found else None, partly, textured)
                 if sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(

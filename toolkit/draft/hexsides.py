@@ -35,7 +35,8 @@ def side_ink(colour, edge, correction):
 def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
                  shapes=None):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
-    feature was seen on, and how sure the reading is. ``crossing``: a line crosses the side.
+    feature was seen on, and how sure the reading is. ``crossing``: the colours of the roads
+    and railways crossing the side (a bridge hides the feature where they cross), or none.
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
     terrain beside a clear hex is not a river along their side); the drawn width is the sum
@@ -44,8 +45,12 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     :func:`side_shapes`) are told apart by how their width runs along the side: a lake side
     widest at its middle and reaching both corners, a partial one only in the middle."""
     a, b = sampler.layout.hexside_segment(side)
-    # where a road or railway crosses, a bridge hides the middle of a river
-    ts = (0.15, 0.2, 0.25, 0.3, 0.7, 0.75, 0.8, 0.85) if crossing else (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+    # where a road or railway crosses, its bridge hides the river (lines bend: not always at the middle)
+    if crossing:
+        at = _crossed_at(sampler, a, b, crossing, size, grid_rgb)
+        ts = tuple(t for t in _CROSSED_TS if abs(t - at) >= BRIDGE)
+    else:
+        ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
     # where a name or marker is printed over the hexside, it says nothing; a side (nearly) all
     # under one is read through it (its letters are not a feature's colours), and unsure
     clear = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
@@ -124,6 +129,32 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if unseen > best[2]:  # its band runs like two features drawn one over the other
         sure = min(sure, 0.4)
     return best[:2], seen, min(UNDER_NAME, sure) if named else sure
+
+
+#: Where along a side a road or railway crosses is looked for, and the side read around it.
+_CROSSED_TS = tuple(round(0.05 * i, 2) for i in range(3, 18))
+#: A bridge hides a side's feature this far along it (of the side's length) either side of
+#: where its line crosses (hexforge draws its deck and wings about 0.1 of the hex size across).
+BRIDGE = 0.2
+
+
+def _crossed_at(sampler, a, b, colours, size, grid_rgb) -> float:
+    """Where along the side a-b (0..1) roads or railways of ``colours`` cross it: the middle of
+    the samples showing their colour on the side (nearer it than the grid line's), else the
+    side's middle (where they cross unbent)."""
+    hits = []
+    for t in _CROSSED_TS:
+        for _, c in sampler.profile(a, b, t, 0.03 * size):
+            p = fix(c, sampler.correction)
+            near = min(colour_distance(p, line) for line in colours)
+            if near < _LINE_NEAR and near < colour_distance(p, grid_rgb):
+                hits.append(t)
+                break
+    return (hits[0] + hits[-1]) / 2 if hits else 0.5
+
+
+#: Levels within which a pixel on a side is a road's or railway's colour.
+_LINE_NEAR = 45.0
 
 
 #: Where along a hexside (from one corner, 0, to the other, 1) a feature's drawn shape is measured.
