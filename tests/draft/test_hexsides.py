@@ -150,3 +150,42 @@ def test_a_side_under_a_name_is_read_through_it_and_listed():
     assert named.side_confidence[river] < 0.5 and named.side_confidence[plain] < 0.5
     bare = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size))
     assert min(bare.side_confidence.get(s, 1.0) for s in (river, plain)) >= 0.5  # seen: not listed
+
+
+def test_a_river_under_a_bridge_off_the_middle_of_its_side():
+    """A road that bends crosses a side off its middle, and its bridge hides the river there:
+    the side is read around where the road crosses (read around the middle, half its samples
+    fall on the bridge)."""
+    from PIL import ImageDraw
+
+    from toolkit.draft.hexsides import read_hexside, side_ink
+    from toolkit.draft.sample import HexSampler
+
+    m = _small_map("velikiye-luki", {((3, 3), "NE"): "minor_river"})
+    rendered = render_map(m, dpi=80)
+    layout = PlacedLayout(rendered.layout)
+    side = Hexside.of(Hex(3, 3), m.grid.neighbour(Hex(3, 3), "NE"))
+    (ax, ay), (bx, by) = layout.hexside_segment(side)
+    size = layout.size
+    length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    theme = Theme.default()
+    road = theme.line_style(m.line_types["road"])
+    for at in (0.3, 0.7):  # a deck as hexforge draws it (about 0.1 of the hex either side), and the road
+        picture = rendered.image.copy()
+        draw = ImageDraw.Draw(picture)
+        cx, cy = ax + (bx - ax) * at, ay + (by - ay) * at
+        half, across = 0.1 * size, 0.15 * size
+        draw.polygon([(cx + ux * sa * half + uy * sb * across, cy + uy * sa * half - ux * sb * across)
+                      for sa, sb in ((1, 1), (1, -1), (-1, -1), (-1, 1))], fill=theme.paper)
+        draw.line([(cx + uy * across, cy - ux * across), (cx - uy * across, cy + ux * across)],
+                  fill=road.colour, width=max(1, round(road.width * size)))
+        sampler = HexSampler(picture, layout, "none")
+        fill = tuple(int(v) for v in sampler.look(Hex(1, 1)).mode)
+        sides = [(code, theme.hexside_style(kind).colour, theme.hexside_style(kind).edge,
+                  theme.hexside_style(kind).drawn_width(size) / size)
+                 for code, kind in m.hexside_types.items() if not kind.bridge]
+        alphas = {code: side_ink(colour, edge, sampler.correction) for code, colour, edge, _ in sides}
+        shapes = side_shapes(m, sides, size, theme)
+        found, _, sure = read_hexside(sampler, side, sides, alphas, size, fill, fill, (road.colour,), shapes=shapes)
+        assert found is not None and found[0] == "minor_river", (at, found, sure)
