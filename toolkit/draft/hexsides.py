@@ -13,7 +13,8 @@ SIDE_SHARE = 0.6
 #: beside the other's band on at least this share of the samples in the side's middle (a river
 #: alone showed it on at most 2 of 5, beside lakes and swamps; a lake under a river on 3).
 BESIDE = 0.5
-#: How sure a reading is of a side a name or marker covers (all but two of its samples or more).
+#: How sure a reading is of a side a name or marker covers (all but two of its samples or more)
+#: where a feature shows through it.
 UNDER_NAME = 0.45
 #: A feature whose own colour shows on the hexside at less than this strength (in the median
 #: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
@@ -52,7 +53,8 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     else:
         ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
     # where a name or marker is printed over the hexside, it says nothing; a side (nearly) all
-    # under one is read through it (its letters are not a feature's colours), and unsure
+    # under one is looked at through it: what shows between its letters (an id's dark digits
+    # among trees, JPEG'd, looked like a partial lake) is not read, but leaves the side unsure
     clear = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
     named = len(clear) < 3
     ts = ts if named else clear
@@ -119,7 +121,10 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         if best is None or score > best[2]:
             best = (code, round(share, 3), score, strength)
     if best is None:
-        return None, seen, min(UNDER_NAME if named else 1.0, sureness(None, seen, SIDE_SHARE))
+        return None, seen, min(UNDER_NAME if named and seen >= SIDE_SHARE / 2 else 1.0,
+                               sureness(None, seen, SIDE_SHARE))
+    if named:
+        return None, seen, UNDER_NAME
     sure = sureness(best[1], seen, SIDE_SHARE)
     runner = sorted(scores)[-2] if len(scores) > 1 else None
     if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
@@ -128,7 +133,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         sure = min(sure, 0.4)
     if unseen > best[2]:  # its band runs like two features drawn one over the other
         sure = min(sure, 0.4)
-    return best[:2], seen, min(UNDER_NAME, sure) if named else sure
+    return best[:2], seen, sure
 
 
 #: Where along a side a road or railway crosses is looked for, and the side read around it.
