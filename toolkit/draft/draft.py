@@ -21,7 +21,7 @@ from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts
     line_sureness, resoften, side_sureness
 from .palette import Palette, Terrain
 from ._pixels import fix
-from .hexsides import SIDE_SHARE, read_hexside, side_combos, side_ink, side_shapes
+from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
 from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
@@ -247,7 +247,15 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     drawn = {s[0]: s for s in sides}
     sides += [(combo, *drawn[over][1:]) for combo, over in
               side_combos(game_map, [s for s in sides if not palette.strokes.get(("side", s[0]))], theme)]
-    alphas = {code: side_ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
+    # a thin feature blurred shows the mix of its colour and edges (a stream's middle: a few pixels)
+    blurred = {}
+    for code, colour, edge, width in sides:
+        style = theme.hexside_style(game_map.hexside_types[code if isinstance(code, str) else code[-1]])
+        if edge is not None and style.width * size < THIN:
+            blurred[code] = blurred_colour(colour, edge, max(1.0, style.width * size), width * size)
+    rivals = {c for code, colour, edge, _ in sides for c in (colour, edge, blurred.get(code)) if c is not None}
+    alphas = {code: side_ink(colour, edge, draft.correction, blurred.get(code), rivals)
+              for code, colour, edge, _ in sides}
     # features drawn alike (two lake side kinds) are told apart by their shape along the side,
     # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
     # learned on the picture)

@@ -13,6 +13,9 @@ SIDE_SHARE = 0.6
 #: beside the other's band on at least this share of the samples in the side's middle (a river
 #: alone showed it on at most 2 of 5, beside lakes and swamps; a lake under a river on 3).
 BESIDE = 0.5
+#: A feature drawn with edges and a middle narrower than this (picture pixels) is mixed with its
+#: edges by a picture's blur (a stream's middle, 2-3 pixels at 60-80 pixels a hex).
+THIN = 4.0
 #: How sure a reading is of a side a name or marker covers (all but two of its samples or more)
 #: where a feature shows through it.
 UNDER_NAME = 0.45
@@ -21,16 +24,45 @@ UNDER_NAME = 0.45
 FAINT = 0.6
 
 
-def side_ink(colour, edge, correction):
+def side_ink(colour, edge, correction, blurred=None, rivals=()):
     """``(body, ink)``: how much of a pixel is a feature's own colour, and how much is the
-    feature drawn in ``colour`` with a darker ``edge`` (or None) at all."""
+    feature drawn in ``colour`` with a darker ``edge`` (or None) at all.
+
+    ``blurred``: the colour a thin feature's middle takes where a picture's blur mixes it with
+    its edges (see :func:`blurred_colour`); a pixel nearer a blend of it with the fill than of
+    any colour of ``rivals`` (the other features' colours, edges and blurred colours) shows the
+    feature's own colour that much (a blurred ford's pale middle is its own, not a stream's)."""
     # a hexside feature is read against the fills either side: a pale one (a lake side) beside
     # a fill of nearly its colour (swamp) cannot be told from the fill's own symbols, blurred
     body = blend_alpha(colour, correction, 60.0)
     if edge is None:
         return body, body
     rim = blend_alpha(edge, correction, 60.0)
-    return body, lambda c, fill: max(body(c, fill), rim(c, fill))
+    ink = lambda c, fill: max(body(c, fill), rim(c, fill))  # noqa: E731
+    if blurred is None:
+        return body, ink
+    mixed = blend_alpha(blurred, correction, 60.0)
+    rivals = [r for r in rivals if r not in (colour, edge, blurred)]
+
+    def own(c, fill) -> float:
+        a = body(c, fill)
+        if a >= 0.5:
+            return a
+        m = min(1.0, mixed(c, fill))
+        if m <= a:
+            return a
+        p = fix(c, correction)
+        off = _off(p, fill, blurred)
+        return a if any(_off(p, fill, r) <= off for r in rivals) else m
+    return own, ink
+
+
+def blurred_colour(colour, edge, width: float, drawn: float):
+    """The colour a feature ``width`` pixels wide in ``colour``, ``drawn`` pixels wide with its
+    ``edge``, takes where blur mixes the two (None where it has no edge)."""
+    if edge is None or drawn <= width:
+        return None
+    return tuple(round((colour[i] * width + edge[i] * (drawn - width)) / drawn) for i in range(3))
 
 
 def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
