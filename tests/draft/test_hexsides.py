@@ -127,6 +127,9 @@ def test_a_river_through_a_lake_reach_is_read_as_both():
     # band, shaped like both, leaves the side listed; the rivers alone are read as rivers
     assert wrong <= {Hexside.of(Hex(6, 4), m.grid.neighbour(Hex(6, 4), "N"))}, wrong
     assert all(draft.side_confidence.get(s, 1.0) < 0.5 for s in wrong | {reach})
+    for side in wrong:  # the listing says what else the side may be
+        assert "lake and major_river" in [c for d in draft.side_doubts[side] if d.reader == "hexside"
+                                          for c in d.candidates]
     # both written to the terrain file
     drafted = apply_draft(m, draft, "reach.png")
     assert {f.code for f in drafted.hexsides[reach]} == {"lake", "river"}
@@ -151,6 +154,7 @@ def test_a_side_under_a_name_is_listed_where_a_feature_shows_through_it():
     def sure(draft, side):  # the hexside reader's (the line reader has its own doubts)
         return min([d.confidence for d in draft.side_doubts.get(side, ()) if d.reader == "hexside"] + [1.0])
     assert sure(named, river) < 0.5 and sure(named, plain) >= 0.5
+    assert [d.candidates for d in named.side_doubts[river] if d.reader == "hexside"] == [("no feature", "river")]
     bare = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size))
     assert bare.hexsides[river][0] == "river" and min(sure(bare, s) for s in (river, plain)) >= 0.5
 
@@ -190,5 +194,5 @@ def test_a_river_under_a_bridge_off_the_middle_of_its_side():
                  for code, kind in m.hexside_types.items() if not kind.bridge]
         alphas = {code: side_ink(colour, edge, sampler.correction) for code, colour, edge, _ in sides}
         shapes = side_shapes(m, sides, size, theme)
-        found, _, sure = read_hexside(sampler, side, sides, alphas, size, fill, fill, (road.colour,), shapes=shapes)
+        found, _, sure, _ = read_hexside(sampler, side, sides, alphas, size, fill, fill, (road.colour,), shapes=shapes)
         assert found is not None and found[0] == "minor_river", (at, found, sure)

@@ -290,8 +290,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                         Doubt("line", round(sure, 3), tuple(found) + ("no line",), side,
                               (min(found.values()) if found else None, partly, textured)))
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
-                found, partly, side_sure = read_hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
-                                                    crossing, grid_rgb, shapes)
+                found, partly, side_sure, maybe = read_hexside(sampler, side, sides, alphas, size, fill[hex],
+                                                               fill[other], crossing, grid_rgb, shapes)
                 side_sure = side_sureness(found[1] if found else None, side_sure, SIDE_SHARE)
                 sure = min(sure, side_sure)
                 if found and isinstance(found[0], tuple):  # two features: the one on top, and the other
@@ -301,7 +301,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.hexsides[side] = found
                 if side_sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
-                        Doubt("hexside", round(side_sure, 3), (_side_name(found[0]) if found else "no feature",), side,
+                        Doubt("hexside", round(side_sure, 3), (_side_name(found[0]) if found else "no feature",)
+                              + tuple(_side_name(code) for code in maybe), side,
                               (found[1] if found else None, partly)))
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)

@@ -68,7 +68,10 @@ def blurred_colour(colour, edge, width: float, drawn: float):
 def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
                  shapes=None):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
-    feature was seen on, and how sure the reading is. ``crossing``: the colours of the roads
+    feature was seen on, how sure the reading is and what else the side may hold where unsure
+    (features drawn alike, two features, one seen through a name). ``feature`` is a code, or a
+    tuple of codes for two features drawn one over the other (see :func:`side_combos`).
+    ``crossing``: the colours of the roads
     and railways crossing the side (a bridge hides the feature where they cross), or none.
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
@@ -114,7 +117,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             expected = [w for t, (w, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
         read.append((code, colour, edge, width, shape, found, share))
-    best, seen, scores, beside, unseen = None, 0.0, [], {}, -math.inf
+    best, seen, scores, beside, unseen = None, 0.0, [], {}, (-math.inf, None)
     for code, colour, edge, width, shape, found, share in read:
         if isinstance(code, tuple):
             # two features, one drawn over the other: read only where the one under it shows its
@@ -147,25 +150,27 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         # a feature whose colour shows only faintly yields to one whose colour shows
         score = presence - off * 4 - (0.5 if strength < FAINT else 0.0)
         if hidden:
-            unseen = max(unseen, score)
+            unseen = max(unseen, (score, code))
             continue
-        scores.append(score)
+        scores.append((score, code))
         if best is None or score > best[2]:
             best = (code, round(share, 3), score, strength)
     if best is None:
         return None, seen, min(UNDER_NAME if named and seen >= SIDE_SHARE / 2 else 1.0,
-                               sureness(None, seen, SIDE_SHARE))
-    if named:
-        return None, seen, UNDER_NAME
-    sure = sureness(best[1], seen, SIDE_SHARE)
+                               sureness(None, seen, SIDE_SHARE)), ()
+    if named:  # seen through a name: not read
+        return None, seen, UNDER_NAME, (best[0],)
+    sure, others = sureness(best[1], seen, SIDE_SHARE), []
     runner = sorted(scores)[-2] if len(scores) > 1 else None
-    if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
+    if runner is not None and best[2] - runner[0] < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
+        others.append(runner[1])
     if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
         sure = min(sure, 0.4)
-    if unseen > best[2]:  # its band runs like two features drawn one over the other
+    if unseen[0] > best[2]:  # its band runs like two features drawn one over the other
         sure = min(sure, 0.4)
-    return best[:2], seen, sure
+        others.append(unseen[1])
+    return best[:2], seen, sure, tuple(others)
 
 
 #: Where along a side a road or railway crosses is looked for, and the side read around it.
