@@ -282,8 +282,9 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
-                # the colours of the lines crossing (found, or seen on part of their course)
-                crossing = tuple(colour for code, colour, _ in lines if code in found or partly >= 0.5)
+                # the colours of the lines found crossing (None: a line seen on part of its course)
+                crossing = tuple(colour for code, colour, _ in lines if code in found) or \
+                    ((None,) if partly >= 0.5 else ())
                 sure = line_sureness(min(found.values()) if found else None, partly, textured)
                 if sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(

@@ -83,7 +83,8 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     a, b = sampler.layout.hexside_segment(side)
     # where a road or railway crosses, its bridge hides the river (lines bend: not always at the middle)
     if crossing:
-        at = _crossed_at(sampler, a, b, crossing, size, grid_rgb)
+        drawn = [c for _, colour, edge, _ in sides for c in (colour, edge) if c is not None]
+        at = _crossed_at(sampler, a, b, [c for c in crossing if c is not None], size, [grid_rgb] + drawn)
         ts = tuple(t for t in _CROSSED_TS if abs(t - at) >= BRIDGE)
     else:
         ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -180,16 +181,16 @@ _CROSSED_TS = tuple(round(0.05 * i, 2) for i in range(3, 18))
 BRIDGE = 0.2
 
 
-def _crossed_at(sampler, a, b, colours, size, grid_rgb) -> float:
+def _crossed_at(sampler, a, b, colours, size, others) -> float:
     """Where along the side a-b (0..1) roads or railways of ``colours`` cross it: the middle of
-    the samples showing their colour on the side (nearer it than the grid line's), else the
-    side's middle (where they cross unbent)."""
+    the samples showing their colour on the side (nearer it than any of ``others``: the grid
+    line's, the hexside features'), else the side's middle (where they cross unbent)."""
     hits = []
-    for t in _CROSSED_TS:
+    for t in _CROSSED_TS if colours else ():
         for _, c in sampler.profile(a, b, t, 0.03 * size):
             p = fix(c, sampler.correction)
             near = min(colour_distance(p, line) for line in colours)
-            if near < _LINE_NEAR and near < colour_distance(p, grid_rgb):
+            if near < _LINE_NEAR and all(near < colour_distance(p, o) for o in others):
                 hits.append(t)
                 break
     return (hits[0] + hits[-1]) / 2 if hits else 0.5
