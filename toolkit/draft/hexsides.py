@@ -43,6 +43,7 @@ def side_ink(colour, edge, correction, blurred=None, rivals=()):
         return body, ink
     mixed = blend_alpha(blurred, correction, 60.0)
     rivals = [r for r in rivals if r not in (colour, edge, blurred)]
+    seen: dict = {}
 
     def own(c, fill) -> float:
         a = body(c, fill)
@@ -51,9 +52,12 @@ def side_ink(colour, edge, correction, blurred=None, rivals=()):
         m = min(1.0, mixed(c, fill))
         if m <= a:
             return a
-        p = fix(c, correction)
-        off = _off(p, fill, blurred)
-        return a if any(_off(p, fill, r) <= off for r in rivals) else m
+        known = seen.get((c, fill))
+        if known is None:
+            p = fix(c, correction)
+            off = _off(p, fill, blurred)
+            known = seen[(c, fill)] = a if any(_off(p, fill, r) <= off for r in rivals) else m
+        return known
     return own, ink
 
 
