@@ -89,7 +89,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if crossing:
         drawn = [c for _, colour, edge, _ in sides for c in (colour, edge) if c is not None]
         at = _crossed_at(sampler, a, b, [c for c in crossing if c is not None], size, [grid_rgb] + drawn)
-        ts = tuple(t for t in _CROSSED_TS if abs(t - at) >= BRIDGE)
+        ts = tuple(t for t in _CROSSED_TS if abs(t - at) >= BRIDGE - 1e-9)  # (0.5 - 0.3 < 0.2 in floats)
     else:
         ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
     # where a name or marker is printed over the hexside, it says nothing; a side (nearly) all
