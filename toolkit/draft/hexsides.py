@@ -356,7 +356,9 @@ def _beside(across, ts, reach, under, over, corr) -> float:
             if alpha(c, fill) >= 0.5 and _off(p, fill, under) + _FILL_NEAR / 2 < min(_off(p, fill, o) for o in over):
                 shows += 1
                 break
-    return shows / middle if middle else 0.0
+    # (two or fewer, the rest under a bridge or a name, tell nothing: a lake side meeting a
+    # bridged river at its corner showed beside both)
+    return shows / middle if middle > 2 else 0.0
 
 
 def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float]:
