@@ -112,7 +112,7 @@ def score(game_map, draft) -> Score:
                      if (d.terrain[0], sorted(d.terrain[1])) != (game_map.terrain(h), sorted(game_map.features(h)))]
     wrong_base = [h for h, d in draft.hexes.items() if d.terrain[0] != game_map.terrain(h)]
     bad = set(wrong_terrain)
-    got_sides = {s: {code} for s, (code, _) in draft.hexsides.items()}
+    got_sides = {s: {code, *draft.more_hexsides.get(s, ())} for s, (code, _) in draft.hexsides.items()}
     got_links = {s: set(codes) for s, codes in draft.links.items()}
     counts = []
     for truth, got in ((sides, got_sides), (links, got_links)):

@@ -10,7 +10,7 @@ import pytest
 from PIL import ImageFilter
 
 from known_answers import jpeg
-from toolkit.draft import Palette, draft_terrain
+from toolkit.draft import Palette, apply_draft, draft_terrain
 from toolkit.draft.geometry import PlacedLayout
 from toolkit.draft.hexsides import SHAPE_TS, side_shapes
 from toolkit.game import HexsideFeature, HexTerrain
@@ -101,3 +101,98 @@ def test_a_river_beside_a_lake_side():
     m = _small_map("demyansk-shield", RIVERS)
     got, _ = _read(m, 100)
     assert got == _truth(m)
+
+
+# A lake's reach along two sides of 0306 with a river running through its second side and on (as
+# at Demyansk's 3004/3103, the Pola through Lake Seliger's reaches); the same river drawn over a
+# lone lake side beside 0603, and a river and a major river alone
+REACH = {((3, 6), "SE"): ["lake"], ((3, 6), "S"): ["lake", "river"], ((3, 6), "SW"): ["river"],
+         ((6, 4), "N"): ["lake", "major_river"], ((6, 4), "NE"): ["major_river"],
+         ((3, 3), "NE"): ["river"], ((3, 3), "SE"): ["major_river"]}
+
+
+def test_a_river_through_a_lake_reach_is_read_as_both():
+    m = _small_map("demyansk-shield", {})
+    for (a, direction), codes in REACH.items():
+        side = Hexside.of(Hex(*a), m.grid.neighbour(Hex(*a), direction))
+        m.hexsides[side] = [HexsideFeature(side, code) for code in codes]
+    _, draft = _read(m, 100)
+    got = {s: {code, *draft.more_hexsides.get(s, ())} for s, (code, _) in draft.hexsides.items()}
+    truth = {s: {f.code for f in feats} for s, feats in m.hexsides.items()}
+    reach = Hexside.of(Hex(3, 6), m.grid.neighbour(Hex(3, 6), "S"))
+    assert got[reach] == {"lake", "river"}  # the lake shows beside the river: both read
+    assert draft.more_hexsides[reach] == ("lake",) and draft.hexsides[reach][0] == "river"
+    wrong = {s for s in set(got) | set(truth) if got.get(s) != truth.get(s)}
+    # a lone lake side under a major river hardly shows (hexforge draws the river over it): its
+    # band, shaped like both, leaves the side listed; the rivers alone are read as rivers
+    assert wrong <= {Hexside.of(Hex(6, 4), m.grid.neighbour(Hex(6, 4), "N"))}, wrong
+    assert all(draft.side_confidence.get(s, 1.0) < 0.5 for s in wrong | {reach})
+    for side in wrong:  # the listing says what else the side may be
+        assert "lake and major_river" in [c for d in draft.side_doubts[side] if d.reader == "hexside"
+                                          for c in d.candidates]
+    # both written to the terrain file
+    drafted = apply_draft(m, draft, "reach.png")
+    assert {f.code for f in drafted.hexsides[reach]} == {"lake", "river"}
+
+
+def test_a_side_under_a_name_is_listed_where_a_feature_shows_through_it():
+    """A side wholly under a name's box says little: a feature showing through it (between the
+    letters) is not read, but the side is listed for a person; a side showing nothing is not."""
+    m = _small_map("demyansk-shield", {((3, 3), "NE"): "river"})
+    rendered = render_map(m, dpi=100)
+    layout = PlacedLayout(rendered.layout)
+    river = Hexside.of(Hex(3, 3), m.grid.neighbour(Hex(3, 3), "NE"))
+    plain = Hexside.of(Hex(6, 3), m.grid.neighbour(Hex(6, 3), "NE"))
+
+    def box(side):
+        (ax, ay), (bx, by) = layout.hexside_segment(side)
+        return (min(ax, bx) - 4, min(ay, by) - 4, max(ax, bx) + 4, max(ay, by) + 4)
+    named = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size),
+                          labels=[box(river), box(plain)])
+    assert river not in named.hexsides and plain not in named.hexsides
+
+    def sure(draft, side):  # the hexside reader's (the line reader has its own doubts)
+        return min([d.confidence for d in draft.side_doubts.get(side, ()) if d.reader == "hexside"] + [1.0])
+    assert sure(named, river) < 0.5 and sure(named, plain) >= 0.5
+    assert [d.candidates for d in named.side_doubts[river] if d.reader == "hexside"] == [("no feature", "river")]
+    bare = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size))
+    assert bare.hexsides[river][0] == "river" and min(sure(bare, s) for s in (river, plain)) >= 0.5
+
+
+def test_a_river_under_a_bridge_off_the_middle_of_its_side():
+    """A road that bends crosses a side off its middle, and its bridge hides the river there:
+    the side is read around where the road crosses (read around the middle, half its samples
+    fall on the bridge)."""
+    from PIL import ImageDraw
+
+    from toolkit.draft.hexsides import read_hexside, side_ink
+    from toolkit.draft.sample import HexSampler
+
+    m = _small_map("velikiye-luki", {((3, 3), "NE"): "minor_river"})
+    rendered = render_map(m, dpi=80)
+    layout = PlacedLayout(rendered.layout)
+    side = Hexside.of(Hex(3, 3), m.grid.neighbour(Hex(3, 3), "NE"))
+    (ax, ay), (bx, by) = layout.hexside_segment(side)
+    size = layout.size
+    length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    theme = Theme.default()
+    road = theme.line_style(m.line_types["road"])
+    for at in (0.3, 0.7):  # a deck as hexforge draws it (about 0.1 of the hex either side), and the road
+        picture = rendered.image.copy()
+        draw = ImageDraw.Draw(picture)
+        cx, cy = ax + (bx - ax) * at, ay + (by - ay) * at
+        half, across = 0.1 * size, 0.15 * size
+        draw.polygon([(cx + ux * sa * half + uy * sb * across, cy + uy * sa * half - ux * sb * across)
+                      for sa, sb in ((1, 1), (1, -1), (-1, -1), (-1, 1))], fill=theme.paper)
+        draw.line([(cx + uy * across, cy - ux * across), (cx - uy * across, cy + ux * across)],
+                  fill=road.colour, width=max(1, round(road.width * size)))
+        sampler = HexSampler(picture, layout, "none")
+        fill = tuple(int(v) for v in sampler.look(Hex(1, 1)).mode)
+        sides = [(code, theme.hexside_style(kind).colour, theme.hexside_style(kind).edge,
+                  theme.hexside_style(kind).drawn_width(size) / size)
+                 for code, kind in m.hexside_types.items() if not kind.bridge]
+        alphas = {code: side_ink(colour, edge, sampler.correction) for code, colour, edge, _ in sides}
+        shapes = side_shapes(m, sides, size, theme)
+        found, _, sure, _ = read_hexside(sampler, side, sides, alphas, size, fill, fill, (road.colour,), shapes=shapes)
+        assert found is not None and found[0] == "minor_river", (at, found, sure)

@@ -23,7 +23,7 @@ from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts
 from .palette import Palette, Terrain
 from ._drawn import Drawings, compare
 from ._pixels import fix
-from .hexsides import SIDE_SHARE, read_hexside, side_ink, side_shapes
+from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
 from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
@@ -61,6 +61,8 @@ class Draft:
 
     hexes: dict[Hex, HexDraft] = field(default_factory=dict)
     hexsides: dict[Hexside, tuple[str, float]] = field(default_factory=dict)
+    #: Features read on a hexside besides the one in ``hexsides`` (a lake's narrows under a river).
+    more_hexsides: dict[Hexside, tuple[str, ...]] = field(default_factory=dict)
     #: Roads and railways across a hexside: line code -> the share of samples that saw it.
     links: dict[Hexside, dict[str, float]] = field(default_factory=dict)
     missing: list[Hex] = field(default_factory=list)
@@ -301,7 +303,19 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
         lines.append((code, learned or style.colour, None if learned else style.casing))
     sampler.correction = draft.correction
-    alphas = {code: side_ink(colour, edge, draft.correction) for code, colour, edge, _ in sides}
+    # a river through a lake's narrows is read as a river of another shape (its colours the theme's)
+    drawn = {s[0]: s for s in sides}
+    sides += [(combo, *drawn[over][1:]) for combo, over in
+              side_combos(game_map, [s for s in sides if not palette.strokes.get(("side", s[0]))], theme)]
+    # a thin feature blurred shows the mix of its colour and edges (a stream's middle: a few pixels)
+    blurred = {}
+    for code, colour, edge, width in sides:
+        style = theme.hexside_style(game_map.hexside_types[code if isinstance(code, str) else code[-1]])
+        if edge is not None and style.width * size < THIN:
+            blurred[code] = blurred_colour(colour, edge, max(1.0, style.width * size), width * size)
+    rivals = {c for code, colour, edge, _ in sides for c in (colour, edge, blurred.get(code)) if c is not None}
+    alphas = {code: side_ink(colour, edge, draft.correction, blurred.get(code), rivals)
+              for code, colour, edge, _ in sides}
     # features drawn alike (two lake side kinds) are told apart by their shape along the side,
     # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
     # learned on the picture)
@@ -321,33 +335,44 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
             if side in seen:
                 continue
             seen.add(side)
-            sure, crossing = 1.0, False
+            sure, crossing = 1.0, ()
             if lines:
                 found, partly, textured = read[side]
                 if found:
                     draft.links[side] = found
                 if partly >= 0.5:
                     crossed.update((hex, other))
-                crossing = bool(found) or partly >= 0.5
+                # the colours of the lines found crossing (None: a line seen on part of its course)
+                crossing = tuple(colour for code, colour, _ in lines if code in found) or \
+                    ((None,) if partly >= 0.5 else ())
                 sure = line_sureness(min(found.values()) if found else None, partly, textured)
                 if sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
                         Doubt("line", round(sure, 3), tuple(found) + ("no line",), side,
                               (min(found.values()) if found else None, partly, textured)))
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
-                found, partly, side_sure = read_hexside(sampler, side, sides, alphas, size, fill[hex], fill[other],
-                                                    crossing, grid_rgb, shapes)
+                found, partly, side_sure, maybe = read_hexside(sampler, side, sides, alphas, size, fill[hex],
+                                                               fill[other], crossing, grid_rgb, shapes)
                 side_sure = side_sureness(found[1] if found else None, side_sure, SIDE_SHARE)
                 sure = min(sure, side_sure)
-                if found:
+                if found and isinstance(found[0], tuple):  # two features: the one on top, and the other
+                    draft.hexsides[side] = (found[0][-1], found[1])
+                    draft.more_hexsides[side] = found[0][:-1]
+                elif found:
                     draft.hexsides[side] = found
                 if side_sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
-                        Doubt("hexside", round(side_sure, 3), (found[0] if found else "no feature",), side,
+                        Doubt("hexside", round(side_sure, 3), (_side_name(found[0]) if found else "no feature",)
+                              + tuple(_side_name(code) for code in maybe), side,
                               (found[1] if found else None, partly)))
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
     return crossed
+
+
+def _side_name(code) -> str:
+    """A hexside reading's name: a feature's code, or two features' (``lake and river``)."""
+    return " and ".join(code) if isinstance(code, tuple) else code
 
 
 def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, fill: dict,
@@ -387,7 +412,7 @@ def apply_draft(game_map: Map, draft: Draft, picture: str, *, keep: bool = False
         m.hexes[hex] = HexTerrain(d.terrain[0], d.terrain[1], Source(estimated=note))
     for side, (code, share) in sorted(draft.hexsides.items()):
         source = Source(estimated=f"drafted from {picture}, confidence {int(share * 10) / 10:.1f}")
-        m.hexsides[side] = [HexsideFeature(side, code, source)]
+        m.hexsides[side] = [HexsideFeature(side, c, source) for c in draft.more_hexsides.get(side, ()) + (code,)]
     by_code: dict[str, set[Hexside]] = {}
     shares: dict[str, float] = {}
     for side, codes in draft.links.items():

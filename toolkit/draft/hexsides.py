@@ -9,27 +9,74 @@ from .sample import colour_distance
 
 #: A hexside feature needs this share of its samples to show the colour.
 SIDE_SHARE = 0.6
+#: A feature drawn under another (a lake side under a river) is read where its own colour shows
+#: beside the other's band on at least this share of the samples in the side's middle (a river
+#: alone showed it on at most 2 of 5, beside lakes and swamps; a lake under a river on 3).
+BESIDE = 0.5
+#: A feature drawn with edges and a middle narrower than this (picture pixels) is mixed with its
+#: edges by a picture's blur (a stream's middle, 2-3 pixels at 60-80 pixels a hex).
+THIN = 4.0
+#: How sure a reading is of a side a name or marker covers (all but two of its samples or more)
+#: where a feature shows through it.
+UNDER_NAME = 0.45
 #: A feature whose own colour shows on the hexside at less than this strength (in the median
 #: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
 FAINT = 0.6
 
 
-def side_ink(colour, edge, correction):
+def side_ink(colour, edge, correction, blurred=None, rivals=()):
     """``(body, ink)``: how much of a pixel is a feature's own colour, and how much is the
-    feature drawn in ``colour`` with a darker ``edge`` (or None) at all."""
+    feature drawn in ``colour`` with a darker ``edge`` (or None) at all.
+
+    ``blurred``: the colour a thin feature's middle takes where a picture's blur mixes it with
+    its edges (see :func:`blurred_colour`); a pixel nearer a blend of it with the fill than of
+    any colour of ``rivals`` (the other features' colours, edges and blurred colours) shows the
+    feature's own colour that much (a blurred ford's pale middle is its own, not a stream's)."""
     # a hexside feature is read against the fills either side: a pale one (a lake side) beside
     # a fill of nearly its colour (swamp) cannot be told from the fill's own symbols, blurred
     body = blend_alpha(colour, correction, 60.0)
     if edge is None:
         return body, body
     rim = blend_alpha(edge, correction, 60.0)
-    return body, lambda c, fill: max(body(c, fill), rim(c, fill))
+    ink = lambda c, fill: max(body(c, fill), rim(c, fill))  # noqa: E731
+    if blurred is None:
+        return body, ink
+    mixed = blend_alpha(blurred, correction, 60.0)
+    rivals = [r for r in rivals if r not in (colour, edge, blurred)]
+    seen: dict = {}
+
+    def own(c, fill) -> float:
+        a = body(c, fill)
+        if a >= 0.5:
+            return a
+        m = min(1.0, mixed(c, fill))
+        if m <= a:
+            return a
+        known = seen.get((c, fill))
+        if known is None:
+            p = fix(c, correction)
+            off = _off(p, fill, blurred)
+            known = seen[(c, fill)] = a if any(_off(p, fill, r) <= off for r in rivals) else m
+        return known
+    return own, ink
+
+
+def blurred_colour(colour, edge, width: float, drawn: float):
+    """The colour a feature ``width`` pixels wide in ``colour``, ``drawn`` pixels wide with its
+    ``edge``, takes where blur mixes the two (None where it has no edge)."""
+    if edge is None or drawn <= width:
+        return None
+    return tuple(round((colour[i] * width + edge[i] * (drawn - width)) / drawn) for i in range(3))
 
 
 def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
                  shapes=None):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
-    feature was seen on, and how sure the reading is. ``crossing``: a line crosses the side.
+    feature was seen on, how sure the reading is and what else the side may hold where unsure
+    (features drawn alike, two features, one seen through a name). ``feature`` is a code, or a
+    tuple of codes for two features drawn one over the other (see :func:`side_combos`).
+    ``crossing``: the colours of the roads
+    and railways crossing the side (a bridge hides the feature where they cross), or none.
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
     terrain beside a clear hex is not a river along their side); the drawn width is the sum
@@ -38,12 +85,19 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     :func:`side_shapes`) are told apart by how their width runs along the side: a lake side
     widest at its middle and reaching both corners, a partial one only in the middle."""
     a, b = sampler.layout.hexside_segment(side)
-    # where a road or railway crosses, a bridge hides the middle of a river
-    ts = (0.15, 0.2, 0.25, 0.3, 0.7, 0.75, 0.8, 0.85) if crossing else (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-    # where a name or marker is printed over the hexside, it says nothing
-    ts = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
-    if not ts:
-        return None, 0.0, 1.0
+    # where a road or railway crosses, its bridge hides the river (lines bend: not always at the middle)
+    if crossing:
+        drawn = [c for _, colour, edge, _ in sides for c in (colour, edge) if c is not None]
+        at = _crossed_at(sampler, a, b, [c for c in crossing if c is not None], size, [grid_rgb] + drawn)
+        ts = tuple(t for t in _CROSSED_TS if abs(t - at) >= BRIDGE - 1e-9)  # (0.5 - 0.3 < 0.2 in floats)
+    else:
+        ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+    # where a name or marker is printed over the hexside, it says nothing; a side (nearly) all
+    # under one is looked at through it: what shows between its letters (an id's dark digits
+    # among trees, JPEG'd, looked like a partial lake) is not read, but leaves the side unsure
+    clear = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+    named = len(clear) < 3
+    ts = ts if named else clear
     across = _across(sampler, side, ts, fill_a, fill_b, size)
     shapes = shapes or {}
     measured: dict = {}
@@ -68,12 +122,23 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             expected = [w for t, (w, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
         read.append((code, colour, edge, width, shape, found, share))
-    best, seen, scores = None, 0.0, []
+    best, seen, scores, beside, unseen = None, 0.0, [], {}, (-math.inf, None)
     for code, colour, edge, width, shape, found, share in read:
+        if isinstance(code, tuple):
+            # two features, one drawn over the other: read only where the one under it shows its
+            # own colour beside the other's band (a lake drawn under a river, at hexforge's widths,
+            # may be all but hidden by it: the side is read as the river, unsure if it fits better)
+            under = next(s[1] for s in sides if s[0] == code[0])
+            key = (under, colour, edge)
+            if key not in beside:
+                beside[key] = _beside(across, ts, 0.1 * size, under, (colour, edge or colour), sampler.correction)
+            hidden = beside[key] < BESIDE
+        else:
+            hidden = False
         inked = sum(1 for _, _, b in found if b)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
         # middle between dark edges) is not the feature, but leaves the hexside unsure
-        seen = max(seen, share, inked / len(ts))
+        seen = seen if hidden else max(seen, share, inked / len(ts))
         if share < SIDE_SHARE:
             continue
         strengths = [s for w, s, _ in found if w is not None]
@@ -89,18 +154,54 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             off, presence = abs(sorted(widths)[len(widths) // 2] / size - width), share
         # a feature whose colour shows only faintly yields to one whose colour shows
         score = presence - off * 4 - (0.5 if strength < FAINT else 0.0)
-        scores.append(score)
+        if hidden:
+            unseen = max(unseen, (score, code))
+            continue
+        scores.append((score, code))
         if best is None or score > best[2]:
             best = (code, round(share, 3), score, strength)
     if best is None:
-        return None, seen, sureness(None, seen, SIDE_SHARE)
-    sure = sureness(best[1], seen, SIDE_SHARE)
+        return None, seen, min(UNDER_NAME if named and seen >= SIDE_SHARE / 2 else 1.0,
+                               sureness(None, seen, SIDE_SHARE)), ()
+    if named:  # seen through a name: not read
+        return None, seen, UNDER_NAME, (best[0],)
+    sure, others = sureness(best[1], seen, SIDE_SHARE), []
     runner = sorted(scores)[-2] if len(scores) > 1 else None
-    if runner is not None and best[2] - runner < 0.1:  # two features drawn alike but for their width
+    if runner is not None and best[2] - runner[0] < 0.1:  # two features drawn alike but for their width
         sure = min(sure, 0.4)
+        others.append(runner[1])
     if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
         sure = min(sure, 0.4)
-    return best[:2], seen, sure
+    if unseen[0] > best[2]:  # its band runs like two features drawn one over the other
+        sure = min(sure, 0.4)
+        others.append(unseen[1])
+    return best[:2], seen, sure, tuple(others)
+
+
+#: Where along a side a road or railway crosses is looked for, and the side read around it.
+_CROSSED_TS = tuple(round(0.05 * i, 2) for i in range(3, 18))
+#: A bridge hides a side's feature this far along it (of the side's length) either side of
+#: where its line crosses (hexforge draws its deck and wings about 0.1 of the hex size across).
+BRIDGE = 0.2
+
+
+def _crossed_at(sampler, a, b, colours, size, others) -> float:
+    """Where along the side a-b (0..1) roads or railways of ``colours`` cross it: the middle of
+    the samples showing their colour on the side (nearer it than any of ``others``: the grid
+    line's, the hexside features'), else the side's middle (where they cross unbent)."""
+    hits = []
+    for t in _CROSSED_TS if colours else ():
+        for _, c in sampler.profile(a, b, t, 0.03 * size):
+            p = fix(c, sampler.correction)
+            near = min(colour_distance(p, line) for line in colours)
+            if near < _LINE_NEAR and all(near < colour_distance(p, o) for o in others):
+                hits.append(t)
+                break
+    return (hits[0] + hits[-1]) / 2 if hits else 0.5
+
+
+#: Levels within which a pixel on a side is a road's or railway's colour.
+_LINE_NEAR = 45.0
 
 
 #: Where along a hexside (from one corner, 0, to the other, 1) a feature's drawn shape is measured.
@@ -160,7 +261,9 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
     side: its width (a fraction of the hex size) at each of :data:`SHAPE_TS`, read the way a
     picture's hexsides are on examples hexforge draws at ``hex_px`` (as the palette draws the
     terrains): a lake side widest at its middle and narrow at the corners, a partial lake side
-    a small lake touching neither corner, a river even. Mirrored: a side is read either way."""
+    a small lake touching neither corner, a river even. Mirrored: a side is read either way.
+    A ``code`` that is a tuple of codes is those features drawn on one side (see
+    :func:`side_combos`), measured in the ``colour`` and ``edge`` given."""
     from dataclasses import replace
 
     from ..game import HexsideFeature, HexTerrain, Map
@@ -170,6 +273,7 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
 
     theme = theme or Theme.default()
     codes = [code for code, _, _, _ in sides]
+    drawn = {c for code in codes for c in (code if isinstance(code, tuple) else (code,))}
     bases = [t for t in game_map.terrain_types.values() if not t.overlay]
     if not codes or not bases:
         return {}
@@ -181,7 +285,7 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
                     short_shifted=False, col_direction="ascending", row_direction="ascending",
                     numbering=Numbering(col_digits=4, row_digits=4))
     swatch = Map(id="sides", name="sides", grid=grid, terrain_types=dict(game_map.terrain_types),
-                 hexside_types={c: game_map.hexside_types[c] for c in codes},
+                 hexside_types={c: game_map.hexside_types[c] for c in sorted(drawn)},
                  hex_size_inches=hex_px / 100.0, hex_ids="none")  # no id printed over a side
     for hex in grid:
         swatch.hexes[hex] = HexTerrain(spacer)
@@ -193,7 +297,8 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
         # two sides meeting at a corner, and a side alone
         chosen = [Hexside.of(centre, near[0]), Hexside.of(centre, near[1]), Hexside.of(centre, near[3])]
         for side in chosen:
-            swatch.hexsides.setdefault(side, []).append(HexsideFeature(side, code))
+            for c in code if isinstance(code, tuple) else (code,):
+                swatch.hexsides.setdefault(side, []).append(HexsideFeature(side, c))
         examples[code] = chosen
     rendered = render_map(swatch, dpi=100, theme=theme)
     sampler = HexSampler(rendered.image, rendered.layout, "none")
@@ -214,6 +319,46 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
         n = 2 * len(examples[code])
         out[code] = tuple(round(v / n, 4) for v in sums)
     return out
+
+
+def side_combos(game_map, sides, theme) -> list[tuple[tuple[str, str], str]]:
+    """Two water features that may share a hexside, drawn one over the other (a river through
+    a lake's narrows): ``((under, over), over)`` for each pair of ``sides`` (``(code, colour,
+    edge, width)``) of a lake kind and a river kind. The map draws the wider first, so the
+    river lies over the lake and the lake shows only where it is wider: read in the river's
+    colours, as a river of another shape (see :func:`side_shapes`)."""
+    styles = {code: theme.hexside_style(game_map.hexside_types[code]) for code, _, _, _ in sides}
+    out = []
+    for under, _, _, _ in sides:
+        for over, _, _, _ in sides:
+            if styles[under].key == "lake" and styles[over].key == "river" and styles[over].width < styles[under].width:
+                out.append(((under, over), over))
+    return out
+
+
+def _beside(across, ts, reach, under, over, corr) -> float:
+    """The share of the samples in the middle of a side (away from the features of the sides
+    meeting it at its corners) where a feature drawn under another (a lake under a river:
+    ``under`` its colour, ``over`` the other's colour and edge) shows its own colour within
+    ``reach`` of the side: a pixel more than half of it, nearer a blend of it with the fill than
+    any blend of the other's colours."""
+    alpha = blend_alpha(under, corr, 60.0)
+    shows = middle = 0
+    for t, (profile, a_sign, local_a, local_b) in zip(ts, across):
+        if not 0.25 < t < 0.75:
+            continue
+        middle += 1
+        for k, c in profile:
+            fill = local_a if k * a_sign > 0 else local_b
+            if fill is None or abs(k) > reach:
+                continue
+            p = fix(c, corr)
+            if alpha(c, fill) >= 0.5 and _off(p, fill, under) + _FILL_NEAR / 2 < min(_off(p, fill, o) for o in over):
+                shows += 1
+                break
+    # (two or fewer, the rest under a bridge or a name, tell nothing: a lake side meeting a
+    # bridged river at its corner showed beside both)
+    return shows / middle if middle > 2 else 0.0
 
 
 def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float]:
