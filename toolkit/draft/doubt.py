@@ -17,12 +17,20 @@ from dataclasses import dataclass, replace
 from ..hexes import Hex, Hexside
 from .lines import LINE_SHARE, TEXTURED_SHARE
 
-__all__ = ["Doubt", "LOW_CONFIDENCE", "Reading"]
+__all__ = ["Doubt", "LOW_CONFIDENCE", "Reading", "judge"]
 
 #: Hexes drafted with less confidence than this are listed for a person to decide.
 LOW_CONFIDENCE = 0.5
 #: How sure a hex is where a road or railway read on the picture stops short of the map's edge.
 LINE_END = 0.45
+#: A hexside feature glimpsed but not found on at least this share of the sides between hexes
+#: of the same two terrains (of at least SIDE_PEERS such sides) is doubted no lower than
+#: COMMON_SURE.
+COMMON = 0.07
+SIDE_PEERS = 20
+COMMON_SURE = 0.55
+#: How many glimpsed steps past where a line stops it is followed (see :func:`line_ends`).
+GLIMPSED_STEPS = 2
 #: How sure a hexside feature is whose kind differs from the course it lies on.
 KIND_BREAK = 0.45
 #: How sure a reading is of one of two kinds the palette draws alike.
@@ -35,6 +43,7 @@ PEERS = 10
 #: UNLIKE more, is even odds (look-vector units: 15 is about 7 levels of the printed fill).
 PEER_FACTOR = 2.0
 UNLIKE = 15.0
+UNLIKE_RARE = 15.0
 #: A hex read without an overlay this many of its six neighbours carry is doubted, this much.
 HOLE = 5
 HOLE_SURE = 0.45
@@ -182,9 +191,11 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
     # a reading too rare to have peers of its own is compared with every hex read alike
     # (terrain; overlays with or without roads drawn in)
     typical = {key: sorted(v)[len(v) // 2] for key, v in peers.items() if len(v) >= PEERS}
+    rare = set()
     for key in list(peers):
         if key not in typical and key[:-1] in typical and len(key) > 1:
             typical[key] = typical[key[:-1]]
+            rare.add(key)
     out: dict[Hex, list[Doubt]] = {}
     for hex, r in readings.items():
         read = _name(*r.terrain)
@@ -205,7 +216,8 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
             if key in typical:
                 beyond = distance - PEER_FACTOR * typical[key]
                 if beyond > 0:
-                    doubts.append(Doubt(f"{reader} unlike its peers", round(closeness(beyond, UNLIKE), 3), names,
+                    scale = UNLIKE_RARE if key in rare else UNLIKE
+                    doubts.append(Doubt(f"{reader} unlike its peers", round(closeness(beyond, scale), 3), names,
                                         evidence=(round(distance, 1), round(typical[key], 1))))
         if r.terrain in drawn_alike:
             doubts.append(Doubt("drawn alike", ALIKE_SURE,
@@ -218,6 +230,29 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
         out[hex] = doubts
     for hex, doubt in (region_holes(readings, grid) if grid is not None else {}).items():
         out[hex].append(doubt)
+    return out
+
+
+def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple]:
+    """Every reader's doubts combined, hex by hex: ``hex -> (confidence, runner-up terrain,
+    sides' confidence, doubts least sure first)`` (see :func:`combine`). ``draft`` holds the
+    hexsides, links and the doubts read along and across each hexside (``side_doubts``,
+    ``side_confidence``: revised here where the whole picture says more, see :func:`resoften`
+    and :func:`kind_breaks`); ``readings`` what the terrain readers made of each hex."""
+    resoften(draft)
+    doubted = line_ends(grid, draft.links, readings, glimpsed(draft.side_doubts))
+    read = {Hexside.of(h, o) for h in readings for o in grid.neighbours(h) if o in readings}
+    common_sightings(draft, readings, read)
+    for side, doubt in {**kind_breaks(grid, draft.hexsides), **course_gaps(grid, draft.hexsides, read)}.items():
+        draft.side_doubts.setdefault(side, []).append(doubt)
+    out: dict[Hex, tuple] = {}
+    for hex, doubts in hex_doubts(readings, palette, grid).items():
+        r = readings[hex]
+        for o in grid.neighbours(hex):
+            doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in readings else ())
+        if hex in doubted:
+            doubts.append(Doubt("line end", doubted[hex]))
+        out[hex] = combine(r.terrain, doubts, r.base_runner, r.features_runner)
     return out
 
 
@@ -288,6 +323,51 @@ def kind_breaks(grid, hexsides: dict) -> dict[Hexside, Doubt]:
     return doubts
 
 
+def common_sightings(draft, readings: dict[Hex, Reading], sides) -> None:
+    """Hexside features glimpsed but not found, on as many sides between hexes read alike
+    (the same two terrains) as :data:`COMMON` of them or more, doubted no lower than
+    :data:`COMMON_SURE`: what shows along that many sides is the fills' own grain (a water
+    fill's compression noise, a hatching), not a feature missed. ``sides`` are the hexsides
+    read."""
+    pair = {side: tuple(sorted((readings[side.a].base, readings[side.b].base))) for side in sides}
+    counts: dict[tuple, int] = {}
+    for side in sides:
+        counts[pair[side]] = counts.get(pair[side], 0) + 1
+    seen: dict[tuple, list[float]] = {}
+    for side, doubts in draft.side_doubts.items():
+        for d in doubts:
+            if d.reader == "hexside" and d.evidence and d.evidence[0] is None and side in pair:
+                seen.setdefault(pair[side], []).append(d.evidence[1])
+    for side, doubts in draft.side_doubts.items():
+        for i, d in enumerate(doubts):
+            if d.reader != "hexside" or not d.evidence or d.evidence[0] is not None or side not in pair \
+                    or d.confidence >= COMMON_SURE or counts[pair[side]] < SIDE_PEERS:
+                continue
+            alike = sum(1 for p in seen[pair[side]] if p >= d.evidence[1])
+            if alike >= COMMON * counts[pair[side]]:
+                doubts[i] = replace(d, confidence=COMMON_SURE)
+        if doubts and side in draft.side_confidence:
+            draft.side_confidence[side] = min(d.confidence for d in doubts)
+
+
+def course_gaps(grid, hexsides: dict, sides) -> dict[Hexside, Doubt]:
+    """Hexsides read without a feature where a course of one kind stops at both its ends (a
+    river drawn as a curve that leaves the side for the hex beside it, so the hexside reader
+    finds too little of it there): rivers seldom end twice on one side. ``sides`` are the
+    hexsides read."""
+    doubts: dict[Hexside, Doubt] = {}
+    for side in sides:
+        if side in hexsides:
+            continue
+        ends = []
+        for c in set(grid.neighbours(side.a)) & set(grid.neighbours(side.b)):
+            kinds = [hexsides[s][0] for s in (Hexside.of(side.a, c), Hexside.of(side.b, c)) if s in hexsides]
+            ends.append(kinds[0] if len(kinds) == 1 else None)
+        if len(ends) == 2 and ends[0] is not None and ends[0] == ends[1]:
+            doubts[side] = Doubt("hexside", KIND_BREAK, ("no feature", ends[0]), side)
+    return doubts
+
+
 def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float]:
     """Hexes where a road or railway read on the picture is doubtful, with how sure they are.
 
@@ -305,13 +385,15 @@ def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float
             ends.setdefault((code, side.a), []).append(side.b)
             ends.setdefault((code, side.b), []).append(side.a)
     doubted: dict[Hex, float] = {}
-    for (code, hex), others in ends.items():
+    # (line, end, the hex it came from, how many glimpsed steps beyond the last one found)
+    todo = [(code, hex, others[0], 0) for (code, hex), others in ends.items() if len(others) == 1]
+    while todo:
+        code, hex, back, beyond = todo.pop()
         near = grid.neighbours(hex)
-        if len(others) != 1 or len(near) < 6 or any(n not in hexes for n in near):
+        if len(near) < 6 or any(n not in hexes for n in near) or beyond and (code, hex) in ends:
             continue
         doubted[hex] = LINE_END
-        back = others[0]
-        if len(ends[(code, back)]) >= 3:  # a spur off a line
+        if not beyond and len(ends[(code, back)]) >= 3:  # a spur off a line
             doubted[back] = LINE_END
         on = grid.neighbour(hex, grid.direction(back, hex))
         # straight on, across a side where a stroke was glimpsed, or to the map's edge beside it
@@ -320,6 +402,10 @@ def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float
         for n in near:
             if n in runs_on or n != back and (code, n) in ends:
                 doubted[n] = LINE_END
+            # a stroke glimpsed on from the end: the line may run on unread past that hex too
+            # (a minor road lost under a hex id and a name, on to the road it meets)
+            if n in runs_on and Hexside.of(hex, n) in glimpsed and beyond < GLIMPSED_STEPS:
+                todo.append((code, n, hex, beyond + 1))
         # running on into another line, it may share that line's course (drawn beside it):
         # the other line's next hexes from there are doubtful too
         for (other, o_hex), o_next in ends.items():

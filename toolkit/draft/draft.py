@@ -17,8 +17,7 @@ from PIL import Image
 
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
-from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts, kind_breaks, line_ends, \
-    line_sureness, resoften, side_sureness
+from .doubt import LOW_CONFIDENCE, Doubt, Reading, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
 from ._pixels import fix
 from .hexsides import SIDE_SHARE, read_hexside, side_ink, side_shapes
@@ -167,10 +166,6 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     crossed = _features(game_map, sampler, draft, raw, theme, palette)
-    resoften(draft)
-    doubted = line_ends(game_map.grid, draft.links, draft.hexes, glimpsed(draft.side_doubts))
-    for side, doubt in kind_breaks(game_map.grid, draft.hexsides).items():
-        draft.side_doubts.setdefault(side, []).append(doubt)
     towards: dict[Hex, list[Hex]] = {}
     for side in draft.links:
         towards.setdefault(side.a, []).append(side.b)
@@ -203,14 +198,8 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         readings[hex] = Reading(base[0], base[1], base[2], base[3], tuple(features), f_conf, f_dist,
                                 None if runner is None else tuple(runner),
                                 patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
-    for hex, doubts in hex_doubts(readings, palette, game_map.grid).items():
-        r = readings[hex]
-        for o in game_map.grid.neighbours(hex):
-            doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in bases else ())
-        if hex in doubted:
-            doubts.append(Doubt("line end", doubted[hex]))
-        confidence, runner_up, sides_sure, kept = combine(r.terrain, doubts, r.base_runner, r.features_runner)
-        draft.hexes[hex] = HexDraft(r.terrain, confidence, runner_up, sides_sure, kept)
+    for hex, (confidence, runner_up, sides_sure, kept) in judge(game_map.grid, draft, readings, palette).items():
+        draft.hexes[hex] = HexDraft(readings[hex].terrain, confidence, runner_up, sides_sure, kept)
     return draft
 
 
