@@ -296,3 +296,63 @@ def test_no_overlay_read_away_from_roads_is_doubted_half_as_much():
     doubts = hex_doubts(readings, palette)
     assert _confidence(doubts[Hex(1, 1)]) >= LOW  # between clear and a village, read clear: not listed
     assert _confidence(doubts[Hex(1, 2)]) < LOW and _confidence(doubts[Hex(1, 3)]) < LOW
+
+
+def test_a_line_stopping_before_a_glimpsed_step_lists_the_hex_beyond_that_step_too():
+    # a minor road lost under a hex id and a name where it meets a road: its last step seen on
+    # part of its course, the step after it not at all
+    grid = Grid(1, 7, 1, 9)
+    column = [Hex(4, r) for r in range(4, 10)]
+    links = {(a, b): {"minor_road": 1.0} for a, b in zip(column, column[1:])}
+    draft = _draft(grid, links)
+    glimpse = {Hexside.of(Hex(4, 4), Hex(4, 3))}
+    assert Hex(4, 2) not in line_ends(grid, draft.links, draft.hexes)
+    doubted = line_ends(grid, draft.links, draft.hexes, glimpse)
+    assert {Hex(4, 4), Hex(4, 3), Hex(4, 2)} <= set(doubted)
+    assert Hex(4, 1) not in doubted  # one glimpsed step is followed, not a whole unread course
+
+
+def _river(grid):
+    # a river down the hexsides between columns 3 and 4
+    course = [Hexside.of(Hex(3, 2), Hex(4, 2)), Hexside.of(Hex(4, 2), Hex(3, 3)), Hexside.of(Hex(3, 3), Hex(4, 3)),
+              Hexside.of(Hex(4, 3), Hex(3, 4)), Hexside.of(Hex(3, 4), Hex(4, 4))]
+    assert all(grid.adjacent(s.a, s.b) for s in course)
+    return course
+
+
+def test_a_hexside_course_with_one_side_missing_lists_that_side():
+    from toolkit.draft.doubt import course_gaps
+
+    grid = Grid(1, 7, 1, 7)
+    course = _river(grid)
+    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
+    hexsides = {side: ("river", 1.0) for side in course}
+    assert course_gaps(grid, hexsides, every) == {}
+    del hexsides[course[2]]  # the river drawn as a curve into the hex beside the side: missed
+    gaps = course_gaps(grid, hexsides, every)
+    assert list(gaps) == [course[2]] and gaps[course[2]].candidates == ("no feature", "river")
+    assert gaps[course[2]].confidence < LOW
+    del hexsides[course[0]]  # where a course just starts (a source), nothing is missing
+    assert list(course_gaps(grid, {s: v for s, v in hexsides.items() if s != course[1]}, every)) == []
+
+
+def test_a_hexside_sighting_common_among_like_sides_is_the_fill_not_a_feature():
+    from toolkit.draft.doubt import COMMON_SURE, Doubt, common_sightings, side_sureness
+
+    grid = Grid(1, 9, 1, 9)
+    readings = {h: _reading(base="river_fill" if h.col <= 5 else "clear") for h in grid}
+    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
+    draft = _draft(grid, {})
+    water = sorted((s for s in every if s.a.col <= 5 and s.b.col <= 5), key=lambda s: (s.a, s.b))
+    dry = sorted((s for s in every if s.a.col > 5 and s.b.col > 5), key=lambda s: (s.a, s.b))
+
+    def glimpse(side, partly):
+        sure = side_sureness(None, 0.3, 0.6)
+        draft.side_doubts[side] = [Doubt("hexside", sure, ("no feature",), side, (None, partly))]
+        draft.side_confidence[side] = sure
+    for side in water[::3]:  # a compressed water fill glimpsed as ink along a third of its sides
+        glimpse(side, 0.6)
+    glimpse(dry[0], 0.6)  # a stream missed along one side among clear hexes
+    common_sightings(draft, readings, every)
+    assert draft.side_confidence[water[0]] == COMMON_SURE >= LOW
+    assert draft.side_confidence[dry[0]] < LOW

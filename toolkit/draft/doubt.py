@@ -30,7 +30,7 @@ COMMON = 0.07
 SIDE_PEERS = 20
 COMMON_SURE = 0.55
 #: How many glimpsed steps past where a line stops it is followed (see :func:`line_ends`).
-GLIMPSED_STEPS = 2
+GLIMPSED_STEPS = 1
 #: How sure a hexside feature is whose kind differs from the course it lies on.
 KIND_BREAK = 0.45
 #: How sure a reading is of one of two kinds the palette draws alike.
