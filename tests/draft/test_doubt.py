@@ -199,11 +199,24 @@ def test_two_kinds_drawn_alike_are_listed_naming_both():
 def test_an_overlay_read_where_a_line_crosses_is_listed_but_no_overlay_there_is_not():
     from toolkit.draft.doubt import hex_doubts
 
-    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (200, 60, 60)})
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (236, 228, 196)})  # a symbol
     doubts = hex_doubts({Hex(1, 1): _reading(features=("village",), in_context=True),
                          Hex(1, 2): _reading(in_context=True), Hex(1, 3): _reading(features=("village",))}, palette)
     assert _confidence(doubts[Hex(1, 1)]) < LOW
     assert _confidence(doubts[Hex(1, 2)]) >= LOW and _confidence(doubts[Hex(1, 3)]) >= LOW
+
+
+def test_an_overlay_covering_the_hex_read_where_a_line_crosses_is_listed_only_by_its_margin():
+    from toolkit.draft.doubt import covers, hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("woods",)): (120, 170, 90),
+                        ("clear", ("village",)): (236, 228, 196)})
+    assert covers(palette) == {("clear", ("woods",))}  # woods change the ring; a village's symbol does not
+    doubts = hex_doubts({Hex(1, 1): _reading(features=("woods",), in_context=True),
+                         Hex(1, 2): _reading(features=("woods",), in_context=True, features_sure=0.4)}, palette)
+    by_line = [d for d in doubts[Hex(1, 1)] if d.reader == "overlay by a line"]
+    assert by_line and by_line[0].confidence >= LOW  # doubted by the reader's margin alone
+    assert _confidence(doubts[Hex(1, 2)]) < LOW
 
 
 def test_a_line_seen_on_part_of_its_course_is_doubted_only_near_the_share_it_needs():

@@ -43,7 +43,8 @@ PEERS = 10
 #: UNLIKE more, is even odds (look-vector units: 15 is about 7 levels of the printed fill).
 PEER_FACTOR = 2.0
 UNLIKE = 15.0
-UNLIKE_RARE = 15.0
+#: An overlay whose palette ring is further than this from its base terrain's covers the hex.
+COVERS = 100.0
 #: A hex read without an overlay this many of its six neighbours carry is doubted, this much.
 HOLE = 5
 HOLE_SURE = 0.45
@@ -177,11 +178,22 @@ def alike(palette) -> dict[tuple, tuple]:
     return out
 
 
+def covers(palette) -> set[tuple]:
+    """Overlays drawn over a whole hex (woods): terrains with one overlay whose ring looks
+    further than :data:`COVERS` from its base terrain's ring."""
+    rings: dict[tuple, list] = {}
+    for terrain, ring, _ in palette.examples:
+        rings.setdefault(terrain, []).append(ring)
+    return {t for t, vs in rings.items() if len(t[1]) == 1 and (t[0], ()) in rings
+            and min(math.dist(u, v) for u in vs for v in rings[(t[0], ())] if len(u) == len(v)) > COVERS}
+
+
 def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, list[Doubt]]:
     """The terrain readers' doubts about each hex: their own margins, a look unlike its peers'
     (the hexes read the same way on this picture), two kinds drawn alike, an overlay read
     where a road or railway crosses the hex, and (given the ``grid``) a hole in a region."""
     drawn_alike = alike(palette)
+    covering = covers(palette)
     peers: dict[tuple, list[float]] = {}
     for r in readings.values():
         for key in (("terrain", r.terrain), ("terrain",)):
@@ -191,11 +203,9 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
     # a reading too rare to have peers of its own is compared with every hex read alike
     # (terrain; overlays with or without roads drawn in)
     typical = {key: sorted(v)[len(v) // 2] for key, v in peers.items() if len(v) >= PEERS}
-    rare = set()
     for key in list(peers):
         if key not in typical and key[:-1] in typical and len(key) > 1:
             typical[key] = typical[key[:-1]]
-            rare.add(key)
     out: dict[Hex, list[Doubt]] = {}
     for hex, r in readings.items():
         read = _name(*r.terrain)
@@ -216,8 +226,7 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
             if key in typical:
                 beyond = distance - PEER_FACTOR * typical[key]
                 if beyond > 0:
-                    scale = UNLIKE_RARE if key in rare else UNLIKE
-                    doubts.append(Doubt(f"{reader} unlike its peers", round(closeness(beyond, scale), 3), names,
+                    doubts.append(Doubt(f"{reader} unlike its peers", round(closeness(beyond, UNLIKE), 3), names,
                                         evidence=(round(distance, 1), round(typical[key], 1))))
         if r.terrain in drawn_alike:
             doubts.append(Doubt("drawn alike", ALIKE_SURE,
@@ -225,8 +234,12 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
         if r.features and (r.in_context or r.crossed):
             # an overlay read where a road or railway crosses the hex (or may: a line seen on
             # part of its course, broken by an id's knock-out or a name): the drawing in
-            # context matches the roads' course only roughly, so a person should look
-            doubts.append(Doubt("overlay by a line", round(r.features_sure * 0.5, 3), overlay_names))
+            # context matches the roads' course only roughly (a symbol's), so a person should look
+            # so a person should look; not where the overlay covers the whole hex (woods):
+            # a line changes too little of it to mislead the reader's margin
+            half = not all((r.base, (f,)) in covering for f in r.features)
+            doubts.append(Doubt("overlay by a line", round(r.features_sure * (0.5 if half else 1.0), 3),
+                                overlay_names))
         out[hex] = doubts
     for hex, doubt in (region_holes(readings, grid) if grid is not None else {}).items():
         out[hex].append(doubt)
