@@ -369,3 +369,24 @@ def test_a_hexside_sighting_common_among_like_sides_is_the_fill_not_a_feature():
     common_sightings(draft, readings, every)
     assert draft.side_confidence[water[0]] == COMMON_SURE >= LOW
     assert draft.side_confidence[dry[0]] < LOW
+
+
+def test_a_stroke_glimpsed_beside_a_line_found_on_a_neighbouring_step_is_that_line():
+    from toolkit.draft.doubt import COMMON_SURE, Doubt, explained_glimpses, line_sureness
+
+    grid = Grid(1, 7, 1, 7)
+    a = Hex(4, 4)
+    c, b, far = grid.neighbours(a)[0], grid.neighbours(a)[1], grid.neighbours(a)[3]
+    assert grid.adjacent(b, c) and not grid.adjacent(far, c)
+    draft = _draft(grid, {(a, c): {"road": 1.0}})  # a curved road from A to C passes B's corner
+
+    def glimpse(side):
+        evidence = (None, 0.7, False)
+        draft.side_doubts[side] = [Doubt("line", line_sureness(*evidence), ("no line",), side, evidence)]
+        draft.side_confidence[side] = draft.side_doubts[side][0].confidence
+    glimpse(Hexside.of(a, b))
+    glimpse(Hexside.of(a, far))  # a stroke with no line found beside it: a line may be missed there
+    assert draft.side_confidence[Hexside.of(a, b)] < LOW and draft.side_confidence[Hexside.of(a, far)] < LOW
+    explained_glimpses(grid, draft)
+    assert draft.side_confidence[Hexside.of(a, b)] == COMMON_SURE >= LOW
+    assert draft.side_confidence[Hexside.of(a, far)] < LOW

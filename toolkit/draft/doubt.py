@@ -254,6 +254,7 @@ def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple
     and :func:`kind_breaks`); ``readings`` what the terrain readers made of each hex."""
     resoften(draft)
     doubted = line_ends(grid, draft.links, readings, glimpsed(draft.side_doubts))
+    explained_glimpses(grid, draft)
     read = {Hexside.of(h, o) for h in readings for o in grid.neighbours(h) if o in readings}
     common_sightings(draft, readings, read)
     for side, doubt in {**kind_breaks(grid, draft.hexsides), **course_gaps(grid, draft.hexsides, read)}.items():
@@ -360,6 +361,24 @@ def common_sightings(draft, readings: dict[Hex, Reading], sides) -> None:
             if alike >= COMMON * counts[pair[side]]:
                 doubts[i] = replace(d, confidence=COMMON_SURE)
         if doubts and side in draft.side_confidence:
+            draft.side_confidence[side] = min(d.confidence for d in doubts)
+
+
+def explained_glimpses(grid, draft) -> None:
+    """Roads and railways seen on part of a step but not found, doubted no lower than
+    :data:`COMMON_SURE` where a line found on a hexside beside that step (sharing a corner
+    with it) explains the stroke: a curved line passes the corner of the hex beside its
+    course. (Where a line really turned there, it would stop short: :func:`line_ends` lists
+    that.)"""
+    for side, doubts in draft.side_doubts.items():
+        beside = [Hexside.of(h, c) for c in set(grid.neighbours(side.a)) & set(grid.neighbours(side.b))
+                  for h in (side.a, side.b)]
+        if not any(b in draft.links for b in beside):
+            continue
+        for i, d in enumerate(doubts):
+            if d.reader == "line" and d.evidence and d.evidence[0] is None and d.confidence < COMMON_SURE:
+                doubts[i] = replace(d, confidence=COMMON_SURE)
+        if side in draft.side_confidence:
             draft.side_confidence[side] = min(d.confidence for d in doubts)
 
 
