@@ -337,6 +337,11 @@ def test_the_page_asks_a_special_results_choice(browser, shots):
         assert "attacker's special result: artillery" in _log(browser)[0]
         shown = browser.find_element(By.ID, "combat").text
         assert "so-231-387 is fired (artillery special result, rule 12.23)" in shown
+        # and the map shows it on the counter, as a Fired marker would
+        _wait(browser, "return document.querySelector('g.counter[data-unit=\"so-231-387\"] g.status text')")
+        assert browser.execute_script("return document.querySelector("
+                                      "'g.counter[data-unit=\"so-231-387\"] g.status text').textContent") == "Fired"
+        assert not browser.execute_script("return document.querySelector('g.counter[data-unit=\"so-air-1\"] g.status')")
         browser.save_screenshot(str(shots / "demyansk-special-chosen.png"))
     finally:
         server.stop()

@@ -11,7 +11,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "chains", "crossing", "join_ends", "lake_body", "line_cover", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "Boxes", "chains", "crossing", "join_ends", "lake_body", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -38,6 +38,27 @@ class Bins:
                 out.update(self.bins.get((bx, by), ()))
         return sorted(out)
 
+
+
+class Boxes:
+    """Boxes (N x 4: left, top, right, bottom) found by the windows they meet: sorted by their
+    top edge, a window looks only at the band of boxes that can reach it."""
+
+    def __init__(self, boxes: np.ndarray) -> None:
+        self.boxes = boxes
+        self.order = np.argsort(boxes[:, 1], kind="stable")
+        self.tops = boxes[self.order, 1]
+        self.tallest = float((boxes[:, 3] - boxes[:, 1]).max()) if len(boxes) else 0.0
+
+    def within(self, box) -> list[int]:
+        """Numbers of the boxes that overlap ``box``, in order (a window draws only what
+        reaches into it)."""
+        lo = np.searchsorted(self.tops, box[1] - self.tallest, side="left")
+        hi = np.searchsorted(self.tops, box[3], side="left")
+        near = self.order[lo:hi]
+        b = self.boxes[near]
+        keep = (b[:, 0] < box[2]) & (box[0] < b[:, 2]) & (b[:, 1] < box[3]) & (box[1] < b[:, 3])
+        return np.sort(near[keep]).tolist()
 
 def meets(a, b) -> bool:
     """True if the boxes ``a`` and ``b`` (left, top, right, bottom) overlap."""

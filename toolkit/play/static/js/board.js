@@ -218,6 +218,7 @@ export class MapView {
         const x = cx - s / 2 - off, y = cy - s / 2 - off;
         el("image", { href: this.counterHref(u.id), x, y, width: s, height: s }, g);
         el("title", {}, g).textContent = `${u.name} (${u.id})${u.moved ? ", moved" : ""}${u.status.length ? ", " + u.status.join(", ") : ""}`;
+        if (u.status.length) this.statusTag(g, u.status, x, y, s);
         g.dataset.box = `${x - 2},${y - 2}`;
       });
       if (order.length > 1) {
@@ -226,6 +227,18 @@ export class MapView {
       }
     }
     this.highlight(selected);
+  }
+
+  // A band across the counter's foot naming its statuses ("Fired", "Flown"), as a marker on a
+  // printed counter would: the statuses decide what the unit may still do this turn.
+  statusTag(g, statuses, x, y, s) {
+    const tag = el("g", { class: "status", transform: `translate(${x},${y})` }, g);
+    const h = Math.max(9, s * 0.26);
+    el("rect", { x: 0, y: s - h, width: s, height: h }, tag);
+    const t = el("text", { x: s / 2, y: s - h * 0.25, style: `font-size:${(h * 0.78).toFixed(1)}px` }, tag);
+    t.textContent = statuses.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+    t.setAttribute("textLength", Math.min(s - 2, t.textContent.length * h * 0.5));
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
   }
 
   // Outline the selected units' counters (without redrawing the others).
@@ -256,6 +269,8 @@ export class MapView {
       const x = cx - s / 2 - off, y = cy - s / 2 - off;
       const img = g.querySelector("image");
       img.setAttribute("x", x); img.setAttribute("y", y);
+      const tag = g.querySelector("g.status");
+      if (tag) tag.setAttribute("transform", `translate(${x},${y})`);
       g.dataset.box = `${x - 2},${y - 2}`;
       this.layers.counters.appendChild(g);   // in stack order, the top one last
     });

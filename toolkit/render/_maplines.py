@@ -1,0 +1,186 @@
+"""Roads, tracks and railways drawn as smooth curves through hex centres, and the bridges
+where they cross the water."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString
+
+from ..game import HexsideType, LineType
+from ..hexes import Hexside
+from ._mapgeom import crossing, join_ends, straighten
+from ._raster import catmull_rom, dashes, walk
+from .theme import rgb
+
+#: Points :func:`catmull_rom` draws for each step of a road or railway.
+_SAMPLES = 10
+
+
+class LineLayer:
+    """The line and bridge layers of :class:`~._mapdraw.MapScene` (a mixin)."""
+
+    def lines(self, canvas) -> None:
+        """Bridges, then tracks, roads and railways as smooth curves through hex centres."""
+        water_width: dict[Hexside, float] = {}
+        for side, feats in self.m.hexsides.items():
+            widths = [self._hexside_style(f.code) for f in feats]
+            widths = [s.width for s in widths if s.water]
+            if widths:
+                water_width[side] = max(widths)
+        styled = []
+        for line in self.m.lines:
+            kind = self.m.line_types.get(line.code)
+            kind = kind or LineType(code=line.code, name=line.code)
+            styled.append((self.theme.line_style(kind), kind, line))
+        order = {"track": 0, "secondary": 1, "road": 2, "rail": 3}
+        styled.sort(key=lambda item: order.get(item[0].key, 1))
+        # a railway that runs along a road is drawn beside it, not on top of it
+        road_steps = {frozenset(pair) for style, _, line in styled if style.key != "rail"
+                      for pair in zip(line.hexes, line.hexes[1:])}
+        paths = [(style, catmull_rom(self._centreline(line, road_steps if style.key == "rail" else set()), _SAMPLES), line)
+                 for style, kind, line in styled if len(line.hexes) > 1]
+        # bridges under the lines that cross the water, where the drawn line crosses the
+        # drawn river (a bridge given as a hexside feature is drawn here too)
+        bridged = {side for side, feats in self.m.hexsides.items()
+                   for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
+        crossings = []   # (hexside, where the drawn line crosses the water, its direction there, railway?)
+        for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
+            drawn = None
+            for i, (a, b) in enumerate(zip(line.hexes, line.hexes[1:])):
+                side = Hexside.of(a, b)
+                if side in water_width and (kind.bridges or side in bridged):
+                    segment = self._segment(side)
+                    drawn = np.asarray(pts, dtype=float) if drawn is None else drawn
+                    # the curve from the hex before a to the hex after b (catmull_rom draws
+                    # _SAMPLES points a step): where it crosses this side, without the rest
+                    near = LineString(drawn[max(0, _SAMPLES * (i - 1)):_SAMPLES * (i + 2) + 1])
+                    at, direction = crossing(near, segment, self.centres[a], self.centres[b],
+                                              self._water_near(segment))
+                    crossings.append((side, at, direction, style.key == "rail"))
+        self._bridges(canvas, crossings, water_width)
+        paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
+        self.line_paths = paths   # (style, drawn points) of each line, for the tests
+        for style, pts in paths:   # casings first so crossing roads merge cleanly
+            if style.casing is not None and style.dash is None:
+                canvas.line(pts, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
+        for style, pts in paths:
+            w = max(1.0, self.px(style.width))
+            if style.dash is not None:
+                for dash in dashes(pts, self.px(style.dash[0]), self.px(style.dash[1])):
+                    canvas.line(dash, style.colour, w)
+            else:
+                canvas.line(pts, style.colour, w)
+            if style.ties:
+                half = self.px(style.ties) / 2
+                canvas.segments([((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
+                                 for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)],
+                                style.colour, max(1.0, w * 0.75))
+
+    def _bridges(self, canvas, crossings, water_width: dict) -> None:
+        """A bridge where each line crosses the water. Lines that cross one hexside side by side
+        (a railway drawn beside its road) share one bridge wide enough for both, not two decks
+        and their wings on top of each other; a railway alone gets a dark deck."""
+        groups: list[list] = []
+        for side, at, direction, rail in crossings:
+            d = math.hypot(*direction) or 1.0
+            u = (direction[0] / d, direction[1] / d)
+            for group in groups:
+                s0, at0, u0, _ = group[0]
+                if s0 == side and abs(u[0] * u0[0] + u[1] * u0[1]) > 0.94 and math.dist(at, at0) < self.px(0.3):
+                    group.append((side, at, u if u[0] * u0[0] + u[1] * u0[1] > 0 else (-u[0], -u[1]), rail))
+                    break
+            else:
+                groups.append([(side, at, u, rail)])
+        bridges = []   # (hexside, centre, direction, normal, deck colour, half width)
+        for group in groups:
+            side = group[0][0]
+            ux = sum(u[0] for _, _, u, _ in group) / len(group)
+            uy = sum(u[1] for _, _, u, _ in group) / len(group)
+            mx = sum(at[0] for _, at, _, _ in group) / len(group)
+            my = sum(at[1] for _, at, _, _ in group) / len(group)
+            d = math.hypot(ux, uy) or 1.0
+            nx, ny = -uy / d, ux / d
+            across = [(at[0] - mx) * nx + (at[1] - my) * ny for _, at, _, _ in group]
+            mid = (min(across) + max(across)) / 2
+            deck = rgb("#3a3a3a") if all(rail for *_, rail in group) else None
+            bridges.append((side, (mx + nx * mid, my + ny * mid), (ux / d, uy / d), (nx, ny), deck,
+                            self.px(0.055) + (max(across) - min(across)) / 2))
+        # lines crossing one hexside close together at an angle (Velikiye Luki's road and
+        # railway) keep a bridge each, joined into one: no wings between them, one deck under both
+        wings = [[True, True] for _ in bridges]
+        for i, (side, (ax, ay), _, (anx, any_), _, aw) in enumerate(bridges):
+            for j in range(i + 1, len(bridges)):
+                other, (bx, by), _, (bnx, bny), _, bw = bridges[j]
+                if other != side or math.dist((ax, ay), (bx, by)) > aw + bw + self.px(0.1):
+                    continue
+                wings[i][0 if (bx - ax) * anx + (by - ay) * any_ > 0 else 1] = False
+                wings[j][0 if (ax - bx) * bnx + (ay - by) * bny > 0 else 1] = False
+                half = self.px(water_width[side]) / 2 + self.px(0.07)
+                corners = [(cx + ux * sl * half + nx * sw * w, cy + uy * sl * half + ny * sw * w)
+                           for (cx, cy), (ux, uy), (nx, ny), w in (((ax, ay), bridges[i][2], (anx, any_), aw),
+                                                                   ((bx, by), bridges[j][2], (bnx, bny), bw))
+                           for sl in (1, -1) for sw in (1, -1)]
+                canvas.shape(shapely.MultiPoint(corners).convex_hull, fill=self.theme.paper)
+        for (side, at, direction, _, deck, half_w), keep in zip(bridges, wings):
+            self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck, half_w, keep)
+
+    def _bridge(self, canvas, at, direction, gap: float, colour, deck=None, half_w: float | None = None,
+                wings=(True, True)) -> None:
+        """A bridge centred on ``at``, its deck along ``direction`` (where the road runs),
+        ``half_w`` either side of it (by default as wide as one road), with the wings of
+        ``wings`` (left, right of the deck)."""
+        mx, my = at
+        d = math.hypot(*direction) or 1.0
+        ux, uy = direction[0] / d, direction[1] / d
+        nx, ny = -uy, ux
+        half_len = gap / 2 + self.px(0.07)
+        half_w = self.px(0.055) if half_w is None else half_w
+        deck_pts = [(mx - ux * half_len + nx * half_w, my - uy * half_len + ny * half_w),
+                    (mx + ux * half_len + nx * half_w, my + uy * half_len + ny * half_w),
+                    (mx + ux * half_len - nx * half_w, my + uy * half_len - ny * half_w),
+                    (mx - ux * half_len - nx * half_w, my - uy * half_len - ny * half_w)]
+        canvas.polygon(deck_pts, fill=deck or self.theme.paper)
+        self.__dict__.setdefault("bridge_decks", []).append(deck_pts)
+        w = max(1.0, self.px(0.016))
+        flare = self.px(0.04)
+        for sgn, wing in zip((1, -1), wings):
+            if not wing:
+                continue
+            ox, oy = nx * half_w * sgn, ny * half_w * sgn
+            p0 = (mx - ux * half_len + ox, my - uy * half_len + oy)
+            p1 = (mx + ux * half_len + ox, my + uy * half_len + oy)
+            wing_pts = [(p0[0] - ux * flare + nx * flare * sgn, p0[1] - uy * flare + ny * flare * sgn), p0, p1,
+                        (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)]
+            canvas.line(wing_pts, colour, w)
+            self.__dict__.setdefault("bridge_wings", []).append(wing_pts)
+
+    def _water_near(self, segment) -> list:
+        """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
+        zone = LineString(segment).buffer(self.size * 0.2)
+        lines = self.__dict__.get("_water_array")
+        if lines is None or len(lines) != len(self.water_lines):
+            lines = self._water_array = np.asarray(self.water_lines, dtype=object)
+        near = lines[shapely.intersects(lines, zone)]
+        return list(shapely.intersection(near, zone)) if len(near) else []
+
+    def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
+        """Hex centres of a line, straightened along rows of a flat-topped grid, and moved
+        sideways where its steps are also steps of ``shared``."""
+        pts = straighten(self.grid.flat, [self.centres[h] for h in line.hexes], self.layout.radius)
+        if not shared:
+            return pts
+        steps = [frozenset(pair) in shared for pair in zip(line.hexes, line.hexes[1:])]
+        out = []
+        shift = self.px(0.11)
+        for i, (x, y) in enumerate(pts):
+            on = (i > 0 and steps[i - 1]) or (i < len(steps) and steps[i])
+            if not on:
+                out.append((x, y))
+                continue
+            (ax, ay), (bx, by) = pts[max(0, i - 1)], pts[min(len(pts) - 1, i + 1)]
+            d = math.hypot(bx - ax, by - ay) or 1.0
+            out.append((x - (by - ay) / d * shift, y + (bx - ax) / d * shift))
+        return out

@@ -1,0 +1,148 @@
+"""Victory stars and supply-source discs, each in the spot of its hex nearest its usual one
+that keeps off the lines, water, bridges and the hex id."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString
+from shapely.ops import unary_union
+
+from ..hexes import Hex
+from ._mapedges import _darker, side_colour
+from .theme import rgb
+
+
+class MarkerLayer:
+    """The marker layer of :class:`~._mapdraw.MapScene` (a mixin)."""
+
+    def markers(self, canvas) -> list:
+        """Victory stars and supply-source discs, each at the spot of its hex nearest its usual
+        one (a star left of the town, a disc right) that keeps off the roads, railways, rivers,
+        bridges and the hex id; returns (text, x, y, size, colour) to print."""
+        texts = []
+        self.marker_boxes: list[tuple] = []   # where the stars and discs are (the drafter masks them)
+        vic = self.theme.data.get("victory", {})
+        r = self.px(vic.get("size", 0.22)) / 2
+        fill = rgb(vic.get("fill", "#c8102e"))
+        vp_ink = rgb(vic.get("text", "#ffffff"))
+        taken: list = []   # (hex, centre, radius) of the markers placed so far
+        for v in self.m.victory:
+            if v.hex not in self.centres:
+                continue
+            x, y = self._marker_spot(v.hex, (-0.28, -0.09), vic.get("size", 0.22) / 2, taken)
+            star = [(x + (r if k % 2 == 0 else r * 0.45) * math.sin(math.pi * k / 5),
+                     y - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
+            canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
+            self.reserved.append((x - r, y - r, x + r, y + r))
+            self.marker_boxes.append((x - r, y - r, x + r, y + r))
+            if v.points is not None:
+                texts.append((str(v.points), x, y + r * 0.08, r * 0.95, vp_ink))
+        sup = self.theme.data.get("supply", {})
+        rs = self.px(sup.get("size", 0.17)) / 2
+        for src in self.m.supply:
+            if src.kind == "edge" and src.hexes and self._edge_of(src.hexes) is not None:
+                continue  # drawn as an edge band
+            for h in src.hexes:
+                if h not in self.centres:
+                    continue
+                x, y = self._marker_spot(h, (0.28, -0.09), sup.get("size", 0.17) / 2, taken)
+                colour = side_colour(src.side, self.game)
+                canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
+                               width=max(1.0, self.px(0.014)))
+                self.reserved.append((x - rs, y - rs, x + rs, y + rs))
+                self.marker_boxes.append((x - rs, y - rs, x + rs, y + rs))
+                texts.append(("S", x, y, rs * 1.25, self.theme.ink))
+        return texts
+
+    #: Where in its hex a marker may go (fractions of the hex size from the centre): a grid
+    #: fine enough to slip between the roads of a junction.
+    MARKER_GRID = np.asarray([(dx / 50, dy / 50) for dx in range(-25, 26) for dy in range(-22, 23)], dtype=float)
+
+    #: Spots weighed at a time, nearest the usual spot first.
+    MARKER_BATCH = 128
+
+    def _marker_obstacles(self, k: float) -> tuple[list, list, shapely.STRtree]:
+        """What a marker keeps off, in the names' frame, made once per render (a map has
+        hundreds of lines and bridges, dozens of markers): the roads, railways and rivers as
+        curves with their half widths (a fraction of the hex size), then the lake bodies and
+        the bridge decks with their wings as shapes (half width None); and a tree over them."""
+        if "_obstacles" not in self.__dict__:
+            F = self.NAME_FRAME
+            drawn, halves = [], []
+            for style, line in self.line_paths:
+                drawn.append(LineString(np.asarray(line, dtype=float) * k))
+                halves.append(max(style.width, style.ties or 0.0) / 2 + (0.011 if style.casing is not None else 0.0))
+            for line, width in zip(self.water_lines, self.water_widths):
+                drawn.append(shapely.transform(line, lambda c: c * k))
+                halves.append(width / 2)
+            for body in self.__dict__.get("lake_bodies", ()):
+                drawn.append(shapely.transform(body, lambda c: c * k))
+                halves.append(None)
+            for deck in self.__dict__.get("bridge_decks", ()):
+                drawn.append(shapely.Polygon(np.asarray(deck, dtype=float) * k).buffer(0.04 * F, join_style=2))
+                halves.append(None)
+            self._obstacles = (drawn, halves, shapely.STRtree(drawn))
+        return self._obstacles
+
+    def _marker_spot(self, h: Hex, usual: tuple[float, float], radius: float, taken: list) -> tuple[float, float]:
+        """Where the marker of ``radius`` (a fraction of the hex size) goes in ``h``: the spot
+        nearest ``usual`` whose disc, with a margin, lies inside the hex and clear of the drawn
+        roads, railways, rivers, lake sides, bridges, ids and the markers placed so far (the
+        clearest spot if none is clear). Weighed in the names' frame: the same spot at every dpi."""
+        F = self.NAME_FRAME
+        k = F / self.size
+        cx, cy = self.centres[h]
+        fx, fy = cx * k, cy * k
+        need = (radius + 0.025) * F
+        zone = shapely.box(fx - F, fy - F, fx + F, fy + F)
+        drawn, halves, tree = self._marker_obstacles(k)
+        shapes = [drawn[i] if halves[i] is None else drawn[i].intersection(zone).buffer(halves[i] * F)
+                  for i in sorted(tree.query(zone, predicate="intersects"))]
+        # ids measured at the frame's size, grown as the names grow them (at a small size the
+        # printed id sits up to 0.04 hex lower)
+        shapes += [shapely.box(*self._framed_id(n, k)).buffer(0.03 * F, join_style=2)
+                   for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
+        shapes += [shapely.Point(x * k, y * k).buffer(rt * F) for _, (x, y), rt in taken]
+        shapes = [g for g in shapes if g.intersects(zone)]
+        cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
+        room = cell.buffer(-(radius + 0.02) * F)
+        obstacles = unary_union(shapes) if shapes else None
+        # nearest the usual spot first, a batch at a time: most markers find room near it
+        spots, clearest, best = _marker_spots(usual), (-1.0, None), None
+        for start in range(0, len(spots), self.MARKER_BATCH):
+            batch = spots[start:start + self.MARKER_BATCH]
+            pts = shapely.points(fx + batch[:, 0] * F, fy + batch[:, 1] * F)
+            inside = np.flatnonzero(shapely.contains(room, pts))
+            if not len(inside):
+                continue
+            if obstacles is None:
+                best = batch[inside[0]]
+                break
+            clear = shapely.distance(pts[inside], obstacles)
+            free = np.flatnonzero(clear >= need)
+            if len(free):
+                best = batch[inside[free[0]]]
+                break
+            if clear.max() > clearest[0]:
+                clearest = (float(clear.max()), batch[inside[int(np.argmax(clear))]])
+        if best is None:
+            best = clearest[1]
+        if best is None:   # no spot inside the hex
+            return cx + usual[0] * self.size, cy + usual[1] * self.size
+        dx, dy = best
+        at = (cx + float(dx) * self.size, cy + float(dy) * self.size)
+        taken.append((h, at, radius))
+        return at
+
+
+@lru_cache(maxsize=8)
+def _marker_spots(usual: tuple[float, float]) -> np.ndarray:
+    """The usual spot, then every spot of :attr:`MarkerLayer.MARKER_GRID`, nearest it first
+    (ties in a fixed order)."""
+    spots = np.vstack([np.asarray([usual], dtype=float), MarkerLayer.MARKER_GRID])
+    order = np.lexsort((spots[:, 1], spots[:, 0], np.round(np.hypot(spots[:, 0] - usual[0], spots[:, 1] - usual[1]), 9)))
+    return spots[order]

@@ -1,0 +1,181 @@
+"""Place names: one label per name and group of hexes, in the spot that hides nothing and
+covers the least road, rail and river, weighed in a frame of a fixed hex size."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._glyphs import text_box
+from ._mapgeom import Bins, Boxes, line_cover, overlap
+from ._mapids import _extent
+from .theme import rgb
+
+
+class NameLayer:
+    """The place-name layer of :class:`~._mapdraw.MapScene` (a mixin)."""
+
+    #: Where a place name may go around one of its hexes, nearest first to the spot under the
+    #: town symbol: (dx, dy, side), fractions of the hex size from the centre. Side 0: the
+    #: name's middle there (up to a little over half a hex aside); side 1 or -1: the name
+    #: starts there and runs off to the right, or ends there coming from the left, as a map
+    #: names a town at a crowded junction.
+    NAME_SPOTS = tuple(sorted(
+        [(dx / 20, dy / 20, 0) for dx in range(-12, 13, 3) for dy in range(-9, 12, 2)]
+        + [(side * k, dy / 20, side) for side in (1, -1) for k in (0.3, 0.45) for dy in range(-5, 8, 4)],
+        key=lambda s: (round(math.hypot(s[0], s[1] - 0.25), 6), abs(s[2]), abs(s[0]), s)))
+
+    #: The hex size (pixels) of the frame names are placed in: the same spots at every dpi.
+    NAME_FRAME = 240.0
+
+    def places(self) -> None:
+        """Place names with a halo, each where it covers no hex id, marker, bridge, edge label
+        or other name and as little road, rail and river as the spots around its hexes allow.
+
+        The spots are weighed in a frame of a fixed hex size (:attr:`NAME_FRAME`: the map's
+        geometry scaled, the text measured at that size), so a map names its places in the
+        same spots at every dpi; only the chosen spot is then measured at this one."""
+        style = self.theme.data.get("place", {})
+        kinds = self.theme.data.get("place_sizes", {})
+        colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
+        family = style.get("family", "condensed")
+        self.place_list: list[tuple] = []
+        self.reserved = []   # the placing below reads the ids, markers and bridges themselves
+        runs = self._labelled_places()
+        if not runs:
+            return
+        k = self.NAME_FRAME / self.size   # map pixels -> frame pixels
+        # what a name must not hide: ids, markers, bridges and edge labels (found by their box
+        # on the map, weighed by their box in the frame)
+        items = [("id", h) for h in self.id_boxes] + [("box", b) for b in self.marker_boxes]
+        items += [("box", (min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d)))
+                  for d in self.__dict__.get("bridge_decks", ())]
+        items += [("box", (x, y, x + tile.width, y + tile.height)) for tile, (x, y) in self.edge_tiles]
+        near = Boxes(np.asarray([self.id_boxes[item] if kind == "id" else item for kind, item in items],
+                                 dtype=float).reshape(-1, 4))
+        framed: dict[int, tuple] = {}
+        margin = 0.03 * self.NAME_FRAME
+
+        def hard(area) -> list:
+            numbers = near.within(area)
+            for n in numbers:
+                if n not in framed:
+                    kind, item = items[n]
+                    x0, y0, x1, y1 = self._framed_id(item, k) if kind == "id" else (v * k for v in item)
+                    # with a margin: text measured at another size is a pixel or two wider
+                    framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
+            return [framed[n] for n in numbers]
+
+        segments, widths = self._name_obstacles(k)
+        half_w = widths / 2
+        seg_boxes = np.column_stack([np.minimum(segments[:, 0], segments[:, 2]) - half_w,
+                                     np.minimum(segments[:, 1], segments[:, 3]) - half_w,
+                                     np.maximum(segments[:, 0], segments[:, 2]) + half_w,
+                                     np.maximum(segments[:, 1], segments[:, 3]) + half_w])
+        seg_index = Boxes(seg_boxes)
+        unit = self.NAME_FRAME
+        placed: list = []   # frame boxes of the names placed so far
+        placed_bins = Bins(cell=round(unit * 2))
+        W, H = self.extent[0] * k, self.extent[1] * k
+        # largest places first: they get the best spots
+        for run in sorted(runs, key=lambda run: -kinds.get(run[0].kind, 1.0)):
+            place = run[0]
+            scale = style.get("size", 0.165) * kinds.get(place.kind, 1.0)   # font size, in hexes
+            bold = place.kind in ("city", "town")
+            best = None   # ((hidden area, lines' ink + distance, rank), hex, spot, shrink, frame box)
+            free = False   # a spot that hides nothing and covers no line was found
+            for shrink in (1.0, 0.88, 0.76):
+                hw = max(1, round(unit * style.get("halo_width", 0.022) * shrink))
+                ex0, ey0, ex1, ey1 = _extent(place.name, unit * scale * shrink, bold, family, "mm", hw)
+                half = (ex1 - ex0) / 2
+                for hex in (p.hex for p in run):          # the middle of the run first
+                    cx, cy = self.centres[hex]
+                    reach = 2 * half / unit + 1.0   # hexes either side a name at any spot may cover
+                    area = (cx - reach * self.size, cy - 1.5 * self.size, cx + reach * self.size, cy + 1.5 * self.size)
+                    fx, fy = cx * k, cy * k
+                    farea = (fx - reach * unit, fy - 1.5 * unit, fx + reach * unit, fy + 1.5 * unit)
+                    others = [placed[n] for n in placed_bins.query(farea)]
+                    local = hard(area) + others
+                    lines = seg_index.within(farea)
+                    segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
+                    for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
+                        x, y = fx + dx * unit + side * half, fy + dy * unit
+                        rect = (x + ex0, y + ey0, x + ex1, y + ey1)
+                        clash = overlap(rect, local)
+                        if rect[0] < 0 or rect[1] < 0 or rect[2] > W or rect[3] > H:
+                            clash += (rect[2] - rect[0]) * (rect[3] - rect[1])
+                        # the ink of lines under the name against the distance from the best
+                        # spot: half a hex aside is worth a road crossing the name
+                        cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
+                        cost = (clash, cover + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, rank)
+                        if best is None or cost < best[0]:
+                            best = (cost, hex, (dx, dy, side), shrink, rect)
+                        if clash == 0 and cover == 0:
+                            free = True   # the nearest spot that covers nothing
+                            break
+                    if free:
+                        break
+                if best[0][0] == 0:
+                    break   # a smaller name only to hide no symbol, never only to dodge a line
+            _, hex, (dx, dy, side), shrink, frame_rect = best
+            placed_bins.add(len(placed), frame_rect)
+            placed.append(frame_rect)
+            # the chosen spot at this dpi
+            size = self.px(scale) * shrink
+            hw = max(1, round(self.px(style.get("halo_width", 0.022)) * shrink))
+            x0, _, x1, _ = text_box(0, 0, place.name, size, bold, family, colour, "mm", hw, halo)
+            cx, cy = self.centres[hex]
+            at = (cx + self.px(dx) + side * (x1 - x0) / 2, cy + self.px(dy))
+            rect = text_box(at[0], at[1], place.name, size, bold, family, colour, "mm", hw, halo)
+            key = place.name if place.name not in self.place_boxes else f"{place.name} {self.m.format(place.hex)}"
+            self.place_boxes[key] = rect
+            self.place_list.append((at, place.name, size, bold, family, colour, hw, halo, rect))
+
+    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
+        and their widths, at ``k`` times this size: what a name should not lie along."""
+        parts, widths = [], []
+        lines = [(np.asarray(pts, dtype=float).reshape(-1, 2),
+                  self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0))
+                 for style, pts in self.line_paths]
+        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05)) for line in self.water_lines]
+        for p, w in lines:
+            p = p * k
+            parts.append(np.hstack([p[:-1], p[1:]]))
+            widths.append(np.full(len(p) - 1, w * k))
+        if not parts:
+            return np.zeros((0, 4)), np.zeros(0)
+        return np.concatenate(parts), np.concatenate(widths)
+
+    def _labelled_places(self) -> list[list]:
+        """The places to name, one run per name and group of adjacent hexes (a town drawn over
+        several hexes is named once, as printed maps do), each run ordered from its middle out:
+        the label goes on the first of its hexes where it covers nothing. Hexes of a name that
+        touch a hex of another place between them belong to one run: a city ringed round its
+        own downtown is one city."""
+        grid, by_name = self.m.grid, {}
+        for place in self.m.places:
+            if place.hex in self.centres:
+                by_name.setdefault(place.name, []).append(place)
+        named = {place.hex: place.name for place in self.m.places}
+        runs = []
+        for name, places in by_name.items():
+            left = list(places)
+            while left:
+                run, edge = [left.pop(0)], 0
+                while edge < len(run):        # grow the run by adjacency, also across other places
+                    at = run[edge].hex
+                    reach = {at} | {n for n in grid.neighbours(at) if named.get(n, name) != name}
+                    near = [p for p in left if any(grid.adjacent(p.hex, r) for r in reach)]
+                    run += near
+                    left = [p for p in left if p not in near]
+                    edge += 1
+                mx = sum(self.centres[p.hex][0] for p in run) / len(run)
+                my = sum(self.centres[p.hex][1] for p in run) / len(run)
+                # in hexes, rounded: two hexes as near the middle tie at every dpi (by float
+                # noise Kursk's Kalinovka was named from one at 96 and 122 dpi, another at 150)
+                runs.append(sorted(run, key=lambda p: (round(math.hypot(self.centres[p.hex][0] - mx,
+                                                                        self.centres[p.hex][1] - my) / self.size, 6),
+                                                       run.index(p))))
+        return runs
