@@ -390,3 +390,23 @@ def test_a_stroke_glimpsed_beside_a_line_found_on_a_neighbouring_step_is_that_li
     explained_glimpses(grid, draft)
     assert draft.side_confidence[Hexside.of(a, b)] == COMMON_SURE >= LOW
     assert draft.side_confidence[Hexside.of(a, far)] < LOW
+
+
+def test_a_hex_a_line_runs_past_unlike_its_peers_by_the_lines_ink_is_not_listed():
+    from toolkit.draft.doubt import PASSING, PEERS, judge
+
+    grid = Grid(1, 6, 1, 6)
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (236, 228, 196)})
+    readings = {h: _reading(distance=1.0) for h in grid}
+    middle = Hex(3, 3)
+    a, b = grid.neighbours(middle)[0], next(n for n in grid.neighbours(middle) if grid.adjacent(n, grid.neighbours(middle)[0]))
+    assert len(readings) >= PEERS
+    readings[middle] = _reading(distance=PASSING / 2)  # a road's ink across its ring
+
+    def listed(links):
+        draft = _draft(grid, links)
+        return judge(grid, draft, readings, palette)[middle][0] < LOW
+    assert listed({})
+    assert not listed({(a, b): {"road": 1.0}})  # the road runs between two of its neighbours
+    readings[middle] = _reading(distance=PASSING * 2)  # more than a line's ink
+    assert listed({(a, b): {"road": 1.0}})

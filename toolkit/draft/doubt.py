@@ -29,6 +29,9 @@ LINE_END = 0.45
 COMMON = 0.07
 SIDE_PEERS = 20
 COMMON_SURE = 0.55
+#: A hex a line runs past, unlike its peers by no more than this (look-vector units: a line's
+#: ink across a ring), is doubted no lower than COMMON_SURE for it.
+PASSING = 40.0
 #: How many glimpsed steps past where a line stops it is followed (see :func:`line_ends`).
 GLIMPSED_STEPS = 1
 #: How sure a hexside feature is whose kind differs from the course it lies on.
@@ -260,13 +263,27 @@ def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple
     for side, doubt in {**kind_breaks(grid, draft.hexsides), **course_gaps(grid, draft.hexsides, read)}.items():
         draft.side_doubts.setdefault(side, []).append(doubt)
     out: dict[Hex, tuple] = {}
+    passed = lines_past(grid, draft.links)
     for hex, doubts in hex_doubts(readings, palette, grid).items():
         r = readings[hex]
         for o in grid.neighbours(hex):
             doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in readings else ())
         if hex in doubted:
             doubts.append(Doubt("line end", doubted[hex]))
+        if hex in passed:
+            doubts[:] = [replace(d, confidence=max(d.confidence, COMMON_SURE))
+                         if d.reader == "terrain unlike its peers" and d.evidence[0] <= PASSING else d for d in doubts]
         out[hex] = combine(r.terrain, doubts, r.base_runner, r.features_runner)
+    return out
+
+
+def lines_past(grid, links: dict) -> set[Hex]:
+    """Hexes a road or railway runs past without entering: found between two of their
+    neighbours (a line drawn between those two centres may cut across the hex's ring)."""
+    out = set()
+    for side in links:
+        for c in set(grid.neighbours(side.a)) & set(grid.neighbours(side.b)):
+            out.add(c)
     return out
 
 
