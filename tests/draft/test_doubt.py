@@ -4,6 +4,8 @@ no drawn feature (a scan's halo beside a grid line, a hatching stroke, the neigh
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from toolkit.draft.doubt import KIND_BREAK, LINE_END, kind_breaks, line_ends
 from toolkit.draft.draft import Draft, HexDraft
 from toolkit.draft.hexsides import _band, side_ink
@@ -350,7 +352,7 @@ def test_a_hexside_course_with_one_side_missing_lists_that_side():
 
 
 def test_a_hexside_sighting_common_among_like_sides_is_the_fill_not_a_feature():
-    from toolkit.draft.doubt import COMMON_SURE, Doubt, common_sightings, side_sureness
+    from toolkit.draft.doubt import EXPLAINED, Doubt, common_sightings, side_sureness
 
     grid = Grid(1, 9, 1, 9)
     readings = {h: _reading(base="river_fill" if h.col <= 5 else "clear") for h in grid}
@@ -367,12 +369,12 @@ def test_a_hexside_sighting_common_among_like_sides_is_the_fill_not_a_feature():
         glimpse(side, 0.6)
     glimpse(dry[0], 0.6)  # a stream missed along one side among clear hexes
     common_sightings(draft, readings, every)
-    assert draft.side_confidence[water[0]] == COMMON_SURE >= LOW
+    assert draft.side_confidence[water[0]] == EXPLAINED >= LOW
     assert draft.side_confidence[dry[0]] < LOW
 
 
 def test_a_stroke_glimpsed_beside_a_line_found_on_a_neighbouring_step_is_that_line():
-    from toolkit.draft.doubt import COMMON_SURE, Doubt, explained_glimpses, line_sureness
+    from toolkit.draft.doubt import EXPLAINED, Doubt, explained_glimpses, line_sureness
 
     grid = Grid(1, 7, 1, 7)
     a = Hex(4, 4)
@@ -388,7 +390,7 @@ def test_a_stroke_glimpsed_beside_a_line_found_on_a_neighbouring_step_is_that_li
     glimpse(Hexside.of(a, far))  # a stroke with no line found beside it: a line may be missed there
     assert draft.side_confidence[Hexside.of(a, b)] < LOW and draft.side_confidence[Hexside.of(a, far)] < LOW
     explained_glimpses(grid, draft)
-    assert draft.side_confidence[Hexside.of(a, b)] == COMMON_SURE >= LOW
+    assert draft.side_confidence[Hexside.of(a, b)] == EXPLAINED >= LOW
     assert draft.side_confidence[Hexside.of(a, far)] < LOW
 
 
@@ -410,3 +412,20 @@ def test_a_hex_a_line_runs_past_unlike_its_peers_by_the_lines_ink_is_not_listed(
     assert not listed({(a, b): {"road": 1.0}})  # the road runs between two of its neighbours
     readings[middle] = _reading(distance=PASSING * 2)  # more than a line's ink
     assert listed({(a, b): {"road": 1.0}})
+
+
+def test_an_overlay_reading_every_neighbour_agrees_with_is_not_listed_for_a_narrow_margin():
+    from toolkit.draft.doubt import hex_doubts
+
+    grid = Grid(1, 5, 1, 5)
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("pocket",)): (200, 190, 220)})
+    middle = Hex(3, 3)
+
+    def overlay_doubt(inside: int):
+        readings = {h: _reading(features=("pocket",) if h in grid.neighbours(middle)[:inside] else ()) for h in grid}
+        # a faint hatching: read inside the pocket by a narrow margin over no pocket
+        readings[middle] = replace(_reading(features=("pocket",), features_sure=0.3), features_runner=())
+        return next(d for d in hex_doubts(readings, palette, grid)[middle] if d.reader == "overlay").confidence
+
+    assert overlay_doubt(6) >= LOW  # inside the pocket, as all its neighbours are
+    assert overlay_doubt(4) < LOW  # at its edge: the margin decides

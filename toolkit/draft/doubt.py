@@ -23,14 +23,15 @@ __all__ = ["Doubt", "LOW_CONFIDENCE", "Reading", "judge"]
 LOW_CONFIDENCE = 0.5
 #: How sure a hex is where a road or railway read on the picture stops short of the map's edge.
 LINE_END = 0.45
+#: How sure a reading is whose doubt other evidence on the picture explains (a sighting common
+#: to like hexsides, a line passing a corner, neighbours that agree): just above even odds.
+EXPLAINED = 0.55
 #: A hexside feature glimpsed but not found on at least this share of the sides between hexes
-#: of the same two terrains (of at least SIDE_PEERS such sides) is doubted no lower than
-#: COMMON_SURE.
+#: of the same two terrains (of at least SIDE_PEERS such sides) is explained by their fills.
 COMMON = 0.07
 SIDE_PEERS = 20
-COMMON_SURE = 0.55
 #: A hex a line runs past, unlike its peers by no more than this (look-vector units: a line's
-#: ink across a ring), is doubted no lower than COMMON_SURE for it.
+#: ink across a ring), is doubted no lower than EXPLAINED for it.
 PASSING = 40.0
 #: How many glimpsed steps past where a line stops it is followed (see :func:`line_ends`).
 GLIMPSED_STEPS = 1
@@ -51,6 +52,9 @@ COVERS = 100.0
 #: A hex read without an overlay this many of its six neighbours carry is doubted, this much.
 HOLE = 5
 HOLE_SURE = 0.45
+#: An overlay reading that this many of the six neighbours agree with is doubted no lower than
+#: EXPLAINED for the overlay reader's margin.
+AGREE = 6
 #: Roads and railways: found on this share of their steps and no more, even odds.
 LINE_EVEN = 0.82
 #: A picture's lines show softly when this share of the links found were seen on fewer than
@@ -246,6 +250,27 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
         out[hex] = doubts
     for hex, doubt in (region_holes(readings, grid) if grid is not None else {}).items():
         out[hex].append(doubt)
+    for hex in (regions_agree(readings, grid) if grid is not None else ()):
+        out[hex] = [replace(d, confidence=max(d.confidence, EXPLAINED)) if d.reader == "overlay" else d
+                    for d in out[hex]]
+    return out
+
+
+def regions_agree(readings: dict[Hex, Reading], grid) -> set[Hex]:
+    """Hexes whose overlay reading, where it differs from the runner-up's, agrees with at least
+    :data:`AGREE` of their six neighbours on every overlay in question: a region's hatching
+    read inside the region, or its absence read outside it, is as its neighbours show."""
+    out = set()
+    for hex, r in readings.items():
+        if r.features_runner is None:
+            continue
+        near = [readings.get(n) for n in grid.neighbours(hex)]
+        if len(near) < 6 or None in near:
+            continue
+        differ = set(r.features) ^ set(r.features_runner)
+        if differ and all(sum(1 for n in near if (f in n.features) == (f in r.features)) >= AGREE
+                          for f in differ):
+            out.add(hex)
     return out
 
 
@@ -271,7 +296,7 @@ def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple
         if hex in doubted:
             doubts.append(Doubt("line end", doubted[hex]))
         if hex in passed:
-            doubts[:] = [replace(d, confidence=max(d.confidence, COMMON_SURE))
+            doubts[:] = [replace(d, confidence=max(d.confidence, EXPLAINED))
                          if d.reader == "terrain unlike its peers" and d.evidence[0] <= PASSING else d for d in doubts]
         out[hex] = combine(r.terrain, doubts, r.base_runner, r.features_runner)
     return out
@@ -357,7 +382,7 @@ def kind_breaks(grid, hexsides: dict) -> dict[Hexside, Doubt]:
 def common_sightings(draft, readings: dict[Hex, Reading], sides) -> None:
     """Hexside features glimpsed but not found, on as many sides between hexes read alike
     (the same two terrains) as :data:`COMMON` of them or more, doubted no lower than
-    :data:`COMMON_SURE`: what shows along that many sides is the fills' own grain (a water
+    :data:`EXPLAINED`: what shows along that many sides is the fills' own grain (a water
     fill's compression noise, a hatching), not a feature missed. ``sides`` are the hexsides
     read."""
     pair = {side: tuple(sorted((readings[side.a].base, readings[side.b].base))) for side in sides}
@@ -372,18 +397,18 @@ def common_sightings(draft, readings: dict[Hex, Reading], sides) -> None:
     for side, doubts in draft.side_doubts.items():
         for i, d in enumerate(doubts):
             if d.reader != "hexside" or not d.evidence or d.evidence[0] is not None or side not in pair \
-                    or d.confidence >= COMMON_SURE or counts[pair[side]] < SIDE_PEERS:
+                    or d.confidence >= EXPLAINED or counts[pair[side]] < SIDE_PEERS:
                 continue
             alike = sum(1 for p in seen[pair[side]] if p >= d.evidence[1])
             if alike >= COMMON * counts[pair[side]]:
-                doubts[i] = replace(d, confidence=COMMON_SURE)
+                doubts[i] = replace(d, confidence=EXPLAINED)
         if doubts and side in draft.side_confidence:
             draft.side_confidence[side] = min(d.confidence for d in doubts)
 
 
 def explained_glimpses(grid, draft) -> None:
     """Roads and railways seen on part of a step but not found, doubted no lower than
-    :data:`COMMON_SURE` where a line found on a hexside beside that step (sharing a corner
+    :data:`EXPLAINED` where a line found on a hexside beside that step (sharing a corner
     with it) explains the stroke: a curved line passes the corner of the hex beside its
     course. (Where a line really turned there, it would stop short: :func:`line_ends` lists
     that.)"""
@@ -393,8 +418,8 @@ def explained_glimpses(grid, draft) -> None:
         if not any(b in draft.links for b in beside):
             continue
         for i, d in enumerate(doubts):
-            if d.reader == "line" and d.evidence and d.evidence[0] is None and d.confidence < COMMON_SURE:
-                doubts[i] = replace(d, confidence=COMMON_SURE)
+            if d.reader == "line" and d.evidence and d.evidence[0] is None and d.confidence < EXPLAINED:
+                doubts[i] = replace(d, confidence=EXPLAINED)
         if side in draft.side_confidence:
             draft.side_confidence[side] = min(d.confidence for d in doubts)
 
