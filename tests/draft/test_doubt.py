@@ -429,3 +429,26 @@ def test_an_overlay_reading_every_neighbour_agrees_with_is_not_listed_for_a_narr
 
     assert overlay_doubt(6) >= LOW  # inside the pocket, as all its neighbours are
     assert overlay_doubt(4) < LOW  # at its edge: the margin decides
+
+
+def test_a_hex_unlike_its_peers_and_unlike_every_neighbour_is_listed():
+    from toolkit.draft.doubt import PEERS, UNLIKE, hex_doubts
+
+    grid = Grid(1, 6, 1, 6)
+    palette = _palette({("clear", ()): (238, 232, 200), ("hill", ()): (214, 190, 140), ("village", ()): (200, 161, 121)})
+    readings = {h: _reading(distance=0.5) for h in grid}
+    villages = [Hex(1, 1), Hex(1, 2), Hex(6, 6), Hex(6, 5)] + [Hex(c, 6) for c in range(1, 5)] + [Hex(5, 1), Hex(6, 1)]
+    for h in villages:
+        readings[h] = _reading("village", distance=4.0)
+    assert len(villages) >= PEERS
+    middle = Hex(3, 3)
+    # a hill's contours, compressed, read as a village's fill: further than its peers, but not by much
+    readings[middle] = _reading("village", distance=8.0 + UNLIKE * 0.8)
+    for n in grid.neighbours(middle)[:2]:
+        readings[n] = _reading("hill")
+    doubts = hex_doubts(readings, palette, grid)[middle]
+    assert next(d for d in doubts if d.reader == "terrain unlike its peers").confidence >= LOW
+    lone = next(d for d in doubts if d.reader == "terrain unlike its peers and neighbours")
+    assert lone.confidence < LOW and lone.candidates[:1] == ("village",) and "hill" in lone.candidates
+    readings[grid.neighbours(middle)[3]] = _reading("village", distance=4.0)  # a village two hexes wide
+    assert _confidence(hex_doubts(readings, palette, grid)[middle]) >= LOW

@@ -49,6 +49,10 @@ PEER_FACTOR = 2.0
 UNLIKE = 15.0
 #: An overlay whose palette ring is further than this from its base terrain's covers the hex.
 COVERS = 100.0
+#: A hex unlike its peers (doubted below LONE_UNLIKE for it) whose terrain none of its
+#: neighbours has is this sure.
+LONE_UNLIKE = 0.8
+LONE_SURE = 0.45
 #: A hex read without an overlay this many of its six neighbours carry is doubted, this much.
 HOLE = 5
 HOLE_SURE = 0.45
@@ -235,6 +239,15 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
                 if beyond > 0:
                     doubts.append(Doubt(f"{reader} unlike its peers", round(closeness(beyond, UNLIKE), 3), names,
                                         evidence=(round(distance, 1), round(typical[key], 1))))
+        unlike = [d for d in doubts if d.reader == "terrain unlike its peers"]
+        if unlike and unlike[0].confidence < LONE_UNLIKE and grid is not None:
+            near = [readings.get(n) for n in grid.neighbours(hex)]
+            if None not in near and all(n.base != r.base for n in near):
+                # unlike its peers and unlike every neighbour: a symbol's colour read as the
+                # fill (a hill's contours, compressed, read as a village's fill)
+                doubts.append(Doubt("terrain unlike its peers and neighbours", LONE_SURE,
+                                    base_names + tuple(sorted({n.base for n in near} - set(base_names))),
+                                    evidence=unlike[0].evidence))
         if r.terrain in drawn_alike:
             doubts.append(Doubt("drawn alike", ALIKE_SURE,
                                 (read,) + tuple(_name(*t) for t in drawn_alike[r.terrain])))
