@@ -394,7 +394,7 @@ def test_a_stroke_glimpsed_beside_a_line_found_on_a_neighbouring_step_is_that_li
     assert draft.side_confidence[Hexside.of(a, far)] < LOW
 
 
-def test_a_hex_a_line_runs_past_unlike_its_peers_by_the_lines_ink_is_not_listed():
+def test_a_hex_a_line_crosses_or_runs_past_unlike_its_peers_by_the_lines_ink_is_not_listed():
     from toolkit.draft.doubt import PASSING, PEERS, judge
 
     grid = Grid(1, 6, 1, 6)
@@ -410,6 +410,8 @@ def test_a_hex_a_line_runs_past_unlike_its_peers_by_the_lines_ink_is_not_listed(
         return judge(grid, draft, readings, palette)[middle][0] < LOW
     assert listed({})
     assert not listed({(a, b): {"road": 1.0}})  # the road runs between two of its neighbours
+    readings[middle] = _reading(distance=PASSING / 2, crossed=True)  # a line seen crossing into it
+    assert not listed({})
     readings[middle] = _reading(distance=PASSING * 2)  # more than a line's ink
     assert listed({(a, b): {"road": 1.0}})
 

@@ -30,7 +30,7 @@ EXPLAINED = 0.55
 #: of the same two terrains (of at least SIDE_PEERS such sides) is explained by their fills.
 COMMON = 0.07
 SIDE_PEERS = 20
-#: A hex a line runs past, unlike its peers by no more than this (look-vector units: a line's
+#: A hex a line crosses or runs past, unlike its peers by no more than this (look-vector units: a line's
 #: ink across a ring), is doubted no lower than EXPLAINED for it.
 PASSING = 40.0
 #: How many glimpsed steps past where a line stops it is followed (see :func:`line_ends`).
@@ -308,7 +308,7 @@ def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple
             doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in readings else ())
         if hex in doubted:
             doubts.append(Doubt("line end", doubted[hex]))
-        if hex in passed:
+        if hex in passed or r.crossed:
             doubts[:] = [replace(d, confidence=max(d.confidence, EXPLAINED))
                          if d.reader == "terrain unlike its peers" and d.evidence[0] <= PASSING else d for d in doubts]
         out[hex] = combine(r.terrain, doubts, r.base_runner, r.features_runner)
