@@ -454,3 +454,19 @@ def test_a_hex_unlike_its_peers_and_unlike_every_neighbour_is_listed():
     assert lone.confidence < LOW and lone.candidates[:1] == ("village",) and "hill" in lone.candidates
     readings[grid.neighbours(middle)[3]] = _reading("village", distance=4.0)  # a village two hexes wide
     assert _confidence(hex_doubts(readings, palette, grid)[middle]) >= LOW
+
+
+def test_a_terrain_reading_all_six_neighbours_share_is_not_listed_for_a_narrow_margin():
+    from toolkit.draft.doubt import hex_doubts
+
+    grid = Grid(1, 5, 1, 5)
+    palette = _palette({("rough", ()): (200, 180, 140), ("hill", ()): (206, 184, 142)})
+    middle = Hex(3, 3)
+
+    def terrain_doubt(rough_around: int):
+        readings = {h: _reading("rough" if h in grid.neighbours(middle)[:rough_around] else "hill") for h in grid}
+        readings[middle] = _reading("rough", base_sure=0.2)  # a colour cast leaves rough and hill close
+        return next(d for d in hex_doubts(readings, palette, grid)[middle] if d.reader == "terrain").confidence
+
+    assert terrain_doubt(6) >= LOW  # inside a rough region
+    assert terrain_doubt(5) < LOW  # at its edge: the margin decides

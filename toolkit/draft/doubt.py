@@ -266,6 +266,19 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
     for hex in (regions_agree(readings, grid) if grid is not None else ()):
         out[hex] = [replace(d, confidence=max(d.confidence, EXPLAINED)) if d.reader == "overlay" else d
                     for d in out[hex]]
+    for hex in (bases_agree(readings, grid) if grid is not None else ()):
+        out[hex] = [replace(d, confidence=max(d.confidence, EXPLAINED)) if d.reader == "terrain" else d
+                    for d in out[hex]]
+    return out
+
+
+def bases_agree(readings: dict[Hex, Reading], grid) -> set[Hex]:
+    """Hexes read as the base terrain all six of their neighbours were read as."""
+    out = set()
+    for hex, r in readings.items():
+        near = [readings.get(n) for n in grid.neighbours(hex)]
+        if len(near) == 6 and None not in near and all(n.base == r.base for n in near):
+            out.add(hex)
     return out
 
 
