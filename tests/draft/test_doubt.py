@@ -412,6 +412,8 @@ def test_a_hex_a_line_crosses_or_runs_past_unlike_its_peers_by_the_lines_ink_is_
     assert not listed({(a, b): {"road": 1.0}})  # the road runs between two of its neighbours
     readings[middle] = _reading(distance=PASSING / 2, crossed=True)  # a line seen crossing into it
     assert not listed({})
+    readings[middle] = _reading(f_distance=PASSING / 2, crossed=True)  # its ink across the centre
+    assert not listed({})
     readings[middle] = _reading(distance=PASSING * 2)  # more than a line's ink
     assert listed({(a, b): {"road": 1.0}})
 
@@ -431,6 +433,10 @@ def test_an_overlay_reading_every_neighbour_agrees_with_is_not_listed_for_a_narr
 
     assert overlay_doubt(6) >= LOW  # inside the pocket, as all its neighbours are
     assert overlay_doubt(4) < LOW  # at its edge: the margin decides
+    # a village missed by a narrow margin: no neighbour has one either, but villages are no region
+    readings = {h: _reading(features=("village",) if h == Hex(1, 1) else ()) for h in grid}
+    readings[middle] = replace(_reading(features_sure=0.1, in_context=True), features_runner=("village",))
+    assert _confidence(hex_doubts(readings, palette, grid)[middle]) < LOW
 
 
 def test_a_hex_unlike_its_peers_and_unlike_every_neighbour_is_listed():

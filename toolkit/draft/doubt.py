@@ -272,6 +272,17 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
     return out
 
 
+def regions(readings: dict[Hex, Reading], grid) -> set[str]:
+    """Overlays drawn as regions on this picture (woods, a pocket's hatching, not a village):
+    most hexes read with them have at least three neighbours read with them too."""
+    carried: dict[str, list[int]] = {}
+    for hex, r in readings.items():
+        for f in r.features:
+            near = [readings.get(n) for n in grid.neighbours(hex)]
+            carried.setdefault(f, []).append(sum(1 for n in near if n is not None and f in n.features))
+    return {f for f, counts in carried.items() if sum(1 for k in counts if k >= 3) * 2 > len(counts)}
+
+
 def bases_agree(readings: dict[Hex, Reading], grid) -> set[Hex]:
     """Hexes read as the base terrain all six of their neighbours were read as."""
     out = set()
@@ -284,8 +295,11 @@ def bases_agree(readings: dict[Hex, Reading], grid) -> set[Hex]:
 
 def regions_agree(readings: dict[Hex, Reading], grid) -> set[Hex]:
     """Hexes whose overlay reading, where it differs from the runner-up's, agrees with at least
-    :data:`AGREE` of their six neighbours on every overlay in question: a region's hatching
-    read inside the region, or its absence read outside it, is as its neighbours show."""
+    :data:`AGREE` of their six neighbours on every overlay in question, each one drawn as a
+    region (see :func:`regions`): a region's hatching read inside the region, or its absence
+    read outside it, is as its neighbours show (a village missed beside no other village is
+    not)."""
+    regional = regions(readings, grid)
     out = set()
     for hex, r in readings.items():
         if r.features_runner is None:
@@ -294,7 +308,7 @@ def regions_agree(readings: dict[Hex, Reading], grid) -> set[Hex]:
         if len(near) < 6 or None in near:
             continue
         differ = set(r.features) ^ set(r.features_runner)
-        if differ and all(sum(1 for n in near if (f in n.features) == (f in r.features)) >= AGREE
+        if differ and differ <= regional and all(sum(1 for n in near if (f in n.features) == (f in r.features)) >= AGREE
                           for f in differ):
             out.add(hex)
     return out
@@ -323,7 +337,7 @@ def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple
             doubts.append(Doubt("line end", doubted[hex]))
         if hex in passed or r.crossed:
             doubts[:] = [replace(d, confidence=max(d.confidence, EXPLAINED))
-                         if d.reader == "terrain unlike its peers" and d.evidence[0] <= PASSING else d for d in doubts]
+                         if d.reader in ("terrain unlike its peers", "overlay unlike its peers") and d.evidence[0] <= PASSING else d for d in doubts]
         out[hex] = combine(r.terrain, doubts, r.base_runner, r.features_runner)
     return out
 
