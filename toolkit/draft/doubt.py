@@ -202,7 +202,9 @@ def covers(palette) -> set[tuple]:
 def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, list[Doubt]]:
     """The terrain readers' doubts about each hex: their own margins, a look unlike its peers'
     (the hexes read the same way on this picture), two kinds drawn alike, an overlay read
-    where a road or railway crosses the hex, and (given the ``grid``) a hole in a region."""
+    where a road or railway crosses the hex, and (given the ``grid``) a look unlike its peers'
+    read as a terrain no neighbour has, a hole in a region; a margin explained where all the
+    neighbours agree with the reading (see :func:`regions_agree`, :func:`bases_agree`)."""
     drawn_alike = alike(palette)
     covering = covers(palette)
     peers: dict[tuple, list[float]] = {}
@@ -254,9 +256,9 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
         if r.features and (r.in_context or r.crossed):
             # an overlay read where a road or railway crosses the hex (or may: a line seen on
             # part of its course, broken by an id's knock-out or a name): the drawing in
-            # context matches the roads' course only roughly (a symbol's), so a person should look
-            # so a person should look; not where the overlay covers the whole hex (woods):
-            # a line changes too little of it to mislead the reader's margin
+            # context matches the roads' course only roughly, so a person should look at a
+            # symbol; not at an overlay covering the whole hex (woods): a line changes too
+            # little of it to mislead the reader's margin
             half = not all((r.base, (f,)) in covering for f in r.features)
             doubts.append(Doubt("overlay by a line", round(r.features_sure * (0.5 if half else 1.0), 3),
                                 overlay_names))
@@ -264,11 +266,9 @@ def hex_doubts(readings: dict[Hex, Reading], palette, grid=None) -> dict[Hex, li
     for hex, doubt in (region_holes(readings, grid) if grid is not None else {}).items():
         out[hex].append(doubt)
     for hex in (regions_agree(readings, grid) if grid is not None else ()):
-        out[hex] = [replace(d, confidence=max(d.confidence, EXPLAINED)) if d.reader == "overlay" else d
-                    for d in out[hex]]
+        out[hex] = [_explained(d) if d.reader == "overlay" else d for d in out[hex]]
     for hex in (bases_agree(readings, grid) if grid is not None else ()):
-        out[hex] = [replace(d, confidence=max(d.confidence, EXPLAINED)) if d.reader == "terrain" else d
-                    for d in out[hex]]
+        out[hex] = [_explained(d) if d.reader == "terrain" else d for d in out[hex]]
     return out
 
 
@@ -308,8 +308,8 @@ def regions_agree(readings: dict[Hex, Reading], grid) -> set[Hex]:
         if len(near) < 6 or None in near:
             continue
         differ = set(r.features) ^ set(r.features_runner)
-        if differ and differ <= regional and all(sum(1 for n in near if (f in n.features) == (f in r.features)) >= AGREE
-                          for f in differ):
+        agree = {f: sum(1 for n in near if (f in n.features) == (f in r.features)) for f in differ}
+        if differ and differ <= regional and min(agree.values()) >= AGREE:
             out.add(hex)
     return out
 
@@ -335,11 +335,18 @@ def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple
             doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in readings else ())
         if hex in doubted:
             doubts.append(Doubt("line end", doubted[hex]))
-        if hex in passed or r.crossed:
-            doubts[:] = [replace(d, confidence=max(d.confidence, EXPLAINED))
-                         if d.reader in ("terrain unlike its peers", "overlay unlike its peers") and d.evidence[0] <= PASSING else d for d in doubts]
+        if hex in passed or r.crossed:  # a line's ink may make its look unlike its peers'
+            doubts = [_explained(d) if d.reader in UNLIKE_READERS and d.evidence[0] <= PASSING else d
+                      for d in doubts]
         out[hex] = combine(r.terrain, doubts, r.base_runner, r.features_runner)
     return out
+
+
+UNLIKE_READERS = ("terrain unlike its peers", "overlay unlike its peers")
+
+
+def _explained(doubt: Doubt) -> Doubt:
+    return replace(doubt, confidence=max(doubt.confidence, EXPLAINED))
 
 
 def lines_past(grid, links: dict) -> set[Hex]:
@@ -441,7 +448,7 @@ def common_sightings(draft, readings: dict[Hex, Reading], sides) -> None:
                 continue
             alike = sum(1 for p in seen[pair[side]] if p >= d.evidence[1])
             if alike >= COMMON * counts[pair[side]]:
-                doubts[i] = replace(d, confidence=EXPLAINED)
+                doubts[i] = _explained(d)
         if doubts and side in draft.side_confidence:
             draft.side_confidence[side] = min(d.confidence for d in doubts)
 
@@ -458,8 +465,8 @@ def explained_glimpses(grid, draft) -> None:
         if not any(b in draft.links for b in beside):
             continue
         for i, d in enumerate(doubts):
-            if d.reader == "line" and d.evidence and d.evidence[0] is None and d.confidence < EXPLAINED:
-                doubts[i] = replace(d, confidence=EXPLAINED)
+            if d.reader == "line" and d.evidence and d.evidence[0] is None:
+                doubts[i] = _explained(d)
         if side in draft.side_confidence:
             draft.side_confidence[side] = min(d.confidence for d in doubts)
 
