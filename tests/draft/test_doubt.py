@@ -1,6 +1,7 @@
 """What makes a reading doubtful, on hand-made readings (no picture drawn): a road that stops
-inside the map, two like-coloured lines read on one step, and a hexside profile whose ink is
-no drawn feature (a scan's halo beside a grid line, a hatching stroke, the neighbour's fill)."""
+inside the map, two like-coloured lines read on one step, a gap in a river's course, a hexside
+profile whose ink is no drawn feature (a scan's halo beside a grid line, a hatching stroke, the
+neighbour's fill); and what explains a doubt away (a line's ink, neighbours that agree)."""
 
 from __future__ import annotations
 
@@ -401,7 +402,8 @@ def test_a_hex_a_line_crosses_or_runs_past_unlike_its_peers_by_the_lines_ink_is_
     palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (236, 228, 196)})
     readings = {h: _reading(distance=1.0) for h in grid}
     middle = Hex(3, 3)
-    a, b = grid.neighbours(middle)[0], next(n for n in grid.neighbours(middle) if grid.adjacent(n, grid.neighbours(middle)[0]))
+    a = grid.neighbours(middle)[0]
+    b = next(n for n in grid.neighbours(middle) if grid.adjacent(n, a))
     assert len(readings) >= PEERS
     readings[middle] = _reading(distance=PASSING / 2)  # a road's ink across its ring
 
@@ -443,7 +445,8 @@ def test_a_hex_unlike_its_peers_and_unlike_every_neighbour_is_listed():
     from toolkit.draft.doubt import PEERS, UNLIKE, hex_doubts
 
     grid = Grid(1, 6, 1, 6)
-    palette = _palette({("clear", ()): (238, 232, 200), ("hill", ()): (214, 190, 140), ("village", ()): (200, 161, 121)})
+    palette = _palette({("clear", ()): (238, 232, 200), ("hill", ()): (214, 190, 140),
+                        ("village", ()): (200, 161, 121)})
     readings = {h: _reading(distance=0.5) for h in grid}
     villages = [Hex(1, 1), Hex(1, 2), Hex(6, 6), Hex(6, 5)] + [Hex(c, 6) for c in range(1, 5)] + [Hex(5, 1), Hex(6, 1)]
     for h in villages:
