@@ -479,3 +479,25 @@ def test_a_terrain_reading_all_six_neighbours_share_is_not_listed_for_a_narrow_m
 
     assert terrain_doubt(6) >= LOW  # inside a rough region
     assert terrain_doubt(5) < LOW  # at its edge: the margin decides
+
+
+def test_a_line_glimpsed_across_many_like_sides_is_the_fills_strokes():
+    from toolkit.draft.doubt import Doubt, common_sightings, line_sureness
+
+    grid = Grid(1, 9, 1, 9)
+    readings = {h: _reading(base="forest" if h.col <= 5 else "clear") for h in grid}
+    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
+    draft = _draft(grid, {})
+    forest = sorted((s for s in every if s.a.col <= 5 and s.b.col <= 5), key=lambda s: (s.a, s.b))
+    clear = sorted((s for s in every if s.a.col > 5 and s.b.col > 5), key=lambda s: (s.a, s.b))
+
+    def glimpse(side):
+        evidence = (None, 0.7, False)
+        draft.side_doubts[side] = [Doubt("line", line_sureness(*evidence), ("no line",), side, evidence)]
+        draft.side_confidence[side] = draft.side_doubts[side][0].confidence
+    for side in forest[::4]:  # a forest's dark strokes seen as a line across a quarter of its sides
+        glimpse(side)
+    glimpse(clear[0])  # a road lost on a flat fill
+    common_sightings(draft, readings, every)
+    assert draft.side_confidence[forest[0]] >= LOW
+    assert draft.side_confidence[clear[0]] < LOW

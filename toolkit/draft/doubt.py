@@ -30,6 +30,7 @@ EXPLAINED = 0.55
 #: of the same two terrains (of at least SIDE_PEERS such sides) is explained by their fills.
 COMMON = 0.07
 SIDE_PEERS = 20
+COMMON_READERS = ("hexside", "line")
 #: A hex a line crosses or runs past, unlike its peers by no more than this (look-vector units: a line's
 #: ink across a ring), is doubted no lower than EXPLAINED for it.
 PASSING = 40.0
@@ -426,29 +427,30 @@ def kind_breaks(grid, hexsides: dict) -> dict[Hexside, Doubt]:
     return doubts
 
 
-def common_sightings(draft, readings: dict[Hex, Reading], sides) -> None:
-    """Hexside features glimpsed but not found, on as many sides between hexes read alike
-    (the same two terrains) as :data:`COMMON` of them or more, doubted no lower than
-    :data:`EXPLAINED`: what shows along that many sides is the fills' own grain (a water
-    fill's compression noise, a hatching), not a feature missed. ``sides`` are the hexsides
-    read."""
+def common_sightings(draft, readings: dict[Hex, Reading], sides, readers=COMMON_READERS) -> None:
+    """Hexside features (and roads and railways) glimpsed but not found, on as many sides
+    between hexes read alike (the same two terrains) as :data:`COMMON` of them or more,
+    doubted no lower than :data:`EXPLAINED`: what shows along or across that many sides is the
+    fills' own grain (a water fill's compression noise, a forest's strokes), not a feature
+    missed. ``sides`` are the hexsides read."""
     pair = {side: tuple(sorted((readings[side.a].base, readings[side.b].base))) for side in sides}
     counts: dict[tuple, int] = {}
     for side in sides:
         counts[pair[side]] = counts.get(pair[side], 0) + 1
+
+    def glimpse(side, d) -> bool:
+        return d.reader in readers and bool(d.evidence) and d.evidence[0] is None and side in pair
     seen: dict[tuple, list[float]] = {}
     for side, doubts in draft.side_doubts.items():
         for d in doubts:
-            if d.reader == "hexside" and d.evidence and d.evidence[0] is None and side in pair:
-                seen.setdefault(pair[side], []).append(d.evidence[1])
+            if glimpse(side, d):
+                seen.setdefault((d.reader, pair[side]), []).append(d.evidence[1])
     for side, doubts in draft.side_doubts.items():
         for i, d in enumerate(doubts):
-            if d.reader != "hexside" or not d.evidence or d.evidence[0] is not None or side not in pair \
-                    or d.confidence >= EXPLAINED or counts[pair[side]] < SIDE_PEERS:
-                continue
-            alike = sum(1 for p in seen[pair[side]] if p >= d.evidence[1])
-            if alike >= COMMON * counts[pair[side]]:
-                doubts[i] = _explained(d)
+            if glimpse(side, d) and counts[pair[side]] >= SIDE_PEERS:
+                alike = sum(1 for p in seen[(d.reader, pair[side])] if p >= d.evidence[1])
+                if alike >= COMMON * counts[pair[side]]:
+                    doubts[i] = _explained(d)
         if doubts and side in draft.side_confidence:
             draft.side_confidence[side] = min(d.confidence for d in doubts)
 
