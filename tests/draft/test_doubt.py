@@ -501,3 +501,24 @@ def test_a_line_glimpsed_across_many_like_sides_is_the_fills_strokes():
     common_sightings(draft, readings, every)
     assert draft.side_confidence[forest[0]] >= LOW
     assert draft.side_confidence[clear[0]] < LOW
+
+
+def test_a_hexside_doubt_shared_by_its_whole_course_is_the_pictures_but_a_lone_one_is_listed():
+    from toolkit.draft.doubt import Doubt, course_doubts
+
+    grid = Grid(1, 7, 1, 7)
+    course = _river(grid)
+
+    def drafted(unsure_sides):
+        draft = _draft(grid, {})
+        draft.hexsides = {side: ("stream", 1.0) for side in course}
+        for side in unsure_sides:  # found along all its samples, the reader unsure of its kind
+            draft.side_doubts[side] = [Doubt("hexside", 0.4, ("stream",), side, (1.0, 1.0))]
+            draft.side_confidence[side] = 0.4
+        course_doubts(grid, draft)
+        return draft
+    blurred = drafted(course)  # a blur over the whole course: every side alike
+    assert blurred.side_confidence[course[2]] >= LOW
+    assert blurred.side_confidence[course[0]] < LOW  # where the course stops there is no telling
+    ford = drafted([course[2]])  # a ford's pale middle among a stream's sure sides
+    assert ford.side_confidence[course[2]] < LOW

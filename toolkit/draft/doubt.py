@@ -326,6 +326,7 @@ def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple
     explained_glimpses(grid, draft)
     read = {Hexside.of(h, o) for h in readings for o in grid.neighbours(h) if o in readings}
     common_sightings(draft, readings, read)
+    course_doubts(grid, draft)
     for side, doubt in {**kind_breaks(grid, draft.hexsides), **course_gaps(grid, draft.hexsides, read)}.items():
         draft.side_doubts.setdefault(side, []).append(doubt)
     out: dict[Hex, tuple] = {}
@@ -469,6 +470,34 @@ def explained_glimpses(grid, draft) -> None:
         for i, d in enumerate(doubts):
             if d.reader == "line" and d.evidence and d.evidence[0] is None:
                 doubts[i] = _explained(d)
+        if side in draft.side_confidence:
+            draft.side_confidence[side] = min(d.confidence for d in doubts)
+
+
+def course_doubts(grid, draft) -> None:
+    """Hexside features found along all their samples but doubted by the reader (a kind of
+    like colour close on width, a colour showing faintly), explained where the course runs on
+    in the same kind at both ends, its sides there doubted the same way: the doubt is the
+    picture's (a blur over the whole course), not this side's (a ford's pale middle among a
+    stream's sure sides stays listed)."""
+    def unsure(side) -> bool:
+        return any(d.reader == "hexside" and d.evidence and d.evidence[0] is not None and d.evidence[0] >= 1.0
+                   and d.confidence < LOW_CONFIDENCE for d in draft.side_doubts.get(side, ()))
+    relieved = []
+    for side in draft.side_doubts:
+        if side not in draft.hexsides or not unsure(side):
+            continue
+        code = draft.hexsides[side][0]
+        ends = []
+        for c in set(grid.neighbours(side.a)) & set(grid.neighbours(side.b)):
+            on = [s for s in (Hexside.of(side.a, c), Hexside.of(side.b, c)) if s in draft.hexsides]
+            ends.append(len(on) == 1 and draft.hexsides[on[0]][0] == code and unsure(on[0]))
+        if len(ends) == 2 and all(ends):
+            relieved.append(side)
+    for side in relieved:
+        doubts = draft.side_doubts[side]
+        doubts[:] = [_explained(d) if d.reader == "hexside" and d.evidence and d.evidence[0] is not None else d
+                     for d in doubts]
         if side in draft.side_confidence:
             draft.side_confidence[side] = min(d.confidence for d in doubts)
 
