@@ -522,3 +522,17 @@ def test_a_hexside_doubt_shared_by_its_whole_course_is_the_pictures_but_a_lone_o
     assert blurred.side_confidence[course[0]] < LOW  # where the course stops there is no telling
     ford = drafted([course[2]])  # a ford's pale middle among a stream's sure sides
     assert ford.side_confidence[course[2]] < LOW
+
+
+def test_on_a_sharp_picture_a_line_stopping_short_is_followed_straight_on_only_where_a_stroke_shows():
+    grid = Grid(1, 7, 1, 9)
+    column = [Hex(4, r) for r in range(5, 10)]
+    links = {(a, b): {"minor_road": 1.0} for a, b in zip(column, column[1:])}  # stops in 0405
+    draft = _draft(grid, links)
+    on = Hexside.of(Hex(4, 5), Hex(4, 4))
+    assert Hex(4, 4) in line_ends(grid, draft.links, draft.hexes)  # no telling what was seen
+    assert Hex(4, 4) not in line_ends(grid, draft.links, draft.hexes, sighted=set(draft.links))
+    assert Hex(4, 4) in line_ends(grid, draft.links, draft.hexes, sighted=set(draft.links) | {on})
+    # a road running on where the minor road stops: the two may share its course
+    draft.links[on] = {"road": 1.0}
+    assert Hex(4, 4) in line_ends(grid, draft.links, draft.hexes, sighted=set(draft.links))

@@ -322,7 +322,11 @@ def judge(grid, draft, readings: dict[Hex, Reading], palette) -> dict[Hex, tuple
     ``side_confidence``: revised here where the whole picture says more, see :func:`resoften`
     and :func:`kind_breaks`); ``readings`` what the terrain readers made of each hex."""
     resoften(draft)
-    doubted = line_ends(grid, draft.links, readings, glimpsed(draft.side_doubts))
+    # on a sharp picture a line stopping short is followed straight on only where a stroke shows
+    sighted = None if soft_lines(draft.links) else set(draft.links) | {
+        side for side, doubts in draft.side_doubts.items()
+        if any(d.reader == "line" and d.evidence and d.evidence[1] > 0 for d in doubts)}
+    doubted = line_ends(grid, draft.links, readings, glimpsed(draft.side_doubts), sighted)
     explained_glimpses(grid, draft)
     read = {Hexside.of(h, o) for h in readings for o in grid.neighbours(h) if o in readings}
     common_sightings(draft, readings, read)
@@ -520,7 +524,7 @@ def course_gaps(grid, hexsides: dict, sides) -> dict[Hexside, Doubt]:
     return doubts
 
 
-def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float]:
+def line_ends(grid, links: dict, hexes, glimpsed=frozenset(), sighted=None) -> dict[Hex, float]:
     """Hexes where a road or railway read on the picture is doubtful, with how sure they are.
 
     Lines run on to the map's edge or into a town nearly always: where one stops inside the
@@ -530,7 +534,10 @@ def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float
     there or through the end, that line's next hexes (the two may share a course), any hex beside the end the
     same line passes through (a branch missed), and for a spur off a line the hex it leaves.
     A step read as two lines of like colours, the weaker on fewer than all its samples, is
-    listed too."""
+    listed too. Given the hexsides where a line was ``sighted`` at all (seen on any of its
+    samples, or found), straight on is listed only across one of them: on a sharp picture a
+    line missed there leaves a trace (of 219 hexes straight on from an end across a side where
+    nothing was seen, 16 were wrong, each where another line runs on, or on a soft picture)."""
     ends: dict[tuple[str, Hex], list[Hex]] = {}
     for side, codes in links.items():
         for code in codes:
@@ -549,7 +556,8 @@ def line_ends(grid, links: dict, hexes, glimpsed=frozenset()) -> dict[Hex, float
             doubted[back] = LINE_END
         on = grid.neighbour(hex, grid.direction(back, hex))
         # straight on, across a side where a stroke was glimpsed, or to the map's edge beside it
-        runs_on = {n for n in near if n != back and (n == on or Hexside.of(hex, n) in glimpsed
+        straight = beyond or sighted is None or Hexside.of(hex, on) in sighted
+        runs_on = {n for n in near if n != back and (n == on and straight or Hexside.of(hex, n) in glimpsed
                                                      or len(grid.neighbours(n)) < 6)}
         for n in near:
             if n in runs_on or n != back and (code, n) in ends:
