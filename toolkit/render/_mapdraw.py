@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 
@@ -77,11 +78,12 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.hex_ids()   # before the markers: a star or disc keeps off its hex's id
         self.marker_list = self.markers(rec)
         self.ops = rec.items
-        self.op_boxes = np.asarray([(b[0] - p - 4, b[1] - p - 4, b[2] + p + 4, b[3] + p + 4)
-                                    for _, b, p in self.ops], dtype=float).reshape(-1, 4)
-        self.op_index = Boxes(self.op_boxes)
-        self.op_raw = np.asarray([b for _, b, _ in self.ops], dtype=float).reshape(-1, 4)
+        self.op_raw = _rows((b for _, b, _ in self.ops), len(self.ops), 4)
         self.op_pads = np.asarray([p for _, _, p in self.ops], dtype=float)
+        raw, pads = self.op_raw, self.op_pads
+        self.op_boxes = np.column_stack([raw[:, 0] - pads - 4, raw[:, 1] - pads - 4,
+                                         raw[:, 2] + pads + 4, raw[:, 3] + pads + 4]).reshape(-1, 4)
+        self.op_index = Boxes(self.op_boxes)
         self.edge_tiles = self.edge_labels(edge_labels)
         self.places()
         self.hex_boxes = self._hex_extents()
@@ -142,9 +144,9 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
         reach = self.grid_style[1] + 2
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
-        parts = [np.asarray(self._sprite_boxes, dtype=float).reshape(-1, 5)]
+        parts = [_rows(self._sprite_boxes, len(self._sprite_boxes), 5)]
         if self.ids:   # (hex number, id box and a margin of 2), made as arrays
-            ids = np.asarray([box for _, _, box, _, _ in self.ids], dtype=float).reshape(-1, 4)
+            ids = self.id_box_array
             parts.append(np.column_stack([np.arange(len(ids), dtype=float), ids + (-2, -2, 2, 2)]))
         p = np.concatenate(parts)
         if len(p):
@@ -241,8 +243,8 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         cx, cy = self.layout.center(self.hexes[0])
         unit = np.asarray([(x - cx, y - cy) for x, y in self.layout.corners(self.hexes[0])])
         # the centres are in the order of self.hexes (see __init__)
-        centres = np.asarray(list(self.centres.values()), dtype=float).reshape(-1, 1, 2)
-        self.corner_px = np.floor(centres + unit[None] + 0.5).astype(np.int32)
+        self.centre_array = _rows(self.centres.values(), len(self.centres), 2)
+        self.corner_px = np.floor(self.centre_array[:, None, :] + unit[None] + 0.5).astype(np.int32)
         self.grid_chain = list(chain)
         self.grid_extra: dict[int, list[tuple[int, int]]] = {}
         cols = [h.col for h in self.hexes]
@@ -310,6 +312,12 @@ def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, 
     if not box:
         return (None,) * 6
     return spr.crop(box).convert("RGBa").im, box[0], box[1], spr.width / 2, box[2] - box[0], box[3] - box[1]
+
+
+def _rows(rows, count: int, width: int) -> np.ndarray:
+    """``count`` tuples of ``width`` numbers as a float array (``np.asarray`` of a list of
+    tuples, the same numbers several times faster)."""
+    return np.fromiter(chain.from_iterable(rows), dtype=float, count=count * width).reshape(count, width)
 
 
 def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:

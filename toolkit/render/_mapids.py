@@ -8,7 +8,7 @@ import numpy as np
 import shapely
 
 from ..hexes import Hex
-from ._glyphs import label_box
+from ._glyphs import _label_extent
 from .fonts import font
 from .theme import rgb
 
@@ -25,6 +25,7 @@ class HexIdLayer:
         """Where each hex id goes, its knock-out box (hex colour, painted over whatever line
         crosses there, as printed maps do) and its ink."""
         self.ids: list[tuple] = []   # per hex: (x, y, knock-out box, (ink, knock-out colour or None))
+        self.id_box_array = np.zeros((0, 4))   # the same boxes as rows of an array
         where = self.m.hex_ids
         if where == "none":
             return
@@ -38,43 +39,48 @@ class HexIdLayer:
             half = self.layout.radius * 0.66
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         self._id_offset = dy
-        self._id_text: dict[Hex, str] = {}
+        fmt = self.grid.format
+        self._id_text: dict[Hex, str] = {h: fmt(h) for h in self.hexes}
         self._id_shift = self._ids_moved()
         pad = max(1, round(self.px(0.012)))
-        fmt = self.grid.format
-        styles: dict = {}
-        lumas: dict = {}
-        shift = self._id_shift
-        for h in self.hexes:
-            cx, cy = self.centres[h]
-            if h in shift:   # moved aside for a bridge
-                cx, cy = cx + shift[h][0] * self.size, cy + shift[h][1] * self.size
-            label = fmt(h)
-            water = self.water_colour.get(h)
-            ground = water or self.fills[h]
-            ink = lumas.get(ground)
-            if ink is None:
-                ink = lumas[ground] = colour if _luma(ground) > 0.55 else self.theme.paper
-            x0, y0, x1, y1 = label_box(cx, cy + dy, label, *self.id_font, anchor=self.id_anchor)
-            box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-            # nothing but the id shows in its box: a road, rail, river or shore line passing
-            # there is interrupted by it (on water the box is water)
-            knock = ground
-            self.ids.append((cx, cy + dy, box, styles.setdefault((ink, knock), (ink, knock)), label))
-            self.reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
-            self.id_boxes[h] = box
-            self._id_text[h] = label
-
-    def _framed_id(self, h: Hex, k: float, shift: tuple | None = None) -> tuple:
-        """The box of ``h``'s id (and its knock-out margin) as printed at ``k`` times this size,
-        moved by ``shift`` (fractions of the hex size; by default where :meth:`hex_ids` put it)."""
+        hexes, text, shift = self.hexes, self._id_text, self._id_shift
+        labels = [text[h] for h in hexes]
+        # every id's place and box in arrays: the arithmetic of label_box (snapped anchor plus
+        # the label's extent), hex by hex the same numbers
+        at = self.centre_array.copy()   # in the order of hexes
+        for h, (sx, sy) in shift.items():   # moved aside for a bridge or water
+            n = self._hex_number(h)
+            cx, cy = at[n]
+            at[n] = (cx + sx * self.size, cy + sy * self.size)
         size, bold, family = self.id_font
-        dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
-        sx, sy = shift if shift is not None else self._id_shift.get(h, (0.0, 0.0))
-        cx, cy = self.centres[h]
-        x, y = (cx + sx * self.size) * k, (cy + dy + sy * self.size) * k
-        x0, y0, x1, y1 = _extent(self._id_text.get(h) or self.grid.format(h), size * k, bold, family, self.id_anchor)
-        return (x + x0 - pad - 1, y + y0 - pad - 1, x + x1 + pad + 1, y + y1 + pad + 1)
+        extent = np.asarray([_label_extent(label, size, bold, family, self.id_anchor) for label in labels],
+                            dtype=np.int64).reshape(-1, 4)
+        ys = at[:, 1] + dy
+        anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
+        boxes = np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)
+        self.id_box_array = boxes.astype(float)   # for the hexes' extents (see MapScene._hex_extents)
+        boxes = boxes.tolist()
+        styles: dict = {}
+        water, fills, paper = self.water_colour, self.fills, self.theme.paper
+        ids, reserved, id_boxes = self.ids, self.reserved, self.id_boxes
+        for h, x, y, box, label in zip(hexes, at[:, 0].tolist(), ys.tolist(), map(tuple, boxes), labels):
+            ground = water.get(h) or fills[h]
+            style = styles.get(ground)
+            if style is None:
+                ink = colour if _luma(ground) > 0.55 else paper
+                # nothing but the id shows in its box: a road, rail, river or shore line passing
+                # there is interrupted by it (on water the box is water)
+                style = styles[ground] = (ink, ground)
+            ids.append((x, y, box, style, label))
+            reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
+            id_boxes[h] = box
+
+    def _hex_number(self, h: Hex) -> int:
+        """Where ``h`` is in :attr:`hexes`."""
+        numbers = self.__dict__.get("_hex_numbers")
+        if numbers is None:
+            numbers = self._hex_numbers = {h: n for n, h in enumerate(self.hexes)}
+        return numbers[h]
 
     #: Where an id a bridge would cover goes instead (fractions of the hex size; x away from
     #: the bridge first): beside it along the top of the hex, else a little lower.
@@ -94,58 +100,106 @@ class HexIdLayer:
         k = self.NAME_FRAME / self.size
         F = self.NAME_FRAME
         decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.__dict__.get("bridge_decks", ())]
-        water = [shapely.transform(line, lambda c: c * k).buffer(w / 2 * F)
-                 for line, w in zip(self.water_lines, self.water_widths)]
+        # each kind of water shaped in one call (a map has dozens of rivers and shores)
+        water = []
+        if self.water_lines:
+            lines = shapely.transform(np.asarray(self.water_lines, dtype=object), lambda c: c * k)
+            water += list(shapely.buffer(lines, np.asarray(self.water_widths, dtype=float) / 2 * F))
         water += [shapely.transform(b, lambda c: c * k) for b in self.__dict__.get("lake_bodies", ())]
-        water += [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(max(0.5, 0.009 * F))
-                  for pts, _ in self.shores if len(pts) > 1]
+        shores = [np.asarray(pts, dtype=float) * k for pts, _ in self.shores if len(pts) > 1]
+        if shores:
+            lines = shapely.linestrings(np.concatenate(shores), indices=np.repeat(np.arange(len(shores)),
+                                                                                  [len(p) for p in shores]))
+            water += list(shapely.buffer(lines, max(0.5, 0.009 * F)))
         if not decks and not water:
             return {}
-        deck_tree, water_tree = shapely.STRtree(decks), shapely.STRtree(water)
+        deck_tree = shapely.STRtree(decks)
+        # the water (a few long shapes of thousands of points) prepared and asked about trees of
+        # the boxes: each box is then found in a few steps, not tested against every point
+        water = np.asarray(water + [None], dtype=object)[:-1]
+        shapely.prepare(water)
         inset = 0.02 * F   # the id stays clear of the hex's own grid lines
         # an id printed small sits up to 0.04 hex off where the frame measures it (see places)
         margin = 0.03 * F
         inward = -1.0 if self.id_anchor == "mb" else 1.0
 
-        def clash(box) -> tuple[bool, bool]:
-            on_deck = bool(len(deck_tree.query(shapely.box(*box), predicate="intersects")))
-            wet = shapely.box(box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin)
-            return on_deck, bool(len(water_tree.query(wet, predicate="intersects")))
+        def clash(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Per box (rows of an N x 4 array): does it meet a deck, and water (with the margin)?"""
+            on_deck, wet = np.zeros(len(boxes), dtype=bool), np.zeros(len(boxes), dtype=bool)
+            x0, y0, x1, y1 = boxes.T
+            if decks:
+                on_deck[deck_tree.query(shapely.box(x0, y0, x1, y1), predicate="intersects")[0]] = True
+            if len(water) and len(boxes):
+                wet_boxes = shapely.STRtree(shapely.box(x0 - margin, y0 - margin, x1 + margin, y1 + margin))
+                wet[wet_boxes.query(water, predicate="intersects")[1]] = True
+            return on_deck, wet
 
         # only hexes within a hex of a deck or of water can have either under their id
         hexes = self.hexes
-        at = np.asarray([self.centres[h] for h in hexes], dtype=float).reshape(-1, 2) * k
+        centres = self.centre_array   # in the order of hexes
+        at = centres * k
         cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
         near = np.zeros(len(hexes), dtype=bool)
-        for tree in (deck_tree, water_tree):
-            if len(tree.geometries):
-                near[np.unique(tree.query(cells, predicate="intersects")[0])] = True
-        moves: dict = {}
-        for n in np.flatnonzero(near):
-            h = hexes[n]
-            on_deck, wet = clash(self._framed_id(h, k, (0.0, 0.0)))
-            if not (on_deck or wet):
-                continue
-            cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k).buffer(-inset)
-            if on_deck:   # aside, away from the bridge, first
-                deck = decks[int(deck_tree.query(shapely.box(*self._framed_id(h, k, (0.0, 0.0))), predicate="intersects")[0])]
-                away = 1.0 if self.centres[h][0] * k >= deck.centroid.x else -1.0
+        if decks:
+            near[deck_tree.query(cells, predicate="intersects")[0]] = True
+        if len(water):
+            near[shapely.STRtree(cells).query(water, predicate="intersects")[1]] = True
+        numbers = np.flatnonzero(near)
+        boxes = self._framed_ids([hexes[n] for n in numbers.tolist()], k, np.zeros((len(numbers), 2)))
+        on_deck, wet = clash(boxes)
+        hit = on_deck | wet
+        numbers, boxes, on_deck = numbers[hit], boxes[hit], on_deck[hit]
+        if not len(numbers):
+            return {}
+        # every hex's moves in its order, weighed all at once
+        orders = []
+        for n, box, deck_hit in zip(numbers.tolist(), boxes, on_deck.tolist()):
+            if deck_hit:   # aside, away from the bridge, first
+                deck = decks[int(deck_tree.query(shapely.box(*box), predicate="intersects")[0])]
+                away = 1.0 if self.centres[hexes[n]][0] * k >= deck.centroid.x else -1.0
                 order = [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)] + list(self.ID_DRY_MOVES)
             else:
                 order = list(self.ID_DRY_MOVES) + [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (1.0, -1.0)]
-            for mx, my in order:
-                box = self._framed_id(h, k, (mx, my * inward))
-                if cell.contains(shapely.box(*box)) and not any(clash(box)):
-                    moves[h] = (mx, my * inward)
-                    break
-            else:
-                if on_deck:   # no spot clear of both: at least off the bridge
-                    for mx, my in order:
-                        box = self._framed_id(h, k, (mx, my * inward))
-                        if cell.contains(shapely.box(*box)) and not clash(box)[0]:
-                            moves[h] = (mx, my * inward)
-                            break
+            orders.append([(mx, my * inward) for mx, my in order])
+        tried = len(orders[0])
+        shifts = np.asarray(orders, dtype=float).reshape(-1, 2)
+        moved = self._framed_ids([hexes[n] for n in numbers.tolist()], k, shifts, tried)
+        # each hex's corners as Layout.corners makes them (its centre plus the same offsets)
+        corners = centres[numbers, None, :] + np.asarray(self._unit_corners())[None]
+        rooms = shapely.buffer(shapely.polygons(corners * k), -inset)
+        shapely.prepare(rooms)   # each is asked about every move of its hex
+        inside = shapely.contains(np.repeat(rooms, tried), shapely.box(*moved.T))
+        # only a move inside the hex is weighed against the decks and water
+        off_deck, dry = np.zeros(len(moved), dtype=bool), np.zeros(len(moved), dtype=bool)
+        within = np.flatnonzero(inside)
+        deck_hit, wet = clash(moved[within])
+        off_deck[within], dry[within] = ~deck_hit, ~wet
+        off_deck, dry = off_deck.reshape(-1, tried), dry.reshape(-1, tried)
+        moves: dict = {}
+        for j, (n, order) in enumerate(zip(numbers.tolist(), orders)):
+            good = np.flatnonzero(off_deck[j] & dry[j])
+            if not len(good) and on_deck[j]:   # no spot clear of both: at least off the bridge
+                good = np.flatnonzero(off_deck[j])
+            if len(good):
+                moves[hexes[n]] = order[good[0]]
         return moves
+
+    def _framed_ids(self, hexes: list[Hex], k: float, shifts: np.ndarray, each: int = 1) -> np.ndarray:
+        """The boxes of the ids of ``hexes`` (and their knock-out margins) as printed at ``k``
+        times this size, each moved by ``each`` rows of ``shifts`` in turn (fractions of the hex
+        size, an N * each x 2 array), as rows of an N * each x 4 array."""
+        size, bold, family = self.id_font
+        dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
+        text, fmt = self._id_text, self.grid.format
+        at = np.asarray([self.centres[h] for h in hexes], dtype=float).reshape(-1, 2)
+        extents = np.asarray([_extent(text.get(h) or fmt(h), size * k, bold, family, self.id_anchor) for h in hexes],
+                             dtype=float).reshape(-1, 4)
+        if each > 1:
+            at, extents = np.repeat(at, each, axis=0), np.repeat(extents, each, axis=0)
+        x = (at[:, 0] + shifts[:, 0] * self.size) * k
+        y = (at[:, 1] + dy + shifts[:, 1] * self.size) * k
+        return np.column_stack([x + extents[:, 0] - pad - 1, y + extents[:, 1] - pad - 1,
+                                x + extents[:, 2] + pad + 1, y + extents[:, 3] + pad + 1])
 
 
 @lru_cache(maxsize=65536)

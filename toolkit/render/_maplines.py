@@ -63,16 +63,18 @@ class LineLayer:
         self._bridges(canvas, crossings, water_width)
         paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
-        for style, pts in paths:   # casings first so crossing roads merge cleanly
+        # the same points as arrays, made once for the canvas, the markers and the names
+        self.line_arrays = [np.asarray(pts, dtype=float).reshape(-1, 2) for _, pts in paths]
+        for (style, _), drawn in zip(paths, self.line_arrays):   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
-                canvas.line(pts, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
-        for style, pts in paths:
+                canvas.line(drawn, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
+        for (style, pts), drawn in zip(paths, self.line_arrays):
             w = max(1.0, self.px(style.width))
             if style.dash is not None:
                 for dash in dashes(pts, self.px(style.dash[0]), self.px(style.dash[1])):
                     canvas.line(dash, style.colour, w)
             else:
-                canvas.line(pts, style.colour, w)
+                canvas.line(drawn, style.colour, w)
             if style.ties:
                 half = self.px(style.ties) / 2
                 canvas.segments([((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))

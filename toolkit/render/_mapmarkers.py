@@ -9,7 +9,6 @@ from functools import lru_cache
 import numpy as np
 import shapely
 from shapely.geometry import LineString
-from shapely.ops import unary_union
 
 from ..hexes import Hex
 from ._mapedges import _darker, side_colour
@@ -65,16 +64,16 @@ class MarkerLayer:
     #: Spots weighed at a time, nearest the usual spot first.
     MARKER_BATCH = 128
 
-    def _marker_obstacles(self, k: float) -> tuple[list, list, shapely.STRtree]:
+    def _marker_obstacles(self, k: float) -> tuple[np.ndarray, np.ndarray, shapely.STRtree]:
         """What a marker keeps off, in the names' frame, made once per render (a map has
         hundreds of lines and bridges, dozens of markers): the roads, railways and rivers as
         curves with their half widths (a fraction of the hex size), then the lake bodies and
-        the bridge decks with their wings as shapes (half width None); and a tree over them."""
+        the bridge decks with their wings as shapes (half width NaN); and a tree over them."""
         if "_obstacles" not in self.__dict__:
             F = self.NAME_FRAME
             drawn, halves = [], []
-            for style, line in self.line_paths:
-                drawn.append(LineString(np.asarray(line, dtype=float) * k))
+            for (style, _), line in zip(self.line_paths, self.line_arrays):
+                drawn.append(LineString(line * k))
                 halves.append(max(style.width, style.ties or 0.0) / 2 + (0.011 if style.casing is not None else 0.0))
             for line, width in zip(self.water_lines, self.water_widths):
                 drawn.append(shapely.transform(line, lambda c: c * k))
@@ -82,10 +81,14 @@ class MarkerLayer:
             for body in self.__dict__.get("lake_bodies", ()):
                 drawn.append(shapely.transform(body, lambda c: c * k))
                 halves.append(None)
-            for deck in self.__dict__.get("bridge_decks", ()):
-                drawn.append(shapely.Polygon(np.asarray(deck, dtype=float) * k).buffer(0.04 * F, join_style=2))
-                halves.append(None)
-            self._obstacles = (drawn, halves, shapely.STRtree(drawn))
+            decks = self.__dict__.get("bridge_decks", ())
+            if decks:   # all in one call (a map has hundreds)
+                drawn += list(shapely.buffer(shapely.polygons(np.asarray(decks, dtype=float).reshape(-1, 4, 2) * k),
+                                             0.04 * F, join_style="mitre"))
+                halves += [None] * len(decks)
+            drawn = np.asarray(drawn + [None], dtype=object)[:-1]
+            self._obstacles = (drawn, np.asarray([np.nan if h is None else h for h in halves], dtype=float),
+                               shapely.STRtree(drawn))
         return self._obstacles
 
     def _marker_spot(self, h: Hex, usual: tuple[float, float], radius: float, taken: list) -> tuple[float, float]:
@@ -100,17 +103,26 @@ class MarkerLayer:
         need = (radius + 0.025) * F
         zone = shapely.box(fx - F, fy - F, fx + F, fy + F)
         drawn, halves, tree = self._marker_obstacles(k)
-        shapes = [drawn[i] if halves[i] is None else drawn[i].intersection(zone).buffer(halves[i] * F)
-                  for i in sorted(tree.query(zone, predicate="intersects"))]
+        # each kind of shape made in one call, kept in the order of the tree's numbers
+        near = np.sort(tree.query(zone, predicate="intersects"))
+        shapes = drawn[near]
+        lines = np.flatnonzero(~np.isnan(halves[near]))
+        if len(lines):
+            shapes[lines] = shapely.buffer(shapely.intersection(shapes[lines], zone), halves[near[lines]] * F)
         # ids measured at the frame's size, grown as the names grow them (at a small size the
         # printed id sits up to 0.04 hex lower)
-        shapes += [shapely.box(*self._framed_id(n, k)).buffer(0.03 * F, join_style=2)
-                   for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
-        shapes += [shapely.Point(x * k, y * k).buffer(rt * F) for _, (x, y), rt in taken]
-        shapes = [g for g in shapes if g.intersects(zone)]
+        around = [n for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
+        if around:
+            ids = self._framed_ids(around, k, np.asarray([self._id_shift.get(n, (0.0, 0.0)) for n in around], dtype=float))
+            shapes = np.concatenate([shapes, shapely.buffer(shapely.box(*ids.T), 0.03 * F, join_style="mitre")])
+        if taken:
+            at = np.asarray([xy for _, xy, _ in taken], dtype=float)
+            rt = np.asarray([rt for _, _, rt in taken], dtype=float)
+            shapes = np.concatenate([shapes, shapely.buffer(shapely.points(at[:, 0] * k, at[:, 1] * k), rt * F)])
+        shapes = shapes[shapely.intersects(shapes, zone)]
         cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
         room = cell.buffer(-(radius + 0.02) * F)
-        obstacles = unary_union(shapes) if shapes else None
+        obstacles = shapely.union_all(shapes) if len(shapes) else None
         # nearest the usual spot first, a batch at a time: most markers find room near it
         spots, clearest, best = _marker_spots(usual), (-1.0, None), None
         for start in range(0, len(spots), self.MARKER_BATCH):

@@ -48,22 +48,27 @@ class NameLayer:
         k = self.NAME_FRAME / self.size   # map pixels -> frame pixels
         # what a name must not hide: ids, markers, bridges and edge labels (found by their box
         # on the map, weighed by their box in the frame)
-        items = [("id", h) for h in self.id_boxes] + [("box", b) for b in self.marker_boxes]
-        items += [("box", (min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d)))
+        ids = list(self.id_boxes)   # in the order of the rows of id_box_array
+        boxes = [b for b in self.marker_boxes]
+        boxes += [(min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d))
                   for d in self.__dict__.get("bridge_decks", ())]
-        items += [("box", (x, y, x + tile.width, y + tile.height)) for tile, (x, y) in self.edge_tiles]
-        near = Boxes(np.asarray([self.id_boxes[item] if kind == "id" else item for kind, item in items],
-                                 dtype=float).reshape(-1, 4))
+        boxes += [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in self.edge_tiles]
+        near = Boxes(np.concatenate([self.id_box_array.reshape(-1, 4), np.asarray(boxes, dtype=float).reshape(-1, 4)]))
         framed: dict[int, tuple] = {}
         margin = 0.03 * self.NAME_FRAME
 
         def hard(area) -> list:
             numbers = near.within(area)
+            new = [n for n in numbers if n not in framed and n < len(ids)]
+            if new:   # the ids' boxes in the frame, in one call
+                hexes = [ids[n] for n in new]
+                shifts = np.asarray([self._id_shift.get(h, (0.0, 0.0)) for h in hexes], dtype=float)
+                for n, (x0, y0, x1, y1) in zip(new, self._framed_ids(hexes, k, shifts).tolist()):
+                    # with a margin: text measured at another size is a pixel or two wider
+                    framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
             for n in numbers:
                 if n not in framed:
-                    kind, item = items[n]
-                    x0, y0, x1, y1 = self._framed_id(item, k) if kind == "id" else (v * k for v in item)
-                    # with a margin: text measured at another size is a pixel or two wider
+                    x0, y0, x1, y1 = (v * k for v in boxes[n - len(ids)])
                     framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
             return [framed[n] for n in numbers]
 
@@ -136,9 +141,8 @@ class NameLayer:
         """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows)
         and their widths, at ``k`` times this size: what a name should not lie along."""
         parts, widths = [], []
-        lines = [(np.asarray(pts, dtype=float).reshape(-1, 2),
-                  self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0))
-                 for style, pts in self.line_paths]
+        lines = [(pts, self.px(style.width) + (self.px(0.022) if style.casing is not None else 0.0))
+                 for (style, _), pts in zip(self.line_paths, self.line_arrays)]
         lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05)) for line in self.water_lines]
         for p, w in lines:
             p = p * k
