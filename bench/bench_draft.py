@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from PIL import Image, ImageDraw, ImageStat
 
+import toolkit.draft.draft as draft_module
 from toolkit.draft import Palette, draft_terrain
 from toolkit.draft.geometry import PlacedLayout, drawn_labels
 from toolkit.draft.lines import LinkReader
@@ -79,18 +80,20 @@ def main() -> None:
 
     # the time spent reading pixels one by one in Python (lines and hexsides): all that numpy
     # could take off, as the rest already runs in pillow's C (ImageStat, point, filters)
-    per_pixel = [0.0]
+    per_pixel, listing = [0.0], [0.0]
 
-    def timed(fn):
+    def timed(fn, into=per_pixel):
         def wrapper(*args, **kwargs):
             t = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
-                per_pixel[0] += time.perf_counter() - t
+                into[0] += time.perf_counter() - t
         return wrapper
     HexSampler.profile = timed(HexSampler.profile)
     LinkReader.runs = timed(LinkReader.runs)
+    # the listing: every reader's doubts combined (toolkit/draft/doubt.py)
+    draft_module.judge = timed(draft_module.judge, listing)
 
     start = time.perf_counter()
     palette = Palette.from_game(m, layout.size)
@@ -112,7 +115,7 @@ def main() -> None:
     print(f"ratio draft/baseline: {draft_s / base_s:.1f}x; roads found {found} of {len(links)} links; "
           f"{len(draft.low())} hexes flagged low-confidence")
     print(f"of the draft's {draft_s:.1f} s, {per_pixel[0]:.1f} s ({per_pixel[0] / draft_s:.0%}) read pixels one "
-          f"by one in Python (what numpy could vectorise)")
+          f"by one in Python (what numpy could vectorise); the listing (doubt.judge) {listing[0]:.1f} s")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 """What makes a reading doubtful, on hand-made readings (no picture drawn): a road that stops
-inside the map, two like-coloured lines read on one step, and a hexside profile whose ink is
-no drawn feature (a scan's halo beside a grid line, a hatching stroke, the neighbour's fill)."""
+inside the map, two like-coloured lines read on one step, a gap in a river's course, a hexside
+profile whose ink is no drawn feature (a scan's halo beside a grid line, a hatching stroke, the
+neighbour's fill); and what explains a doubt away (a line's ink, neighbours that agree)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from toolkit.draft.doubt import KIND_BREAK, LINE_END, kind_breaks, line_ends
 from toolkit.draft.draft import Draft, HexDraft
@@ -199,11 +202,24 @@ def test_two_kinds_drawn_alike_are_listed_naming_both():
 def test_an_overlay_read_where_a_line_crosses_is_listed_but_no_overlay_there_is_not():
     from toolkit.draft.doubt import hex_doubts
 
-    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (200, 60, 60)})
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (236, 228, 196)})  # a symbol
     doubts = hex_doubts({Hex(1, 1): _reading(features=("village",), in_context=True),
                          Hex(1, 2): _reading(in_context=True), Hex(1, 3): _reading(features=("village",))}, palette)
     assert _confidence(doubts[Hex(1, 1)]) < LOW
     assert _confidence(doubts[Hex(1, 2)]) >= LOW and _confidence(doubts[Hex(1, 3)]) >= LOW
+
+
+def test_an_overlay_covering_the_hex_read_where_a_line_crosses_is_listed_only_by_its_margin():
+    from toolkit.draft.doubt import covers, hex_doubts
+
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("woods",)): (120, 170, 90),
+                        ("clear", ("village",)): (236, 228, 196)})
+    assert covers(palette) == {("clear", ("woods",))}  # woods change the ring; a village's symbol does not
+    doubts = hex_doubts({Hex(1, 1): _reading(features=("woods",), in_context=True),
+                         Hex(1, 2): _reading(features=("woods",), in_context=True, features_sure=0.4)}, palette)
+    by_line = [d for d in doubts[Hex(1, 1)] if d.reader == "overlay by a line"]
+    assert by_line and by_line[0].confidence >= LOW  # doubted by the reader's margin alone
+    assert _confidence(doubts[Hex(1, 2)]) < LOW
 
 
 def test_a_line_seen_on_part_of_its_course_is_doubted_only_near_the_share_it_needs():
@@ -296,3 +312,227 @@ def test_no_overlay_read_away_from_roads_is_doubted_half_as_much():
     doubts = hex_doubts(readings, palette)
     assert _confidence(doubts[Hex(1, 1)]) >= LOW  # between clear and a village, read clear: not listed
     assert _confidence(doubts[Hex(1, 2)]) < LOW and _confidence(doubts[Hex(1, 3)]) < LOW
+
+
+def test_a_line_stopping_before_a_glimpsed_step_lists_the_hex_beyond_that_step_too():
+    # a minor road lost under a hex id and a name where it meets a road: its last step seen on
+    # part of its course, the step after it not at all
+    grid = Grid(1, 7, 1, 9)
+    column = [Hex(4, r) for r in range(4, 10)]
+    links = {(a, b): {"minor_road": 1.0} for a, b in zip(column, column[1:])}
+    draft = _draft(grid, links)
+    glimpse = {Hexside.of(Hex(4, 4), Hex(4, 3))}
+    assert Hex(4, 2) not in line_ends(grid, draft.links, draft.hexes)
+    doubted = line_ends(grid, draft.links, draft.hexes, glimpse)
+    assert {Hex(4, 4), Hex(4, 3), Hex(4, 2)} <= set(doubted)
+    assert Hex(4, 1) not in doubted  # one glimpsed step is followed, not a whole unread course
+
+
+def _river(grid):
+    # a river down the hexsides between columns 3 and 4
+    course = [Hexside.of(Hex(3, 2), Hex(4, 2)), Hexside.of(Hex(4, 2), Hex(3, 3)), Hexside.of(Hex(3, 3), Hex(4, 3)),
+              Hexside.of(Hex(4, 3), Hex(3, 4)), Hexside.of(Hex(3, 4), Hex(4, 4))]
+    assert all(grid.adjacent(s.a, s.b) for s in course)
+    return course
+
+
+def test_a_hexside_course_with_one_side_missing_lists_that_side():
+    from toolkit.draft.doubt import course_gaps
+
+    grid = Grid(1, 7, 1, 7)
+    course = _river(grid)
+    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
+    hexsides = {side: ("river", 1.0) for side in course}
+    assert course_gaps(grid, hexsides, every) == {}
+    del hexsides[course[2]]  # the river drawn as a curve into the hex beside the side: missed
+    gaps = course_gaps(grid, hexsides, every)
+    assert list(gaps) == [course[2]] and gaps[course[2]].candidates == ("no feature", "river")
+    assert gaps[course[2]].confidence < LOW
+    del hexsides[course[0]]  # where a course just starts (a source), nothing is missing
+    assert list(course_gaps(grid, {s: v for s, v in hexsides.items() if s != course[1]}, every)) == []
+
+
+def test_a_hexside_sighting_common_among_like_sides_is_the_fill_not_a_feature():
+    from toolkit.draft.doubt import EXPLAINED, Doubt, common_sightings, side_sureness
+
+    grid = Grid(1, 9, 1, 9)
+    readings = {h: _reading(base="river_fill" if h.col <= 5 else "clear") for h in grid}
+    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
+    draft = _draft(grid, {})
+    water = sorted((s for s in every if s.a.col <= 5 and s.b.col <= 5), key=lambda s: (s.a, s.b))
+    dry = sorted((s for s in every if s.a.col > 5 and s.b.col > 5), key=lambda s: (s.a, s.b))
+
+    def glimpse(side, partly):
+        sure = side_sureness(None, 0.3, 0.6)
+        draft.side_doubts[side] = [Doubt("hexside", sure, ("no feature",), side, (None, partly))]
+        draft.side_confidence[side] = sure
+    for side in water[::3]:  # a compressed water fill glimpsed as ink along a third of its sides
+        glimpse(side, 0.6)
+    glimpse(dry[0], 0.6)  # a stream missed along one side among clear hexes
+    common_sightings(draft, readings, every)
+    assert draft.side_confidence[water[0]] == EXPLAINED >= LOW
+    assert draft.side_confidence[dry[0]] < LOW
+
+
+def test_a_stroke_glimpsed_beside_a_line_found_on_a_neighbouring_step_is_that_line():
+    from toolkit.draft.doubt import EXPLAINED, Doubt, explained_glimpses, line_sureness
+
+    grid = Grid(1, 7, 1, 7)
+    a = Hex(4, 4)
+    c, b, far = grid.neighbours(a)[0], grid.neighbours(a)[1], grid.neighbours(a)[3]
+    assert grid.adjacent(b, c) and not grid.adjacent(far, c)
+    draft = _draft(grid, {(a, c): {"road": 1.0}})  # a curved road from A to C passes B's corner
+
+    def glimpse(side):
+        evidence = (None, 0.7, False)
+        draft.side_doubts[side] = [Doubt("line", line_sureness(*evidence), ("no line",), side, evidence)]
+        draft.side_confidence[side] = draft.side_doubts[side][0].confidence
+    glimpse(Hexside.of(a, b))
+    glimpse(Hexside.of(a, far))  # a stroke with no line found beside it: a line may be missed there
+    assert draft.side_confidence[Hexside.of(a, b)] < LOW and draft.side_confidence[Hexside.of(a, far)] < LOW
+    explained_glimpses(grid, draft)
+    assert draft.side_confidence[Hexside.of(a, b)] == EXPLAINED >= LOW
+    assert draft.side_confidence[Hexside.of(a, far)] < LOW
+
+
+def test_a_hex_a_line_crosses_or_runs_past_unlike_its_peers_by_the_lines_ink_is_not_listed():
+    from toolkit.draft.doubt import PASSING, PEERS, judge
+
+    grid = Grid(1, 6, 1, 6)
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("village",)): (236, 228, 196)})
+    readings = {h: _reading(distance=1.0) for h in grid}
+    middle = Hex(3, 3)
+    a = grid.neighbours(middle)[0]
+    b = next(n for n in grid.neighbours(middle) if grid.adjacent(n, a))
+    assert len(readings) >= PEERS
+    readings[middle] = _reading(distance=PASSING / 2)  # a road's ink across its ring
+
+    def listed(links):
+        draft = _draft(grid, links)
+        return judge(grid, draft, readings, palette)[middle][0] < LOW
+    assert listed({})
+    assert not listed({(a, b): {"road": 1.0}})  # the road runs between two of its neighbours
+    readings[middle] = _reading(distance=PASSING / 2, crossed=True)  # a line seen crossing into it
+    assert not listed({})
+    readings[middle] = _reading(f_distance=PASSING / 2, crossed=True)  # its ink across the centre
+    assert not listed({})
+    readings[middle] = _reading(distance=PASSING * 2)  # more than a line's ink
+    assert listed({(a, b): {"road": 1.0}})
+
+
+def test_an_overlay_reading_every_neighbour_agrees_with_is_not_listed_for_a_narrow_margin():
+    from toolkit.draft.doubt import hex_doubts
+
+    grid = Grid(1, 5, 1, 5)
+    palette = _palette({("clear", ()): (238, 232, 200), ("clear", ("pocket",)): (200, 190, 220)})
+    middle = Hex(3, 3)
+
+    def overlay_doubt(inside: int):
+        readings = {h: _reading(features=("pocket",) if h in grid.neighbours(middle)[:inside] else ()) for h in grid}
+        # a faint hatching: read inside the pocket by a narrow margin over no pocket
+        readings[middle] = replace(_reading(features=("pocket",), features_sure=0.3), features_runner=())
+        return next(d for d in hex_doubts(readings, palette, grid)[middle] if d.reader == "overlay").confidence
+
+    assert overlay_doubt(6) >= LOW  # inside the pocket, as all its neighbours are
+    assert overlay_doubt(4) < LOW  # at its edge: the margin decides
+    # a village missed by a narrow margin: no neighbour has one either, but villages are no region
+    readings = {h: _reading(features=("village",) if h == Hex(1, 1) else ()) for h in grid}
+    readings[middle] = replace(_reading(features_sure=0.1, in_context=True), features_runner=("village",))
+    assert _confidence(hex_doubts(readings, palette, grid)[middle]) < LOW
+
+
+def test_a_hex_unlike_its_peers_and_unlike_every_neighbour_is_listed():
+    from toolkit.draft.doubt import PEERS, UNLIKE, hex_doubts
+
+    grid = Grid(1, 6, 1, 6)
+    palette = _palette({("clear", ()): (238, 232, 200), ("hill", ()): (214, 190, 140),
+                        ("village", ()): (200, 161, 121)})
+    readings = {h: _reading(distance=0.5) for h in grid}
+    villages = [Hex(1, 1), Hex(1, 2), Hex(6, 6), Hex(6, 5)] + [Hex(c, 6) for c in range(1, 5)] + [Hex(5, 1), Hex(6, 1)]
+    for h in villages:
+        readings[h] = _reading("village", distance=4.0)
+    assert len(villages) >= PEERS
+    middle = Hex(3, 3)
+    # a hill's contours, compressed, read as a village's fill: further than its peers, but not by much
+    readings[middle] = _reading("village", distance=8.0 + UNLIKE * 0.8)
+    for n in grid.neighbours(middle)[:2]:
+        readings[n] = _reading("hill")
+    doubts = hex_doubts(readings, palette, grid)[middle]
+    assert next(d for d in doubts if d.reader == "terrain unlike its peers").confidence >= LOW
+    lone = next(d for d in doubts if d.reader == "terrain unlike its peers and neighbours")
+    assert lone.confidence < LOW and lone.candidates[:1] == ("village",) and "hill" in lone.candidates
+    readings[grid.neighbours(middle)[3]] = _reading("village", distance=4.0)  # a village two hexes wide
+    assert _confidence(hex_doubts(readings, palette, grid)[middle]) >= LOW
+
+
+def test_a_terrain_reading_all_six_neighbours_share_is_not_listed_for_a_narrow_margin():
+    from toolkit.draft.doubt import hex_doubts
+
+    grid = Grid(1, 5, 1, 5)
+    palette = _palette({("rough", ()): (200, 180, 140), ("hill", ()): (206, 184, 142)})
+    middle = Hex(3, 3)
+
+    def terrain_doubt(rough_around: int):
+        readings = {h: _reading("rough" if h in grid.neighbours(middle)[:rough_around] else "hill") for h in grid}
+        readings[middle] = _reading("rough", base_sure=0.2)  # a colour cast leaves rough and hill close
+        return next(d for d in hex_doubts(readings, palette, grid)[middle] if d.reader == "terrain").confidence
+
+    assert terrain_doubt(6) >= LOW  # inside a rough region
+    assert terrain_doubt(5) < LOW  # at its edge: the margin decides
+
+
+def test_a_line_glimpsed_across_many_like_sides_is_the_fills_strokes():
+    from toolkit.draft.doubt import Doubt, common_sightings, line_sureness
+
+    grid = Grid(1, 9, 1, 9)
+    readings = {h: _reading(base="forest" if h.col <= 5 else "clear") for h in grid}
+    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
+    draft = _draft(grid, {})
+    forest = sorted((s for s in every if s.a.col <= 5 and s.b.col <= 5), key=lambda s: (s.a, s.b))
+    clear = sorted((s for s in every if s.a.col > 5 and s.b.col > 5), key=lambda s: (s.a, s.b))
+
+    def glimpse(side):
+        evidence = (None, 0.7, False)
+        draft.side_doubts[side] = [Doubt("line", line_sureness(*evidence), ("no line",), side, evidence)]
+        draft.side_confidence[side] = draft.side_doubts[side][0].confidence
+    for side in forest[::4]:  # a forest's dark strokes seen as a line across a quarter of its sides
+        glimpse(side)
+    glimpse(clear[0])  # a road lost on a flat fill
+    common_sightings(draft, readings, every)
+    assert draft.side_confidence[forest[0]] >= LOW
+    assert draft.side_confidence[clear[0]] < LOW
+
+
+def test_a_hexside_doubt_shared_by_its_whole_course_is_the_pictures_but_a_lone_one_is_listed():
+    from toolkit.draft.doubt import Doubt, course_doubts
+
+    grid = Grid(1, 7, 1, 7)
+    course = _river(grid)
+
+    def drafted(unsure_sides):
+        draft = _draft(grid, {})
+        draft.hexsides = {side: ("stream", 1.0) for side in course}
+        for side in unsure_sides:  # found along all its samples, the reader unsure of its kind
+            draft.side_doubts[side] = [Doubt("hexside", 0.4, ("stream",), side, (1.0, 1.0))]
+            draft.side_confidence[side] = 0.4
+        course_doubts(grid, draft)
+        return draft
+    blurred = drafted(course)  # a blur over the whole course: every side alike
+    assert blurred.side_confidence[course[2]] >= LOW
+    assert blurred.side_confidence[course[0]] < LOW  # where the course stops there is no telling
+    ford = drafted([course[2]])  # a ford's pale middle among a stream's sure sides
+    assert ford.side_confidence[course[2]] < LOW
+
+
+def test_on_a_sharp_picture_a_line_stopping_short_is_followed_straight_on_only_where_a_stroke_shows():
+    grid = Grid(1, 7, 1, 9)
+    column = [Hex(4, r) for r in range(5, 10)]
+    links = {(a, b): {"minor_road": 1.0} for a, b in zip(column, column[1:])}  # stops in 0405
+    draft = _draft(grid, links)
+    on = Hexside.of(Hex(4, 5), Hex(4, 4))
+    assert Hex(4, 4) in line_ends(grid, draft.links, draft.hexes)  # no telling what was seen
+    assert Hex(4, 4) not in line_ends(grid, draft.links, draft.hexes, sighted=set(draft.links))
+    assert Hex(4, 4) in line_ends(grid, draft.links, draft.hexes, sighted=set(draft.links) | {on})
+    # a road running on where the minor road stops: the two may share its course
+    draft.links[on] = {"road": 1.0}
+    assert Hex(4, 4) in line_ends(grid, draft.links, draft.hexes, sighted=set(draft.links))

@@ -18,8 +18,7 @@ from PIL import Image
 
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
-from .doubt import LOW_CONFIDENCE, Doubt, Reading, combine, glimpsed, hex_doubts, kind_breaks, line_ends, \
-    line_sureness, resoften, side_sureness
+from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
 from ._drawn import Drawings, compare
 from ._pixels import fix
@@ -178,10 +177,6 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     draft.correction = correction
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     crossed = _features(game_map, sampler, draft, raw, theme, palette)
-    resoften(draft)
-    doubted = line_ends(game_map.grid, draft.links, draft.hexes, glimpsed(draft.side_doubts))
-    for side, doubt in kind_breaks(game_map.grid, draft.hexsides).items():
-        draft.side_doubts.setdefault(side, []).append(doubt)
     towards: dict[Hex, list[Hex]] = {}
     for side in draft.links:
         towards.setdefault(side.a, []).append(side.b)
@@ -214,23 +209,16 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         readings[hex] = Reading(base[0], base[1], base[2], base[3], tuple(features), f_conf, f_dist,
                                 None if runner is None else tuple(runner),
                                 patterns[hex] in palette.context, bool(patterns[hex][1]) or hex in crossed)
-    doubts_of = hex_doubts(readings, palette, game_map.grid)
+    drawn: dict[Hex, list[Doubt]] = {}
     if palette.drawn:
-        redrawn = _redraw(game_map, sampler, readings, doubts_of, correction, theme, towards)
-        if redrawn:
-            for hex, (terrain, _) in redrawn.items():
-                readings[hex] = replace(readings[hex], base=terrain[0], features=terrain[1])
-            doubts_of = hex_doubts(readings, palette, game_map.grid)
-            for hex, (_, doubt) in redrawn.items():
-                doubts_of[hex].append(doubt)
-    for hex, doubts in doubts_of.items():
-        r = readings[hex]
-        for o in game_map.grid.neighbours(hex):
-            doubts.extend(draft.side_doubts.get(Hexside.of(hex, o), ()) if o in bases else ())
-        if hex in doubted:
-            doubts.append(Doubt("line end", doubted[hex]))
-        confidence, runner_up, sides_sure, kept = combine(r.terrain, doubts, r.base_runner, r.features_runner)
-        draft.hexes[hex] = HexDraft(r.terrain, confidence, runner_up, sides_sure, kept)
+        redrawn = _redraw(game_map, sampler, readings, hex_doubts(readings, palette, game_map.grid), correction,
+                          theme, towards)
+        for hex, (terrain, doubt) in redrawn.items():
+            readings[hex] = replace(readings[hex], base=terrain[0], features=terrain[1])
+            drawn[hex] = [doubt]
+    for hex, (confidence, runner_up, sides_sure, kept) in judge(game_map.grid, draft, readings, palette,
+                                                                drawn).items():
+        draft.hexes[hex] = HexDraft(readings[hex].terrain, confidence, runner_up, sides_sure, kept)
     return draft
 
 
