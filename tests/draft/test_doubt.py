@@ -352,15 +352,21 @@ def test_a_hexside_course_with_one_side_missing_lists_that_side():
     assert list(course_gaps(grid, {s: v for s, v in hexsides.items() if s != course[1]}, every)) == []
 
 
+
+def _two_regions(west: str):
+    """A 9 x 9 map read as ``west`` in columns 1-5 and clear beyond: the grid, the readings,
+    every side, an empty draft, and the sides within each region (sorted)."""
+    grid = Grid(1, 9, 1, 9)
+    readings = {h: _reading(base=west if h.col <= 5 else "clear") for h in grid}
+    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
+    inside = sorted((s for s in every if s.a.col <= 5 and s.b.col <= 5), key=lambda s: (s.a, s.b))
+    outside = sorted((s for s in every if s.a.col > 5 and s.b.col > 5), key=lambda s: (s.a, s.b))
+    return grid, readings, every, _draft(grid, {}), inside, outside
+
 def test_a_hexside_sighting_common_among_like_sides_is_the_fill_not_a_feature():
     from toolkit.draft.doubt import EXPLAINED, Doubt, common_sightings, side_sureness
 
-    grid = Grid(1, 9, 1, 9)
-    readings = {h: _reading(base="river_fill" if h.col <= 5 else "clear") for h in grid}
-    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
-    draft = _draft(grid, {})
-    water = sorted((s for s in every if s.a.col <= 5 and s.b.col <= 5), key=lambda s: (s.a, s.b))
-    dry = sorted((s for s in every if s.a.col > 5 and s.b.col > 5), key=lambda s: (s.a, s.b))
+    grid, readings, every, draft, water, dry = _two_regions("river_fill")
 
     def glimpse(side, partly):
         sure = side_sureness(None, 0.3, 0.6)
@@ -484,12 +490,7 @@ def test_a_terrain_reading_all_six_neighbours_share_is_not_listed_for_a_narrow_m
 def test_a_line_glimpsed_across_many_like_sides_is_the_fills_strokes():
     from toolkit.draft.doubt import Doubt, common_sightings, line_sureness
 
-    grid = Grid(1, 9, 1, 9)
-    readings = {h: _reading(base="forest" if h.col <= 5 else "clear") for h in grid}
-    every = {Hexside.of(h, o) for h in grid for o in grid.neighbours(h)}
-    draft = _draft(grid, {})
-    forest = sorted((s for s in every if s.a.col <= 5 and s.b.col <= 5), key=lambda s: (s.a, s.b))
-    clear = sorted((s for s in every if s.a.col > 5 and s.b.col > 5), key=lambda s: (s.a, s.b))
+    grid, readings, every, draft, forest, clear = _two_regions("forest")
 
     def glimpse(side):
         evidence = (None, 0.7, False)
