@@ -18,6 +18,7 @@ import math
 from PIL import Image, ImageChops, ImageStat
 
 from ..hexes import Grid, Hex
+from ._cast import clip_image
 from .sample import HexSampler
 
 #: Overlays drawn together on one hex, at most (White Death's city hexes carry four).
@@ -53,8 +54,9 @@ class Drawings:
     """Hexforge's drawings of each base terrain with each set of overlays, at the picture's hex
     size, read the way the picture is (softened, at the working scale), made per base as needed."""
 
-    def __init__(self, game_map, hex_px: float, theme=None) -> None:
+    def __init__(self, game_map, hex_px: float, theme=None, clip=None) -> None:
         self.map = game_map
+        self.clip = clip  # where the picture's colour cast clips it (see _cast.clip_levels)
         self.hex_px = hex_px
         self.theme = theme
         self.overlays = [t.code for t in game_map.terrain_types.values() if t.overlay]
@@ -93,7 +95,7 @@ class Drawings:
             swatch.hexes[hex] = HexTerrain(base, feats)
             placed.append((hex, feats))
         rendered = render_map(swatch, dpi=100, theme=self.theme)
-        sampler = HexSampler(rendered.image, rendered.layout, self.map.hex_ids)
+        sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, self.map.hex_ids)
         self.r = sampler.r
         out = []
         for hex, feats in placed:

@@ -4,7 +4,8 @@ Each hex is read (:class:`~toolkit.draft.sample.HexSampler`) and given the terra
 nearest palette example, with a confidence from how much nearer that example is than the
 best example of any other terrain. A scan's colour cast is taken out by fitting, per
 channel, a gain and offset from the hexes the first pass was sure of to their terrains'
-palette looks, then reading again. Hexsides are found by their feature's colour running
+palette looks, then reading again (channels the cast clipped left out of the fit and clipped
+alike on the palette's drawings: :mod:`._cast`). Hexsides are found by their feature's colour running
 along them (:mod:`.hexsides`); roads and railways by a stroke of their colour crossing a
 hexside into both hexes (:mod:`.lines`).
 """
@@ -20,6 +21,7 @@ from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
+from ._cast import clip_levels, first_correction, refine
 from ._drawn import Drawings, compare
 from ._pixels import fix
 from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
@@ -76,77 +78,6 @@ class Draft:
         return sorted(h for h, d in self.hexes.items() if d.confidence < threshold)
 
 
-def _correction(looks: dict[Hex, Look], bases: dict[Hex, tuple], palette: Palette) -> tuple:
-    """Per-channel gain and offset taking the picture's fills to the palette's, fitted on the
-    hexes the last pass was sure of. A cast scales and shifts channels; with two or more
-    terrains of different fills both are fitted (least squares, then again without the fifth
-    of hexes that fit worst: the misread), with one only a gain (the median ratio)."""
-    sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
-    targets = {code: palette.vector_of(code) for code in {bases[h][0] for h in sure}}
-    gains, offsets = [], []
-    for c in range(3):
-        pairs = [(looks[h].mode[c], targets[bases[h][0]][c] / 2.0) for h in sure]  # Look.vector weighs the fill twice
-        fit = _affine(pairs) if len(targets) >= 2 else None
-        if fit is None:
-            ratios = sorted(y / max(1.0, x) for x, y in pairs)
-            fit = (ratios[len(ratios) // 2] if ratios else 1.0, 0.0)
-        gains.append(min(1.4, max(0.7, fit[0])))
-        offsets.append(min(40.0, max(-40.0, fit[1])))
-    return tuple(gains), tuple(offsets)
-
-
-def _affine(pairs: list[tuple[float, float]]) -> tuple[float, float] | None:
-    """``(gain, offset)`` of ``y = gain * x + offset`` by least squares, refitted without the
-    worst fifth; None when the x values do not spread enough to fit a gain."""
-    for _ in range(2):
-        n = len(pairs)
-        if n < 4:
-            return None
-        mx, my = sum(x for x, _ in pairs) / n, sum(y for _, y in pairs) / n
-        sxx = sum((x - mx) ** 2 for x, _ in pairs)
-        if sxx < 100.0 * n:  # fills within a few levels of each other: no gain to fit
-            return None
-        gain = sum((x - mx) * (y - my) for x, y in pairs) / sxx
-        offset = my - gain * mx
-        pairs = sorted(pairs, key=lambda p: abs(p[1] - gain * p[0] - offset))[:max(4, n * 4 // 5)]
-    return gain, offset
-
-
-def _first_correction(raw: dict[Hex, Look], palette: Palette) -> tuple:
-    """The starting correction: none, or the cast that makes the picture's commonest fill one of
-    the palette's fills, whichever leaves the hexes nearest their palette examples."""
-    identity = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
-    candidates = [identity]
-    if raw and not palette.native:  # a palette read on this picture has its colours already
-        bins: dict = {}
-        for look in raw.values():
-            bins.setdefault(tuple(int(v) >> 4 for v in look.mode), []).append(look.mode)
-        common = max(bins.values(), key=len)
-        seen = tuple(sum(c) / len(common) for c in zip(*common))
-        for code in dict.fromkeys(t[0] for t in palette.terrains):
-            fill = [v / 2.0 for v in palette.vector_of(code)[:3]]  # Look.vector weighs the fill twice
-            gains = tuple(min(1.4, max(0.7, f / max(1.0, s))) for f, s in zip(fill, seen))
-            candidates.append((gains, (0.0, 0.0, 0.0)))
-    best = None
-    for correction in candidates:
-        bases = {h: palette.classify_base(look.corrected(*correction), h) for h, look in raw.items()}
-        cost = _cost(bases)
-        if best is None or cost < best[2] * (0.98 if correction is not identity else 1.0):
-            best = (correction, bases, cost)
-    return best
-
-
-def _cost(bases: dict[Hex, tuple]) -> float:
-    """How unsure the reading is: one less the mean confidence (a wrong cast leaves hexes
-    between palette examples; the right one puts them on examples)."""
-    return 1.0 - sum(b[1] for b in bases.values()) / max(1, len(bases))
-
-
-def _compose(first: tuple, second: tuple) -> tuple:
-    (g1, o1), (g2, o2) = first, second
-    return tuple(a * b for a, b in zip(g1, g2)), tuple(b * o + p for b, o, p in zip(g2, o1, o2))
-
-
 def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *, theme=None,
                   rounds: int = 2, labels=()) -> Draft:
     """Read every hex of ``game_map`` on ``image`` placed by ``layout`` (see :mod:`.geometry`).
@@ -165,16 +96,9 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
             draft.missing.append(hex)
         else:
             raw[hex] = look
-    correction, bases, cost = _first_correction(raw, palette)
-    for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 and not palette.native else 0):
-        looks = {h: look.corrected(*correction) for h, look in raw.items()}
-        trial = _compose(correction, _correction(looks, bases, palette))
-        trial_bases = {h: palette.classify_base(look.corrected(*trial), h) for h, look in raw.items()}
-        trial_cost = _cost(trial_bases)
-        if trial_cost >= cost * 0.98:  # a clean picture needs no correction; keep only what helps
-            break
-        correction, bases, cost = trial, trial_bases, trial_cost
+    correction, bases, _ = refine(raw, first_correction(raw, palette), palette, rounds)
     draft.correction = correction
+    palette = palette.through(correction)  # where the cast clips the picture, the palette is clipped alike
     draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
     crossed = _features(game_map, sampler, draft, raw, theme, palette)
     towards: dict[Hex, list[Hex]] = {}
@@ -232,7 +156,7 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
     doubtful = [h for h, doubts in doubts_of.items() if least(doubts, ("terrain", "overlay", "drawn")) < REDRAW_BELOW]
     if not doubtful:
         return {}
-    drawings = Drawings(game_map, sampler.layout.size, theme)
+    drawings = Drawings(game_map, sampler.layout.size, theme, clip_levels(correction))
     colours = []
     for kind in game_map.line_types.values():
         style = theme.line_style(kind)

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..game import Map, TerrainType
 from ..hexes import Grid, Hex, Hexside, Numbering
+from ._cast import clip_image, clip_levels, clip_look
 from .sample import HexSampler, Look
 
 __all__ = ["Palette", "Terrain"]
@@ -71,10 +72,57 @@ class Palette:
     native: bool = False
     #: Colours of hexside features and lines learned on the picture: ("side"|"line", code) -> RGB.
     strokes: dict = field(default_factory=dict)
+    #: The levels (palette terms) a picture's colour cast clips each channel at, the palette's
+    #: drawings clipped alike (see :meth:`through`); None: nothing clipped.
+    clip: tuple | None = None
+    #: How each example was made, to make it again through a cast: ``("drawn", swatch, hex)``,
+    #: ``("given", ring, centre)`` (a palette file's colours) or None (read on the picture).
+    made: list = field(default_factory=list)
+    #: The pictures hexforge drew the examples on: ``(image, layout, hex_ids)``.
+    swatches: list = field(default_factory=list)
+    _seen: dict = field(default_factory=dict, repr=False)
 
-    def add(self, terrain: Terrain, ring: Look, centre: Look | None = None, source: Hex | None = None) -> None:
+    def add(self, terrain: Terrain, ring: Look, centre: Look | None = None, source: Hex | None = None,
+            made=None) -> None:
         self.examples.append((terrain, ring.vector(), _overlay_vector(ring, centre or ring)))
         self.sources.append(source)
+        self.made.append(made)
+
+    def through(self, correction) -> "Palette":
+        """The palette as a picture needing ``correction`` shows it: where the picture's cast
+        clips a channel (a light fill lifted past white), the drawings are clipped alike before
+        their looks are read, and given colours clipped. Itself when nothing is clipped."""
+        levels = clip_levels(correction)
+        if levels == self.clip or not self.examples:
+            return self
+        key = None if levels is None else tuple(round(v * 2) for side in levels for v in side)
+        known = self._seen.get(key)
+        if known is not None:
+            return known
+        seen = replace(self, examples=[], sources=[], made=[], context={}, clip=levels, _seen={})
+        samplers: dict[int, HexSampler] = {}
+        for (terrain, ring, centre), source, made in zip(self.examples, self.sources, self.made):
+            if made is None:  # read on the picture: as the picture shows it already
+                seen.examples.append((terrain, ring, centre))
+                seen.sources.append(source)
+                seen.made.append(None)
+            elif made[0] == "given":
+                seen.add(terrain, clip_look(made[1], levels), clip_look(made[2], levels), source, made)
+            else:
+                _, n, hex = made
+                if n not in samplers:
+                    image, layout, hex_ids = self.swatches[n]
+                    samplers[n] = HexSampler(clip_image(image, levels), layout, hex_ids)
+                seen._read(samplers[n], n, [(hex, terrain)])
+        self._seen[key] = seen
+        return seen
+
+    def _read(self, sampler: HexSampler, swatch: int, placed) -> None:
+        """Add the look of each ``(hex, terrain)`` drawn on swatch number ``swatch``."""
+        for hex, terrain in placed:
+            ring, centre = sampler.look(hex), sampler.look(hex, "centre")
+            if ring is not None and centre is not None:
+                self.add(terrain, ring, centre, made=("drawn", swatch, hex))
 
     @property
     def terrains(self) -> list[Terrain]:
@@ -161,7 +209,7 @@ class Palette:
             placed.append((centre, key, terrain))
             towards[centre] = tuple(grid.neighbour(centre, d) for _, d in key[1])
         rendered = render_map(swatch, dpi=100, theme=theme)
-        sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
+        sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, game_map.hex_ids)
         for centre, key, terrain in placed:
             look, ring = sampler.look(centre, "centre"), sampler.look(centre, "ring", towards[centre])
             if look is not None and ring is not None:
@@ -205,10 +253,8 @@ class Palette:
         rendered = render_map(swatch, dpi=100, theme=theme)
         sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
         palette = cls(origin=[f"the map's {len(terrains)} terrain types drawn by hexforge"], drawn=True)
-        for hex, terrain in placed:
-            ring, centre = sampler.look(hex), sampler.look(hex, "centre")
-            if ring is not None and centre is not None:
-                palette.add(terrain, ring, centre)
+        palette.swatches.append((rendered.image, rendered.layout, game_map.hex_ids))
+        palette._read(sampler, 0, placed)
         return palette
 
     @classmethod
@@ -229,7 +275,8 @@ class Palette:
                 except Exception:
                     raise DataError(f"colour {colour!r} is not a colour (#rrggbb or a name)", path=str(path),
                                     field=str(key)) from None
-                palette.add(terrain, Look(c, 1.0, c, (0.0, 0.0, 0.0)))
+                look = Look(c, 1.0, c, (0.0, 0.0, 0.0))
+                palette.add(terrain, look, look, made=("given", look, look))
         return palette
 
     def learn(self, sampler: HexSampler, examples: dict[Hex, Terrain], grid: Grid, keep_source: bool = False) -> None:
