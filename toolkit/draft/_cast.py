@@ -13,6 +13,8 @@ read: a hatching over a fill that clipped then reads on the palette as it does o
 
 from __future__ import annotations
 
+import math
+
 from PIL import Image
 
 from .sample import Look
@@ -20,6 +22,10 @@ from .sample import Look
 IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
 #: A picture's channel this near 0 or 255 may be clipped: left out of the fit.
 CLIPPED = 3
+#: A hex pairs with its nearest palette example in the fit only when every example this many
+#: times as near (and a level) has the same fill, within :data:`SAME_FILL` levels.
+TELLS = 1.3
+SAME_FILL = 2.0
 #: A correction whose limits lie this near 0 and 255 clips nothing.
 NO_CLIP = 0.5
 
@@ -83,7 +89,7 @@ def refine(raw: dict, start: tuple, palette, rounds: int) -> tuple:
     correction, bases, cost = start
     for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 and not palette.native else 0):
         looks = {h: look.corrected(*correction) for h, look in raw.items()}
-        trial = _compose(correction, fit(looks, bases, palette, raw))
+        trial = _compose(correction, fit(looks, bases, palette.through(correction), raw))
         trial_bases = classify(raw, trial, palette)
         trial_cost = _cost(trial_bases)
         if trial_cost >= cost * 0.98:  # a clean picture needs no correction; keep only what helps
@@ -101,18 +107,33 @@ def classify(raw: dict, correction, palette) -> dict:
 
 def fit(looks: dict, bases: dict, palette, raw: dict | None = None) -> tuple:
     """Per-channel gain and offset taking the picture's fills (``looks``, as corrected so far)
-    to the palette's, fitted on the hexes the last pass was sure of. A cast scales and shifts
-    channels; with two or more terrains of different fills both are fitted (least squares, then
-    again without the fifth of hexes that fit worst: the misread), with one only a gain (the
-    median ratio). A channel clipped on the ``raw`` picture (near 0 or 255) is left out."""
+    to the palette's, fitted on the hexes the last pass was sure of, each against the nearest
+    example of its base (a creek's tint over clear ground is not clear's fill). A cast scales
+    and shifts channels; with two or more fills both are fitted (least squares, then again
+    without the fifth of hexes that fit worst: the misread), with one only a gain (the median
+    ratio). A channel clipped on the ``raw`` picture (near 0 or 255) is left out."""
     sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
-    targets = {code: palette.vector_of(code) for code in {bases[h][0] for h in sure}}
+    by_base: dict = {}
+    for terrain, ring, _ in palette.examples:
+        by_base.setdefault(terrain[0], []).append(ring)
+    targets = {}
+    for h in sure:
+        v = looks[h].vector()
+        ranked = sorted((math.dist(v, ex), ex[:3]) for ex in by_base[bases[h][0]])
+        d1, nearest = ranked[0]
+        # only hexes whose fill the palette tells plainly: where examples of other fills lie
+        # nearly as near (two tints a few levels apart: a creek's hatching, high ground's), the
+        # fit would be pulled towards the wrong one (Look.vector weighs the fill twice)
+        if all(math.dist(fill, nearest) <= 2.0 * SAME_FILL for d, fill in ranked if d <= TELLS * d1 + 1.0):
+            targets[h] = tuple(x / 2.0 for x in nearest)
+    sure = [h for h in sure if h in targets] or sure
+    for h in sure:
+        targets.setdefault(h, tuple(x / 2.0 for x in palette.vector_of(bases[h][0])[:3]))
     gains, offsets = [], []
     for c in range(3):
         kept = [h for h in sure if raw is None or CLIPPED < raw[h].mode[c] < 255 - CLIPPED]
-        # Look.vector weighs the fill twice
-        pairs = [(looks[h].mode[c], targets[bases[h][0]][c] / 2.0) for h in kept]
-        fitted = _affine(pairs) if len({bases[h][0] for h in kept}) >= 2 else None
+        pairs = [(looks[h].mode[c], targets[h][c]) for h in kept]
+        fitted = _affine(pairs) if len({targets[h] for h in kept}) >= 2 else None
         if fitted is None:
             ratios = sorted(y / max(1.0, x) for x, y in pairs)
             fitted = (ratios[len(ratios) // 2] if ratios else 1.0, 0.0)

@@ -23,6 +23,7 @@ from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_suren
 from .palette import Palette, Terrain
 from ._cast import clip_levels, first_correction, refine
 from ._drawn import Drawings, compare
+from ._tints import settle
 from ._pixels import fix
 from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
 from .lines import LinkReader, line_paths
@@ -120,12 +121,14 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         palette.draw_contexts(game_map, {p for p in patterns.values() if p[1]}, sampler.layout.size,
                                theme)
     readings: dict[Hex, Reading] = {}
+    rings: dict[Hex, Look] = {}
     for hex, base in bases.items():
         centre = sampler.look(hex, "centre")
         ring = sampler.look(hex, "ring", tuple(towards.get(hex, ())))
         features, f_conf, f_dist, runner = (), 1.0, 0.0, None
         if centre is not None and ring is not None:
             centre, ring = centre.corrected(*correction), ring.corrected(*correction)
+            rings[hex] = ring
             if patterns[hex] in palette.context:
                 features, f_conf, f_dist, runner = palette.classify_in_context(patterns[hex], ring, centre)
             else:
@@ -140,6 +143,11 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
         for hex, (terrain, doubt) in redrawn.items():
             readings[hex] = replace(readings[hex], base=terrain[0], features=terrain[1])
             drawn[hex] = [doubt]
+    # two overlays drawn as tints a few levels apart: the picture's own groups say which is which
+    for hex, (terrain, sure, other) in settle({h: r.terrain for h, r in readings.items()}, rings, palette).items():
+        r = readings[hex]
+        readings[hex] = replace(r, features=terrain[1], features_runner=other[1],
+                                features_sure=max(sure, r.features_sure) if terrain == r.terrain else sure)
     for hex, (confidence, runner_up, sides_sure, kept) in judge(game_map.grid, draft, readings, palette,
                                                                 drawn).items():
         draft.hexes[hex] = HexDraft(readings[hex].terrain, confidence, runner_up, sides_sure, kept)
