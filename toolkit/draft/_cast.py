@@ -23,7 +23,7 @@ IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
 #: A picture's channel this near 0 or 255 may be clipped: left out of the fit.
 CLIPPED = 3
 #: A hex pairs with its nearest palette example in the fit only when every example this many
-#: times as near (and a level) has the same fill, within :data:`SAME_FILL` levels.
+#: times as near (and a unit) has the same colour, within :data:`SAME_FILL` levels.
 TELLS = 1.3
 SAME_FILL = 2.0
 #: A correction whose limits lie this near 0 and 255 clips nothing.
@@ -106,33 +106,39 @@ def classify(raw: dict, correction, palette) -> dict:
 
 
 def fit(looks: dict, bases: dict, palette, raw: dict | None = None) -> tuple:
-    """Per-channel gain and offset taking the picture's fills (``looks``, as corrected so far)
+    """Per-channel gain and offset taking the picture's colours (``looks``, as corrected so far)
     to the palette's, fitted on the hexes the last pass was sure of, each against the nearest
     example of its base (a creek's tint over clear ground is not clear's fill). A cast scales
-    and shifts channels; with two or more fills both are fitted (least squares, then again
+    and shifts channels; with two or more colours both are fitted (least squares, then again
     without the fifth of hexes that fit worst: the misread), with one only a gain (the median
-    ratio). A channel clipped on the ``raw`` picture (near 0 or 255) is left out."""
+    ratio). The medians are fitted: a per-channel cast, clipped or not, maps a median to the
+    median (a textured terrain's commonest colour moves between bins). A channel clipped on
+    the ``raw`` picture (near 0 or 255) is left out."""
     sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
     by_base: dict = {}
     for terrain, ring, _ in palette.examples:
-        by_base.setdefault(terrain[0], []).append(ring)
+        by_base.setdefault(terrain[0], []).append((not terrain[1], ring))
     targets = {}
     for h in sure:
         v = looks[h].vector()
-        ranked = sorted((math.dist(v, ex), ex[:3]) for ex in by_base[bases[h][0]])
-        d1, nearest = ranked[0]
-        # only hexes whose fill the palette tells plainly: where examples of other fills lie
-        # nearly as near (two tints a few levels apart: a creek's hatching, high ground's), the
-        # fit would be pulled towards the wrong one (Look.vector weighs the fill twice)
-        if all(math.dist(fill, nearest) <= 2.0 * SAME_FILL for d, fill in ranked if d <= TELLS * d1 + 1.0):
-            targets[h] = tuple(x / 2.0 for x in nearest)
+        ranked = sorted((math.dist(v, ex), plain, _median(ex)) for plain, ex in by_base[bases[h][0]])
+        near = [(plain, m) for d, plain, m in ranked if d <= TELLS * ranked[0][0] + 1.0]
+        plain = [m for p, m in near if p]
+        # the plain terrain where it is about as near as any (most hexes carry no overlay), else
+        # the nearest where the palette tells its colour plainly: where examples of other colours
+        # lie nearly as near (two tints a few levels apart: a creek's hatching, high ground's),
+        # the fit would be pulled towards the wrong one
+        if plain:
+            targets[h] = plain[0]
+        elif all(math.dist(m, near[0][1]) <= SAME_FILL for _, m in near):
+            targets[h] = near[0][1]
     sure = [h for h in sure if h in targets] or sure
     for h in sure:
-        targets.setdefault(h, tuple(x / 2.0 for x in palette.vector_of(bases[h][0])[:3]))
+        targets.setdefault(h, _median(palette.vector_of(bases[h][0])))
     gains, offsets = [], []
     for c in range(3):
-        kept = [h for h in sure if raw is None or CLIPPED < raw[h].mode[c] < 255 - CLIPPED]
-        pairs = [(looks[h].mode[c], targets[h][c]) for h in kept]
+        kept = [h for h in sure if raw is None or CLIPPED < raw[h].median[c] < 255 - CLIPPED]
+        pairs = [(looks[h].median[c], targets[h][c]) for h in kept]
         fitted = _affine(pairs) if len({targets[h] for h in kept}) >= 2 else None
         if fitted is None:
             ratios = sorted(y / max(1.0, x) for x, y in pairs)
@@ -140,6 +146,11 @@ def fit(looks: dict, bases: dict, palette, raw: dict | None = None) -> tuple:
         gains.append(min(1.4, max(0.7, fitted[0])))
         offsets.append(min(40.0, max(-40.0, fitted[1])))
     return tuple(gains), tuple(offsets)
+
+
+def _median(vector) -> tuple[float, float, float]:
+    """The median colour of a look's vector (see :meth:`~toolkit.draft.sample.Look.vector`)."""
+    return tuple(v / 0.25 for v in vector[3:6])
 
 
 def _affine(pairs: list[tuple[float, float]]) -> tuple[float, float] | None:
