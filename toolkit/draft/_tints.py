@@ -25,6 +25,8 @@ TINT_LEAST = 1.0
 #: centre within this of its ring: not a symbol in the middle).
 ALIKE_OTHER = 3.0
 EVEN = 20.0
+#: ... and each an overlay whose fill lies this far (levels) from its base terrain's at least.
+OVER = 5.0
 #: A hex whose fill lies further than this (levels) from the line through the two tints is not
 #: judged by the groups (something else covers it).
 OFF_LINE = 8.0
@@ -38,8 +40,8 @@ REACH = 1.5
 
 
 def tint_pairs(palette) -> list[tuple[tuple, tuple, tuple[float, float, float]]]:
-    """``(lighter kind, darker kind, fill of each)``: pairs of terrains (same base) the palette
-    draws as tints of each other, ordered along the line from the first's fill to the second's."""
+    """``(kind, kind, fill of each)``: pairs of terrains (one base, an overlay each) the palette
+    draws as tints of each other."""
     rings: dict[tuple, list] = {}
     centres: dict[tuple, list] = {}
     for terrain, ring, centre in palette.examples:
@@ -52,7 +54,12 @@ def tint_pairs(palette) -> list[tuple[tuple, tuple, tuple[float, float, float]]]
     for i, a in enumerate(kinds):
         for b in kinds[i + 1:]:
             va, vb = mean[a], mean[b]
-            if a[0] != b[0] or len(va) != len(vb) or not (even[a] and even[b]):
+            plain = mean.get((a[0], ()))
+            if (a[0] != b[0] or len(a[1]) != 1 or len(b[1]) != 1 or plain is None or len(va) != len(vb)
+                    or not (even[a] and even[b])):
+                continue
+            # each drawn over the ring (a hatching), not a symbol in the middle the ring hardly shows
+            if min(math.dist(va[:3], plain[:3]), math.dist(vb[:3], plain[:3])) / 2.0 < OVER:
                 continue
             fill = math.dist(va[:3], vb[:3]) / 2.0  # Look.vector weighs the fill twice
             grain = math.dist(va[10:], vb[10:]) / 1.5
