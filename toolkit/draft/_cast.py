@@ -22,8 +22,9 @@ from .sample import Look
 IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
 #: A picture's channel this near 0 or 255 may be clipped: left out of the fit.
 CLIPPED = 3
-#: A hex pairs with its nearest palette example in the fit only when every example this many
-#: times as near (and a unit) has the same colour, within :data:`SAME_FILL` levels.
+#: A hex pairs in the fit with its plain terrain's example where that is within this many times
+#: the nearest example's distance (and a unit), else with the nearest where every example so
+#: near has the same median colour, within :data:`SAME_FILL` levels.
 TELLS = 1.3
 SAME_FILL = 2.0
 #: A correction whose limits lie this near 0 and 255 clips nothing.
@@ -53,6 +54,7 @@ def clip_image(image: Image.Image, levels) -> Image.Image:
 
 
 def clip_colour(colour, levels) -> tuple[float, float, float]:
+    """``colour`` held within ``levels`` (see :func:`clip_levels`)."""
     if levels is None:
         return tuple(colour)
     lo, hi = levels
