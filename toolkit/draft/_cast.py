@@ -91,9 +91,14 @@ def refine(raw: dict, start: tuple, palette, rounds: int) -> tuple:
     correction, bases, cost = start
     for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 and not palette.native else 0):
         looks = {h: look.corrected(*correction) for h, look in raw.items()}
-        trial = _compose(correction, fit(looks, bases, palette.through(correction), raw))
-        trial_bases = classify(raw, trial, palette)
-        trial_cost = _cost(trial_bases)
+        seen = palette.through(correction)
+        # the medians and the fills fitted alike: whichever leaves the reading surer
+        trials = []
+        for stat in ("median", "mode"):
+            trial = _compose(correction, fit(looks, bases, seen, raw, stat))
+            trial_bases = classify(raw, trial, palette)
+            trials.append((_cost(trial_bases), stat == "mode", trial, trial_bases))
+        trial_cost, _, trial, trial_bases = min(trials, key=lambda t: t[:2])
         if trial_cost >= cost * 0.98:  # a clean picture needs no correction; keep only what helps
             break
         correction, bases, cost = trial, trial_bases, trial_cost
@@ -107,15 +112,16 @@ def classify(raw: dict, correction, palette) -> dict:
     return {h: seen.classify_base(look.corrected(*correction), h) for h, look in raw.items()}
 
 
-def fit(looks: dict, bases: dict, palette, raw: dict | None = None) -> tuple:
+def fit(looks: dict, bases: dict, palette, raw: dict | None = None, stat: str = "median") -> tuple:
     """Per-channel gain and offset taking the picture's colours (``looks``, as corrected so far)
     to the palette's, fitted on the hexes the last pass was sure of, each against the nearest
     example of its base (a creek's tint over clear ground is not clear's fill). A cast scales
     and shifts channels; with two or more colours both are fitted (least squares, then again
     without the fifth of hexes that fit worst: the misread), with one only a gain (the median
-    ratio). The medians are fitted: a per-channel cast, clipped or not, maps a median to the
-    median (a textured terrain's commonest colour moves between bins). A channel clipped on
-    the ``raw`` picture (near 0 or 255) is left out."""
+    ratio). ``stat``: the looks' colour fitted, ``median`` (a per-channel cast, clipped or not,
+    maps a median to the median, where a textured terrain's commonest colour moves between
+    bins) or ``mode`` (the printed fill, as a blur leaves it). A channel clipped on the ``raw``
+    picture (near 0 or 255) is left out."""
     sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
     by_base: dict = {}
     for terrain, ring, _ in palette.examples:
@@ -123,7 +129,7 @@ def fit(looks: dict, bases: dict, palette, raw: dict | None = None) -> tuple:
     targets = {}
     for h in sure:
         v = looks[h].vector()
-        ranked = sorted((math.dist(v, ex), plain, _median(ex)) for plain, ex in by_base[bases[h][0]])
+        ranked = sorted((math.dist(v, ex), plain, _colour(ex, stat)) for plain, ex in by_base[bases[h][0]])
         near = [(plain, m) for d, plain, m in ranked if d <= TELLS * ranked[0][0] + 1.0]
         plain = [m for p, m in near if p]
         # the plain terrain where it is about as near as any (most hexes carry no overlay), else
@@ -136,11 +142,11 @@ def fit(looks: dict, bases: dict, palette, raw: dict | None = None) -> tuple:
             targets[h] = near[0][1]
     sure = [h for h in sure if h in targets] or sure
     for h in sure:
-        targets.setdefault(h, _median(palette.vector_of(bases[h][0])))
+        targets.setdefault(h, _colour(palette.vector_of(bases[h][0]), stat))
     gains, offsets = [], []
     for c in range(3):
-        kept = [h for h in sure if raw is None or CLIPPED < raw[h].median[c] < 255 - CLIPPED]
-        pairs = [(looks[h].median[c], targets[h][c]) for h in kept]
+        kept = [h for h in sure if raw is None or CLIPPED < getattr(raw[h], stat)[c] < 255 - CLIPPED]
+        pairs = [(getattr(looks[h], stat)[c], targets[h][c]) for h in kept]
         fitted = _affine(pairs) if len({targets[h] for h in kept}) >= 2 else None
         if fitted is None:
             ratios = sorted(y / max(1.0, x) for x, y in pairs)
@@ -150,8 +156,10 @@ def fit(looks: dict, bases: dict, palette, raw: dict | None = None) -> tuple:
     return tuple(gains), tuple(offsets)
 
 
-def _median(vector) -> tuple[float, float, float]:
-    """The median colour of a look's vector (see :meth:`~toolkit.draft.sample.Look.vector`)."""
+def _colour(vector, stat: str) -> tuple[float, float, float]:
+    """The mode or median colour of a look's vector (see :meth:`~toolkit.draft.sample.Look.vector`)."""
+    if stat == "mode":
+        return tuple(v / 2.0 for v in vector[:3])
     return tuple(v / 0.25 for v in vector[3:6])
 
 
