@@ -93,6 +93,10 @@ class HexIdLayer:
     ID_DRY_MOVES = tuple((0.0, n / 50) for n in range(1, 9)) + ((0.06, 0.08), (-0.06, 0.08), (0.1, 0.1), (-0.1, 0.1),
                                                               (0.22, 0.2), (-0.22, 0.2), (0.22, 0.24), (-0.22, 0.24))
 
+    #: Where an id goes when a long bridge runs through the top of its hex (a road across a
+    #: river band, Mischurin Rog 4147) and nothing above helps: down below the bridge.
+    ID_LOW_MOVES = ((0.0, 0.3), (0.0, 0.36), (0.0, 0.42), (0.0, 0.48))
+
     def _ids_moved(self) -> dict:
         """Hexes whose id would cover a bridge deck or water (a river or lake side along the
         hexside the id sits by, a lake's shore line, a river drawn as a line down the middle of
@@ -168,6 +172,7 @@ class HexIdLayer:
                 order = [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)] + list(self.ID_DRY_MOVES)
             else:
                 order = list(self.ID_DRY_MOVES) + [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (1.0, -1.0)]
+            order += self.ID_LOW_MOVES
             orders.append([(mx, my * inward) for mx, my in order])
         tried = len(orders[0])
         shifts = np.asarray(orders, dtype=float).reshape(-1, 2)
