@@ -93,9 +93,11 @@ class HexIdLayer:
     ID_DRY_MOVES = tuple((0.0, n / 50) for n in range(1, 9)) + ((0.06, 0.08), (-0.06, 0.08), (0.1, 0.1), (-0.1, 0.1),
                                                               (0.22, 0.2), (-0.22, 0.2), (0.22, 0.24), (-0.22, 0.24))
 
-    #: Where an id goes when a long bridge runs through the top of its hex (a road across a
-    #: river band, Mischurin Rog 4147) and nothing above helps: down below the bridge.
-    ID_LOW_MOVES = ((0.0, 0.3), (0.0, 0.36), (0.0, 0.42), (0.0, 0.48))
+    #: Where an id goes when nothing above is clear of the water, the bridges and the roads (a
+    #: long bridge through the top of its hex, Mischurin Rog 4147; a road down the middle of a
+    #: hex a river crosses at the top): down below the bridge, then lower beside the road.
+    ID_LOW_MOVES = ((0.0, 0.3), (0.0, 0.36), (0.0, 0.42), (0.0, 0.48), (0.24, 0.3), (-0.24, 0.3),
+                    (0.24, 0.38), (-0.24, 0.38), (0.24, 0.46), (-0.24, 0.46))
 
     def _ids_moved(self) -> dict:
         """Hexes whose id would cover a bridge deck or water (a river or lake side along the
@@ -123,6 +125,12 @@ class HexIdLayer:
         # top: knocked out there, it would read as a dashed line (White Death's watercourses)
         water += [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(style.width / 2 * F)
                   for style, pts in self.__dict__.get("line_paths", ()) if style.key == "watercourse" and len(pts) > 1]
+        # the roads and railways: a moved id goes where none runs if it can (one staying in its
+        # row knocks out the line under it, as printed maps do; one moved into the hex would
+        # cut the line in the middle of the hex)
+        roads = [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(
+                    (max(style.width, style.ties or 0.0) / 2 + 0.011) * F)
+                 for style, pts in self.__dict__.get("line_paths", ()) if style.key != "watercourse" and len(pts) > 1]
         if not decks and not water:
             return {}
         deck_tree = shapely.STRtree(decks)
@@ -188,9 +196,20 @@ class HexIdLayer:
         deck_hit, wet = clash(moved[within])
         off_deck[within], dry[within] = ~deck_hit, ~wet
         off_deck, dry = off_deck.reshape(-1, tried), dry.reshape(-1, tried)
+        clear = np.zeros(len(moved), dtype=bool)
+        if roads and len(within):
+            on_road = np.zeros(len(within), dtype=bool)
+            x0, y0, x1, y1 = moved[within].T
+            on_road[shapely.STRtree(shapely.box(x0, y0, x1, y1)).query(roads, predicate="intersects")[1]] = True
+            clear[within] = ~on_road
+        else:
+            clear[within] = True
+        clear = clear.reshape(-1, tried)
         moves: dict = {}
         for j, (n, order) in enumerate(zip(numbers.tolist(), orders)):
-            good = np.flatnonzero(off_deck[j] & dry[j])
+            good = np.flatnonzero(off_deck[j] & dry[j] & clear[j])
+            if not len(good):   # no spot clear of the roads as well: the road knocked out under it
+                good = np.flatnonzero(off_deck[j] & dry[j])
             if not len(good) and on_deck[j]:   # no spot clear of both: at least off the bridge
                 good = np.flatnonzero(off_deck[j])
             if len(good):

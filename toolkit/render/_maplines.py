@@ -195,9 +195,11 @@ class LineLayer:
                 span = substring(line, max(0.0, d0 - reach), min(line.length, d1 + reach))
                 deck = span.buffer(half_w, cap_style="flat", join_style="round")
                 deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
-                deck_pts = [tuple(p) for p in deck.exterior.coords[:-1]]
-                canvas.polygon(deck_pts, fill=self.theme.paper)
-                self.__dict__.setdefault("bridge_decks", []).append(deck_pts)
+                canvas.polygon([tuple(p) for p in deck.exterior.coords[:-1]], fill=self.theme.paper)
+                # the deck as ids, markers and names keep off it: its wings included
+                whole = span.buffer(half_w + max(1.0, self.px(0.016)), cap_style="flat", join_style="round")
+                whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
+                self.__dict__.setdefault("bridge_decks", []).append([tuple(p) for p in whole.exterior.coords[:-1]])
                 for sgn in (1.0, -1.0):
                     self._water_hex_wing(canvas, span, sgn * half_w)
         if len(getattr(canvas, "items", ())) > first:

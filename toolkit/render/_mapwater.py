@@ -91,7 +91,8 @@ class WaterLayer:
         body = union(water)
         coast = None
         if full and land:
-            banks = self._shore_sides(water, land)
+            # the sides' ends snapped so the sides join into one bank per shore
+            banks = shapely.line_merge(shapely.set_precision(self._shore_sides(water, land), 1e-6))
             shore = [np.asarray(part.coords) for part in getattr(banks, "geoms", [banks])
                      if part.geom_type == "LineString" and len(part.coords) > 1]
             return [(rings, poly.bounds, [s for s in shore if poly.buffer(1.0).contains(shapely.points(s)).all()])
