@@ -970,3 +970,47 @@ def test_mischurin_rogs_main_bridge_spans_the_river():
         Point(image.layout.center(next(h for h in scene.hexes if fmt(h) == "3947")))) < scene.size]
     crossing = unary_union([line.intersection(water) for line in road])
     assert crossing.length > 2 * scene.size and decks.contains(crossing)
+
+
+def _names_over_symbols(image) -> list:
+    """Names whose box covers more than a tenth of the terrain symbol of a hex not their own
+    (woods, marsh, hills, another town): (name, hex)."""
+    scene = image.scene
+    own = {}
+    for place in scene.m.places:
+        own.setdefault(place.name, set()).add(place.hex)
+    out = []
+    for name, rect in scene.place_boxes.items():
+        for n, sprites in scene.sprites.items():
+            h = scene.hexes[n]
+            if not sprites or h in own.get(name.split(" ")[0], set()) | own.get(name, set()):
+                continue
+            x0, y0, x1, y1 = (min(b[i] for _, b in sprites) if i < 2 else max(b[i] for _, b in sprites)
+                              for i in range(4))
+            symbol = box(x0, y0, x1, y1)
+            if symbol.intersection(box(*rect)).area > 0.1 * symbol.area:
+                out.append((name, scene.grid.format(h)))
+    return out
+
+
+def test_a_name_beside_a_wood_goes_over_open_ground():
+    # Velikiye Luki's Novosokolniki: its name ran off to the right over the woods next door
+    town = Hex(5, 4)
+    woods = {h: "w" for h in (Hex(6, 4), Hex(6, 3), Hex(4, 3), Hex(4, 4))}
+    m = _map(terrain=woods)
+    m = replace(m, terrain_types={**m.terrain_types, "t": TerrainType("t", "Town")},
+                hexes={**m.hexes, town: HexTerrain("t")}, places=[Place("Novosokolniki", town, kind="city")])
+    for dpi in (100, 150, 300):
+        image = render_map(m, dpi=dpi)
+        assert _names_over_symbols(image) == []
+        x0, y0, x1, y1 = image.scene.place_boxes["Novosokolniki"]
+        cx, cy = image.layout.center(town)
+        # still by its town
+        assert abs((x0 + x1) / 2 - cx) < 0.5 * image.layout.size and abs((y0 + y1) / 2 - cy) < 0.5 * image.layout.size
+
+
+def test_velikiye_lukis_novosokolniki_is_named_off_the_woods():
+    game = load_game("velikiye-luki")
+    for dpi in (80, 150):
+        image = render_map(game.maps["main"], dpi=dpi, game=game)
+        assert not [n for n in _names_over_symbols(image) if n[0] == "Novosokolniki"]
