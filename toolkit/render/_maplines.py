@@ -196,8 +196,9 @@ class LineLayer:
                 deck = span.buffer(half_w, cap_style="flat", join_style="round")
                 deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
                 canvas.polygon([tuple(p) for p in deck.exterior.coords[:-1]], fill=self.theme.paper)
-                # the deck as ids, markers and names keep off it: its wings included
-                whole = span.buffer(half_w + max(1.0, self.px(0.016)), cap_style="flat", join_style="round")
+                # the deck as ids, markers and names keep off it: its wings included (in hexes,
+                # the same at every dpi)
+                whole = span.buffer(half_w + self.px(0.02), cap_style="flat", join_style="round")
                 whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
                 self.__dict__.setdefault("bridge_decks", []).append([tuple(p) for p in whole.exterior.coords[:-1]])
                 for sgn in (1.0, -1.0):

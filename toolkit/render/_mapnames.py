@@ -164,8 +164,8 @@ class NameLayer:
     LINE_WEIGHT = 1.0
 
     #: What a frame pixel of terrain symbol under a name weighs against the lines' ink: a name
-    #: wholly over a wood's trees costs about what moving it a hex does.
-    SYMBOL_WEIGHT = 0.08
+    #: wholly over a wood's trees costs about what moving it most of a hex does.
+    SYMBOL_WEIGHT = 0.04
 
     #: Half the box of a hex's terrain symbol (fractions of the hex size), round its centre.
     SYMBOL_HALF = (0.4, 0.3)
