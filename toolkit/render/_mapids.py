@@ -125,12 +125,6 @@ class HexIdLayer:
         # top: knocked out there, it would read as a dashed line (White Death's watercourses)
         water += [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(style.width / 2 * F)
                   for style, pts in self.__dict__.get("line_paths", ()) if style.key == "watercourse" and len(pts) > 1]
-        # the roads and railways: a moved id goes where none runs if it can (one staying in its
-        # row knocks out the line under it, as printed maps do; one moved into the hex would
-        # cut the line in the middle of the hex)
-        roads = [shapely.LineString(np.asarray(pts, dtype=float) * k).buffer(
-                    (max(style.width, style.ties or 0.0) / 2 + 0.011) * F)
-                 for style, pts in self.__dict__.get("line_paths", ()) if style.key != "watercourse" and len(pts) > 1]
         if not decks and not water:
             return {}
         deck_tree = shapely.STRtree(decks)
@@ -180,8 +174,35 @@ class HexIdLayer:
                 order = [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)] + list(self.ID_DRY_MOVES)
             else:
                 order = list(self.ID_DRY_MOVES) + [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (1.0, -1.0)]
-            order += self.ID_LOW_MOVES
             orders.append([(mx, my * inward) for mx, my in order])
+        off_deck, dry, clear = self._weigh_moves(numbers, orders, k, inset, clash)
+        # the hexes with no spot clear of everything try the low moves as well (few: not all of them)
+        rest = [j for j in range(len(numbers)) if not (off_deck[j] & dry[j] & clear[j]).any()]
+        if rest:
+            low = [(mx, my * inward) for mx, my in self.ID_LOW_MOVES]
+            more = self._weigh_moves(numbers[rest], [low] * len(rest), k, inset, clash)
+            for j, m in enumerate(rest):
+                orders[m] = orders[m] + low
+            pad = np.zeros((len(numbers), len(low)), dtype=bool)
+            off_deck, dry, clear = (np.hstack([a, pad]) for a in (off_deck, dry, clear))
+            for a, b in zip((off_deck, dry, clear), more):
+                a[rest, -len(low):] = b
+        moves: dict = {}
+        for j, (n, order) in enumerate(zip(numbers.tolist(), orders)):
+            good = np.flatnonzero(off_deck[j] & dry[j] & clear[j])
+            if not len(good):   # no spot clear of the roads as well: the road knocked out under it
+                good = np.flatnonzero(off_deck[j] & dry[j])
+            if not len(good) and on_deck[j]:   # no spot clear of both: at least off the bridge
+                good = np.flatnonzero(off_deck[j])
+            if len(good):
+                moves[hexes[n]] = order[good[0]]
+        return moves
+
+    def _weigh_moves(self, numbers: np.ndarray, orders: list, k: float, inset: float, clash) -> tuple:
+        """For the hexes ``numbers`` (of :attr:`hexes`) and each one's moves (``orders``, the
+        same count each): whether each move stays inside the hex off the bridges, off the water,
+        and clear of the roads and railways (N x moves arrays of bools)."""
+        hexes, centres, F = self.hexes, self.centre_array, self.NAME_FRAME
         tried = len(orders[0])
         shifts = np.asarray(orders, dtype=float).reshape(-1, 2)
         moved = self._framed_ids([hexes[n] for n in numbers.tolist()], k, shifts, tried)
@@ -195,26 +216,23 @@ class HexIdLayer:
         within = np.flatnonzero(inside)
         deck_hit, wet = clash(moved[within])
         off_deck[within], dry[within] = ~deck_hit, ~wet
-        off_deck, dry = off_deck.reshape(-1, tried), dry.reshape(-1, tried)
-        clear = np.zeros(len(moved), dtype=bool)
-        if roads and len(within):
-            on_road = np.zeros(len(within), dtype=bool)
-            x0, y0, x1, y1 = moved[within].T
-            on_road[shapely.STRtree(shapely.box(x0, y0, x1, y1)).query(roads, predicate="intersects")[1]] = True
-            clear[within] = ~on_road
-        else:
-            clear[within] = True
-        clear = clear.reshape(-1, tried)
-        moves: dict = {}
-        for j, (n, order) in enumerate(zip(numbers.tolist(), orders)):
-            good = np.flatnonzero(off_deck[j] & dry[j] & clear[j])
-            if not len(good):   # no spot clear of the roads as well: the road knocked out under it
-                good = np.flatnonzero(off_deck[j] & dry[j])
-            if not len(good) and on_deck[j]:   # no spot clear of both: at least off the bridge
-                good = np.flatnonzero(off_deck[j])
-            if len(good):
-                moves[hexes[n]] = order[good[0]]
-        return moves
+        # the roads and railways: a moved id goes where none runs if it can (one staying in its
+        # row knocks out the line under it, as printed maps do; one moved into the hex would
+        # cut the line in the middle of the hex); each width's lines asked about the boxes at
+        # once, only about the moves clear of the water and the bridges
+        clear = off_deck & dry
+        ask = np.flatnonzero(clear)
+        reach: dict[float, list] = {}
+        for (style, _), pts in zip(self.__dict__.get("line_paths", ()), self.__dict__.get("line_arrays", ())):
+            if style.key != "watercourse" and len(pts) > 1:
+                reach.setdefault((max(style.width, style.ties or 0.0) / 2 + 0.011) * F, []).append(pts)
+        if reach and len(ask):
+            x0, y0, x1, y1 = moved[ask].T
+            tree = shapely.STRtree(shapely.box(x0, y0, x1, y1))
+            for distance, paths in reach.items():
+                lines = [shapely.LineString(pts * k) for pts in paths]
+                clear[ask[tree.query(lines, predicate="dwithin", distance=distance)[1]]] = False
+        return off_deck.reshape(-1, tried), dry.reshape(-1, tried), clear.reshape(-1, tried)
 
     def _framed_ids(self, hexes: list[Hex], k: float, shifts: np.ndarray, each: int = 1) -> np.ndarray:
         """The boxes of the ids of ``hexes`` (and their knock-out margins) as printed at ``k``

@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Point
-from shapely.ops import substring, unary_union
+from shapely.geometry import LineString
+from shapely.ops import unary_union
 
 from ..game import HexsideType, LineType
 from ..hexes import Hexside
@@ -178,7 +178,8 @@ class LineLayer:
         the drawn line across the water and a little onto each bank, wings along both sides."""
         if not self.bodies:
             return
-        water = unary_union([shapely.Polygon(rings[0], rings[1:]) for _, rings, _ in self.bodies])
+        bodies = [shapely.Polygon(rings[0], rings[1:]) for _, rings, _ in self.bodies]
+        tree = shapely.STRtree(bodies)
         # wider than a hexside's bridge: the deck shows on both sides of the road all the way
         reach, half_w = self.px(0.07), self.px(0.08)
         first = len(getattr(canvas, "items", ()))
@@ -186,19 +187,28 @@ class LineLayer:
             if style.key == "watercourse" or not kind.bridges or len(pts) < 2:
                 continue
             line = LineString(pts)
+            near = tree.query(line, predicate="intersects")
+            if not len(near):
+                continue
+            water = bodies[int(near[0])] if len(near) == 1 else unary_union([bodies[int(i)] for i in near])
             wet = line.intersection(water)
             for piece in getattr(wet, "geoms", [wet]):
                 if piece.geom_type != "LineString" or piece.length < self.px(0.1):
                     continue
-                (x0, y0), (x1, y1) = piece.coords[0], piece.coords[-1]
-                d0, d1 = sorted((line.project(Point(x0, y0)), line.project(Point(x1, y1))))
-                span = substring(line, max(0.0, d0 - reach), min(line.length, d1 + reach))
-                deck = span.buffer(half_w, cap_style="flat", join_style="round")
+                # a little onto each bank, straight on (the curve's dense points thinned: the
+                # deck and wings are buffers and offsets of it)
+                p = np.asarray(piece.simplify(self.px(0.004)).coords, dtype=float)
+                ends = []
+                for a, b in ((p[0], p[1]), (p[-1], p[-2])):
+                    u = a - b
+                    ends.append(a + u / (np.hypot(*u) or 1.0) * reach)
+                span = LineString(np.vstack([ends[0], p, ends[1]]))
+                deck = span.buffer(half_w, quad_segs=4, cap_style="flat", join_style="round")
                 deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
                 canvas.polygon([tuple(p) for p in deck.exterior.coords[:-1]], fill=self.theme.paper)
                 # the deck as ids, markers and names keep off it: its wings included (in hexes,
                 # the same at every dpi)
-                whole = span.buffer(half_w + self.px(0.02), cap_style="flat", join_style="round")
+                whole = span.buffer(half_w + self.px(0.02), quad_segs=4, cap_style="flat", join_style="round")
                 whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
                 self.__dict__.setdefault("bridge_decks", []).append([tuple(p) for p in whole.exterior.coords[:-1]])
                 for sgn in (1.0, -1.0):
