@@ -116,7 +116,8 @@ class NameLayer:
                     segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
                     water = segs[wet[lines]]
                     own = set(run_hexes)
-                    symbols = [sym_boxes[n] for n in sym_index.within(farea) if sym_hexes[n] not in own]
+                    symbols = [sym_boxes[n] for n in sym_index.within(farea) if sym_hexes[n] not in own] \
+                        if place.kind in self.SETTLEMENTS else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
                         rect = (x + ex0, y + ey0, x + ex1, y + ey1)
@@ -166,6 +167,10 @@ class NameLayer:
     #: What a frame pixel of terrain symbol under a name weighs against the lines' ink: a name
     #: wholly over a wood's trees costs about what moving it most of a hex does.
     SYMBOL_WEIGHT = 0.04
+
+    #: The places whose name keeps off the symbols next door (a hill's or a bridge's name lies
+    #: on or by its feature whatever is round it).
+    SETTLEMENTS = frozenset({"city", "town", "village", "hamlet"})
 
     #: Half the box of a hex's terrain symbol (fractions of the hex size), round its centre.
     SYMBOL_HALF = (0.4, 0.3)
