@@ -17,6 +17,7 @@ import math
 
 from PIL import Image
 
+from ._pixels import fix
 from .sample import Look
 
 IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
@@ -59,6 +60,31 @@ def clip_colour(colour, levels) -> tuple[float, float, float]:
         return tuple(colour)
     lo, hi = levels
     return tuple(min(hi[c], max(lo[c], colour[c])) for c in range(3))
+
+
+def printed_fills(raw: dict, correction, bases: dict, palette) -> dict:
+    """Each hex's fill after ``correction``, in whole levels (``raw``: hex -> look, ``bases``:
+    hex -> the base terrain read). A channel the cast clipped shows only that the printed fill
+    lies beyond: there the fill is the palette's plain fill of the terrain read (where that lies
+    beyond the clip too), so that a line's or a hexside's ink blended with the fill is judged
+    against the fill as printed."""
+    levels = clip_levels(correction)
+    printed = palette.unclipped or palette
+    plain: dict = {}
+    out = {}
+    for h, look in raw.items():
+        fill = list(fix(look.mode, correction))
+        if levels is not None and h in bases:
+            code = bases[h]
+            if code not in plain:
+                plain[code] = _colour(printed.vector_of(code), "mode")
+            for c in range(3):
+                if look.mode[c] >= 255 - CLIPPED and plain[code][c] >= fill[c] - 1.0:
+                    fill[c] = plain[code][c]
+                elif look.mode[c] <= CLIPPED and plain[code][c] <= fill[c] + 1.0:
+                    fill[c] = plain[code][c]
+        out[h] = tuple(int(round(v)) for v in fill)
+    return out
 
 
 def first_correction(raw: dict, palette) -> tuple:

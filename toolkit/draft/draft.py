@@ -21,10 +21,9 @@ from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
-from ._cast import clip_levels, first_correction, refine
+from ._cast import clip_levels, first_correction, printed_fills, refine
 from ._drawn import Drawings, compare
 from ._tints import settle
-from ._pixels import fix
 from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
 from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
@@ -242,7 +241,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     alike = [s for s in sides if not palette.strokes.get(("side", s[0]))
              and sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1]
     shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if alike else {}
-    fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
+    fill = printed_fills(raw, draft.correction, {h: d.terrain[0] for h, d in draft.hexes.items()}, palette)
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
     read = _read_links(game_map, sampler, draft, lines, fill, texture) if lines else {}

@@ -80,6 +80,8 @@ class Palette:
     made: list = field(default_factory=list)
     #: The pictures hexforge drew the examples on: ``(image, layout, hex_ids)``.
     swatches: list = field(default_factory=list)
+    #: The palette unclipped, for a palette seen through a cast that clips (see :meth:`through`).
+    unclipped: "Palette | None" = field(default=None, repr=False)
     _seen: dict = field(default_factory=dict, repr=False)
 
     def add(self, terrain: Terrain, ring: Look, centre: Look | None = None, source: Hex | None = None,
@@ -99,7 +101,8 @@ class Palette:
         known = self._seen.get(key)
         if known is not None:
             return known
-        seen = replace(self, examples=[], sources=[], made=[], context={}, clip=levels, _seen={})
+        seen = replace(self, examples=[], sources=[], made=[], context={}, clip=levels, _seen={},
+                       unclipped=None if levels is None else (self.unclipped or self))
         samplers: dict[int, HexSampler] = {}
         for (terrain, ring, centre), source, made in zip(self.examples, self.sources, self.made):
             if made is None:  # read on the picture: as the picture shows it already
