@@ -9,7 +9,7 @@ import pytest
 
 from known_answers import cast
 from toolkit.draft import Palette, draft_terrain
-from toolkit.draft._cast import IDENTITY, clip_levels, first_correction, refine
+from toolkit.draft._cast import IDENTITY, clip_levels, first_correction, printed_fills, refine
 from toolkit.draft.geometry import PlacedLayout
 from toolkit.draft.sample import HexSampler, Look
 from toolkit.game import HexTerrain
@@ -124,3 +124,21 @@ def test_looks_of_a_picture_are_not_changed_by_the_palette_clip(white_death):
     before = HexSampler(rendered.image, layout).look(hex)
     palette.through(UNDO)
     assert HexSampler(rendered.image, layout).look(hex) == before
+
+
+def test_a_clipped_fill_is_given_to_the_other_readers_as_printed(white_death):
+    """Lines and hexsides are judged against the fill blended with their ink: where the cast
+    clipped the fill, the fill is the palette's printed one for the terrain read."""
+    m, rendered, layout, palette = white_death
+    sampler = HexSampler(cast(rendered.image), layout, m.hex_ids)
+    clear, forest = m.grid.parse("0501"), m.grid.parse("0101")
+    raw = {clear: sampler.look(clear), forest: sampler.look(forest)}
+    assert raw[clear].mode[0] == 255 and raw[forest].mode[0] < 200
+    seen = palette.through(UNDO)
+    fills = printed_fills(raw, UNDO, {clear: "clear", forest: "forest"}, seen)
+    assert fills[clear][0] == round(_fill(palette, ("clear", ()))[0])  # 238 printed, not the clip's 233
+    assert fills[clear][1:] == tuple(round(v * g) for v, g in zip(raw[clear].mode[1:], UNDO[0][1:]))
+    assert fills[forest] == tuple(round(v * g + o) for v, g, o in zip(raw[forest].mode, *UNDO))
+    # without a cast that clips, the fills are the picture's corrected
+    assert printed_fills(raw, IDENTITY, {clear: "clear", forest: "forest"}, palette) == {
+        h: tuple(round(v) for v in look.mode) for h, look in raw.items()}
