@@ -9,7 +9,7 @@ import pytest
 
 from known_answers import cast
 from toolkit.draft import Palette, draft_terrain
-from toolkit.draft._cast import IDENTITY, clip_levels, first_correction, printed_fills, refine
+from toolkit.draft._cast import IDENTITY, clip_levels, first_correction, refine
 from toolkit.draft.geometry import PlacedLayout
 from toolkit.draft.sample import HexSampler, Look
 from toolkit.game import HexTerrain
@@ -71,6 +71,7 @@ def test_no_cast_clips_nothing_and_leaves_the_palette_alone(white_death):
     gain, offset = draft.correction
     assert all(abs(v * gain[c] + offset[c] - v) < 1.0 for c in range(3) for v in (0, 128, 255))
     assert clip_levels(draft.correction) is None and palette.through(draft.correction) is palette
+    assert clip_levels(draft.terrain_correction) is None
     assert all(d.terrain == (m.terrain(h), m.features(h)) for h, d in draft.hexes.items())
 
 
@@ -111,7 +112,7 @@ def test_a_cast_that_clips_is_fitted_from_the_channels_it_does_not_clip(white_de
 def test_a_cast_with_clipping_is_undone_on_a_small_map(white_death):
     m, rendered, layout, palette = white_death
     draft = draft_terrain(m, cast(rendered.image), layout, palette)
-    hi = clip_levels(draft.correction)[1]
+    hi = clip_levels(draft.terrain_correction)[1]
     assert hi[0] < 238  # clear's red (238 printed) is clipped on the picture: the palette's too
     wrong = [m.grid.format(h) for h, d in draft.hexes.items() if d.terrain != (m.terrain(h), m.features(h))]
     assert wrong == []
@@ -125,20 +126,3 @@ def test_looks_of_a_picture_are_not_changed_by_the_palette_clip(white_death):
     palette.through(UNDO)
     assert HexSampler(rendered.image, layout).look(hex) == before
 
-
-def test_a_clipped_fill_is_given_to_the_other_readers_as_printed(white_death):
-    """Lines and hexsides are judged against the fill blended with their ink: where the cast
-    clipped the fill, the fill is the palette's printed one for the terrain read."""
-    m, rendered, layout, palette = white_death
-    sampler = HexSampler(cast(rendered.image), layout, m.hex_ids)
-    clear, forest = m.grid.parse("0501"), m.grid.parse("0101")
-    raw = {clear: sampler.look(clear), forest: sampler.look(forest)}
-    assert raw[clear].mode[0] == 255 and raw[forest].mode[0] < 200
-    seen = palette.through(UNDO)
-    fills = printed_fills(raw, UNDO, {clear: "clear", forest: "forest"}, seen)
-    assert fills[clear][0] == round(_fill(palette, ("clear", ()))[0])  # 238 printed, not the clip's 233
-    assert fills[clear][1:] == tuple(round(v * g) for v, g in zip(raw[clear].mode[1:], UNDO[0][1:]))
-    assert fills[forest] == tuple(round(v * g + o) for v, g, o in zip(raw[forest].mode, *UNDO))
-    # without a cast that clips, the fills are the picture's corrected
-    assert printed_fills(raw, IDENTITY, {clear: "clear", forest: "forest"}, palette) == {
-        h: tuple(round(v) for v in look.mode) for h, look in raw.items()}

@@ -17,7 +17,6 @@ import math
 
 from PIL import Image
 
-from ._pixels import fix
 from .sample import Look
 
 IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
@@ -62,35 +61,11 @@ def clip_colour(colour, levels) -> tuple[float, float, float]:
     return tuple(min(hi[c], max(lo[c], colour[c])) for c in range(3))
 
 
-def printed_fills(raw: dict, correction, bases: dict, palette) -> dict:
-    """Each hex's fill after ``correction``, in whole levels (``raw``: hex -> look, ``bases``:
-    hex -> the base terrain read). A channel the cast clipped shows only that the printed fill
-    lies beyond: there the fill is the palette's plain fill of the terrain read (where that lies
-    beyond the clip too), so that a line's or a hexside's ink blended with the fill is judged
-    against the fill as printed."""
-    levels = clip_levels(correction)
-    printed = palette.unclipped or palette
-    plain: dict = {}
-    out = {}
-    for h, look in raw.items():
-        fill = list(fix(look.mode, correction))
-        if levels is not None and h in bases:
-            code = bases[h]
-            if code not in plain:
-                plain[code] = _colour(printed.vector_of(code), "mode")
-            for c in range(3):
-                if look.mode[c] >= 255 - CLIPPED and plain[code][c] >= fill[c] - 1.0:
-                    fill[c] = plain[code][c]
-                elif look.mode[c] <= CLIPPED and plain[code][c] <= fill[c] + 1.0:
-                    fill[c] = plain[code][c]
-        out[h] = tuple(int(round(v)) for v in fill)
-    return out
-
-
-def first_correction(raw: dict, palette) -> tuple:
+def first_correction(raw: dict, palette, clipped: bool = True) -> tuple:
     """``(correction, bases, cost)`` to start from: none, or the cast that makes the picture's
     commonest fill one of the palette's fills, whichever leaves the hexes nearest their
-    palette examples (``bases``: hex -> the palette's reading)."""
+    palette examples (``bases``: hex -> the palette's reading). ``clipped``: judged against the
+    palette as the picture shows it (see :func:`classify`)."""
     candidates = [IDENTITY]
     if raw and not palette.native:  # a palette read on this picture has its colours already
         bins: dict = {}
@@ -104,26 +79,36 @@ def first_correction(raw: dict, palette) -> tuple:
             candidates.append((gains, (0.0, 0.0, 0.0)))
     best = None
     for correction in candidates:
-        bases = classify(raw, correction, palette)
+        bases = classify(raw, correction, palette, clipped)
         cost = _cost(bases)
         if best is None or cost < best[2] * (0.98 if correction is not IDENTITY else 1.0):
             best = (correction, bases, cost)
     return best
 
 
-def refine(raw: dict, start: tuple, palette, rounds: int) -> tuple:
+def refine(raw: dict, start: tuple, palette, rounds: int, clipped: bool = True) -> tuple:
     """``(correction, bases, cost)`` after up to ``rounds`` fits from ``start`` (see
-    :func:`first_correction`); a fit is kept only where it leaves the reading surer."""
+    :func:`first_correction`); a fit is kept only where it leaves the reading surer.
+
+    ``clipped`` (the terrain's correction): clipped channels left out of the fit, the medians
+    and the fills fitted alike, each hex against its nearest example, the palette clipped where
+    the picture is. Else (the correction the line and hexside readers judge their inks by):
+    every hex's fill against its terrain's plain fill, clipped or not, so that a fill the cast
+    clipped is corrected back to its printed level."""
     correction, bases, cost = start
     for _ in range(rounds if len({t[0] for t in palette.terrains}) > 1 and not palette.native else 0):
         looks = {h: look.corrected(*correction) for h, look in raw.items()}
-        seen = palette.through(correction)
-        # the medians and the fills fitted alike: whichever leaves the reading surer
         trials = []
-        for stat in ("median", "mode"):
-            trial = _compose(correction, fit(looks, bases, seen, raw, stat))
-            trial_bases = classify(raw, trial, palette)
-            trials.append((_cost(trial_bases), stat == "mode", trial, trial_bases))
+        if clipped:
+            seen = palette.through(correction)
+            # the medians and the fills fitted alike: whichever leaves the reading surer
+            fits = [fit(looks, bases, seen, raw, stat) for stat in ("median", "mode")]
+        else:
+            fits = [fit_plain(looks, bases, palette)]
+        for i, step in enumerate(fits):
+            trial = _compose(correction, step)
+            trial_bases = classify(raw, trial, palette, clipped)
+            trials.append((_cost(trial_bases), i, trial, trial_bases))
         trial_cost, _, trial, trial_bases = min(trials, key=lambda t: t[:2])
         if trial_cost >= cost * 0.98:  # a clean picture needs no correction; keep only what helps
             break
@@ -131,10 +116,11 @@ def refine(raw: dict, start: tuple, palette, rounds: int) -> tuple:
     return correction, bases, cost
 
 
-def classify(raw: dict, correction, palette) -> dict:
+def classify(raw: dict, correction, palette, clipped: bool = True) -> dict:
     """Each hex's base reading (see :meth:`~toolkit.draft.palette.Palette.classify_base`) on
-    the picture after ``correction``, against the palette as the picture shows it."""
-    seen = palette.through(correction)
+    the picture after ``correction``, against the palette as the picture shows it (``clipped``)
+    or as printed."""
+    seen = palette.through(correction) if clipped else palette
     return {h: seen.classify_base(look.corrected(*correction), h) for h, look in raw.items()}
 
 
@@ -174,6 +160,23 @@ def fit(looks: dict, bases: dict, palette, raw: dict | None = None, stat: str = 
         kept = [h for h in sure if raw is None or CLIPPED < getattr(raw[h], stat)[c] < 255 - CLIPPED]
         pairs = [(getattr(looks[h], stat)[c], targets[h][c]) for h in kept]
         fitted = _affine(pairs) if len({targets[h] for h in kept}) >= 2 else None
+        if fitted is None:
+            ratios = sorted(y / max(1.0, x) for x, y in pairs)
+            fitted = (ratios[len(ratios) // 2] if ratios else 1.0, 0.0)
+        gains.append(min(1.4, max(0.7, fitted[0])))
+        offsets.append(min(40.0, max(-40.0, fitted[1])))
+    return tuple(gains), tuple(offsets)
+
+
+def fit_plain(looks: dict, bases: dict, palette) -> tuple:
+    """Per-channel gain and offset taking the picture's fills (``looks``, as corrected so far)
+    to their terrains' plain fills on the palette, clipped or not, fitted as :func:`fit` does."""
+    sure = [h for h, b in bases.items() if b[1] >= 0.3] or list(bases)
+    targets = {code: palette.vector_of(code) for code in {bases[h][0] for h in sure}}
+    gains, offsets = [], []
+    for c in range(3):
+        pairs = [(looks[h].mode[c], targets[bases[h][0]][c] / 2.0) for h in sure]  # Look.vector weighs the fill twice
+        fitted = _affine(pairs) if len(targets) >= 2 else None
         if fitted is None:
             ratios = sorted(y / max(1.0, x) for x, y in pairs)
             fitted = (ratios[len(ratios) // 2] if ratios else 1.0, 0.0)

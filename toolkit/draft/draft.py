@@ -21,7 +21,8 @@ from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
-from ._cast import clip_levels, first_correction, printed_fills, refine
+from ._cast import clip_levels, first_correction, refine
+from ._pixels import fix
 from ._drawn import Drawings, compare
 from ._tints import settle
 from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
@@ -67,7 +68,10 @@ class Draft:
     #: Roads and railways across a hexside: line code -> the share of samples that saw it.
     links: dict[Hexside, dict[str, float]] = field(default_factory=dict)
     missing: list[Hex] = field(default_factory=list)
+    #: The colour correction the line and hexside readers use (``v * gain + offset``).
     correction: tuple = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    #: The terrain readers' correction (see :mod:`._cast`): clipped channels left out of it.
+    terrain_correction: tuple = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
     skipped: list[str] = field(default_factory=list)
     #: How sure the hexside and line readings across a hexside are, where less than sure.
     side_confidence: dict[Hexside, float] = field(default_factory=dict)
@@ -96,11 +100,16 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
             draft.missing.append(hex)
         else:
             raw[hex] = look
+    # the line and hexside readers judge inks blended with the fill: their correction takes a
+    # fill the cast clipped back to its printed level; the terrain's leaves clipped channels out
+    # and clips the palette where the picture is (see _cast)
+    draft.correction, seen_bases, _ = refine(raw, first_correction(raw, palette, False), palette, rounds, False)
     correction, bases, _ = refine(raw, first_correction(raw, palette), palette, rounds)
-    draft.correction = correction
-    palette = palette.through(correction)  # where the cast clips the picture, the palette is clipped alike
-    draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in bases.items()}
-    crossed = _features(game_map, sampler, draft, raw, theme, palette)
+    draft.terrain_correction = correction
+    palette = palette.through(correction)
+    # (the line and hexside readers see the bases read with their correction)
+    draft.hexes = {h: HexDraft((b[0], ()), b[1], None) for h, b in seen_bases.items()}
+    crossed = _features(game_map, sampler, draft, raw, theme, palette.unclipped or palette)
     towards: dict[Hex, list[Hex]] = {}
     for side in draft.links:
         towards.setdefault(side.a, []).append(side.b)
@@ -241,7 +250,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     alike = [s for s in sides if not palette.strokes.get(("side", s[0]))
              and sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1]
     shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if alike else {}
-    fill = printed_fills(raw, draft.correction, {h: d.terrain[0] for h, d in draft.hexes.items()}, palette)
+    fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
     read = _read_links(game_map, sampler, draft, lines, fill, texture) if lines else {}
