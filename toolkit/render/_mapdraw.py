@@ -33,7 +33,7 @@ from ._mapids import HexIdLayer
 from ._maplines import LineLayer
 from ._mapmarkers import MarkerLayer
 from ._mapnames import NameLayer
-from ._mapsymbols import SIGNS, VARIANTS, sprite
+from ._mapsymbols import VARIANTS, sign_split, sprite
 from ._mapwater import _WATER_SHAPES, WaterLayer  # noqa: F401 (the shapes kept: tests empty them here)
 from ._raster import Canvas, Recorder, ink
 from .theme import TerrainStyle, Theme, rgb
@@ -324,12 +324,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         airfield in a town) would hide it, or be hidden under it, so it becomes a sign placed
         like a marker, clear of the roads (see :meth:`markers`)."""
         styles = [self.style_of(code) for code in codes]
-        points = [s for s in styles if s.symbol in SIGNS or s.symbol in ("city", "town", "village")]
-        if len(points) < 2:
-            return codes, ()
-        signs = [s for s in points if s.symbol in SIGNS]
-        if len(signs) == len(points):
-            signs = signs[1:]   # two signs alone: the first keeps its whole symbol
+        signs = [styles[n] for n in sign_split([s.symbol for s in styles])]
         return tuple(c for c, s in zip(codes, styles) if s not in signs), tuple(signs)
 
     def _grid_lines(self, draw, local, order) -> None:
