@@ -8,6 +8,10 @@ terrain with every set of overlays (each way its symbols are drawn), softened al
 drawing that differs least wins. A pixel that a road, railway or watercourse of the map could
 have painted may be explained by that line instead, at a price: a line crossing the hex costs
 every drawing alike, and cannot pass for a symbol it does not cover.
+
+An airfield or fort sharing its hex with a town is drawn by the map as a small sign wherever
+the hex has room (see :mod:`._signs`): such a drawing is the hex's other symbols drawn by
+hexforge with the sign laid where the picture shows it best, softened after.
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from __future__ import annotations
 import itertools
 import math
 
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from ..hexes import Grid, Hex
-from .sample import HexSampler
+from ._signs import SignFinder
+from .sample import GRAIN_STEPS, SOFTEN, HexSampler
 
 #: Overlays drawn together on one hex, at most (White Death's city hexes carry four).
 MOST_OVERLAYS = 4
@@ -51,32 +56,73 @@ def overlay_sets(overlays: list[str], most: int = MOST_OVERLAYS, bases: int = 1)
 
 class Drawings:
     """Hexforge's drawings of each base terrain with each set of overlays, at the picture's hex
-    size, read the way the picture is (softened, at the working scale), made per base as needed."""
+    size, read the way the picture is (softened, at the working scale), made per base as needed.
+
+    A set the map draws with a small sign (an airfield in a town) is drawn without the sign;
+    :func:`compare` lays the sign where the picture shows it."""
 
     def __init__(self, game_map, hex_px: float, theme=None) -> None:
+        from ..render import Theme, sign_split, sign_tile
+
         self.map = game_map
         self.hex_px = hex_px
-        self.theme = theme
+        self.theme = theme = theme or Theme.default()
         self.overlays = [t.code for t in game_map.terrain_types.values() if t.overlay]
         bases = [t for t in game_map.terrain_types.values() if not t.overlay]
         self.sets = overlay_sets(self.overlays, bases=max(1, len(bases)))
+        self._styles = {code: theme.terrain_style(t) for code, t in game_map.terrain_types.items()}
+        self._split = sign_split
+        #: The sign each terrain type is drawn as beside a town (picture pixels), where it has one.
+        self.tiles = {code: tile for code, style in self._styles.items()
+                      if (tile := sign_tile(style, hex_px, theme.paper)) is not None}
         self.crops: dict[str, list] = {}
+        self.signed: dict[str, list] = {}
         self.r = None
+        self._finders: dict = {}
 
-    def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image, tuple[float, float]]]:
-        """``(overlays, softened crop, grain)`` of every drawing of ``base`` (each set, each copy)."""
+    def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image, tuple[float, float], Image.Image]]:
+        """``(overlays, softened crop, grain, unsoftened crop with a margin)`` of every drawing of
+        ``base`` without a sign (each set, each copy)."""
         known = self.crops.get(base)
         if known is None:
             known = self.crops[base] = self._draw(base)
         return known
+
+    def with_signs(self, base: str) -> list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+        """``(overlays, the overlays drawn as symbols, the overlays drawn as signs)`` of every set
+        the map draws on ``base`` with a sign."""
+        self.of(base)
+        return self.signed[base]
+
+    def signs_of(self, codes: tuple[str, ...]) -> tuple[str, ...]:
+        """The codes of a hex's terrain and overlays that the map draws as small signs (as
+        :func:`toolkit.render.sign_split` says, codes drawn alike going together)."""
+        styles = [self._styles[c] for c in codes]
+        signs = [styles[n] for n in self._split([s.symbol for s in styles])]
+        return tuple(c for c, s in zip(codes, styles) if s in signs)
+
+    def finder(self, sampler: HexSampler) -> SignFinder:
+        """The search for this map's signs on the picture ``sampler`` reads."""
+        finder = self._finders.get(id(sampler))
+        if finder is None:
+            finder = self._finders[id(sampler)] = SignFinder(sampler, self.tiles)
+        return finder
 
     def _draw(self, base: str) -> list:
         from ..game import Map
         from ..game.map import HexTerrain
         from ..render import render_map
 
+        plain, signed = [], []
+        for feats in self.sets:
+            signs = self.signs_of((base,) + feats)
+            if signs and base not in signs:
+                signed.append((feats, tuple(f for f in feats if f not in signs), signs))
+            else:
+                plain.append(feats)
+        self.signed[base] = [s for s in signed if s[1] in plain]
         per_row = 3 * COPIES
-        cells = len(self.sets) * COPIES
+        cells = len(plain) * COPIES
         rows = math.ceil(cells / per_row)
         grid = Grid(1, 2 * per_row + 1, 1, 2 * rows + 1)
         swatch = Map(id="drawings", name="drawings", grid=grid, terrain_types=dict(self.map.terrain_types),
@@ -89,18 +135,42 @@ class Drawings:
             row, col = divmod(i, per_row)
             # two columns apart: the copies of a set take each of the renderer's symbol variants
             hex = Hex(2 + 2 * col, 2 + 2 * row)
-            feats = self.sets[i // COPIES]
+            feats = plain[i // COPIES]
             swatch.hexes[hex] = HexTerrain(base, feats)
             placed.append((hex, feats))
         rendered = render_map(swatch, dpi=100, theme=self.theme)
         sampler = HexSampler(rendered.image, rendered.layout, self.map.hex_ids)
         self.r = sampler.r
+        pad = _pad(sampler.size)
         out = []
         for hex, feats in placed:
             box = sampler.box(hex)
             if box is not None:
-                out.append((feats, sampler.soft.crop(box), _grain(sampler, box, sampler.disc_mask(hex, box))))
+                raw = sampler.image.crop((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
+                out.append((feats, sampler.soft.crop(box), _grain(sampler, box, sampler.disc_mask(hex, box)), raw))
         return out
+
+
+def _pad(size: float) -> int:
+    """The margin kept round an unsoftened drawing: what softening it again mixes in."""
+    return int(math.ceil(3 * max(1.0, SOFTEN * size))) + 2
+
+
+def _signed(raw: Image.Image, tiles, size: float, mask) -> tuple[Image.Image, tuple[float, float]]:
+    """A drawing with signs laid on it: the unsoftened crop ``raw`` (with its margin), each
+    ``(tile, (left, top))`` pasted (working pixels from the crop's box), softened as the picture
+    is; returns the softened crop and its grain over ``mask``."""
+    pad = _pad(size)
+    laid = raw.copy()
+    for tile, (left, top) in tiles:
+        laid.paste(tile, (left + pad, top + pad), tile)
+    inner = (pad, pad, laid.width - pad, laid.height - pad)
+    soft = laid.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * size))).crop(inner)
+    grey = laid.convert("L")
+    grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
+                                 for dx, dy in GRAIN_STEPS]).crop(inner)
+    across, down, diagonal, anti = ImageStat.Stat(grain, mask).mean
+    return soft, (across - down, diagonal - anti)
 
 
 def _grain(sampler: HexSampler, box, mask) -> tuple[float, float]:
@@ -146,14 +216,34 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
             flat = Image.new("RGB", seen.size, mixed)
             other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut))
     best: dict = {}
+    finder = drawings.finder(sampler) if drawings.tiles else None
+    lut = _lut(correction) if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)) else None
+
+    def weigh(key, drawn, drawn_grain) -> bool:
+        if drawn.size != seen.size:
+            return False
+        d = ImageChops.darker(_farthest_channel(ImageChops.difference(seen, drawn)), other)
+        cost = (ImageStat.Stat(d, mask).mean[0] + PER_OVERLAY * len(key[1])
+                + GRAIN_COST * math.dist(grain, drawn_grain))
+        if cost < best.get(key, math.inf):
+            best[key] = cost
+        return True
+
     for base in bases:
-        for feats, drawn, drawn_grain in drawings.of(base):
-            if drawn.size != seen.size:
+        drawn_plain: dict = {}
+        for feats, drawn, drawn_grain, raw in drawings.of(base):
+            if not weigh((base, feats), drawn, drawn_grain):
                 return None
-            d = ImageChops.darker(_farthest_channel(ImageChops.difference(seen, drawn)), other)
-            cost = (ImageStat.Stat(d, mask).mean[0] + PER_OVERLAY * len(feats)
-                    + GRAIN_COST * math.dist(grain, drawn_grain))
-            key = (base, feats)
-            if cost < best.get(key, math.inf):
-                best[key] = cost
+            drawn_plain.setdefault(feats, []).append(raw)
+        # a set drawn with signs: its other symbols, each sign where the picture shows it best
+        for feats, kept, signs in drawings.with_signs(base) if finder is not None else ():
+            laid = []
+            for code in signs:
+                found = finder.find(hex, code, correction, lut)
+                if found is None:
+                    break
+                laid.append((finder.templates[code].tile, found[0]))
+            else:
+                for raw in drawn_plain.get(kept, ()):
+                    weigh((base, feats), *_signed(raw, laid, sampler.size, sampler.masks["disc"]))
     return sorted((c, k) for k, c in best.items())
