@@ -22,8 +22,8 @@ import math
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from ..hexes import Grid, Hex
-from ._signs import SignFinder
-from .sample import GRAIN_STEPS, SOFTEN, HexSampler
+from ._signs import REACH, SignFinder
+from .sample import DISC, GRAIN_STEPS, SOFTEN, WORK_SIZE, HexSampler
 
 #: Overlays drawn together on one hex, at most (White Death's city hexes carry four).
 MOST_OVERLAYS = 4
@@ -42,6 +42,11 @@ BLENDS = ((1.0, 8), (0.7, 10), (0.45, 12))
 PER_OVERLAY = 1.5
 #: What a difference in grain costs (per grey level of the grain; hatchings differ by 10-20).
 GRAIN_COST = 0.3
+#: How much a sign's footprint counts besides the hex: its mean difference times this.
+SIGN_WEIGHT = 0.5
+#: ... where the drawings with a sign fit its footprint this much better (the share of the
+#: difference left) than those without.
+SIGN_SEEN = 0.5
 #: Copies of each drawing (hexforge draws trees, rocks and blocks a few ways).
 COPIES = 3
 
@@ -79,10 +84,18 @@ class Drawings:
         self.signed: dict[str, list] = {}
         self.r = None
         self._finders: dict = {}
+        # the working scale's hex and disc (as HexSampler makes them) and the margin round the
+        # disc a sign's footprint may reach
+        k = max(1, int(hex_px // WORK_SIZE))
+        size = hex_px / k
+        reach = REACH * size + max((max(t.size) for t in self.tiles.values()), default=0) / k / 2 + 1
+        #: Working pixels kept round each drawing's disc, where a sign may lie.
+        self.margin = max(0, int(math.ceil(reach - max(3, int(DISC * size))))) if self.tiles else 0
 
     def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image, tuple[float, float], Image.Image]]:
-        """``(overlays, softened crop, grain, unsoftened crop with a margin)`` of every drawing of
-        ``base`` without a sign (each set, each copy)."""
+        """``(overlays, softened crop, grain, unsoftened crop)`` of every drawing of ``base``
+        without a sign (each set, each copy); the crops keep :attr:`margin` round the disc's
+        box, the unsoftened one what softening mixes in too."""
         known = self.crops.get(base)
         if known is None:
             known = self.crops[base] = self._draw(base)
@@ -141,13 +154,14 @@ class Drawings:
         rendered = render_map(swatch, dpi=100, theme=self.theme)
         sampler = HexSampler(rendered.image, rendered.layout, self.map.hex_ids)
         self.r = sampler.r
-        pad = _pad(sampler.size)
+        m, pad = self.margin, self.margin + _pad(sampler.size)
         out = []
         for hex, feats in placed:
             box = sampler.box(hex)
             if box is not None:
                 raw = sampler.image.crop((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
-                out.append((feats, sampler.soft.crop(box), _grain(sampler, box, sampler.disc_mask(hex, box)), raw))
+                soft = sampler.soft.crop((box[0] - m, box[1] - m, box[2] + m, box[3] + m))
+                out.append((feats, soft, _grain(sampler, box, sampler.disc_mask(hex, box)), raw))
         return out
 
 
@@ -156,19 +170,19 @@ def _pad(size: float) -> int:
     return int(math.ceil(3 * max(1.0, SOFTEN * size))) + 2
 
 
-def _signed(raw: Image.Image, tiles, size: float, mask) -> tuple[Image.Image, tuple[float, float]]:
-    """A drawing with signs laid on it: the unsoftened crop ``raw`` (with its margin), each
-    ``(tile, (left, top))`` pasted (working pixels from the crop's box), softened as the picture
-    is; returns the softened crop and its grain over ``mask``."""
-    pad = _pad(size)
+def _signed(raw: Image.Image, tiles, size: float, margin: int, mask) -> tuple[Image.Image, tuple[float, float]]:
+    """A drawing with signs laid on it: the unsoftened crop ``raw`` (see :meth:`Drawings.of`),
+    each ``(tile, (left, top))`` pasted (working pixels from the disc's box), softened as the
+    picture is; returns the softened crop (with ``margin``) and its grain over the disc ``mask``."""
+    pad = _pad(size) + margin
     laid = raw.copy()
     for tile, (left, top) in tiles:
         laid.paste(tile, (left + pad, top + pad), tile)
-    inner = (pad, pad, laid.width - pad, laid.height - pad)
-    soft = laid.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * size))).crop(inner)
+    blurred = laid.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * size)))
+    soft = blurred.crop((pad - margin, pad - margin, laid.width - pad + margin, laid.height - pad + margin))
     grey = laid.convert("L")
     grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
-                                 for dx, dy in GRAIN_STEPS]).crop(inner)
+                                 for dx, dy in GRAIN_STEPS]).crop((pad, pad, laid.width - pad, laid.height - pad))
     across, down, diagonal, anti = ImageStat.Stat(grain, mask).mean
     return soft, (across - down, diagonal - anti)
 
@@ -201,32 +215,59 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
     box = sampler.box(hex)
     if box is None:
         return None
-    mask = sampler.disc_mask(hex, box)
+    identity = correction == ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    lut = None if identity else _lut(correction)
+    disc = sampler.disc_mask(hex, box)
+    grain = _grain(sampler, box, sampler.disc_mask(hex, box, towards) if towards else disc)
+    # the signs the picture may show in the hex (each where it fits best) widen what is compared
+    # by their footprints where they reach past the disc: every drawing is weighed there too
+    m = drawings.margin
+    finder = drawings.finder(sampler) if drawings.tiles else None
+    spots = {}
+    for code in drawings.tiles if finder is not None else ():
+        found = finder.find(hex, code, correction, lut)
+        if found is not None:
+            spots[code] = found
+    wide = (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+    if m and (wide[0] < 0 or wide[1] < 0 or wide[2] > sampler.soft.width or wide[3] > sampler.soft.height):
+        wide = None
+    shift = 0 if wide is None else m
+    if wide is None:
+        mask = disc
+    else:
+        mask = Image.new("L", (wide[2] - wide[0], wide[3] - wide[1]), 0)
+        mask.paste(disc, (m, m), disc)
+        box = wide
+    # each sign's footprint at the spot where it fits best
+    footprints = {}
+    for code, ((left, top), _, _) in spots.items():
+        foot = Image.new("L", mask.size, 0)
+        foot.paste(255, (left + shift, top + shift), finder.templates[code].mask)
+        if foot.getbbox():
+            footprints[code] = foot
     seen = sampler.soft.crop(box)
-    grain = _grain(sampler, box, sampler.disc_mask(hex, box, towards) if towards else mask)
-    if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)):
-        seen = seen.point(_lut(correction))
+    if lut is not None:
+        seen = seen.point(lut)
     # what a pixel costs at most: the cap, or its distance from a line's colour (or the line's
     # colour blended with the fill, as its softened edge is) and the price
     other = Image.new("L", seen.size, CAP)
     for colour in line_colours:
         for share, price in BLENDS:
             mixed = tuple(int(round(f + share * (c - f))) for c, f in zip(colour, fill))
-            lut = [min(255, v + price) for v in range(256)]
+            lut_ = [min(255, v + price) for v in range(256)]
             flat = Image.new("RGB", seen.size, mixed)
-            other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut))
-    best: dict = {}
-    finder = drawings.finder(sampler) if drawings.tiles else None
-    lut = _lut(correction) if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)) else None
+            other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut_))
+    inner = None if wide is not None or not m else (m, m, m + box[2] - box[0], m + box[3] - box[1])
+
+    weighed = []
 
     def weigh(key, drawn, drawn_grain) -> bool:
+        if inner is not None:
+            drawn = drawn.crop(inner)
         if drawn.size != seen.size:
             return False
         d = ImageChops.darker(_farthest_channel(ImageChops.difference(seen, drawn)), other)
-        cost = (ImageStat.Stat(d, mask).mean[0] + PER_OVERLAY * len(key[1])
-                + GRAIN_COST * math.dist(grain, drawn_grain))
-        if cost < best.get(key, math.inf):
-            best[key] = cost
+        weighed.append((key, d, PER_OVERLAY * len(key[1]) + GRAIN_COST * math.dist(grain, drawn_grain)))
         return True
 
     for base in bases:
@@ -236,14 +277,24 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
                 return None
             drawn_plain.setdefault(feats, []).append(raw)
         # a set drawn with signs: its other symbols, each sign where the picture shows it best
-        for feats, kept, signs in drawings.with_signs(base) if finder is not None else ():
-            laid = []
-            for code in signs:
-                found = finder.find(hex, code, correction, lut)
-                if found is None:
-                    break
-                laid.append((finder.templates[code].tile, found[0]))
-            else:
+        for feats, kept, signs in drawings.with_signs(base):
+            if all(code in spots for code in signs):
+                laid = [(finder.templates[code].tile, spots[code][0]) for code in signs]
                 for raw in drawn_plain.get(kept, ()):
-                    weigh((base, feats), *_signed(raw, laid, sampler.size, sampler.masks["disc"]))
+                    weigh((base, feats), *_signed(raw, laid, sampler.size, m, sampler.masks["disc"]))
+    # a sign's footprint counts where the drawings with it fit there much better than those
+    # without it do: a sign is a small part of the hex, and there they differ most
+    signs = []
+    for code, foot in footprints.items():
+        fits = [ImageStat.Stat(d, foot).mean[0] for _, d, _ in weighed]
+        with_ = [f for (key, _, _), f in zip(weighed, fits) if code in key[1]]
+        without = [f for (key, _, _), f in zip(weighed, fits) if code not in key[1]]
+        if with_ and without and min(with_) < SIGN_SEEN * min(without):
+            signs.append(foot)
+            mask = ImageChops.lighter(mask, foot)
+    best: dict = {}
+    for key, d, extra in weighed:
+        cost = ImageStat.Stat(d, mask).mean[0] + extra + sum(SIGN_WEIGHT * ImageStat.Stat(d, f).mean[0] for f in signs)
+        if cost < best.get(key, math.inf):
+            best[key] = cost
     return sorted((c, k) for k, c in best.items())
