@@ -170,16 +170,19 @@ def _pad(size: float) -> int:
     return int(math.ceil(3 * max(1.0, SOFTEN * size))) + 2
 
 
-def _signed(raw: Image.Image, tiles, size: float, margin: int, mask) -> tuple[Image.Image, tuple[float, float]]:
+def _signed(raw: Image.Image, tiles, size: float, margin: int, mask=None) -> tuple[Image.Image, tuple[float, float]]:
     """A drawing with signs laid on it: the unsoftened crop ``raw`` (see :meth:`Drawings.of`),
     each ``(tile, (left, top))`` pasted (working pixels from the disc's box), softened as the
-    picture is; returns the softened crop (with ``margin``) and its grain over the disc ``mask``."""
+    picture is; returns the softened crop (with ``margin``) and its grain over the disc ``mask``
+    (none without a mask)."""
     pad = _pad(size) + margin
     laid = raw.copy()
     for tile, (left, top) in tiles:
         laid.paste(tile, (left + pad, top + pad), tile)
     blurred = laid.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * size)))
     soft = blurred.crop((pad - margin, pad - margin, laid.width - pad + margin, laid.height - pad + margin))
+    if mask is None:
+        return soft, (0.0, 0.0)
     grey = laid.convert("L")
     grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
                                  for dx, dy in GRAIN_STEPS]).crop((pad, pad, laid.width - pad, laid.height - pad))
@@ -202,6 +205,19 @@ def _lut(correction) -> list[int]:
 def _farthest_channel(image: Image.Image) -> Image.Image:
     r, g, b = image.split()
     return ImageChops.lighter(ImageChops.lighter(r, g), b)
+
+
+def _explained(seen: Image.Image, line_colours, fill) -> Image.Image:
+    """What each pixel of ``seen`` costs at most: the cap, or its distance from a line's colour
+    (or the line's colour blended with the ``fill``, as its softened edge is) and the price."""
+    other = Image.new("L", seen.size, CAP)
+    for colour in line_colours:
+        for share, price in BLENDS:
+            mixed = tuple(int(round(f + share * (c - f))) for c, f in zip(colour, fill))
+            lut = [min(255, v + price) for v in range(256)]
+            flat = Image.new("RGB", seen.size, mixed)
+            other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut))
+    return other
 
 
 def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction, line_colours, fill,
@@ -240,7 +256,7 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
         box = wide
     # each sign's footprint at the spot where it fits best
     footprints = {}
-    for code, ((left, top), _, _) in spots.items():
+    for code, ((left, top), _) in spots.items():
         foot = Image.new("L", mask.size, 0)
         foot.paste(255, (left + shift, top + shift), finder.templates[code].mask)
         if foot.getbbox():
@@ -248,15 +264,7 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
     seen = sampler.soft.crop(box)
     if lut is not None:
         seen = seen.point(lut)
-    # what a pixel costs at most: the cap, or its distance from a line's colour (or the line's
-    # colour blended with the fill, as its softened edge is) and the price
-    other = Image.new("L", seen.size, CAP)
-    for colour in line_colours:
-        for share, price in BLENDS:
-            mixed = tuple(int(round(f + share * (c - f))) for c, f in zip(colour, fill))
-            lut_ = [min(255, v + price) for v in range(256)]
-            flat = Image.new("RGB", seen.size, mixed)
-            other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut_))
+    other = _explained(seen, line_colours, fill)
     inner = None if wide is not None or not m else (m, m, m + box[2] - box[0], m + box[3] - box[1])
 
     weighed = []
@@ -298,3 +306,61 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
         if cost < best.get(key, math.inf):
             best[key] = cost
     return sorted((c, k) for k, c in best.items())
+
+
+def signs_shown(sampler: HexSampler, drawings: Drawings, hex: Hex, terrain, correction, line_colours,
+                fill) -> tuple[str, ...]:
+    """The signs the picture shows in ``hex`` that its reading ``terrain`` (base, overlays)
+    lacks: each that, laid on hexforge's drawing of the reading where it fits best, fits the
+    picture over its footprint much better than the drawing alone (see :data:`SIGN_SEEN`; a
+    pixel a road, railway or watercourse explains costs both alike, as in :func:`compare`)."""
+    base, feats = terrain
+    box = sampler.box(hex)
+    m = drawings.margin
+    if not drawings.tiles or box is None or drawings.signs_of((base,) + tuple(feats)):
+        return ()
+    wide = (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+    if wide[0] < 0 or wide[1] < 0 or wide[2] > sampler.soft.width or wide[3] > sampler.soft.height:
+        return ()
+    copies = [(soft, raw) for f, soft, _, raw in drawings.of(base) if f == tuple(feats)]
+    if not copies:
+        return ()
+    lut = None if correction == ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)) else _lut(correction)
+    seen = sampler.soft.crop(wide)
+    if lut is not None:
+        seen = seen.point(lut)
+    finder = drawings.finder(sampler)
+    shown = []
+    for code, t in finder.templates.items():
+        found = finder.find(hex, code, correction, lut) if code not in feats else None
+        if found is None:
+            continue
+        # the footprint's square (in the wide crop), and the drawings there
+        (left, top), _ = found
+        x0, y0 = max(0, left + m), max(0, top + m)
+        x1, y1 = min(seen.width, left + m + t.w), min(seen.height, top + m + t.h)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        square = (x0, y0, x1, y1)
+        foot = Image.new("L", (x1 - x0, y1 - y0), 0)
+        foot.paste(t.mask, (left + m - x0, top + m - y0))
+        if not foot.getbbox():
+            continue
+        here = seen.crop(square)
+        cap = _explained(here, line_colours, fill)
+
+        def fit(drawn: Image.Image) -> float:
+            return ImageStat.Stat(ImageChops.darker(_farthest_channel(ImageChops.difference(here, drawn)), cap),
+                                  foot).mean[0]
+        pad = _pad(sampler.size)
+        alone = with_sign = math.inf
+        for soft, raw in copies:
+            alone = min(alone, fit(soft.crop(square)))
+            # raw keeps pad more than soft round it
+            laid = raw.crop((x0, y0, x1 + 2 * pad, y1 + 2 * pad))
+            laid.paste(t.tile, (left + m - x0 + pad, top + m - y0 + pad), t.tile)
+            laid = laid.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * sampler.size)))
+            with_sign = min(with_sign, fit(laid.crop((pad, pad, pad + x1 - x0, pad + y1 - y0))))
+        if with_sign < SIGN_SEEN * alone:
+            shown.append(code)
+    return tuple(shown)

@@ -20,7 +20,7 @@ from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
-from ._drawn import Drawings, compare
+from ._drawn import Drawings, compare, signs_shown
 from ._pixels import fix
 from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
 from .lines import LinkReader, line_paths
@@ -230,9 +230,9 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
     def least(doubts, readers) -> float:
         return min([d.confidence for d in doubts if d.reader.startswith(readers)] + [1.0])
     doubtful = [h for h, doubts in doubts_of.items() if least(doubts, ("terrain", "overlay", "drawn")) < REDRAW_BELOW]
-    if not doubtful:
-        return {}
     drawings = Drawings(game_map, sampler.layout.size, theme)
+    if not doubtful and not drawings.tiles:
+        return {}
     colours = []
     for kind in game_map.line_types.values():
         style = theme.line_style(kind)
@@ -241,6 +241,14 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
         style = theme.hexside_style(kind)
         colours += [style.colour] + ([style.edge] if style.edge else [])
     colours = list(dict.fromkeys(tuple(c) for c in colours))
+    if drawings.tiles:
+        # a small sign (an airfield beside a town) the reading lacks, wherever the map placed it
+        sure = set(readings) - set(doubtful)
+        for hex in sorted(sure):
+            look = sampler.look(hex)
+            if look is not None and signs_shown(sampler, drawings, hex, readings[hex].terrain, correction, colours,
+                                                look.corrected(*correction).mode):
+                doubtful.append(hex)
     out = {}
     for hex in doubtful:
         r = readings[hex]
