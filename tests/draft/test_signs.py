@@ -10,6 +10,7 @@ import pytest
 
 from known_answers import blur, score
 from toolkit.draft import Palette, draft_terrain
+from toolkit.draft._drawn import Drawings, signs_shown
 from toolkit.draft._signs import SignFinder
 from toolkit.draft.geometry import PlacedLayout
 from toolkit.draft.sample import HexSampler
@@ -69,12 +70,35 @@ def test_a_sign_is_found_where_the_map_placed_it(airfield_map, degrade):
         cx, cy = rendered.layout.center(h)
         # off the usual spot (0, 0.24 of the hex below the centre)
         assert abs((x0 + x1) / 2 - cx) + abs((y0 + y1) / 2 - cy - 0.24 * size) > 0.1 * size
-        (left, top), cost = finder.find(h, "airfield")
+        (left, top), _ = finder.find(h, "airfield")
         box = sampler.box(h)
         t = finder.templates["airfield"]
         assert abs(box[0] + left + t.w / 2 - (x0 + x1) / 2) <= 1.5
         assert abs(box[1] + top + t.h / 2 - (y0 + y1) / 2) <= 1.5
-        assert cost < 15
+
+
+@pytest.mark.parametrize("degrade", [lambda i: i, blur], ids=["clean", "blur"])
+def test_a_sign_the_reading_lacks_shows(airfield_map, degrade):
+    """Laid on the drawing of a reading without it, where it fits best, the sign fits the
+    picture much better than that drawing alone; a hex without a sign shows none."""
+    m = airfield_map
+    rendered = render_map(m, dpi=100)
+    image = degrade(rendered.image)
+    sampler = HexSampler(image, PlacedLayout(rendered.layout), m.hex_ids)
+    drawings = Drawings(m, rendered.layout.size)
+    road = Theme.default().line_style(m.line_types["road"])
+    colours = [road.colour] + ([road.casing] if road.casing else [])
+    identity = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+
+    def shown(at, terrain):
+        h = m.grid.parse(at)
+        return signs_shown(sampler, drawings, h, terrain, identity, colours, sampler.look(h).mode)
+    assert "airfield" in shown("0403", ("clear", ("town",)))
+    assert "airfield" in shown("0604", ("clear", ("woods",)))   # the village missed too
+    assert shown("0403", ("clear", ("town", "airfield"))) == ()
+    for at in ("0702", "0205", "0101", "0402"):   # a village, woods, clear, a road
+        h = m.grid.parse(at)
+        assert shown(at, (m.terrain(h), m.features(h))) == ()
 
 
 @pytest.mark.parametrize("degrade", [lambda i: i, blur], ids=["clean", "blur"])
