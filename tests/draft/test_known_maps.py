@@ -69,8 +69,7 @@ def test_white_death_clean_hexsides():
     right, missed, false = result.sides
     assert false == 0  # no lake side read as the other kind, none invented
     assert missed == 0 and right >= 92  # a partial lake side under a bent road's bridge too
-    # creeks against high ground, the city's towns with a river and a bridge: every hex's terrain
-    # but a town in forest a railway crosses (read with a river) and the city's bunkers, which the
-    # map draws as small signs placed clear of its roads (not where the drawings compared put
-    # them: 5 missed, 1 read in a town without one); each of them listed
-    assert len(result.wrong_terrain) <= 7 and set(result.wrong_terrain) <= set(draft.low()), result.wrong_terrain
+    # creeks against high ground, the city's towns with a river and a bridge, its bunkers drawn
+    # as small signs wherever the map found room (found there by the drawings compared): every
+    # hex's terrain but a town in forest a railway crosses (read with a river), listed
+    assert len(result.wrong_terrain) <= 1 and set(result.wrong_terrain) <= set(draft.low()), result.wrong_terrain
