@@ -212,7 +212,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     drawn: dict[Hex, list[Doubt]] = {}
     if palette.drawn:
         redrawn = _redraw(game_map, sampler, readings, hex_doubts(readings, palette, game_map.grid), correction,
-                          theme, towards)
+                          theme, towards, raw)
         for hex, (terrain, doubt) in redrawn.items():
             readings[hex] = replace(readings[hex], base=terrain[0], features=terrain[1])
             drawn[hex] = [doubt]
@@ -223,10 +223,11 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
 
 
 def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], doubts_of: dict, correction,
-            theme, towards: dict[Hex, list[Hex]]) -> dict[Hex, tuple[Terrain, Doubt]]:
-    """The terrain of each hex whose base or overlays were read with doubt, by comparing it with
-    hexforge's drawing of every base it may be with every set of overlays (see :mod:`._drawn`):
-    ``hex -> (terrain, the comparison's doubt)``."""
+            theme, towards: dict[Hex, list[Hex]], looks: dict[Hex, Look]) -> dict[Hex, tuple[Terrain, Doubt]]:
+    """The terrain of each hex whose base or overlays were read with doubt, or that shows a
+    small sign its reading lacks, by comparing it with hexforge's drawing of every base it may
+    be with every set of overlays (see :mod:`._drawn`): ``hex -> (terrain, the comparison's
+    doubt)``. ``looks`` are the hexes' looks (uncorrected)."""
     def least(doubts, readers) -> float:
         return min([d.confidence for d in doubts if d.reader.startswith(readers)] + [1.0])
     doubtful = [h for h, doubts in doubts_of.items() if least(doubts, ("terrain", "overlay", "drawn")) < REDRAW_BELOW]
@@ -245,7 +246,7 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
         # a small sign (an airfield beside a town) the reading lacks, wherever the map placed it
         sure = set(readings) - set(doubtful)
         for hex in sorted(sure):
-            look = sampler.look(hex)
+            look = looks.get(hex)
             if look is not None and signs_shown(sampler, drawings, hex, readings[hex].terrain, correction, colours,
                                                 look.corrected(*correction).mode):
                 doubtful.append(hex)
