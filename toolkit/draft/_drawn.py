@@ -235,8 +235,8 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
     lut = None if identity else _lut(correction)
     disc = sampler.disc_mask(hex, box)
     grain = _grain(sampler, box, sampler.disc_mask(hex, box, towards) if towards else disc)
-    # the signs the picture may show in the hex (each where it fits best) widen what is compared
-    # by their footprints where they reach past the disc: every drawing is weighed there too
+    # where each sign of the map fits best in the hex; the picture is compared a margin round the
+    # disc too, where a sign placed off the centre reaches (see the footprints below)
     m = drawings.margin
     finder = drawings.finder(sampler) if drawings.tiles else None
     spots = {}
