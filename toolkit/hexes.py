@@ -164,6 +164,10 @@ class Numbering:
         return Hex(col, int(match["row"]))
 
 
+#: ``Hex(col, row)`` without the named tuple's argument handling (grids make thousands).
+_new_tuple = tuple.__new__
+
+
 @dataclass(frozen=True)
 class Grid:
     """The hexes of a map and how they touch.
@@ -306,8 +310,12 @@ class Grid:
         return self.last_col if self.col_direction == "ascending" else self.first_col
 
     def __iter__(self) -> Iterator[Hex]:
+        rows = range(self.first_row, self.last_row + 1)
         for col in range(self.first_col, self.last_col + 1):
-            for row in range(self.first_row, self.last_row + 1):
+            if not self.short_shifted:   # every hex of the rectangle (a map has thousands)
+                yield from [_new_tuple(Hex, (col, row)) for row in rows]
+                continue
+            for row in rows:
                 hex = Hex(col, row)
                 if hex in self:
                     yield hex
