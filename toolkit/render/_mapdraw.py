@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from ..game import Game, Map, TerrainType
 from ..hexes import Hex, Layout
-from ._glyphs import label_layout, paste_text
+from ._glyphs import label_layout, label_tiles, paste_text
 from ._mapedges import EDGE_SIDES, EdgeLayer, side_colour
 from ._mapgeom import Boxes, meets
 from ._mapids import HexIdLayer
@@ -232,10 +232,16 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
             anchor, paste, floor = self.id_anchor, core.paste, math.floor
             for n in order:
                 x, y, (x0, y0, x1, y1), (colour, knock), label = self.ids[n]
+                X, Y = floor(x + 0.5) - ox, floor(y + 0.5) - oy   # snap()
                 if knock is not None:
                     paste(ink(knock), (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                    # the box is of one colour under the id: its pieces come ready inked on it
+                    tiles = label_tiles(label, size, bold, family, anchor, colour, knock)
+                    if tiles is not None:
+                        for tile, gx, gy, w, h in tiles:
+                            paste(tile, (X + gx, Y + gy, X + gx + w, Y + gy + h))
+                        continue
                 c = ink(colour)
-                X, Y = floor(x + 0.5) - ox, floor(y + 0.5) - oy   # snap()
                 for mask, gx, gy, w, h in label_layout(label, size, bold, family, anchor):
                     paste(c, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
         if bare:
