@@ -37,6 +37,8 @@ STEP = 0.06
 REACH = 0.12
 #: The widest run across a stroke still taken for a line (a town's block or a wood is wider).
 THIN = 0.16
+#: A point this near (working pixels) a hex's side lies on its grid line.
+GRID_LINE = 1.5
 #: A line's strength is learned from this many points on its sure strokes (a few links' worth).
 LEARN_POINTS = 24
 
@@ -228,6 +230,10 @@ class LinkReader(StrokeReader):
             # (where symbols fill the hex: elsewhere nothing else is drawn to be mistaken for it)
             near = [(o, w) for o, w in sorted(near, key=lambda v: abs(v[0]))
                     if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, here, centre)][:1]
+            if near and _on_side((qx + near[0][0] * px, qy + near[0][0] * py), (lx, ly), centre, inward, dist):
+                # a hexside's grid line, dark like a railway, where the stroke was hidden (under
+                # a hex id): not the stroke, which is looked for on beyond
+                near, covered = [], True
             if near:
                 o, _ = near[0]
                 nx, ny = qx + o * px, qy + o * py
@@ -279,8 +285,27 @@ class LinkReader(StrokeReader):
                 # town, may run on into them)
                 if inside == 1 and patched:
                     return hits, looked, False, trail
+                # (a stroke never seen inside this hex, though it could have been, did not
+                # reach into it: a block beside a name, not a line running on under it)
+                if inside and not hits:
+                    return hits, looked, False, trail
                 return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
+
+
+def _on_side(point, last, centre, inward, dist) -> bool:
+    """True if ``point`` (working pixels) lies on a side of the hex centred at ``centre`` (its
+    grid line), reached from ``last`` along that side rather than across it (``inward``: from
+    the side crossed into the hex; ``dist``: between neighbouring centres)."""
+    heading = _unit(point[0] - last[0], point[1] - last[1])
+    for k in range(6):
+        a = math.pi / 3 * k
+        c, s = math.cos(a), math.sin(a)
+        v = (-(c * inward[0] - s * inward[1]), -(s * inward[0] + c * inward[1]))  # out of the hex
+        off = (point[0] - centre[0]) * v[0] + (point[1] - centre[1]) * v[1]
+        if abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6:
+            return True
+    return False
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
