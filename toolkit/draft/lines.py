@@ -39,6 +39,10 @@ REACH = 0.12
 THIN = 0.16
 #: A point this near (working pixels) a hex's side lies on its grid line.
 GRID_LINE = 1.5
+#: A stroke whose colour peaks at under this share of its line's learned strength (the median
+#: along it) is found only just, left for a person: blurred hill contours of a like hue pass a
+#: faint line's lowered thresholds (on the bundled maps such true lines were a few in a hundred).
+PALE = 0.65
 #: A line's strength is learned from this many points on its sure strokes (a few links' worth).
 LEARN_POINTS = 24
 
@@ -162,6 +166,8 @@ class LinkReader(StrokeReader):
                 # a stroke that does not run on into both hexes is no link (a line passing
                 # by, a symbol's edge); seen on one side, it leaves the reading unsure
                 share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
+            if share >= needed and index in self.strengths and self._pale(index, into_a[3], fill_a, into_b[3], fill_b):
+                share = needed  # found only just: a paler stroke of a like hue (a blurred contour)
             best[index] = max(best.get(index, 0.0), round(share, 3))
             # a stroke seen crossing and followed well into one hex, lost in the other (faint
             # on a dark fill), leaves the side unsure however little of it the other showed
@@ -174,6 +180,17 @@ class LinkReader(StrokeReader):
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
         seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
+
+    def _pale(self, index: int, trail_a: list, fill_a, trail_b: list, fill_b) -> bool:
+        """True if the stroke followed along ``trail_a`` and ``trail_b`` (points with their
+        heading, in the hexes of fill ``fill_a`` and ``fill_b``) shows its line's colour much
+        fainter than the line's sure strokes on this picture did (see :meth:`learned`)."""
+        points = [(p, fill_a) for p in trail_a] + [(p, fill_b) for p in trail_b]
+        if not points:
+            return False
+        reach = max(3, int(math.ceil(0.5 * THIN * self.sampler.size)))
+        peaks = sorted(self.across(x, y, (wx, wy), index, fill, reach) for (x, y, wx, wy), fill in points)
+        return peaks[len(peaks) // 2] < PALE * self.strengths[index].peak
 
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
                 textured=False, behind=None) -> tuple[int, int, bool | None, list]:
