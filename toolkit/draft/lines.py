@@ -91,7 +91,10 @@ class LinkReader(StrokeReader):
         seeds = []
         left: dict[int, list[float]] = {}  # per side of the hexside: the scans not yet looked at
 
+        scanned: dict[int, list[float]] = {-1: [], 1: []}  # per side: the depths scanned
+
         def scan(sign, depth, fill, centre) -> bool:
+            scanned[sign].append(depth)
             points = [at(sign, depth * dist, t) for t in ts]
             found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
             for first, last, index in found:
@@ -148,15 +151,18 @@ class LinkReader(StrokeReader):
             into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured, fill_a)
             hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
             # the scan that did not see the stroke counts against it, unless a label hid it there
+            # (on every scan of that side: one seen deeper or nearer the side, clear of the
+            # label, would have shown it)
             missed = 0
             if not (pa and pb):
                 sign = 1 if pa else -1
-                missed = 0 if self._hidden(*at(sign, SCANS[0] * dist, seed[2]), cb if pa else ca) else 1
+                missed = 0 if all(self._hidden(*at(sign, depth * dist, seed[2]), cb if pa else ca)
+                                  for depth in scanned[sign]) else 1
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
             share = hits / max(1, looked)
             reached = [into_a[2], into_b[2]]
             near_side = min(o[1] for o in (a_seed, b_seed) if o is not None) <= SCANS[0] * dist + 0.5
-            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][1] >= 2 and near_side:
+            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][0] >= 2 and near_side:
                 # hidden under a name to the hex's middle on one side: a line that crosses
                 # the side and is followed on in the other hex runs on under it, but only
                 # just found (not a stroke seen only a step or two, a symbol's or a hatching's,
