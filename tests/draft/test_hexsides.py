@@ -12,7 +12,7 @@ from PIL import ImageFilter
 from known_answers import jpeg
 from toolkit.draft import Palette, apply_draft, draft_terrain
 from toolkit.draft.geometry import PlacedLayout
-from toolkit.draft.hexsides import SHAPE_TS, side_shapes
+from toolkit.draft.hexsides import SHAPE_TS, _band, side_ink, side_shapes
 from toolkit.game import HexsideFeature, HexTerrain
 from toolkit.hexes import Grid, Hex, Hexside
 from toolkit.io import load_game
@@ -196,3 +196,44 @@ def test_a_river_under_a_bridge_off_the_middle_of_its_side():
         shapes = side_shapes(m, sides, size, theme)
         found, _, sure, _ = read_hexside(sampler, side, sides, alphas, size, fill, fill, (road.colour,), shapes=shapes)
         assert found is not None and found[0] == "minor_river", (at, found, sure)
+
+
+# -- a hexside's profile across the side, on hand-made colours (no picture drawn): ink that is no
+# drawn feature (a scan's halo beside a grid line, the neighbour's fill)
+
+IDENTITY = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+CLEAR = (238, 232, 200)
+GRID = (74, 74, 68)
+STREAM, EDGE = (59, 125, 192), (31, 79, 128)
+
+
+def _profile(colours, fill=CLEAR):
+    return [(k - len(colours) // 2, c, fill) for k, c in enumerate(colours)]
+
+
+def _stream_band(colours, locals_=(CLEAR, CLEAR)):
+    body, ink = side_ink(STREAM, EDGE, IDENTITY)
+    return _band(_profile(colours), body, ink, 2.0, (STREAM, EDGE), GRID, IDENTITY, locals_)
+
+
+def test_a_stream_drawn_on_the_hexside_is_one_band_of_its_colour():
+    drawn, inked, strength = _stream_band([CLEAR] * 4 + [EDGE, STREAM, STREAM, EDGE] + [CLEAR] * 4)
+    assert drawn >= 3.5 and inked >= 3.5 and strength == 1.0
+
+
+def test_a_grid_line_and_its_halo_are_no_feature():
+    halo = (131, 187, 237)  # a sharpened or resampled scan brightens the fill beside a dark line
+    fill = (110, 154, 192)
+    body, ink = side_ink((169, 211, 238), EDGE, IDENTITY)  # a ford: pale with dark edges
+    profile = _profile([fill] * 5 + [GRID, halo] + [fill] * 5, fill)
+    drawn, inked, _ = _band(profile, body, ink, 2.0, ((169, 211, 238), EDGE), GRID, IDENTITY, (fill, fill))
+    assert drawn < 1.5 and inked < 1.5
+
+
+def test_where_two_fills_meet_their_blend_is_no_ink():
+    blue = (127, 178, 221)  # a river terrain's fill beside clear: no stream along their side
+    colours = [blue] * 6 + [(180, 205, 210)] + [CLEAR] * 5
+    profile = [(k - 6, c, blue if k < 6 else CLEAR) for k, c in enumerate(colours)]
+    body, ink = side_ink(STREAM, EDGE, IDENTITY)
+    drawn, inked, _ = _band(profile, body, ink, 2.0, (STREAM, EDGE), GRID, IDENTITY, (blue, CLEAR))
+    assert drawn == 0.0 and inked < 1.0
