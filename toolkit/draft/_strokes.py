@@ -25,6 +25,9 @@ APART = 40.0
 #: A pixel this much nearer (RGB levels) a mix of a line's colour than of a road's colours and
 #: casing is plainly that line's, not the casing's (a railway drawn against a road's edge).
 PLAIN = 25.0
+#: A pixel holding this much of a dark line's colour is the line itself, whatever its hue (a
+#: casing's antialiased edge is a blend, paler).
+SOLID = 0.95
 #: A stroke covers this share of its course from one step to the next (a dashed track does).
 UNBROKEN = 0.6
 #: A pixel is taken for a line's colour when at least this much of it is that colour.
@@ -319,8 +322,9 @@ class StrokeReader:
         drawn beside the road). The casing's width is read where it shows alone: the narrower
         edge where both are runs, else the ink of the faint edge on the other side. Where the
         pixels tell the casing's colour from the line's (``inks``: the pixels read), the casing
-        ends at the first pixel plainly of the line's colour, and a rest none of whose pixels
-        leans to the line's colour more than the casing's is the casing's antialiased edge."""
+        ends at the first pixel plainly of the line's colour, and a faint rest none of whose
+        pixels leans to the line's colour more than the casing's is the casing's antialiased
+        edge."""
         if not self.cased_by:
             return [tuple(r) for r in raw]
         out = [list(r) for r in raw]
@@ -361,7 +365,11 @@ class StrokeReader:
                 # what is left must show as a stroke itself (not a casing's antialiased fringe)
                 rest = alphas[math.ceil(edge[0]):math.floor(edge[1]) + 1]
                 _, faint, ink = self.limits[edge[2]]
-                plain = not leans or any(lean > 0 for lean in leans[math.ceil(cut):])
+                # (only where the line shows crisp and no pixel of the rest is wholly dark, as no
+                # casing's antialiased edge is: JPEG bleeds a road's red into a railway's core
+                # beside it, blur mixes their colours)
+                plain = (not leans or edge[2] in self.faint or max(rest, default=0.0) >= SOLID
+                         or any(lean > 0 for lean in leans[math.ceil(cut):]))
                 if not rest or not plain or not (max(rest) >= CORE or max(rest) >= faint and sum(rest) >= ink):
                     edge[1] = edge[0] - 1
         return [tuple(r) for r in out if r[1] - r[0] >= 0]
