@@ -254,9 +254,9 @@ class LinkReader(StrokeReader):
             near = [(o, w) for o, w in sorted(near, key=lambda v: abs(v[0]))
                     if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, here, centre)][:1]
             if near and _on_side((qx + near[0][0] * px, qy + near[0][0] * py), (lx, ly), centre, inward, dist):
-                # a hexside's grid line, dark like a railway, where the stroke was hidden (under
-                # a hex id): not the stroke, which is looked for on beyond
-                near, covered = [], True
+                # a hexside's grid line, dark like a railway (beside an id that hides the
+                # stroke): not the stroke
+                near = []
             if near:
                 o, _ = near[0]
                 nx, ny = qx + o * px, qy + o * py
