@@ -43,6 +43,10 @@ GRID_LINE = 1.5
 #: along it) is found only just, left for a person: blurred hill contours of a like hue pass a
 #: faint line's lowered thresholds (on the bundled maps such true lines were a few in a hundred).
 PALE = 0.65
+#: ... and of a line the picture shows crisp, under this share is no stroke of it: JPEG greys a
+#: thin blue river to a railway's hue at two thirds of its ink (0.62-0.66 of the railway's
+#: peak on White Death; its railways and roads showed at 0.96 or more).
+SHARP_PALE = 0.8
 #: A line's strength is learned from this many points on its sure strokes (a few links' worth).
 LEARN_POINTS = 24
 
@@ -172,8 +176,14 @@ class LinkReader(StrokeReader):
                 # a stroke that does not run on into both hexes is no link (a line passing
                 # by, a symbol's edge); seen on one side, it leaves the reading unsure
                 share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
-            if share >= needed and index in self.strengths and self._pale(index, into_a[3], fill_a, into_b[3], fill_b):
-                share = needed  # found only just: a paler stroke of a like hue (a blurred contour)
+            if share >= needed and index in self.strengths:
+                paleness = self._paleness(index, into_a[3], fill_a, into_b[3], fill_b)
+                if index not in self.faint and paleness < SHARP_PALE:
+                    # a line this picture shows crisp is as dark wherever it runs: a paler stroke
+                    # is another line's (a thin river's blue that JPEG greyed), glimpsed
+                    share = round(0.95 * needed, 3)
+                elif paleness < PALE:
+                    share = needed  # found only just: a paler stroke of a like hue (a blurred contour)
             best[index] = max(best.get(index, 0.0), round(share, 3))
             # a stroke seen crossing and followed well into one hex, lost in the other (faint
             # on a dark fill), leaves the side unsure however little of it the other showed
@@ -187,16 +197,17 @@ class LinkReader(StrokeReader):
         seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
 
-    def _pale(self, index: int, trail_a: list, fill_a, trail_b: list, fill_b) -> bool:
-        """True if the stroke followed along ``trail_a`` and ``trail_b`` (points with their
-        heading, in the hexes of fill ``fill_a`` and ``fill_b``) shows its line's colour much
-        fainter than the line's sure strokes on this picture did (see :meth:`learned`)."""
+    def _paleness(self, index: int, trail_a: list, fill_a, trail_b: list, fill_b) -> float:
+        """How strongly the stroke followed along ``trail_a`` and ``trail_b`` (points with their
+        heading, in the hexes of fill ``fill_a`` and ``fill_b``) shows its line's colour, against
+        how the line's sure strokes on this picture did (see :meth:`learned`): the median of
+        its most inked pixels across, over the line's learned peak (1: as strongly)."""
         points = [(p, fill_a) for p in trail_a] + [(p, fill_b) for p in trail_b]
         if not points:
-            return False
+            return 1.0
         reach = max(3, int(math.ceil(0.5 * THIN * self.sampler.size)))
         peaks = sorted(self.across(x, y, (wx, wy), index, fill, reach) for (x, y, wx, wy), fill in points)
-        return peaks[len(peaks) // 2] < PALE * self.strengths[index].peak
+        return peaks[len(peaks) // 2] / max(1e-6, self.strengths[index].peak)
 
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
                 textured=False, behind=None) -> tuple[int, int, bool | None, list]:
