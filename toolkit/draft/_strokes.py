@@ -349,7 +349,10 @@ class StrokeReader:
                 side = -next(iter(edges))
                 faint = self._edge_ink(labels, alphas, core, side, next(iter(edges.values()))[2])
                 casing = min(widths[0], faint or 0.5 + 0.2 * (core[1] - core[0] + 1))
+            core_peak = max(alphas[math.ceil(core[0]):math.floor(core[1]) + 1], default=0.0)
             for side, edge in edges.items():
+                if core_peak < CORE and max(alphas[math.ceil(edge[0]):math.floor(edge[1]) + 1], default=0.0) >= SOLID:
+                    continue  # a faint run's casing is no darker than it: a line beside it
                 # (from the core outward) how much more each pixel is the line's than the casing's
                 leans = [] if inks is None else [
                     self._unmixed(inks[k], fill, core[2]) - self._unmixed(inks[k], fill, edge[2])

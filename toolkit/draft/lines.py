@@ -37,6 +37,9 @@ STEP = 0.06
 REACH = 0.12
 #: The widest run across a stroke still taken for a line (a town's block or a wood is wider).
 THIN = 0.16
+#: How far aside (of the hex size) a stroke seen on one side of a hexside may cross a scan of
+#: the other side.
+DRIFT = 0.15
 #: A point this near (working pixels) a hex's side lies on its grid line.
 GRID_LINE = 1.5
 #: A stroke whose colour peaks at under this share of its line's learned strength (the median
@@ -45,8 +48,9 @@ GRID_LINE = 1.5
 PALE = 0.65
 #: ... and of a line the picture shows crisp, under this share is no stroke of it: JPEG greys a
 #: thin blue river to a railway's hue at two thirds of its ink (0.62-0.66 of the railway's
-#: peak on White Death; its railways and roads showed at 0.96 or more).
-SHARP_PALE = 0.8
+#: peak on White Death; its railways and roads showed at 0.96 or more, its rivers, greyed
+#: too, at 0.76 or more of the rivers' peak).
+SHARP_PALE = 0.7
 #: A line's strength is learned from this many points on its sure strokes (a few links' worth).
 LEARN_POINTS = 24
 
@@ -155,13 +159,16 @@ class LinkReader(StrokeReader):
             into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured, fill_a)
             hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
             # the scan that did not see the stroke counts against it, unless a label hid it there
-            # (on every scan of that side: one seen deeper or nearer the side, clear of the
-            # label, would have shown it)
+            # (on every scan of that side: one deeper, clear of labels where the stroke would
+            # cross it, would have shown it; not one nearer the side, which a stroke crossing
+            # by a corner may pass)
             missed = 0
             if not (pa and pb):
                 sign = 1 if pa else -1
-                missed = 0 if all(self._hidden(*at(sign, depth * dist, seed[2]), cb if pa else ca)
-                                  for depth in scanned[sign]) else 1
+                aside = int(DRIFT * dist)
+                missed = 0 if all(any(self._hidden(*at(sign, depth * dist, seed[2] + k), cb if pa else ca)
+                                      for k in range(-aside, aside + 1))
+                                  for depth in scanned[sign] if depth >= SCANS[0]) else 1
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
             share = hits / max(1, looked)
             reached = [into_a[2], into_b[2]]
