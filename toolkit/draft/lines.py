@@ -99,12 +99,12 @@ class LinkReader(StrokeReader):
         seeds = []
         left: dict[int, list[float]] = {}  # per side of the hexside: the scans not yet looked at
 
-        scanned: dict[int, list[float]] = {-1: [], 1: []}  # per side: the depths scanned
+        scanned: dict[int, list] = {-1: [], 1: []}  # per side: the depths scanned, and their runs
 
         def scan(sign, depth, fill, centre) -> bool:
-            scanned[sign].append(depth)
             points = [at(sign, depth * dist, t) for t in ts]
             found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
+            scanned[sign].append((depth, found))
             for first, last, index in found:
                 # a run that reaches an end of the scan runs along the side, not across it
                 if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
@@ -159,16 +159,20 @@ class LinkReader(StrokeReader):
             into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured, fill_a)
             hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
             # the scan that did not see the stroke counts against it, unless a label hid it there
-            # (on every scan of that side: one deeper, clear of labels where the stroke would
-            # cross it, would have shown it; not one nearer the side, which a stroke crossing
-            # by a corner may pass)
+            # (on every scan of that side: one deeper, clear of labels and of runs wider than a
+            # line where the stroke would cross it, would have shown it; not one nearer the
+            # side, which a stroke crossing by a corner may pass)
             missed = 0
             if not (pa and pb):
                 sign = 1 if pa else -1
                 aside = int(DRIFT * dist)
-                missed = 0 if all(any(self._hidden(*at(sign, depth * dist, seed[2] + k), cb if pa else ca)
-                                      for k in range(-aside, aside + 1))
-                                  for depth in scanned[sign] if depth >= SCANS[0]) else 1
+                k = seed[2] - ts[0]
+
+                def clear(depth, runs) -> bool:
+                    return not any(self._hidden(*at(sign, depth * dist, seed[2] + j), cb if pa else ca)
+                                   for j in range(-aside, aside + 1)) and not any(
+                        last - first + 1 > THIN * dist and first - aside <= k <= last + aside for first, last, _ in runs)
+                missed = 1 if any(clear(depth, runs) for depth, runs in scanned[sign] if depth >= SCANS[0]) else 0
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
             share = hits / max(1, looked)
             reached = [into_a[2], into_b[2]]
