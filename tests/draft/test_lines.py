@@ -386,3 +386,43 @@ def test_a_row_of_blocks_by_a_name_is_no_road():
     reader = LinkReader(HexSampler(image, layout, "none", [box]), [("road", MAIN, MAIN_CASING), ("rail", RAIL, None)],
                         IDENTITY)
     assert reader.read(a, b, FILL, FILL)[0] == {}
+
+
+# -- pale strokes: a stroke much fainter than its line's sure strokes -------------------------
+
+def test_a_stroke_much_paler_than_a_crisp_lines_is_not_that_line():
+    """On a picture that shows the railway crisp (its sure strokes wholly its colour), a grey
+    stroke at three fifths of its colour (a thin river JPEG greyed) is not the railway: seen,
+    not found. Read before the railway's strength is known, it passes."""
+    grid, layout, image, draw = _grid_picture()
+    for row in (2, 4):
+        _rail(draw, [layout.center(Hex(1, row)), layout.center(Hex(7, row))])
+    draw.line([layout.center(Hex(1, 6)), layout.center(Hex(7, 6))], fill=_mix(RAIL, 0.6), width=3)
+    sampler = HexSampler(image, layout, "none")
+    first = LinkReader(sampler, LINES, IDENTITY)
+    steps = [(Hex(c, r), Hex(c + 1, r)) for r in (2, 4) for c in range(1, 7)]
+    assert all(set(first.read(a, b, FILL, FILL)[0]) == {"rail"} for a, b in steps)
+    pale = [(Hex(c, 6), Hex(c + 1, 6)) for c in range(1, 7)]
+    assert all(set(first.read(a, b, FILL, FILL)[0]) == {"rail"} for a, b in pale)
+    told = LinkReader(sampler, LINES, IDENTITY, first.learned())
+    assert told.learned() == {} and 1 not in told.faint  # crisp: the thresholds are a crisp picture's
+    assert all(set(told.read(a, b, FILL, FILL)[0]) == {"rail"} for a, b in steps)
+    for a, b in pale:
+        found, seen = told.read(a, b, FILL, FILL)
+        assert found == {} and seen > 0.5  # glimpsed: left for a person
+
+
+def test_a_faint_lines_pale_stroke_is_found_only_just():
+    """On a picture that shows the railway faint (blurred to 0.7 of its colour), a stroke at
+    0.42 of it (a blurred contour of a like hue) passes the lowered thresholds but is found
+    only just, for a person to decide; the railway's own strokes stay sure."""
+    grid, layout, image, draw = _grid_picture()
+    for row in (2, 4):
+        _faint_line(draw, [layout.center(Hex(1, row)), layout.center(Hex(7, row))], core=0.7, flank=0.35)
+    _faint_line(draw, [layout.center(Hex(1, 6)), layout.center(Hex(7, 6))], core=0.42, flank=0.34)
+    told = LinkReader(HexSampler(image, layout, "none"), LINES, IDENTITY, {1: Strength(0.7)})
+    assert all(told.read(Hex(c, 2), Hex(c + 1, 2), FILL, FILL)[0] == {"rail": 1.0} for c in range(1, 7))
+    from toolkit.draft.lines import LINE_SHARE
+    for c in range(1, 7):
+        found = told.read(Hex(c, 6), Hex(c + 1, 6), FILL, FILL)[0]
+        assert found == {"rail": LINE_SHARE}, found  # found, never sure
