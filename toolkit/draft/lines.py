@@ -43,7 +43,7 @@ DRIFT = 0.15
 #: A point this near (working pixels) a hex's side lies on its grid line.
 GRID_LINE = 1.5
 #: A stroke whose colour peaks at under this share of its line's learned strength (the median
-#: along it) is found only just, left for a person: blurred hill contours of a like hue pass a
+#: along it, in the hex where it shows more) is found only just, left for a person: blurred hill contours of a like hue pass a
 #: faint line's lowered thresholds (on the bundled maps such true lines were a few in a hundred).
 PALE = 0.65
 #: ... and of a line the picture shows crisp, under this share is no stroke of it: JPEG greys a
@@ -212,13 +212,16 @@ class LinkReader(StrokeReader):
         """How strongly the stroke followed along ``trail_a`` and ``trail_b`` (points with their
         heading, in the hexes of fill ``fill_a`` and ``fill_b``) shows its line's colour, against
         how the line's sure strokes on this picture did (see :meth:`learned`): the median of
-        its most inked pixels across, over the line's learned peak (1: as strongly)."""
-        points = [(p, fill_a) for p in trail_a] + [(p, fill_b) for p in trail_b]
-        if not points:
-            return 1.0
+        its most inked pixels across, over the line's learned peak (1: as strongly), in the hex
+        where it shows the more strongly (on a fill near the line's colour, a road into a
+        city's dark red, blur leaves little of it)."""
         reach = max(3, int(math.ceil(0.5 * THIN * self.sampler.size)))
-        peaks = sorted(self.across(x, y, (wx, wy), index, fill, reach) for (x, y, wx, wy), fill in points)
-        return peaks[len(peaks) // 2] / max(1e-6, self.strengths[index].peak)
+        best = None
+        for trail, fill in ((trail_a, fill_a), (trail_b, fill_b)):
+            if trail:
+                peaks = sorted(self.across(x, y, (wx, wy), index, fill, reach) for x, y, wx, wy in trail)
+                best = max(best or 0.0, peaks[len(peaks) // 2])
+        return 1.0 if best is None else best / max(1e-6, self.strengths[index].peak)
 
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
                 textured=False, behind=None) -> tuple[int, int, bool | None, list]:
