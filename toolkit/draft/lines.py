@@ -333,9 +333,10 @@ class LinkReader(StrokeReader):
                 # town, may run on into them)
                 if inside == 1 and patched:
                     return hits, looked, False, trail
-                # (a stroke never seen inside this hex, though it could have been, did not
-                # reach into it: a block beside a name, not a line running on under it)
-                if inside and not hits:
+                # (a stroke seen on one side of the hexside only and never inside this hex,
+                # though it could have been, did not reach into it: a block beside a name, not a
+                # line running on under it)
+                if inside and not hits and not paired:
                     return hits, looked, False, trail
                 return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
