@@ -159,9 +159,9 @@ class LinkReader(StrokeReader):
             into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured, fill_a)
             hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
             # the scan that did not see the stroke counts against it, unless a label hid it there
-            # (on every scan of that side: one deeper, clear of labels and of runs wider than a
-            # line where the stroke would cross it, would have shown it; not one nearer the
-            # side, which a stroke crossing by a corner may pass)
+            # (on every scan of that side: one deeper, clear of labels where the stroke would
+            # cross it and of runs wider than a line near there, would have shown it; not one
+            # nearer the side, which a stroke crossing by a corner may pass)
             missed = 0
             if not (pa and pb):
                 sign = 1 if pa else -1
@@ -169,8 +169,7 @@ class LinkReader(StrokeReader):
                 k = seed[2] - ts[0]
 
                 def clear(depth, runs) -> bool:
-                    return not any(self._hidden(*at(sign, depth * dist, seed[2] + j), cb if pa else ca)
-                                   for j in range(-aside, aside + 1)) and not any(
+                    return not self._hidden(*at(sign, depth * dist, seed[2]), cb if pa else ca) and not any(
                         last - first + 1 > THIN * dist and first - aside <= k <= last + aside for first, last, _ in runs)
                 missed = 1 if any(clear(depth, runs) for depth, runs in scanned[sign] if depth >= SCANS[0]) else 0
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
@@ -245,6 +244,7 @@ class LinkReader(StrokeReader):
         coasted = 0.0   # how far the search went on without seeing the stroke
         inside = 0      # steps it could be seen on inside this hex (past the side)
         patched = 0     # steps inside this hex lost in patches of line colour (not under names)
+        named = 0       # steps inside this hex hidden under names and ids
         ended = False   # whether it was missed before the side (a stroke that ends short of it)
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
             # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
@@ -278,9 +278,11 @@ class LinkReader(StrokeReader):
             # (where symbols fill the hex: elsewhere nothing else is drawn to be mistaken for it)
             near = [(o, w) for o, w in sorted(near, key=lambda v: abs(v[0]))
                     if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, here, centre)][:1]
-            if near and _on_side((qx + near[0][0] * px, qy + near[0][0] * py), (lx, ly), centre, inward, dist):
+            on_grid = bool(near) and covered and _on_side((qx + near[0][0] * px, qy + near[0][0] * py), (lx, ly), centre,
+                                                          inward, dist)
+            if on_grid:
                 # a hexside's grid line, dark like a railway (beside an id that hides the
-                # stroke): not the stroke
+                # stroke): not the stroke, which is looked for on its heading, no wider
                 near = []
             if near:
                 o, _ = near[0]
@@ -308,11 +310,12 @@ class LinkReader(StrokeReader):
                 if covered or patch or under:
                     # under a name, a symbol or another line: look on beyond it
                     x, y = qx, qy
-                    coasted += step
+                    coasted += 0.0 if on_grid else step
                     patched += patch and not covered and depth >= 0
+                    named += covered and depth >= 0
                 else:
                     x, y = qx, qy
-                    coasted += step
+                    coasted += 0.0 if on_grid else step
                     looked += 1
                     inside += depth >= 0
                     ended = ended or depth < 0
@@ -338,6 +341,9 @@ class LinkReader(StrokeReader):
                 # line running on under it)
                 if inside and not hits and not paired:
                     return hits, looked, False, trail
+                # (seen once only, at the end of a course names hid, it is as good as hidden)
+                if inside == 1 and hits == 1 and named >= 2:
+                    return hits, looked, None, trail
                 return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
 
