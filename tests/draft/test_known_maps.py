@@ -63,7 +63,8 @@ def test_kursk_clean():
 @pytest.mark.slow
 def test_white_death_clean_hexsides():
     """White Death's full and partial lake hexsides (drawn in the same colours, told apart by
-    their shape along the side) and its slopes (thin, over the grid line) on the clean render."""
+    their shape along the side) and its slopes (thin, over the grid line) on the clean render;
+    its roads and railways too."""
     game = load_game("white-death")
     draft, result = run(game, "main", 80, "clean")
     right, missed, false = result.sides
@@ -73,3 +74,6 @@ def test_white_death_clean_hexsides():
     # as small signs wherever the map found room (found there by the drawings compared): every
     # hex's terrain but a town in forest a railway crosses (read with a river), listed
     assert len(result.wrong_terrain) <= 1 and set(result.wrong_terrain) <= set(draft.low()), result.wrong_terrain
+    # every road and railway: beside roads among a town's blocks, through a hex corner under an
+    # id, along a river; none invented where a road's casing, blocks or a bridge show
+    assert result.links[1:] == (0, 0), result.links

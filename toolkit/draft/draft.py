@@ -377,7 +377,8 @@ def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, f
     """The roads and railways read across every hexside: ``side -> (found, largest share
     seen, whether either hex is textured)`` (see :meth:`~toolkit.draft.lines.LinkReader.read`). A picture that shows a line
     fainter than a crisp one (a thin railway blurred to half its colour) is read again, that
-    line judged by how its sure strokes showed."""
+    line judged by how its sure strokes showed; on one that shows every line crisp, the sides
+    where a line was found are (a stroke much paler than its line's sure strokes is not it)."""
     pairs: dict[Hexside, tuple[Hex, Hex, bool]] = {}
     for hex in draft.hexes:
         for other in game_map.grid.neighbours(hex):
@@ -392,7 +393,11 @@ def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, f
     reader = LinkReader(sampler, lines, draft.correction)
     read = read_all(reader)
     again = LinkReader(sampler, lines, draft.correction, reader.learned())
-    return read_all(again) if again.limits != reader.limits else read
+    if again.limits != reader.limits:
+        return read_all(again)
+    # the same thresholds: the lines found are judged again against how their line shows
+    return {side: (*again.read(a, b, fill[a], fill[b], textured), textured) if read[side][0] else read[side]
+            for side, (a, b, textured) in pairs.items()}
 
 
 
