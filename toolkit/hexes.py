@@ -117,6 +117,9 @@ class Numbering:
     def format(self, hex: Hex) -> str:
         """The printed id of ``hex``."""
         col, row = hex
+        fast = self._padded
+        if fast is not None and 0 <= col < fast[1] and 0 <= row < fast[2]:
+            return fast[0] % ((col, row) if self.order == "colrow" else (row, col))
         if col < 0 or row < 0:
             raise HexError(f"hex {tuple(hex)} has a negative number and cannot be written as {self.describe}")
         c = _alpha(col) if self.col_alpha else f"{col:0{self.col_digits}d}"
@@ -127,6 +130,16 @@ class Numbering:
         if not self.pad and not (self.col_alpha and self.order == "colrow"):
             first = first.lstrip("0") or "0"
         return first + self.separator + second
+
+    @cached_property
+    def _padded(self) -> tuple[str, int, int] | None:
+        """For padded numeric ids (a map prints thousands): the ``%`` format that writes them
+        and the first column and row too wide for it; None for other schemes."""
+        if self.col_alpha or not self.pad:
+            return None
+        first, second = (self.col_digits, self.row_digits) if self.order == "colrow" else (self.row_digits, self.col_digits)
+        return (f"%0{first}d" + self.separator.replace("%", "%%") + f"%0{second}d", 10 ** self.col_digits,
+                10 ** self.row_digits)
 
     @cached_property
     def _pattern(self) -> re.Pattern[str]:
@@ -162,6 +175,10 @@ class Numbering:
         else:
             col = int(col_text)
         return Hex(col, int(match["row"]))
+
+
+#: ``Hex(col, row)`` without the named tuple's argument handling (grids make thousands).
+_new_tuple = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -306,8 +323,12 @@ class Grid:
         return self.last_col if self.col_direction == "ascending" else self.first_col
 
     def __iter__(self) -> Iterator[Hex]:
+        rows = range(self.first_row, self.last_row + 1)
         for col in range(self.first_col, self.last_col + 1):
-            for row in range(self.first_row, self.last_row + 1):
+            if not self.short_shifted:   # every hex of the rectangle (a map has thousands)
+                yield from [_new_tuple(Hex, (col, row)) for row in rows]
+                continue
+            for row in rows:
                 hex = Hex(col, row)
                 if hex in self:
                     yield hex
@@ -368,7 +389,18 @@ class Grid:
         area = (self.last_col - self.first_col + 1) * (self.last_row - self.first_row + 1)
         if area > _TABLE_LIMIT:
             return {}  # a huge grid is not worth a table built on the first look-up
-        return {hex: self._to_lines(hex) for hex in self._all}
+        hexes = list(self._all)
+        cols, rows = [h[0] for h in hexes], [h[1] for h in hexes]
+        # _to_lines for every hex, its arithmetic written out once (a map has thousands)
+        lines, along = (cols, rows) if self.flat else (rows, cols)
+        lo, hi, up = ((self.first_col, self.last_col, self.col_direction == "ascending"),
+                      (self.first_row, self.last_row, self.row_direction == "ascending"))[0 if self.flat else 1]
+        alo, ahi, aup = ((self.first_row, self.last_row, self.row_direction == "ascending"),
+                         (self.first_col, self.last_col, self.col_direction == "ascending"))[0 if self.flat else 1]
+        even = self.shifted == "even"
+        a = [n - lo for n in lines] if up else [hi - n for n in lines]
+        d = [2 * ((m - alo) if aup else (ahi - m)) + ((n % 2 == 0) == even) for n, m in zip(lines, along)]
+        return dict(zip(hexes, zip(a, d)))
 
     @cached_property
     def _neighbour_table(self) -> dict[Hex, tuple[Hex, ...]]:

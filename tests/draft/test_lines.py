@@ -276,3 +276,153 @@ def test_a_minor_road_showing_beside_the_road_over_it_is_found():
 def test_a_blurred_roads_edge_is_not_a_minor_road():
     reader, (a, b, c) = _roads_on_one_course(blurred=True)
     assert set(reader.read(b, c, FILL, FILL)[0]) == {"road"}
+
+
+# -- towns, corners and blocks: what is drawn beside a line -----------------------------------
+
+BLOCK, BLOCK_EDGE = (183, 75, 59), (148, 71, 60)   # a town's block: a red like the road's
+
+
+def _road(draw, points, casing=MAIN_CASING):
+    """A road as hexforge draws one at 80 dpi: a 4-pixel core, a pixel of dark casing each side."""
+    draw.line(points, fill=casing, width=6)
+    draw.line(points, fill=MAIN, width=4)
+
+
+def _block(draw, x, y, size=6):
+    draw.rectangle((x, y, x + size - 1, y + size - 1), fill=BLOCK, outline=BLOCK_EDGE)
+
+
+def test_a_railway_beside_a_road_through_a_towns_blocks_is_found():
+    """A railway drawn against a road's casing (the two merge into one dark edge), on through a
+    town whose blocks touch it and hide it at the town's middle: a person sees both lines
+    cross both sides; the road's casing alone, blocks against it, is no railway."""
+    grid, layout, image, draw = _grid_picture()
+    a, b, c = Hex(2, 3), Hex(3, 3), Hex(4, 3)
+    road = [layout.center(a), layout.center(c)]
+    _road(draw, road)
+    _rail(draw, [(x, y + 4) for x, y in road], width=2, tie=6, spacing=7)
+    bx, by = layout.center(b)
+    # blocks against the railway's far side, the road's near one, and over the railway
+    for dx, dy in ((-30, 6), (-22, 6), (-14, 6), (-6, 6), (6, 6), (14, 6), (22, 6), (-20, -10), (10, -10), (-3, 2)):
+        _block(draw, bx + dx, by + dy)
+    # the same road and town two rows below, without the railway
+    d, e, f = Hex(2, 5), Hex(3, 5), Hex(4, 5)
+    alone = [layout.center(d), layout.center(f)]
+    _road(draw, alone)
+    ex, ey = layout.center(e)
+    for dx, dy in ((-26, 3), (-14, 3), (-2, 3), (10, 3), (-20, -9), (10, -9)):
+        _block(draw, ex + dx, ey + dy)
+    reader = LinkReader(HexSampler(image, layout, "none"), [("road", MAIN, MAIN_CASING), ("rail", RAIL, None)],
+                        IDENTITY)
+    assert set(reader.read(a, b, FILL, FILL)[0]) == {"road", "rail"}
+    assert set(reader.read(b, c, FILL, FILL)[0]) == {"road", "rail"}
+    assert set(reader.read(d, e, FILL, FILL)[0]) == {"road"}
+    assert set(reader.read(e, f, FILL, FILL)[0]) == {"road"}
+
+
+@pytest.mark.parametrize("shift", [0, 1, 3])
+def test_a_roads_antialiased_casing_is_no_railway(shift):
+    """A road drawn smooth (antialiased, as hexforge draws), crossing a hexside aslant a
+    fraction of a pixel off the pixel grid: its casing shows a pixel wide on one side and as
+    two half-dark pixels on the other; the wider edge is the casing's fringe (red-brown, not
+    a railway's grey), not a railway beside the road."""
+    grid, layout, image, draw = _grid_picture()
+    big = image.resize((image.width * 4, image.height * 4))
+    pen = ImageDraw.Draw(big)
+    route = [Hex(1, 5), Hex(2, 4), Hex(3, 4)]
+    points = [tuple(4 * v + shift for v in layout.center(h)) for h in route]  # shift: quarter pixels
+    pen.line(points, fill=MAIN_CASING, width=24, joint="curve")
+    pen.line(points, fill=MAIN, width=16, joint="curve")
+    image.paste(big.reduce(4))
+    draw = ImageDraw.Draw(image)
+    for hex in grid:  # the grid over it, crisp
+        corners = layout.corners(hex)
+        draw.line(corners + corners[:1], fill=(90, 90, 90), width=1)
+    reader = LinkReader(HexSampler(image, layout, "none"), [("road", MAIN, MAIN_CASING), ("rail", RAIL, None)],
+                        IDENTITY)
+    for a, b in zip(route, route[1:]):
+        assert set(reader.read(a, b, FILL, FILL)[0]) == {"road"}
+
+
+def test_a_railway_through_a_hex_corner_under_an_id_is_found():
+    """A railway crossing a hexside just beside a corner and running on under the next hex's
+    id, printed at the top of the hex, just below its top side: where the id hides the
+    railway, that side's grid line (as dark as a railway) is not taken for it; it is found
+    across the side it crosses, and not across the sides it passes by."""
+    grid = Grid(1, 5, 1, 5, orientation="flat")
+    layout = Layout(grid, SIZE, (60.0, 60.0))
+    image = Image.new("RGB", (420, 420), FILL)
+    draw = ImageDraw.Draw(image)
+    for hex in grid:
+        corners = layout.corners(hex)
+        draw.line(corners + corners[:1], fill=(90, 90, 90), width=1)
+    b = Hex(3, 3)
+    a = next(o for o in grid.neighbours(b) if grid.direction(b, o) == "NW")
+    (bx, by), r = layout.center(b), layout.radius
+    top = by - SIZE / 2                  # b's top side
+    y = top + 10                         # the railway runs ten pixels below it, from a's middle
+    draw.line([(layout.center(a)[0] - 10, y), (bx + r, y)], fill=RAIL, width=2)
+    box = (bx - r / 2 + 2, top + 2, bx + 4, top + 13)   # b's id over the railway
+    _label(draw, box)
+    reader = LinkReader(HexSampler(image, layout, "none", [box]), LINES, IDENTITY)
+    assert set(reader.read(a, b, FILL, FILL)[0]) == {"rail"}
+    for o in grid.neighbours(b):
+        if o != a:
+            assert reader.read(b, o, FILL, FILL)[0] == {}, o
+
+
+def test_a_row_of_blocks_by_a_name_is_no_road():
+    """A town's blocks in a row reaching a hexside, the next hex's name printed over part of
+    where a road would run on: nothing of a stroke shows in that hex, so no road crosses."""
+    grid, layout, image, draw = _grid_picture()
+    a, b = Hex(2, 3), Hex(3, 3)
+    (ax, ay), (bx, by) = layout.center(a), layout.center(b)
+    mid = (ax + bx) / 2
+    for x in range(int(ax), int(mid) - 3, 9):
+        _block(draw, x, ay - 3)
+    box = (mid + 5, ay - 10, mid + 16, ay + 10)
+    _label(draw, box)
+    reader = LinkReader(HexSampler(image, layout, "none", [box]), [("road", MAIN, MAIN_CASING), ("rail", RAIL, None)],
+                        IDENTITY)
+    assert reader.read(a, b, FILL, FILL)[0] == {}
+
+
+# -- pale strokes: a stroke much fainter than its line's sure strokes -------------------------
+
+def test_a_stroke_much_paler_than_a_crisp_lines_is_not_that_line():
+    """On a picture that shows the railway crisp (its sure strokes wholly its colour), a grey
+    stroke at three fifths of its colour (a thin river JPEG greyed) is not the railway: seen,
+    not found. Read before the railway's strength is known, it passes."""
+    grid, layout, image, draw = _grid_picture()
+    for row in (2, 4):
+        _rail(draw, [layout.center(Hex(1, row)), layout.center(Hex(7, row))])
+    draw.line([layout.center(Hex(1, 6)), layout.center(Hex(7, 6))], fill=_mix(RAIL, 0.6), width=3)
+    sampler = HexSampler(image, layout, "none")
+    first = LinkReader(sampler, LINES, IDENTITY)
+    steps = [(Hex(c, r), Hex(c + 1, r)) for r in (2, 4) for c in range(1, 7)]
+    assert all(set(first.read(a, b, FILL, FILL)[0]) == {"rail"} for a, b in steps)
+    pale = [(Hex(c, 6), Hex(c + 1, 6)) for c in range(1, 7)]
+    assert all(set(first.read(a, b, FILL, FILL)[0]) == {"rail"} for a, b in pale)
+    told = LinkReader(sampler, LINES, IDENTITY, first.learned())
+    assert told.learned() == {} and 1 not in told.faint  # crisp: the thresholds are a crisp picture's
+    assert all(set(told.read(a, b, FILL, FILL)[0]) == {"rail"} for a, b in steps)
+    for a, b in pale:
+        found, seen = told.read(a, b, FILL, FILL)
+        assert found == {} and seen > 0.5  # glimpsed: left for a person
+
+
+def test_a_faint_lines_pale_stroke_is_found_only_just():
+    """On a picture that shows the railway faint (blurred to 0.7 of its colour), a stroke at
+    0.42 of it (a blurred contour of a like hue) passes the lowered thresholds but is found
+    only just, for a person to decide; the railway's own strokes stay sure."""
+    grid, layout, image, draw = _grid_picture()
+    for row in (2, 4):
+        _faint_line(draw, [layout.center(Hex(1, row)), layout.center(Hex(7, row))], core=0.7, flank=0.35)
+    _faint_line(draw, [layout.center(Hex(1, 6)), layout.center(Hex(7, 6))], core=0.42, flank=0.34)
+    told = LinkReader(HexSampler(image, layout, "none"), LINES, IDENTITY, {1: Strength(0.7)})
+    assert all(told.read(Hex(c, 2), Hex(c + 1, 2), FILL, FILL)[0] == {"rail": 1.0} for c in range(1, 7))
+    from toolkit.draft.lines import LINE_SHARE
+    for c in range(1, 7):
+        found = told.read(Hex(c, 6), Hex(c + 1, 6), FILL, FILL)[0]
+        assert found == {"rail": LINE_SHARE}, found  # found, never sure

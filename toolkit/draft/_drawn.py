@@ -8,6 +8,10 @@ terrain with every set of overlays (each way its symbols are drawn), softened al
 drawing that differs least wins. A pixel that a road, railway or watercourse of the map could
 have painted may be explained by that line instead, at a price: a line crossing the hex costs
 every drawing alike, and cannot pass for a symbol it does not cover.
+
+An airfield or fort sharing its hex with a town is drawn by the map as a small sign wherever
+the hex has room (see :mod:`._signs`): such a drawing is the hex's other symbols drawn by
+hexforge with the sign laid where the picture shows it best, softened after.
 """
 
 from __future__ import annotations
@@ -15,11 +19,12 @@ from __future__ import annotations
 import itertools
 import math
 
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from ..hexes import Grid, Hex
 from ._cast import clip_image
-from .sample import HexSampler
+from ._signs import REACH, SignFinder
+from .sample import DISC, GRAIN_STEPS, SOFTEN, WORK_SIZE, HexSampler
 
 #: Overlays drawn together on one hex, at most (White Death's city hexes carry four).
 MOST_OVERLAYS = 4
@@ -38,6 +43,11 @@ BLENDS = ((1.0, 8), (0.7, 10), (0.45, 12))
 PER_OVERLAY = 1.5
 #: What a difference in grain costs (per grey level of the grain; hatchings differ by 10-20).
 GRAIN_COST = 0.3
+#: How much a sign's footprint counts besides the hex: its mean difference times this.
+SIGN_WEIGHT = 0.5
+#: ... where the drawings with a sign fit its footprint this much better (the share of the
+#: difference left) than those without.
+SIGN_SEEN = 0.5
 #: Copies of each drawing (hexforge draws trees, rocks and blocks a few ways).
 COPIES = 3
 
@@ -52,33 +62,82 @@ def overlay_sets(overlays: list[str], most: int = MOST_OVERLAYS, bases: int = 1)
 
 class Drawings:
     """Hexforge's drawings of each base terrain with each set of overlays, at the picture's hex
-    size, read the way the picture is (softened, at the working scale), made per base as needed."""
+    size, read the way the picture is (softened, at the working scale), made per base as needed.
+
+    A set the map draws with a small sign (an airfield in a town) is drawn without the sign;
+    :func:`compare` lays the sign where the picture shows it."""
 
     def __init__(self, game_map, hex_px: float, theme=None, clip=None) -> None:
+        from ..render import Theme, sign_split, sign_tile
+
         self.map = game_map
         self.clip = clip  # where the picture's colour cast clips it (see _cast.clip_levels)
         self.hex_px = hex_px
-        self.theme = theme
+        self.theme = theme = theme or Theme.default()
         self.overlays = [t.code for t in game_map.terrain_types.values() if t.overlay]
         bases = [t for t in game_map.terrain_types.values() if not t.overlay]
         self.sets = overlay_sets(self.overlays, bases=max(1, len(bases)))
+        self._styles = {code: theme.terrain_style(t) for code, t in game_map.terrain_types.items()}
+        self._split = sign_split
+        #: The sign each terrain type is drawn as beside a town (picture pixels), where it has one.
+        self.tiles = {code: tile for code, style in self._styles.items()
+                      if (tile := sign_tile(style, hex_px, theme.paper)) is not None}
         self.crops: dict[str, list] = {}
+        self.signed: dict[str, list] = {}
         self.r = None
+        self._finders: dict = {}
+        # the working scale's hex and disc (as HexSampler makes them) and the margin round the
+        # disc a sign's footprint may reach
+        k = max(1, int(hex_px // WORK_SIZE))
+        size = hex_px / k
+        reach = REACH * size + max((max(t.size) for t in self.tiles.values()), default=0) / k / 2 + 1
+        #: Working pixels kept round each drawing's disc, where a sign may lie.
+        self.margin = max(0, int(math.ceil(reach - max(3, int(DISC * size))))) if self.tiles else 0
 
-    def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image, tuple[float, float]]]:
-        """``(overlays, softened crop, grain)`` of every drawing of ``base`` (each set, each copy)."""
+    def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image, tuple[float, float], Image.Image]]:
+        """``(overlays, softened crop, grain, unsoftened crop)`` of every drawing of ``base``
+        without a sign (each set, each copy); the crops keep :attr:`margin` round the disc's
+        box, the unsoftened one what softening mixes in too."""
         known = self.crops.get(base)
         if known is None:
             known = self.crops[base] = self._draw(base)
         return known
+
+    def with_signs(self, base: str) -> list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+        """``(overlays, the overlays drawn as symbols, the overlays drawn as signs)`` of every set
+        the map draws on ``base`` with a sign."""
+        self.of(base)
+        return self.signed[base]
+
+    def signs_of(self, codes: tuple[str, ...]) -> tuple[str, ...]:
+        """The codes of a hex's terrain and overlays that the map draws as small signs (as
+        :func:`toolkit.render.sign_split` says, codes drawn alike going together)."""
+        styles = [self._styles[c] for c in codes]
+        signs = [styles[n] for n in self._split([s.symbol for s in styles])]
+        return tuple(c for c, s in zip(codes, styles) if s in signs)
+
+    def finder(self, sampler: HexSampler) -> SignFinder:
+        """The search for this map's signs on the picture ``sampler`` reads."""
+        finder = self._finders.get(id(sampler))
+        if finder is None:
+            finder = self._finders[id(sampler)] = SignFinder(sampler, self.tiles)
+        return finder
 
     def _draw(self, base: str) -> list:
         from ..game import Map
         from ..game.map import HexTerrain
         from ..render import render_map
 
+        plain, signed = [], []
+        for feats in self.sets:
+            signs = self.signs_of((base,) + feats)
+            if signs and base not in signs:
+                signed.append((feats, tuple(f for f in feats if f not in signs), signs))
+            else:
+                plain.append(feats)
+        self.signed[base] = [s for s in signed if s[1] in plain]
         per_row = 3 * COPIES
-        cells = len(self.sets) * COPIES
+        cells = len(plain) * COPIES
         rows = math.ceil(cells / per_row)
         grid = Grid(1, 2 * per_row + 1, 1, 2 * rows + 1)
         swatch = Map(id="drawings", name="drawings", grid=grid, terrain_types=dict(self.map.terrain_types),
@@ -91,18 +150,46 @@ class Drawings:
             row, col = divmod(i, per_row)
             # two columns apart: the copies of a set take each of the renderer's symbol variants
             hex = Hex(2 + 2 * col, 2 + 2 * row)
-            feats = self.sets[i // COPIES]
+            feats = plain[i // COPIES]
             swatch.hexes[hex] = HexTerrain(base, feats)
             placed.append((hex, feats))
         rendered = render_map(swatch, dpi=100, theme=self.theme)
         sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, self.map.hex_ids)
         self.r = sampler.r
+        m, pad = self.margin, self.margin + _pad(sampler.size)
         out = []
         for hex, feats in placed:
             box = sampler.box(hex)
             if box is not None:
-                out.append((feats, sampler.soft.crop(box), _grain(sampler, box, sampler.disc_mask(hex, box))))
+                raw = sampler.image.crop((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
+                soft = sampler.soft.crop((box[0] - m, box[1] - m, box[2] + m, box[3] + m))
+                out.append((feats, soft, _grain(sampler, box, sampler.disc_mask(hex, box)), raw))
         return out
+
+
+def _pad(size: float) -> int:
+    """The margin kept round an unsoftened drawing: what softening it again mixes in."""
+    return int(math.ceil(3 * max(1.0, SOFTEN * size))) + 2
+
+
+def _signed(raw: Image.Image, tiles, size: float, margin: int, mask=None) -> tuple[Image.Image, tuple[float, float]]:
+    """A drawing with signs laid on it: the unsoftened crop ``raw`` (see :meth:`Drawings.of`),
+    each ``(tile, (left, top))`` pasted (working pixels from the disc's box), softened as the
+    picture is; returns the softened crop (with ``margin``) and its grain over the disc ``mask``
+    (none without a mask)."""
+    pad = _pad(size) + margin
+    laid = raw.copy()
+    for tile, (left, top) in tiles:
+        laid.paste(tile, (left + pad, top + pad), tile)
+    blurred = laid.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * size)))
+    soft = blurred.crop((pad - margin, pad - margin, laid.width - pad + margin, laid.height - pad + margin))
+    if mask is None:
+        return soft, (0.0, 0.0)
+    grey = laid.convert("L")
+    grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
+                                 for dx, dy in GRAIN_STEPS]).crop((pad, pad, laid.width - pad, laid.height - pad))
+    across, down, diagonal, anti = ImageStat.Stat(grain, mask).mean
+    return soft, (across - down, diagonal - anti)
 
 
 def _grain(sampler: HexSampler, box, mask) -> tuple[float, float]:
@@ -122,6 +209,19 @@ def _farthest_channel(image: Image.Image) -> Image.Image:
     return ImageChops.lighter(ImageChops.lighter(r, g), b)
 
 
+def _explained(seen: Image.Image, line_colours, fill) -> Image.Image:
+    """What each pixel of ``seen`` costs at most: the cap, or its distance from a line's colour
+    (or the line's colour blended with the ``fill``, as its softened edge is) and the price."""
+    other = Image.new("L", seen.size, CAP)
+    for colour in line_colours:
+        for share, price in BLENDS:
+            mixed = tuple(int(round(f + share * (c - f))) for c, f in zip(colour, fill))
+            lut = [min(255, v + price) for v in range(256)]
+            flat = Image.new("RGB", seen.size, mixed)
+            other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut))
+    return other
+
+
 def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction, line_colours, fill,
             towards: tuple[Hex, ...] = ()):
     """``[(cost, (base, overlays)), ...]`` best first: how far the picture at ``hex`` (colour
@@ -133,29 +233,136 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
     box = sampler.box(hex)
     if box is None:
         return None
-    mask = sampler.disc_mask(hex, box)
+    identity = correction == ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    lut = None if identity else _lut(correction)
+    disc = sampler.disc_mask(hex, box)
+    grain = _grain(sampler, box, sampler.disc_mask(hex, box, towards) if towards else disc)
+    # where each sign of the map fits best in the hex; the picture is compared a margin round the
+    # disc too, where a sign placed off the centre reaches (see the footprints below)
+    m = drawings.margin
+    finder = drawings.finder(sampler) if drawings.tiles else None
+    spots = {}
+    for code in drawings.tiles if finder is not None else ():
+        found = finder.find(hex, code, correction, lut)
+        if found is not None:
+            spots[code] = found
+    wide = (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+    if m and (wide[0] < 0 or wide[1] < 0 or wide[2] > sampler.soft.width or wide[3] > sampler.soft.height):
+        wide = None
+    shift = 0 if wide is None else m
+    if wide is None:
+        mask = disc
+    else:
+        mask = Image.new("L", (wide[2] - wide[0], wide[3] - wide[1]), 0)
+        mask.paste(disc, (m, m), disc)
+        box = wide
+    # each sign's footprint at the spot where it fits best
+    footprints = {}
+    for code, ((left, top), _) in spots.items():
+        foot = Image.new("L", mask.size, 0)
+        foot.paste(255, (left + shift, top + shift), finder.templates[code].mask)
+        if foot.getbbox():
+            footprints[code] = foot
     seen = sampler.soft.crop(box)
-    grain = _grain(sampler, box, sampler.disc_mask(hex, box, towards) if towards else mask)
-    if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)):
-        seen = seen.point(_lut(correction))
-    # what a pixel costs at most: the cap, or its distance from a line's colour (or the line's
-    # colour blended with the fill, as its softened edge is) and the price
-    other = Image.new("L", seen.size, CAP)
-    for colour in line_colours:
-        for share, price in BLENDS:
-            mixed = tuple(int(round(f + share * (c - f))) for c, f in zip(colour, fill))
-            lut = [min(255, v + price) for v in range(256)]
-            flat = Image.new("RGB", seen.size, mixed)
-            other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut))
-    best: dict = {}
+    if lut is not None:
+        seen = seen.point(lut)
+    other = _explained(seen, line_colours, fill)
+    inner = None if wide is not None or not m else (m, m, m + box[2] - box[0], m + box[3] - box[1])
+
+    weighed = []
+
+    def weigh(key, drawn, drawn_grain) -> bool:
+        if inner is not None:
+            drawn = drawn.crop(inner)
+        if drawn.size != seen.size:
+            return False
+        d = ImageChops.darker(_farthest_channel(ImageChops.difference(seen, drawn)), other)
+        weighed.append((key, d, PER_OVERLAY * len(key[1]) + GRAIN_COST * math.dist(grain, drawn_grain)))
+        return True
+
     for base in bases:
-        for feats, drawn, drawn_grain in drawings.of(base):
-            if drawn.size != seen.size:
+        drawn_plain: dict = {}
+        for feats, drawn, drawn_grain, raw in drawings.of(base):
+            if not weigh((base, feats), drawn, drawn_grain):
                 return None
-            d = ImageChops.darker(_farthest_channel(ImageChops.difference(seen, drawn)), other)
-            cost = (ImageStat.Stat(d, mask).mean[0] + PER_OVERLAY * len(feats)
-                    + GRAIN_COST * math.dist(grain, drawn_grain))
-            key = (base, feats)
-            if cost < best.get(key, math.inf):
-                best[key] = cost
+            drawn_plain.setdefault(feats, []).append(raw)
+        # a set drawn with signs: its other symbols, each sign where the picture shows it best
+        for feats, kept, signs in drawings.with_signs(base):
+            if all(code in spots for code in signs):
+                laid = [(finder.templates[code].tile, spots[code][0]) for code in signs]
+                for raw in drawn_plain.get(kept, ()):
+                    weigh((base, feats), *_signed(raw, laid, sampler.size, m, sampler.masks["disc"]))
+    # a sign's footprint counts where the drawings with it fit there much better than those
+    # without it do: a sign is a small part of the hex, and there they differ most
+    signs = []
+    for code, foot in footprints.items():
+        fits = [ImageStat.Stat(d, foot).mean[0] for _, d, _ in weighed]
+        with_ = [f for (key, _, _), f in zip(weighed, fits) if code in key[1]]
+        without = [f for (key, _, _), f in zip(weighed, fits) if code not in key[1]]
+        if with_ and without and min(with_) < SIGN_SEEN * min(without):
+            signs.append(foot)
+            mask = ImageChops.lighter(mask, foot)
+    best: dict = {}
+    for key, d, extra in weighed:
+        cost = ImageStat.Stat(d, mask).mean[0] + extra + sum(SIGN_WEIGHT * ImageStat.Stat(d, f).mean[0] for f in signs)
+        if cost < best.get(key, math.inf):
+            best[key] = cost
     return sorted((c, k) for k, c in best.items())
+
+
+def signs_shown(sampler: HexSampler, drawings: Drawings, hex: Hex, terrain, correction, line_colours,
+                fill) -> tuple[str, ...]:
+    """The signs the picture shows in ``hex`` that its reading ``terrain`` (base, overlays)
+    lacks: each that, laid on hexforge's drawing of the reading where it fits best, fits the
+    picture over its footprint much better than the drawing alone (see :data:`SIGN_SEEN`; a
+    pixel a road, railway or watercourse explains costs both alike, as in :func:`compare`)."""
+    base, feats = terrain
+    box = sampler.box(hex)
+    m = drawings.margin
+    if not drawings.tiles or box is None or drawings.signs_of((base,) + tuple(feats)):
+        return ()
+    wide = (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+    if wide[0] < 0 or wide[1] < 0 or wide[2] > sampler.soft.width or wide[3] > sampler.soft.height:
+        return ()
+    copies = [(soft, raw) for f, soft, _, raw in drawings.of(base) if f == tuple(feats)]
+    if not copies:
+        return ()
+    lut = None if correction == ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)) else _lut(correction)
+    seen = sampler.soft.crop(wide)
+    if lut is not None:
+        seen = seen.point(lut)
+    finder = drawings.finder(sampler)
+    shown = []
+    for code, t in finder.templates.items():
+        found = finder.find(hex, code, correction, lut) if code not in feats else None
+        if found is None:
+            continue
+        # the footprint's square (in the wide crop), and the drawings there
+        (left, top), _ = found
+        x0, y0 = max(0, left + m), max(0, top + m)
+        x1, y1 = min(seen.width, left + m + t.w), min(seen.height, top + m + t.h)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        square = (x0, y0, x1, y1)
+        foot = Image.new("L", (x1 - x0, y1 - y0), 0)
+        foot.paste(t.mask, (left + m - x0, top + m - y0))
+        if not foot.getbbox():
+            continue
+        here = seen.crop(square)
+        cap = _explained(here, line_colours, fill)
+
+        def fit(drawn: Image.Image) -> float:
+            return ImageStat.Stat(ImageChops.darker(_farthest_channel(ImageChops.difference(here, drawn)), cap),
+                                  foot).mean[0]
+        pad = _pad(sampler.size)
+        alone = with_sign = math.inf
+        for soft, raw in copies:
+            alone = min(alone, fit(soft.crop(square)))
+            # raw keeps pad more than soft round it
+            laid = raw.crop((x0, y0, x1 + 2 * pad, y1 + 2 * pad))
+            laid.paste(t.tile, (left + m - x0 + pad, top + m - y0 + pad), t.tile)
+            laid = laid.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * sampler.size)))
+            with_sign = min(with_sign, fit(laid.crop((pad, pad, pad + x1 - x0, pad + y1 - y0))))
+        if with_sign < SIGN_SEEN * alone:
+            shown.append(code)
+    return tuple(shown)

@@ -22,6 +22,12 @@ INK = 0.8
 #: A pixel this much nearer a mix of one line's colours than of a like line's (in RGB levels)
 #: is that line's, beside the other (see :meth:`StrokeReader._one_of_alike`).
 APART = 40.0
+#: A pixel this much nearer (RGB levels) a mix of a line's colour than of a road's colours and
+#: casing is plainly that line's, not the casing's (a railway drawn against a road's edge).
+PLAIN = 25.0
+#: A pixel holding this much of a dark line's colour is the line itself, whatever its hue (a
+#: casing's antialiased edge is a blend, paler).
+SOLID = 0.95
 #: A stroke covers this share of its course from one step to the next (a dashed track does).
 UNBROKEN = 0.6
 #: A pixel is taken for a line's colour when at least this much of it is that colour.
@@ -186,7 +192,7 @@ class StrokeReader:
                                   and sum(alphas[start:i]) >= self.limits[line][2]):
                     raw.append([start, i - 1, labels[start]])
                 start = i
-        return self._uncase(raw, labels, alphas), labels.count(-2)
+        return self._uncase(raw, labels, alphas, inks, fill), labels.count(-2)
 
     def _judged(self, points, fill, centre, along) -> tuple[list[int], list[float], list]:
         """Per point: the line index its pixel is (-1: none, -2: hidden or off the picture),
@@ -309,11 +315,16 @@ class StrokeReader:
                     best = min(best, math.sqrt(sum((w[c] - a * v[c] - b * u[c]) ** 2 for c in range(3))))
         return best
 
-    def _uncase(self, raw: list, labels: list[int], alphas: list[float]) -> list[tuple[float, float, int]]:
+    def _uncase(self, raw: list, labels: list[int], alphas: list[float], inks=None,
+                fill=None) -> list[tuple[float, float, int]]:
         """A road's casing (a dark edge each side) joins the road; what is left of a dark run
         beside it, wider than the casing on its other side, is a line of its own (a railway
         drawn beside the road). The casing's width is read where it shows alone: the narrower
-        edge where both are runs, else the ink of the faint edge on the other side."""
+        edge where both are runs, else the ink of the faint edge on the other side. Where the
+        pixels tell the casing's colour from the line's (``inks``: the pixels read), the casing
+        ends at the first pixel plainly of the line's colour, and a faint rest none of whose
+        pixels leans to the line's colour more than the casing's is the casing's antialiased
+        edge."""
         if not self.cased_by:
             return [tuple(r) for r in raw]
         out = [list(r) for r in raw]
@@ -338,15 +349,31 @@ class StrokeReader:
                 side = -next(iter(edges))
                 faint = self._edge_ink(labels, alphas, core, side, next(iter(edges.values()))[2])
                 casing = min(widths[0], faint or 0.5 + 0.2 * (core[1] - core[0] + 1))
+            core_peak = max(alphas[math.ceil(core[0]):math.floor(core[1]) + 1], default=0.0)
             for side, edge in edges.items():
+                if core_peak < CORE and max(alphas[math.ceil(edge[0]):math.floor(edge[1]) + 1], default=0.0) >= SOLID:
+                    continue  # a faint run's casing is no darker than it: a line beside it
+                # (from the core outward) how much more each pixel is the line's than the casing's
+                leans = [] if inks is None else [
+                    self._unmixed(inks[k], fill, core[2]) - self._unmixed(inks[k], fill, edge[2])
+                    if inks[k] is not None else 0.0
+                    for k in (range(math.ceil(edge[0]), math.floor(edge[1]) + 1) if side > 0
+                              else range(math.floor(edge[1]), math.ceil(edge[0]) - 1, -1))]
+                cut = next((k for k, lean in enumerate(leans) if lean >= PLAIN), None)
+                cut = casing if cut is None else min(casing, cut)
                 if side > 0:
-                    edge[0] += casing
+                    edge[0] += cut
                 else:
-                    edge[1] -= casing
+                    edge[1] -= cut
                 # what is left must show as a stroke itself (not a casing's antialiased fringe)
                 rest = alphas[math.ceil(edge[0]):math.floor(edge[1]) + 1]
                 _, faint, ink = self.limits[edge[2]]
-                if not rest or not (max(rest) >= CORE or max(rest) >= faint and sum(rest) >= ink):
+                # (only where the line shows crisp and no pixel of the rest is wholly dark, as no
+                # casing's antialiased edge is: JPEG bleeds a road's red into a railway's core
+                # beside it, blur mixes their colours)
+                plain = (not leans or edge[2] in self.faint or max(rest, default=0.0) >= SOLID
+                         or any(lean > 0 for lean in leans[math.ceil(cut):]))
+                if not rest or not plain or not (max(rest) >= CORE or max(rest) >= faint and sum(rest) >= ink):
                     edge[1] = edge[0] - 1
         return [tuple(r) for r in out if r[1] - r[0] >= 0]
 

@@ -22,8 +22,8 @@ from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
 from ._cast import clip_levels, first_correction, refine
+from ._drawn import Drawings, compare, signs_shown
 from ._pixels import fix
-from ._drawn import Drawings, compare
 from ._tints import settle
 from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
 from .lines import LinkReader, line_paths
@@ -147,7 +147,7 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
     drawn: dict[Hex, list[Doubt]] = {}
     if palette.drawn:
         redrawn = _redraw(game_map, sampler, readings, hex_doubts(readings, palette, game_map.grid), correction,
-                          theme, towards)
+                          theme, towards, raw)
         for hex, (terrain, doubt) in redrawn.items():
             readings[hex] = replace(readings[hex], base=terrain[0], features=terrain[1])
             drawn[hex] = [doubt]
@@ -163,16 +163,17 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
 
 
 def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], doubts_of: dict, correction,
-            theme, towards: dict[Hex, list[Hex]]) -> dict[Hex, tuple[Terrain, Doubt]]:
-    """The terrain of each hex whose base or overlays were read with doubt, by comparing it with
-    hexforge's drawing of every base it may be with every set of overlays (see :mod:`._drawn`):
-    ``hex -> (terrain, the comparison's doubt)``."""
+            theme, towards: dict[Hex, list[Hex]], looks: dict[Hex, Look]) -> dict[Hex, tuple[Terrain, Doubt]]:
+    """The terrain of each hex whose base or overlays were read with doubt, or that shows a
+    small sign its reading lacks, by comparing it with hexforge's drawing of every base it may
+    be with every set of overlays (see :mod:`._drawn`): ``hex -> (terrain, the comparison's
+    doubt)``. ``looks`` are the hexes' looks (uncorrected)."""
     def least(doubts, readers) -> float:
         return min([d.confidence for d in doubts if d.reader.startswith(readers)] + [1.0])
     doubtful = [h for h, doubts in doubts_of.items() if least(doubts, ("terrain", "overlay", "drawn")) < REDRAW_BELOW]
-    if not doubtful:
-        return {}
     drawings = Drawings(game_map, sampler.layout.size, theme, clip_levels(correction))
+    if not doubtful and not drawings.tiles:
+        return {}
     colours = []
     for kind in game_map.line_types.values():
         style = theme.line_style(kind)
@@ -181,6 +182,14 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
         style = theme.hexside_style(kind)
         colours += [style.colour] + ([style.edge] if style.edge else [])
     colours = list(dict.fromkeys(tuple(c) for c in colours))
+    if drawings.tiles:
+        # a small sign (an airfield beside a town) the reading lacks, wherever the map placed it
+        sure = set(readings) - set(doubtful)
+        for hex in sorted(sure):
+            look = looks.get(hex)
+            if look is not None and signs_shown(sampler, drawings, hex, readings[hex].terrain, correction, colours,
+                                                look.corrected(*correction).mode):
+                doubtful.append(hex)
     out = {}
     for hex in doubtful:
         r = readings[hex]
@@ -308,7 +317,8 @@ def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, f
     """The roads and railways read across every hexside: ``side -> (found, largest share
     seen, whether either hex is textured)`` (see :meth:`~toolkit.draft.lines.LinkReader.read`). A picture that shows a line
     fainter than a crisp one (a thin railway blurred to half its colour) is read again, that
-    line judged by how its sure strokes showed."""
+    line judged by how its sure strokes showed; on one that shows every line crisp, the sides
+    where a line was found are (a stroke much paler than its line's sure strokes is not it)."""
     pairs: dict[Hexside, tuple[Hex, Hex, bool]] = {}
     for hex in draft.hexes:
         for other in game_map.grid.neighbours(hex):
@@ -323,7 +333,11 @@ def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, f
     reader = LinkReader(sampler, lines, draft.correction)
     read = read_all(reader)
     again = LinkReader(sampler, lines, draft.correction, reader.learned())
-    return read_all(again) if again.limits != reader.limits else read
+    if again.limits != reader.limits:
+        return read_all(again)
+    # the same thresholds: the lines found are judged again against how their line shows
+    return {side: (*again.read(a, b, fill[a], fill[b], textured), textured) if read[side][0] else read[side]
+            for side, (a, b, textured) in pairs.items()}
 
 
 

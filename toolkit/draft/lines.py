@@ -37,6 +37,20 @@ STEP = 0.06
 REACH = 0.12
 #: The widest run across a stroke still taken for a line (a town's block or a wood is wider).
 THIN = 0.16
+#: How far aside (of the hex size) a stroke seen on one side of a hexside may cross a scan of
+#: the other side.
+DRIFT = 0.15
+#: A point this near (working pixels) a hex's side lies on its grid line.
+GRID_LINE = 1.5
+#: A stroke whose colour peaks at under this share of its line's learned strength (the median
+#: along it, in the hex where it shows more) is found only just, left for a person: blurred hill contours of a like hue pass a
+#: faint line's lowered thresholds (on the bundled maps such true lines were a few in a hundred).
+PALE = 0.65
+#: ... and of a line the picture shows crisp, under this share is no stroke of it: JPEG greys a
+#: thin blue river to a railway's hue at two thirds of its ink (0.62-0.66 of the railway's
+#: peak on White Death; its railways and roads showed at 0.96 or more, its rivers, greyed
+#: too, at 0.76 or more of the rivers' peak).
+SHARP_PALE = 0.7
 #: A line's strength is learned from this many points on its sure strokes (a few links' worth).
 LEARN_POINTS = 24
 
@@ -85,9 +99,12 @@ class LinkReader(StrokeReader):
         seeds = []
         left: dict[int, list[float]] = {}  # per side of the hexside: the scans not yet looked at
 
+        scanned: dict[int, list] = {-1: [], 1: []}  # per side: the depths scanned, and their runs
+
         def scan(sign, depth, fill, centre) -> bool:
             points = [at(sign, depth * dist, t) for t in ts]
             found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
+            scanned[sign].append((depth, found))
             for first, last, index in found:
                 # a run that reaches an end of the scan runs along the side, not across it
                 if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
@@ -142,15 +159,24 @@ class LinkReader(StrokeReader):
             into_b = self._follow(pb or pa, way, index, fill_b, cb, m, n, dist, bool(pa and pb), textured, fill_a)
             hits = into_a[0] + into_b[0] + 1 + bool(pa and pb)
             # the scan that did not see the stroke counts against it, unless a label hid it there
+            # (on every scan of that side: one deeper, clear of labels where the stroke would
+            # cross it and of runs wider than a line near there, would have shown it; not one
+            # nearer the side, which a stroke crossing by a corner may pass)
             missed = 0
             if not (pa and pb):
                 sign = 1 if pa else -1
-                missed = 0 if self._hidden(*at(sign, SCANS[0] * dist, seed[2]), cb if pa else ca) else 1
+                aside = int(DRIFT * dist)
+                k = seed[2] - ts[0]
+
+                def clear(depth, runs) -> bool:
+                    return not self._hidden(*at(sign, depth * dist, seed[2]), cb if pa else ca) and not any(
+                        last - first + 1 > THIN * dist and first - aside <= k <= last + aside for first, last, _ in runs)
+                missed = 1 if any(clear(depth, runs) for depth, runs in scanned[sign] if depth >= SCANS[0]) else 0
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
             share = hits / max(1, looked)
             reached = [into_a[2], into_b[2]]
             near_side = min(o[1] for o in (a_seed, b_seed) if o is not None) <= SCANS[0] * dist + 0.5
-            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][1] >= 2 and near_side:
+            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][0] >= 2 and near_side:
                 # hidden under a name to the hex's middle on one side: a line that crosses
                 # the side and is followed on in the other hex runs on under it, but only
                 # just found (not a stroke seen only a step or two, a symbol's or a hatching's,
@@ -160,6 +186,14 @@ class LinkReader(StrokeReader):
                 # a stroke that does not run on into both hexes is no link (a line passing
                 # by, a symbol's edge); seen on one side, it leaves the reading unsure
                 share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
+            if share >= needed and index in self.strengths:
+                paleness = self._paleness(index, into_a[3], fill_a, into_b[3], fill_b)
+                if index not in self.faint and paleness < SHARP_PALE:
+                    # a line this picture shows crisp is as dark wherever it runs: a paler stroke
+                    # is another line's (a thin river's blue that JPEG greyed), glimpsed
+                    share = round(0.95 * needed, 3)
+                elif paleness < PALE:
+                    share = needed  # found only just: a paler stroke of a like hue (a blurred contour)
             best[index] = max(best.get(index, 0.0), round(share, 3))
             # a stroke seen crossing and followed well into one hex, lost in the other (faint
             # on a dark fill), leaves the side unsure however little of it the other showed
@@ -172,6 +206,21 @@ class LinkReader(StrokeReader):
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
         seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
+
+    def _paleness(self, index: int, trail_a: list, fill_a, trail_b: list, fill_b) -> float:
+        """How strongly the stroke followed along ``trail_a`` and ``trail_b`` (points with their
+        heading, in the hexes of fill ``fill_a`` and ``fill_b``) shows its line's colour, against
+        how the line's sure strokes on this picture did (see :meth:`learned`): the median of
+        its most inked pixels across, over the line's learned peak (1: as strongly), in the hex
+        where it shows the more strongly (on a fill near the line's colour, a road into a
+        city's dark red, blur leaves little of it)."""
+        reach = max(3, int(math.ceil(0.5 * THIN * self.sampler.size)))
+        best = None
+        for trail, fill in ((trail_a, fill_a), (trail_b, fill_b)):
+            if trail:
+                peaks = sorted(self.across(x, y, (wx, wy), index, fill, reach) for x, y, wx, wy in trail)
+                best = max(best or 0.0, peaks[len(peaks) // 2])
+        return 1.0 if best is None else best / max(1e-6, self.strengths[index].peak)
 
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
                 textured=False, behind=None) -> tuple[int, int, bool | None, list]:
@@ -195,6 +244,7 @@ class LinkReader(StrokeReader):
         coasted = 0.0   # how far the search went on without seeing the stroke
         inside = 0      # steps it could be seen on inside this hex (past the side)
         patched = 0     # steps inside this hex lost in patches of line colour (not under names)
+        named = 0       # steps inside this hex hidden under names and ids
         ended = False   # whether it was missed before the side (a stroke that ends short of it)
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
             # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
@@ -228,6 +278,12 @@ class LinkReader(StrokeReader):
             # (where symbols fill the hex: elsewhere nothing else is drawn to be mistaken for it)
             near = [(o, w) for o, w in sorted(near, key=lambda v: abs(v[0]))
                     if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, here, centre)][:1]
+            on_grid = bool(near) and covered and _on_side((qx + near[0][0] * px, qy + near[0][0] * py), (lx, ly), centre,
+                                                          inward, dist)
+            if on_grid:
+                # a hexside's grid line, dark like a railway (beside an id that hides the
+                # stroke): not the stroke, which is looked for on its heading, no wider
+                near = []
             if near:
                 o, _ = near[0]
                 nx, ny = qx + o * px, qy + o * py
@@ -254,11 +310,12 @@ class LinkReader(StrokeReader):
                 if covered or patch or under:
                     # under a name, a symbol or another line: look on beyond it
                     x, y = qx, qy
-                    coasted += step
+                    coasted += 0.0 if on_grid else step
                     patched += patch and not covered and depth >= 0
+                    named += covered and depth >= 0
                 else:
                     x, y = qx, qy
-                    coasted += step
+                    coasted += 0.0 if on_grid else step
                     looked += 1
                     inside += depth >= 0
                     ended = ended or depth < 0
@@ -279,8 +336,31 @@ class LinkReader(StrokeReader):
                 # town, may run on into them)
                 if inside == 1 and patched:
                     return hits, looked, False, trail
+                # (a stroke seen on one side of the hexside only and never inside this hex,
+                # though it could have been, did not reach into it: a block beside a name, not a
+                # line running on under it)
+                if inside and not hits and not paired:
+                    return hits, looked, False, trail
+                # (seen once only, at the end of a course names hid, it is as good as hidden)
+                if inside == 1 and hits == 1 and named >= 2:
+                    return hits, looked, None, trail
                 return hits, looked, True if inside else False if ended else None, trail
         return hits, looked, False, trail
+
+
+def _on_side(point, last, centre, inward, dist) -> bool:
+    """True if ``point`` (working pixels) lies on a side of the hex centred at ``centre`` (its
+    grid line), reached from ``last`` along that side rather than across it (``inward``: from
+    the side crossed into the hex; ``dist``: between neighbouring centres)."""
+    heading = _unit(point[0] - last[0], point[1] - last[1])
+    for k in range(6):
+        a = math.pi / 3 * k
+        c, s = math.cos(a), math.sin(a)
+        v = (-(c * inward[0] - s * inward[1]), -(s * inward[0] + c * inward[1]))  # out of the hex
+        off = (point[0] - centre[0]) * v[0] + (point[1] - centre[1]) * v[1]
+        if abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6:
+            return True
+    return False
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:

@@ -16,6 +16,9 @@ _EXPORTS = {
     "build_map": "mapimage",
     "Theme": "theme",
     "overlay": "overlay",
+    # what a reader of a map looks for (the drafter): the small signs of airfields and forts
+    "sign_split": "_mapsymbols",
+    "sign_tile": "_mapsymbols",
     # counters and sheets (issue: counters)
     "render_counter": "counters",
     "build_counters": "sheets",

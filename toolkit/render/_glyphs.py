@@ -13,11 +13,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ._raster import snap
+from ._raster import ink, snap
 from .fonts import font
 
 __all__ = ["text_sprite", "text_box", "paste_text", "paste_label", "label_box", "label_layout",
-           "GlyphDraw"]
+           "label_tiles", "GlyphDraw"]
 
 
 @lru_cache(maxsize=4096)
@@ -84,6 +84,32 @@ def label_layout(text: str, size: float, bold: bool, family: str, anchor: str = 
     """What :func:`paste_label` pastes for ``text`` anchored at ``(0, 0)``: ``(mask core, x, y,
     width, height)`` per piece (cached)."""
     return _label_layout(text, size, bold, family, anchor)
+
+
+@lru_cache(maxsize=8192)
+def label_tiles(text: str, size: float, bold: bool, family: str, anchor: str, fill: tuple,
+                ground: tuple) -> tuple | None:
+    """:func:`label_layout` with each piece's mask already pasted in ``fill`` over ``ground``
+    (RGB cores to copy as they are): a label over a knock-out box of ``ground`` is then
+    copied, not blended through its masks, with the same pixels (cached). None if two pieces
+    overlap (a small font): the second would cover the first's ink with its ground."""
+    layout = _label_layout(text, size, bold, family, anchor)
+    for k, (_, x, y, w, h) in enumerate(layout):
+        if any(x < x1 + w1 and x1 < x + w and y < y1 + h1 and y1 < y + h for _, x1, y1, w1, h1 in layout[:k]):
+            return None
+    pieces = [text[i:i + 2] for i in range(0, len(text), 2)]
+    return tuple((_knocked_piece(p, size, bold, family, fill, ground), x, y, w, h)
+                 for p, (_, x, y, w, h) in zip(pieces, layout))
+
+
+@lru_cache(maxsize=4096)
+def _knocked_piece(piece: str, size: float, bold: bool, family: str, fill: tuple, ground: tuple):
+    """The mask of a piece of text pasted in ``fill`` onto a tile of ``ground`` (pillow's core),
+    exactly as :func:`paste_label` pastes it onto that colour."""
+    mask = _glyph(piece, size, bold, family)[0]
+    tile = Image.new("RGB", mask.size, tuple(ground))
+    tile.im.paste(ink(fill), (0, 0, mask.width, mask.height), mask.im)
+    return tile.im
 
 
 @lru_cache(maxsize=4096)

@@ -26,14 +26,14 @@ from PIL import Image, ImageDraw
 
 from ..game import Game, Map, TerrainType
 from ..hexes import Hex, Layout
-from ._glyphs import label_layout, paste_text
+from ._glyphs import label_layout, label_tiles, paste_text
 from ._mapedges import EDGE_SIDES, EdgeLayer, side_colour
 from ._mapgeom import Boxes, meets
 from ._mapids import HexIdLayer
 from ._maplines import LineLayer
 from ._mapmarkers import MarkerLayer
 from ._mapnames import NameLayer
-from ._mapsymbols import SIGNS, VARIANTS, sprite
+from ._mapsymbols import VARIANTS, sign_split, sprite
 from ._mapwater import _WATER_SHAPES, WaterLayer  # noqa: F401 (the shapes kept: tests empty them here)
 from ._raster import Canvas, Recorder, ink
 from .theme import TerrainStyle, Theme, rgb
@@ -232,10 +232,16 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
             anchor, paste, floor = self.id_anchor, core.paste, math.floor
             for n in order:
                 x, y, (x0, y0, x1, y1), (colour, knock), label = self.ids[n]
+                X, Y = floor(x + 0.5) - ox, floor(y + 0.5) - oy   # snap()
                 if knock is not None:
                     paste(ink(knock), (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
+                    # the box is of one colour under the id: its pieces come ready inked on it
+                    tiles = label_tiles(label, size, bold, family, anchor, colour, knock)
+                    if tiles is not None:
+                        for tile, gx, gy, w, h in tiles:
+                            paste(tile, (X + gx, Y + gy, X + gx + w, Y + gy + h))
+                        continue
                 c = ink(colour)
-                X, Y = floor(x + 0.5) - ox, floor(y + 0.5) - oy   # snap()
                 for mask, gx, gy, w, h in label_layout(label, size, bold, family, anchor):
                     paste(c, (X + gx, Y + gy, X + gx + w, Y + gy + h), mask)
         if bare:
@@ -324,12 +330,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         airfield in a town) would hide it, or be hidden under it, so it becomes a sign placed
         like a marker, clear of the roads (see :meth:`markers`)."""
         styles = [self.style_of(code) for code in codes]
-        points = [s for s in styles if s.symbol in SIGNS or s.symbol in ("city", "town", "village")]
-        if len(points) < 2:
-            return codes, ()
-        signs = [s for s in points if s.symbol in SIGNS]
-        if len(signs) == len(points):
-            signs = signs[1:]   # two signs alone: the first keeps its whole symbol
+        signs = [styles[n] for n in sign_split([s.symbol for s in styles])]
         return tuple(c for c, s in zip(codes, styles) if s not in signs), tuple(signs)
 
     def _grid_lines(self, draw, local, order) -> None:

@@ -70,10 +70,10 @@ class LineLayer:
         crossings += self._watercourse_crossings(paths, [kind for _, kind, line in styled if len(line.hexes) > 1],
                                                  water_width)
         self._bridges(canvas, crossings, water_width)
+        # the same points as arrays, made once for the bridges, the canvas, the markers and the names
+        self.line_arrays = [np.asarray(pts, dtype=float).reshape(-1, 2) for _, pts in paths]
         self._water_hex_bridges(canvas, paths, [kind for _, kind, line in styled if len(line.hexes) > 1])
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
-        # the same points as arrays, made once for the canvas, the markers and the names
-        self.line_arrays = [np.asarray(pts, dtype=float).reshape(-1, 2) for _, pts in paths]
         for (style, _), drawn in zip(paths, self.line_arrays):   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
                 canvas.line(drawn, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
@@ -183,10 +183,10 @@ class LineLayer:
         # wider than a hexside's bridge: the deck shows on both sides of the road all the way
         reach, half_w = self.px(0.07), self.px(0.08)
         first = len(getattr(canvas, "items", ()))
-        for (style, pts), kind in zip(paths, kinds):
+        for (style, pts), kind, drawn in zip(paths, kinds, self.line_arrays):
             if style.key == "watercourse" or not kind.bridges or len(pts) < 2:
                 continue
-            line = LineString(pts)
+            line = LineString(drawn)   # from the array: the same points, made faster
             near = tree.query(line, predicate="intersects")
             if not len(near):
                 continue

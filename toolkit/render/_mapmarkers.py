@@ -12,7 +12,7 @@ from shapely.geometry import LineString
 
 from ..hexes import Hex
 from ._mapedges import _darker, side_colour
-from ._mapsymbols import sign
+from ._mapsymbols import SIGN_SCALE, sign
 from .theme import rgb
 
 
@@ -72,7 +72,7 @@ class MarkerLayer:
         return texts
 
     #: The size of a sign against its symbol's when it fills a hex of its own.
-    SIGN_SCALE = 0.5
+    SIGN_SCALE = SIGN_SCALE
 
     #: Where in its hex a marker may go (fractions of the hex size from the centre): a grid
     #: fine enough to slip between the roads of a junction.

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from .theme import TerrainStyle
 
-__all__ = ["sprite", "sign", "VARIANTS", "SIGNS"]
+__all__ = ["sprite", "sign", "sign_split", "sign_tile", "VARIANTS", "SIGNS", "SIGN_SCALE"]
 
 SS = 3          # supersampling of sprites
 VARIANTS = 3    # variants of each symbol
@@ -65,6 +65,24 @@ def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0,
 #: a hex holds another such symbol (Demyansk's airfield in a town): the centre of each
 #: symbol's ink in its sprite (fractions of the hex size), which becomes the sign's centre.
 SIGNS = {"airfield": (0.0, 0.08), "fort": (0.0, 0.05)}
+#: The size of a sign against its symbol's when it fills a hex of its own.
+SIGN_SCALE = 0.5
+#: Symbols of a settlement: a place a sign shares its hex with.
+SETTLEMENTS = ("city", "town", "village")
+
+
+def sign_split(symbols) -> tuple[int, ...]:
+    """Which of a hex's symbols (the ``symbol`` of each of its terrain styles, in the hex's
+    order) are drawn as a small :func:`sign` rather than a sprite: an airfield or fort in a hex
+    with another such symbol or a settlement would hide it, or be hidden under it (Demyansk's
+    airfield in a town). Two signs alone: the first keeps its whole symbol."""
+    points = [n for n, s in enumerate(symbols) if s in SIGNS or s in SETTLEMENTS]
+    if len(points) < 2:
+        return ()
+    signs = [n for n in points if symbols[n] in SIGNS]
+    if len(signs) == len(points):
+        signs = signs[1:]
+    return tuple(signs)
 
 
 @lru_cache(maxsize=256)
@@ -94,6 +112,12 @@ def sign(style: TerrainStyle, size: float, scale: float, halo: tuple) -> Image.I
     out.putalpha(alpha.filter(ImageFilter.GaussianBlur(0.6)))
     out.alpha_composite(ink)
     return out
+
+
+def sign_tile(style: TerrainStyle, size: float, paper: tuple) -> Image.Image | None:
+    """The sign a map ``size`` pixels a hex draws for ``style`` (see :func:`sign_split`), rimmed
+    with the ``paper`` colour, its centre at the tile's: what a reader of the map looks for."""
+    return sign(style, size, SIGN_SCALE, paper)
 
 
 def _w(scale: float, frac: float) -> int:

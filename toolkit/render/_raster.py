@@ -120,8 +120,9 @@ class Canvas:
                 continue
             first, last = k == 0, k + step + 2 >= n
             joints = tuple(i - k for i in sharp[bisect_right(sharp, k):bisect_left(sharp, end - 1)])
-            self._ops.append(("line", snapped[k:end].copy(), fill, w, (round_ends and first, round_ends and last),
-                              joints))
+            # flat whole numbers and the packed ink: what the drawing core takes, made once
+            self._ops.append(("line", snapped[k:end].ravel().tolist(), ink(fill), w,
+                              (round_ends and first, round_ends and last), joints))
             px, py = xs[k:end], ys[k:end]
             self._bin([(min(px), min(py), max(px), max(py))], width / 2)
 
@@ -135,13 +136,15 @@ class Canvas:
         snapped = self._snap(pts)
         starts = np.arange(0, len(pts), 16)
         lo, hi = np.minimum.reduceat(pts, starts).tolist(), np.maximum.reduceat(pts, starts).tolist()
+        c = ink(fill)
         for k, (x0, y0), (x1, y1) in zip(starts.tolist(), lo, hi):
-            self._ops.append(("segments", snapped[k:k + 16], fill, w))
+            self._ops.append(("segments", snapped[k:k + 16].ravel().tolist(), c, w))
             self._bin([(x0, y0, x1, y1)], width / 2)
 
     def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
-        self._ops.append(("polygon", self._snap(points), fill, outline, max(1, round(width * self.factor))))
+        self._ops.append(("polygon", self._snap(points).ravel().tolist(), None if fill is None else ink(fill),
+                          None if outline is None else ink(outline), max(1, round(width * self.factor))))
         self._bin([_box(points)], width / 2)
 
     def shape(self, geom, fill=None, outline=None, width: float = 1) -> None:
@@ -300,16 +303,10 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
     Y0``: the crop's top-left corner in supersampled map pixels (``off``: the same as an
     int32 array, ``shift``: as ``(X0, Y0)`` repeated, both made once per crop)."""
     kind = op[0]
-
-    def tr(points) -> list:
-        if len(points) * 2 <= len(shift):   # short pieces: cheaper than an array subtraction
-            return list(map(_sub, points.ravel().tolist(), shift))
-        return (points - off).ravel().tolist()
-
     if kind == "line":
-        _, points, fill, w, round_ends, joints = op
-        flat = tr(points)
-        c = ink(fill)
+        _, points, c, w, round_ends, joints = op
+        # flat whole numbers moved into the crop (plain Python: cheaper than arrays for pieces)
+        flat = list(map(_sub, points, shift if len(points) <= len(shift) else (X0, Y0) * (len(points) // 2)))
         core.draw_lines(flat, c, w)
         if w > 2:
             # discs as _dot draws them, inline (a map draws thousands)
@@ -328,24 +325,29 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
                 x, y = flat[-2] - lo, flat[-1] - lo
                 ellipse((x, y, x + span, y + span), c, 1)
     elif kind == "segments":
-        _, points, fill, w = op
-        flat = tr(points)
-        c = ink(fill)
+        _, points, c, w = op
+        flat = list(map(_sub, points, shift if len(points) <= len(shift) else (X0, Y0) * (len(points) // 2)))
+        line = core.draw_lines
         for i in range(0, len(flat), 4):
-            core.draw_lines(flat[i:i + 4], c, w)
+            line(flat[i:i + 4], c, w)
     elif kind == "polygon":
         _, points, fill, outline, w = op
-        flat = tr(points)
+        flat = list(map(_sub, points, shift if len(points) <= len(shift) else (X0, Y0) * (len(points) // 2)))
         if fill is not None:
-            core.draw_polygon(flat, ink(fill), 1)
+            core.draw_polygon(flat, fill, 1)
         if outline is not None:
-            c = ink(outline)
-            core.draw_lines(flat + flat[:2], c, w)
+            core.draw_lines(flat + flat[:2], outline, w)
             if w > 2:
                 for i in range(0, len(flat), 2):
-                    _dot(core, flat[i], flat[i + 1], w, c)
+                    _dot(core, flat[i], flat[i + 1], w, outline)
     elif kind == "shape":
         _, rings, fill, outline, w, joints = op
+
+        def tr(points) -> list:
+            if len(points) * 2 <= len(shift):   # short rings: cheaper than an array subtraction
+                return list(map(_sub, points.ravel().tolist(), shift))
+            return (points - off).ravel().tolist()
+
         if fill is not None and len(rings) == 1:
             core.draw_polygon(tr(rings[0]), ink(fill), 1)
         elif fill is not None:
