@@ -91,11 +91,11 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         at = _crossed_at(sampler, a, b, [c for c in crossing if c is not None], size, [grid_rgb] + drawn)
         ts = tuple(t for t in _CROSSED_TS if abs(t - at) >= BRIDGE - 1e-9)  # (0.5 - 0.3 < 0.2 in floats)
     else:
-        ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+        ts = _SIDE_TS
     # where a name or marker is printed over the hexside, it says nothing; a side (nearly) all
     # under one is looked at through it: what shows between its letters (an id's dark digits
     # among trees, JPEG'd, looked like a partial lake) is not read, but leaves the side unsure
-    clear = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+    clear = _unlabelled(sampler, a, b, ts, size)
     named = len(clear) < 3
     ts = ts if named else clear
     across = _across(sampler, side, ts, fill_a, fill_b, size)
@@ -129,9 +129,11 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             # own colour beside the other's band (a lake drawn under a river, at hexforge's widths,
             # may be all but hidden by it: the side is read as the river, unsure if it fits better)
             under = next(s[1] for s in sides if s[0] == code[0])
-            key = (under, colour, edge)
+            banded = tuple(w is not None for w, _, _ in found)
+            key = (under, colour, edge, banded)
             if key not in beside:
-                beside[key] = _beside(across, ts, 0.1 * size, under, (colour, edge or colour), sampler.correction)
+                beside[key] = _beside(across, ts, 0.1 * size, under, (colour, edge or colour), sampler.correction,
+                                      banded)
             hidden = beside[key] < BESIDE
         else:
             hidden = False
@@ -178,6 +180,20 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     return best[:2], seen, sure, tuple(others)
 
 
+def under_name(sampler, side, size) -> bool:
+    """Whether a name or marker is printed over (nearly) all of ``side``: all but two of its
+    samples or more (such a side is not read, see :func:`read_hexside`)."""
+    a, b = sampler.layout.hexside_segment(side)
+    return len(_unlabelled(sampler, a, b, _SIDE_TS, size)) < 3
+
+
+def _unlabelled(sampler, a, b, ts, size) -> list[float]:
+    """The ``ts`` along the side a-b that no name or marker covers."""
+    return [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+
+
+#: Where along a side its feature is read (away from the corners, where the sides meeting it lie).
+_SIDE_TS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 #: Where along a side a road or railway crosses is looked for, and the side read around it.
 _CROSSED_TS = tuple(round(0.05 * i, 2) for i in range(3, 18))
 #: A bridge hides a side's feature this far along it (of the side's length) either side of
@@ -336,16 +352,18 @@ def side_combos(game_map, sides, theme) -> list[tuple[tuple[str, str], str]]:
     return out
 
 
-def _beside(across, ts, reach, under, over, corr) -> float:
+def _beside(across, ts, reach, under, over, corr, banded) -> float:
     """The share of the samples in the middle of a side (away from the features of the sides
     meeting it at its corners) where a feature drawn under another (a lake under a river:
     ``under`` its colour, ``over`` the other's colour and edge) shows its own colour within
-    ``reach`` of the side: a pixel more than half of it, nearer a blend of it with the fill than
-    any blend of the other's colours."""
+    ``reach`` of the side beside the other's band: a pixel more than half of it, nearer a blend
+    of it with the fill than any blend of the other's colours. Only the samples where the
+    other's band shows (``banded``) tell: where a bridge hides the river, its deck's greys
+    beside a line's dark stroke are no lake."""
     alpha = blend_alpha(under, corr, 60.0)
     shows = middle = 0
-    for t, (profile, a_sign, local_a, local_b) in zip(ts, across):
-        if not 0.25 < t < 0.75:
+    for t, (profile, a_sign, local_a, local_b), band in zip(ts, across, banded):
+        if not 0.25 < t < 0.75 or not band:
             continue
         middle += 1
         for k, c in profile:
