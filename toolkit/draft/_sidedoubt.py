@@ -102,14 +102,7 @@ def course_gaps(grid, hexsides: dict, sides) -> dict[Hexside, Doubt]:
     river drawn as a curve that leaves the side for the hex beside it, so the hexside reader
     finds too little of it there): rivers seldom end twice on one side. ``sides`` are the
     hexsides read."""
-    return {side: Doubt("hexside", KIND_BREAK, ("no feature", kind), side)
-            for side, kind in gap_kinds(grid, hexsides, sides).items()}
-
-
-def gap_kinds(grid, hexsides: dict, sides) -> dict[Hexside, str]:
-    """The hexsides of ``sides`` without a feature in ``hexsides`` where a course of one kind
-    stops at both their ends: side -> that kind (see :func:`course_gaps`)."""
-    gaps: dict[Hexside, str] = {}
+    doubts: dict[Hexside, Doubt] = {}
     for side in sides:
         if side in hexsides:
             continue
@@ -118,5 +111,5 @@ def gap_kinds(grid, hexsides: dict, sides) -> dict[Hexside, str]:
             kinds = [hexsides[s][0] for s in (Hexside.of(side.a, c), Hexside.of(side.b, c)) if s in hexsides]
             ends.append(kinds[0] if len(kinds) == 1 else None)
         if len(ends) == 2 and ends[0] is not None and ends[0] == ends[1]:
-            gaps[side] = ends[0]
-    return gaps
+            doubts[side] = Doubt("hexside", KIND_BREAK, ("no feature", ends[0]), side)
+    return doubts

@@ -15,7 +15,7 @@ from ..hexes import Hex, Hexside
 from ._linedoubt import (GLIMPSED_STEPS, LINE_END, LINE_EVEN, LINE_SEEN_FLAT, LINE_SEEN_POWER, SOFT,
                          explained_glimpses, glimpsed, line_ends, line_sureness, lines_past, resoften, soft_lines)
 from ._sidedoubt import (COMMON, COMMON_READERS, KIND_BREAK, SIDE_EVEN, SIDE_PEERS, common_sightings,
-                         course_doubts, course_gaps, gap_kinds, kind_breaks, side_sureness)
+                         course_doubts, course_gaps, kind_breaks, side_sureness)
 from ._sureness import EXPLAINED, LOW_CONFIDENCE, Doubt, Reading, closeness, explained
 from ._terraindoubt import (AGREE, ALIKE, ALIKE_SURE, COVERS, HOLE, HOLE_SURE, LONE_SURE, LONE_UNLIKE, PEER_FACTOR,
                             PEERS, UNLIKE, alike, bases_agree, covers, hex_doubts, region_holes, regions, regions_agree)
@@ -28,7 +28,7 @@ __all__ = ["Doubt", "LOW_CONFIDENCE", "Reading", "judge", "combine", "explain",
            "PEER_FACTOR", "PEERS", "UNLIKE", "PASSING", "UNLIKE_READERS",
            "line_sureness", "glimpsed", "soft_lines", "resoften", "explained_glimpses", "lines_past", "line_ends",
            "GLIMPSED_STEPS", "LINE_END", "LINE_EVEN", "LINE_SEEN_FLAT", "LINE_SEEN_POWER", "SOFT",
-           "side_sureness", "kind_breaks", "common_sightings", "course_doubts", "course_gaps", "gap_kinds",
+           "side_sureness", "kind_breaks", "common_sightings", "course_doubts", "course_gaps",
            "COMMON", "COMMON_READERS", "KIND_BREAK", "SIDE_EVEN", "SIDE_PEERS"]
 
 #: A hex a line crosses or runs past, unlike its peers by no more than this (look-vector units: a line's

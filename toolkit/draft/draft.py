@@ -18,12 +18,13 @@ from PIL import Image
 
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
-from .doubt import LOW_CONFIDENCE, Doubt, Reading, gap_kinds, hex_doubts, judge, line_sureness, side_sureness
+from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
 from ._drawn import Drawings, compare
 from ._pixels import fix
-from .hexsides import (SIDE_SHARE, THIN, UNDER_NAME, blurred_colour, read_hexside, side_combos, side_ink,
-                       side_shapes, under_name)
+from ._courses import course_kinds, hidden_courses, side_name
+from .hexsides import (SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes,
+                       under_name)
 from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
@@ -316,7 +317,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
     read = _read_links(game_map, sampler, draft, lines, fill, texture) if lines else {}
     seen: set[Hexside] = set()
-    named: set[Hexside] = set()  # sides a name covers, read without a feature
+    hidden: dict[Hexside, tuple | None] = {}  # sides read without a feature: what was glimpsed there
+    others: dict[Hexside, tuple] = {}  # sides read with a feature: what else they may hold
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
             if other not in draft.hexes:
@@ -350,34 +352,22 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.more_hexsides[side] = found[0][:-1]
                 elif found:
                     draft.hexsides[side] = found
+                if found:
+                    others[side] = maybe
                 elif under_name(sampler, side, size):
-                    named.add(side)
+                    hidden[side] = None  # a name covers it: anything may lie under it
+                elif maybe and partly >= SIDE_SHARE / 2:
+                    hidden[side] = maybe
                 if side_sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
-                        Doubt("hexside", round(side_sure, 3), (_side_name(found[0]) if found else "no feature",)
-                              + tuple(_side_name(code) for code in maybe), side,
+                        Doubt("hexside", round(side_sure, 3), (side_name(found[0]) if found else "no feature",)
+                              + tuple(side_name(code) for code in maybe), side,
                               (found[1] if found else None, partly)))
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
-    _hidden_courses(grid, draft, named)
+    course_kinds(grid, draft, others)
+    hidden_courses(grid, draft, hidden)
     return crossed
-
-
-def _hidden_courses(grid, draft: Draft, named: set[Hexside]) -> None:
-    """Sides under a name where a course of one kind stops at both their ends, read as that
-    course running on under the name (a river under a town's name, its knock-out hiding the
-    river): rivers seldom end twice on one side, and never where a name happens to lie. Listed
-    for a person to confirm."""
-    for side, code in gap_kinds(grid, draft.hexsides, named).items():
-        draft.hexsides[side] = (code, UNDER_NAME)
-        doubts = [d for d in draft.side_doubts.get(side, ()) if d.reader != "hexside"]
-        draft.side_doubts[side] = doubts + [Doubt("hexside", UNDER_NAME, (code, "no feature"), side)]
-        draft.side_confidence[side] = min(d.confidence for d in draft.side_doubts[side])
-
-
-def _side_name(code) -> str:
-    """A hexside reading's name: a feature's code, or two features' (``lake and river``)."""
-    return " and ".join(code) if isinstance(code, tuple) else code
 
 
 def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, fill: dict,

@@ -77,6 +77,8 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     tuple of codes for two features drawn one over the other (see :func:`side_combos`).
     ``crossing``: the colours of the roads
     and railways crossing the side (a bridge hides the feature where they cross), or none.
+    Where no feature is read, what else the side may hold is the features seen on the most
+    samples (if any).
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
     terrain beside a clear hex is not a river along their side); the drawn width is the sum
@@ -123,6 +125,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
         read.append((code, colour, edge, width, shape, found, share))
     best, seen, scores, beside, unseen = None, 0.0, [], {}, (-math.inf, None)
+    glimpsed = []  # the features seen on the most samples (those drawn alike, all of them)
     for code, colour, edge, width, shape, found, share in read:
         if isinstance(code, tuple):
             # two features, one drawn over the other: read only where the one under it shows its
@@ -140,7 +143,9 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         inked = sum(1 for _, _, b in found if b)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
         # middle between dark edges) is not the feature, but leaves the hexside unsure
-        seen = seen if hidden else max(seen, share, inked / len(ts))
+        if not hidden and max(share, inked / len(ts)) >= seen:
+            glimpsed = (glimpsed if max(share, inked / len(ts)) == seen else []) + [code]
+            seen = max(share, inked / len(ts))
         if share < SIDE_SHARE:
             continue
         strengths = [s for w, s, _ in found if w is not None]
@@ -164,7 +169,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             best = (code, round(share, 3), score, strength)
     if best is None:
         return None, seen, min(UNDER_NAME if named and seen >= SIDE_SHARE / 2 else 1.0,
-                               sureness(None, seen, SIDE_SHARE)), ()
+                               sureness(None, seen, SIDE_SHARE)), tuple(glimpsed) if seen > 0 else ()
     if named:  # seen through a name: not read
         return None, seen, UNDER_NAME, (best[0],)
     sure, others = sureness(best[1], seen, SIDE_SHARE), []
