@@ -306,6 +306,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     rivals = {c for code, colour, edge, _ in sides for c in (colour, edge, blurred.get(code)) if c is not None}
     alphas = {code: side_ink(colour, edge, draft.correction, blurred.get(code), rivals)
               for code, colour, edge, _ in sides}
+    family = {code: (colour, edge) for code, colour, edge, _ in sides}
     # features drawn alike (two lake side kinds) are told apart by their shape along the side,
     # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
     # learned on the picture)
@@ -356,8 +357,8 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     others[side] = maybe
                 elif under_name(sampler, side, size):
                     hidden[side] = None  # a name covers it: anything may lie under it
-                elif maybe and partly >= SIDE_SHARE / 2:
-                    hidden[side] = maybe
+                elif partly >= SIDE_SHARE / 2 and len({family[code] for code in maybe}) == 1:
+                    hidden[side] = maybe  # glimpsed as features drawn alike (not a ford among rivers)
                 if side_sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
                         Doubt("hexside", round(side_sure, 3), (side_name(found[0]) if found else "no feature",)

@@ -250,10 +250,15 @@ def _across(sampler, side, ts, fill_a, fill_b, size):
     a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
     reach = 0.15 * size
     corr = sampler.correction
+    length = math.hypot(nx, ny) or 1.0
     out = []
     for t in ts:
         profile = sampler.profile(a, b, t, reach)
-        local_a, local_b = (_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
+        # a hex id or name beside the side is not the hex's fill (an id's digits under the side
+        # of a ford, blurred, read as a dark fill beside it)
+        x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        fills = [(k, c) for k, c in profile if not sampler.labelled(x + nx * k / length, y + ny * k / length)]
+        local_a, local_b = (_corrected(_outer(fills, sign, 0.7 * reach), corr) or fill
                             for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
         out.append((profile, a_sign, local_a, local_b))
     return out
