@@ -1,14 +1,17 @@
-"""Hexside features read again along their courses, once every side was read on its own: a river
-runs on from side to side, so a side it runs along but the reader could not read (a name printed
-over it, a blurred curve off the side) is the course's, and a side read as a kind that breaks its
-course may be the reader's runner-up that fits it. Both stay listed for a person to confirm."""
+"""Hexside features read again once every side was read on its own, along their courses and
+among their peers: a river runs on from side to side, so a side it runs along but the reader
+could not read (a name printed over it, a blurred curve off the side) is the course's, and a
+side read as a kind that breaks its course may be the reader's runner-up that fits it; a feature
+barely found where the sides between hexes of the same two terrains often show a glimpse of it
+is the fills' grain. All stay listed for a person to confirm."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from ..hexes import Hexside
-from ._sidedoubt import kind_breaks
+from ._sidedoubt import COMMON, SIDE_EVEN, SIDE_PEERS, kind_breaks
+from .hexsides import SIDE_SHARE
 from ._sureness import Doubt
 
 #: How sure a side is read as the course it lies on where the course's feature is hidden there
@@ -97,3 +100,33 @@ def course_kinds(grid, draft, others: dict[Hexside, tuple]) -> None:
             draft.side_doubts[side] = [replace(d, candidates=names) if d.reader == "hexside" else d
                                        for d in draft.side_doubts.get(side, ())]
             break
+
+
+def fills_grain(draft, glimpsed: dict[Hexside, tuple]) -> None:
+    """Features found on fewer than :data:`SIDE_EVEN` of their samples, read as no feature where
+    they were glimpsed (seen on at least half of what a feature needs) on :data:`COMMON` or more
+    of the sides between hexes of the same two terrains (of at least :data:`SIDE_PEERS` such
+    sides): what shows along that many sides is the fills' grain (a compressed river fill's
+    stripes beside a grid line's ringing look like a ford's pale middle and dark edges), not a
+    feature. ``glimpsed``: every side read without a feature, with the features seen on most of
+    its samples and on what share of them."""
+    def pair(side) -> tuple:
+        return tuple(sorted((draft.hexes[side.a].terrain[0], draft.hexes[side.b].terrain[0])))
+    sides: dict[tuple, int] = {}
+    seen: dict[tuple, int] = {}
+    for side in list(glimpsed) + list(draft.hexsides):
+        sides[pair(side)] = sides.get(pair(side), 0) + 1
+    for side, (codes, share) in glimpsed.items():
+        if share >= SIDE_SHARE / 2:
+            for code in codes:
+                seen[(pair(side), code)] = seen.get((pair(side), code), 0) + 1
+    for side, (code, share) in list(draft.hexsides.items()):
+        p = pair(side)
+        if share >= SIDE_EVEN or side in draft.more_hexsides or sides[p] < SIDE_PEERS \
+                or seen.get((p, code), 0) < COMMON * sides[p]:
+            continue
+        del draft.hexsides[side]
+        doubts = [d for d in draft.side_doubts.get(side, ()) if d.reader != "hexside"]
+        sure = min([d.confidence for d in draft.side_doubts.get(side, ()) if d.reader == "hexside"] + [HIDDEN_COURSE])
+        draft.side_doubts[side] = doubts + [Doubt("hexside", sure, ("no feature", code), side)]
+        draft.side_confidence[side] = min(d.confidence for d in draft.side_doubts[side])

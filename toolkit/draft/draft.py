@@ -22,7 +22,7 @@ from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_suren
 from .palette import Palette, Terrain
 from ._drawn import Drawings, compare
 from ._pixels import fix
-from ._courses import course_kinds, hidden_courses, side_name
+from ._courses import course_kinds, fills_grain, hidden_courses, side_name
 from .hexsides import (SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes,
                        under_name)
 from .lines import LinkReader, line_paths
@@ -320,6 +320,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     seen: set[Hexside] = set()
     hidden: dict[Hexside, tuple | None] = {}  # sides read without a feature: what was glimpsed there
     others: dict[Hexside, tuple] = {}  # sides read with a feature: what else they may hold
+    glimpsed: dict[Hexside, tuple] = {}  # sides read without a feature: what was seen, on what share
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
             if other not in draft.hexes:
@@ -355,10 +356,12 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.hexsides[side] = found
                 if found:
                     others[side] = maybe
-                elif under_name(sampler, side, size):
-                    hidden[side] = None  # a name covers it: anything may lie under it
-                elif partly >= SIDE_SHARE / 2 and len({family[code] for code in maybe}) == 1:
-                    hidden[side] = maybe  # glimpsed as features drawn alike (not a ford among rivers)
+                else:
+                    glimpsed[side] = (maybe, partly)
+                    if under_name(sampler, side, size):
+                        hidden[side] = None  # a name covers it: anything may lie under it
+                    elif partly >= SIDE_SHARE / 2 and len({family[code] for code in maybe}) == 1:
+                        hidden[side] = maybe  # glimpsed as features drawn alike (not a ford among rivers)
                 if side_sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
                         Doubt("hexside", round(side_sure, 3), (side_name(found[0]) if found else "no feature",)
@@ -366,6 +369,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                               (found[1] if found else None, partly)))
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
+    fills_grain(draft, glimpsed)
     course_kinds(grid, draft, others)
     hidden_courses(grid, draft, hidden)
     return crossed
