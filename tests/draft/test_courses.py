@@ -8,7 +8,7 @@ from doubt_cases import LOW, draft_with, river_course
 from toolkit.draft._courses import HIDDEN_RUN, course_kinds, fills_grain, hidden_courses
 from toolkit.draft._sidedoubt import COMMON, SIDE_PEERS
 from toolkit.draft._sureness import Doubt
-from toolkit.hexes import Grid, Hex, Hexside
+from toolkit.hexes import Grid, Hexside
 
 
 def _river(hidden: dict, kind="river"):

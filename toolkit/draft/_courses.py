@@ -14,9 +14,8 @@ from ._sidedoubt import COMMON, SIDE_EVEN, SIDE_PEERS, kind_breaks
 from .hexsides import SIDE_SHARE
 from ._sureness import Doubt
 
-#: How sure a side is read as the course it lies on where the course's feature is hidden there
-#: (under a name) or only glimpsed.
-HIDDEN_COURSE = 0.45
+#: How sure a side read again is (from its course, or its peers): listed for a person.
+REREAD = 0.45
 #: The most hidden sides in a row a course is followed across.
 HIDDEN_RUN = 2
 
@@ -74,9 +73,9 @@ def hidden_courses(grid, draft, hidden: dict[Hexside, tuple | None]) -> None:
                     found.setdefault(s, kind)
                 break
     for side, code in found.items():
-        draft.hexsides[side] = (code, HIDDEN_COURSE)
+        draft.hexsides[side] = (code, REREAD)
         doubts = [d for d in draft.side_doubts.get(side, ()) if d.reader != "hexside"]
-        draft.side_doubts[side] = doubts + [Doubt("hexside", HIDDEN_COURSE, (code, "no feature"), side)]
+        draft.side_doubts[side] = doubts + [Doubt("hexside", REREAD, (code, "no feature"), side)]
         draft.side_confidence[side] = min(d.confidence for d in draft.side_doubts[side])
 
 
@@ -127,6 +126,6 @@ def fills_grain(draft, glimpsed: dict[Hexside, tuple]) -> None:
             continue
         del draft.hexsides[side]
         doubts = [d for d in draft.side_doubts.get(side, ()) if d.reader != "hexside"]
-        sure = min([d.confidence for d in draft.side_doubts.get(side, ()) if d.reader == "hexside"] + [HIDDEN_COURSE])
+        sure = min([d.confidence for d in draft.side_doubts.get(side, ()) if d.reader == "hexside"] + [REREAD])
         draft.side_doubts[side] = doubts + [Doubt("hexside", sure, ("no feature", code), side)]
         draft.side_confidence[side] = min(d.confidence for d in draft.side_doubts[side])
