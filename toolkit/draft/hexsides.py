@@ -154,7 +154,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             # which of the features drawn alike: how far its width runs from each one's
             # drawing, sample by sample (they share one presence: the best share among them)
             off = sum(min(SHAPE_CAP, abs((w or 0.0) / size - _at(shape, t)))
-                      for t, (w, _, _) in zip(ts, found)) / len(ts)
+                      for t, (w, _, _) in zip(ts, found)) / len(ts) + SHAPE_RUN * _run_off(shape, ts, found)
             presence = max(r[6] for r in read if (r[1], r[2]) == (colour, edge) and r[4] is not None)
         else:
             widths = [w for w, _, _ in found if w is not None]
@@ -230,6 +230,23 @@ SHAPE_TS = tuple(round(0.05 * i, 2) for i in range(2, 19))
 #: A sample's width off the drawing's counts at most this much (of the hex size): a symbol or
 #: name touching the side at one sample does not outweigh the rest.
 SHAPE_CAP = 0.12
+
+
+#: The weight of how the width runs along the side, each relative to its widest (see
+#: :func:`_run_off`), beside the widths themselves (a tenth: about a wide lake side's width).
+SHAPE_RUN = 0.1
+
+
+def _run_off(shape: tuple[float, ...], ts, found) -> float:
+    """How far the measured width runs along the side from ``shape``, each relative to its
+    widest sample (0..1 per sample, the mean): a picture's degradations thin or widen a band
+    all along it, but a lake side reaching both corners still reaches them (a partial one does
+    not), where its widths alone, thinned, come nearer the partial one's."""
+    widths = [w or 0.0 for w, _, _ in found]
+    drawn = [_at(shape, t) for t in ts]
+    if not max(widths) or not max(drawn):
+        return 0.0
+    return sum(abs(w / max(widths) - d / max(drawn)) for w, d in zip(widths, drawn)) / len(ts)
 
 
 def _at(shape: tuple[float, ...], t: float) -> float:
