@@ -93,6 +93,12 @@ class HexIdLayer:
     ID_DRY_MOVES = tuple((0.0, n / 50) for n in range(1, 9)) + ((0.06, 0.08), (-0.06, 0.08), (0.1, 0.1), (-0.1, 0.1),
                                                               (0.22, 0.2), (-0.22, 0.2), (0.22, 0.24), (-0.22, 0.24))
 
+    #: Where an id goes when nothing above is clear of the water, the bridges and the roads (a
+    #: long bridge through the top of its hex, Mischurin Rog 4147; a road down the middle of a
+    #: hex a river crosses at the top): down below the bridge, then lower beside the road.
+    ID_LOW_MOVES = ((0.0, 0.3), (0.0, 0.36), (0.0, 0.42), (0.0, 0.48), (0.24, 0.3), (-0.24, 0.3),
+                    (0.24, 0.38), (-0.24, 0.38), (0.24, 0.46), (-0.24, 0.46))
+
     def _ids_moved(self) -> dict:
         """Hexes whose id would cover a bridge deck or water (a river or lake side along the
         hexside the id sits by, a lake's shore line, a river drawn as a line down the middle of
@@ -169,6 +175,34 @@ class HexIdLayer:
             else:
                 order = list(self.ID_DRY_MOVES) + [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (1.0, -1.0)]
             orders.append([(mx, my * inward) for mx, my in order])
+        off_deck, dry, clear = self._weigh_moves(numbers, orders, k, inset, clash)
+        # the hexes with no spot clear of everything try the low moves as well (few: not all of them)
+        rest = [j for j in range(len(numbers)) if not (off_deck[j] & dry[j] & clear[j]).any()]
+        if rest:
+            low = [(mx, my * inward) for mx, my in self.ID_LOW_MOVES]
+            more = self._weigh_moves(numbers[rest], [low] * len(rest), k, inset, clash)
+            for j, m in enumerate(rest):
+                orders[m] = orders[m] + low
+            pad = np.zeros((len(numbers), len(low)), dtype=bool)
+            off_deck, dry, clear = (np.hstack([a, pad]) for a in (off_deck, dry, clear))
+            for a, b in zip((off_deck, dry, clear), more):
+                a[rest, -len(low):] = b
+        moves: dict = {}
+        for j, (n, order) in enumerate(zip(numbers.tolist(), orders)):
+            good = np.flatnonzero(off_deck[j] & dry[j] & clear[j])
+            if not len(good):   # no spot clear of the roads as well: the road knocked out under it
+                good = np.flatnonzero(off_deck[j] & dry[j])
+            if not len(good) and on_deck[j]:   # no spot clear of both: at least off the bridge
+                good = np.flatnonzero(off_deck[j])
+            if len(good):
+                moves[hexes[n]] = order[good[0]]
+        return moves
+
+    def _weigh_moves(self, numbers: np.ndarray, orders: list, k: float, inset: float, clash) -> tuple:
+        """For the hexes ``numbers`` (of :attr:`hexes`) and each one's moves (``orders``, the
+        same count each): whether each move stays inside the hex off the bridges, off the water,
+        and clear of the roads and railways (N x moves arrays of bools)."""
+        hexes, centres, F = self.hexes, self.centre_array, self.NAME_FRAME
         tried = len(orders[0])
         shifts = np.asarray(orders, dtype=float).reshape(-1, 2)
         moved = self._framed_ids([hexes[n] for n in numbers.tolist()], k, shifts, tried)
@@ -182,15 +216,23 @@ class HexIdLayer:
         within = np.flatnonzero(inside)
         deck_hit, wet = clash(moved[within])
         off_deck[within], dry[within] = ~deck_hit, ~wet
-        off_deck, dry = off_deck.reshape(-1, tried), dry.reshape(-1, tried)
-        moves: dict = {}
-        for j, (n, order) in enumerate(zip(numbers.tolist(), orders)):
-            good = np.flatnonzero(off_deck[j] & dry[j])
-            if not len(good) and on_deck[j]:   # no spot clear of both: at least off the bridge
-                good = np.flatnonzero(off_deck[j])
-            if len(good):
-                moves[hexes[n]] = order[good[0]]
-        return moves
+        # the roads and railways: a moved id goes where none runs if it can (one staying in its
+        # row knocks out the line under it, as printed maps do; one moved into the hex would
+        # cut the line in the middle of the hex); each width's lines asked about the boxes at
+        # once, only about the moves clear of the water and the bridges
+        clear = off_deck & dry
+        ask = np.flatnonzero(clear)
+        reach: dict[float, list] = {}
+        for (style, _), pts in zip(self.__dict__.get("line_paths", ()), self.__dict__.get("line_arrays", ())):
+            if style.key != "watercourse" and len(pts) > 1:
+                reach.setdefault((max(style.width, style.ties or 0.0) / 2 + 0.011) * F, []).append(pts)
+        if reach and len(ask):
+            x0, y0, x1, y1 = moved[ask].T
+            tree = shapely.STRtree(shapely.box(x0, y0, x1, y1))
+            for distance, paths in reach.items():
+                lines = [shapely.LineString(pts * k) for pts in paths]
+                clear[ask[tree.query(lines, predicate="dwithin", distance=distance)[1]]] = False
+        return off_deck.reshape(-1, tried), dry.reshape(-1, tried), clear.reshape(-1, tried)
 
     def _framed_ids(self, hexes: list[Hex], k: float, shifts: np.ndarray, each: int = 1) -> np.ndarray:
         """The boxes of the ids of ``hexes`` (and their knock-out margins) as printed at ``k``

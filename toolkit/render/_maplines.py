@@ -8,6 +8,7 @@ import math
 import numpy as np
 import shapely
 from shapely.geometry import LineString
+from shapely.ops import unary_union
 
 from ..game import HexsideType, LineType
 from ..hexes import Hexside
@@ -69,6 +70,7 @@ class LineLayer:
         crossings += self._watercourse_crossings(paths, [kind for _, kind, line in styled if len(line.hexes) > 1],
                                                  water_width)
         self._bridges(canvas, crossings, water_width)
+        self._water_hex_bridges(canvas, paths, [kind for _, kind, line in styled if len(line.hexes) > 1])
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
         # the same points as arrays, made once for the canvas, the markers and the names
         self.line_arrays = [np.asarray(pts, dtype=float).reshape(-1, 2) for _, pts in paths]
@@ -169,6 +171,71 @@ class LineLayer:
         for (side, at, direction, _, deck, half_w), keep in zip(bridges, wings):
             self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck, half_w, keep)
         self._bridge_span(canvas, first)
+
+    def _water_hex_bridges(self, canvas, paths, kinds) -> None:
+        """A bridge from bank to bank where a road or railway (that carries bridges) crosses
+        water drawn in hexes (Mischurin Rog's major river, three hexes wide): the deck follows
+        the drawn line across the water and a little onto each bank, wings along both sides."""
+        if not self.bodies:
+            return
+        bodies = [shapely.Polygon(rings[0], rings[1:]) for _, rings, _ in self.bodies]
+        tree = shapely.STRtree(bodies)
+        # wider than a hexside's bridge: the deck shows on both sides of the road all the way
+        reach, half_w = self.px(0.07), self.px(0.08)
+        first = len(getattr(canvas, "items", ()))
+        for (style, pts), kind in zip(paths, kinds):
+            if style.key == "watercourse" or not kind.bridges or len(pts) < 2:
+                continue
+            line = LineString(pts)
+            near = tree.query(line, predicate="intersects")
+            if not len(near):
+                continue
+            water = bodies[int(near[0])] if len(near) == 1 else unary_union([bodies[int(i)] for i in near])
+            wet = line.intersection(water)
+            for piece in getattr(wet, "geoms", [wet]):
+                if piece.geom_type != "LineString" or piece.length < self.px(0.1):
+                    continue
+                # a little onto each bank, straight on (the curve's dense points thinned: the
+                # deck and wings are buffers and offsets of it)
+                p = np.asarray(piece.simplify(self.px(0.004)).coords, dtype=float)
+                ends = []
+                for a, b in ((p[0], p[1]), (p[-1], p[-2])):
+                    u = a - b
+                    ends.append(a + u / (np.hypot(*u) or 1.0) * reach)
+                span = LineString(np.vstack([ends[0], p, ends[1]]))
+                deck = span.buffer(half_w, quad_segs=4, cap_style="flat", join_style="round")
+                deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
+                canvas.polygon([tuple(p) for p in deck.exterior.coords[:-1]], fill=self.theme.paper)
+                # the deck as ids, markers and names keep off it: its wings included (in hexes,
+                # the same at every dpi)
+                whole = span.buffer(half_w + self.px(0.02), quad_segs=4, cap_style="flat", join_style="round")
+                whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
+                self.__dict__.setdefault("bridge_decks", []).append([tuple(p) for p in whole.exterior.coords[:-1]])
+                for sgn in (1.0, -1.0):
+                    self._water_hex_wing(canvas, span, sgn * half_w)
+        if len(getattr(canvas, "items", ())) > first:
+            self._bridge_span(canvas, first)
+
+    def _water_hex_wing(self, canvas, span: LineString, offset: float) -> None:
+        """One wing of a bridge along ``span``, ``offset`` pixels to one side, its ends flared
+        outwards as :meth:`_bridge` flares them."""
+        wing = span.offset_curve(offset)
+        if wing.is_empty or wing.geom_type != "LineString":
+            return
+        pts = np.asarray(wing.coords, dtype=float)
+        start, end = np.asarray(span.coords[0]), np.asarray(span.coords[-1])
+        if np.hypot(*(pts[0] - start)) > np.hypot(*(pts[0] - end)):
+            pts = pts[::-1]   # offset_curve may run the other way
+        flare = self.px(0.04)
+        ends = []
+        for p, q, along in ((pts[0], start, np.asarray(span.coords[1]) - start),
+                            (pts[-1], end, np.asarray(span.coords[-2]) - end)):
+            out = (p - q) / (np.hypot(*(p - q)) or 1.0)
+            back = -along / (np.hypot(*along) or 1.0)
+            ends.append(p + (back + out) * flare)
+        wing_pts = [tuple(ends[0]), *map(tuple, pts), tuple(ends[1])]
+        canvas.line(wing_pts, self.theme.ink, max(1.0, self.px(0.016)))
+        self.__dict__.setdefault("bridge_wings", []).append(wing_pts)
 
     def _bridge_span(self, canvas, first: int) -> None:
         """Note the recorded ops from ``first`` on as a bridge's: not linework a name knocks out."""

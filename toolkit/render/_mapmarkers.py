@@ -99,10 +99,14 @@ class MarkerLayer:
                 drawn.append(shapely.transform(body, lambda c: c * k))
                 halves.append(None)
             decks = self.__dict__.get("bridge_decks", ())
-            if decks:   # all in one call (a map has hundreds)
-                drawn += list(shapely.buffer(shapely.polygons(np.asarray(decks, dtype=float).reshape(-1, 4, 2) * k),
+            square = [d for d in decks if len(d) == 4]   # a bridge over a hexside
+            if square:   # all in one call (a map has hundreds)
+                drawn += list(shapely.buffer(shapely.polygons(np.asarray(square, dtype=float).reshape(-1, 4, 2) * k),
                                              0.04 * F, join_style="mitre"))
-                halves += [None] * len(decks)
+            long = [shapely.Polygon(np.asarray(d, dtype=float) * k).buffer(0.04 * F, join_style="mitre")
+                    for d in decks if len(d) != 4]   # across water hexes, along the road
+            drawn += long
+            halves += [None] * (len(square) + len(long))
             drawn = np.asarray(drawn + [None], dtype=object)[:-1]
             self._obstacles = (drawn, np.asarray([np.nan if h is None else h for h in halves], dtype=float),
                                shapely.STRtree(drawn))

@@ -47,6 +47,7 @@ class NameLayer:
         if not runs:
             return
         k = self.NAME_FRAME / self.size   # map pixels -> frame pixels
+        unit = self.NAME_FRAME
         # what a name must not hide: ids, markers, signs, bridges and edge labels (found by their box
         # on the map, weighed by their box in the frame)
         ids = list(self.id_boxes)   # in the order of the rows of id_box_array
@@ -73,6 +74,14 @@ class NameLayer:
                     framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
             return [framed[n] for n in numbers]
 
+        # the terrain symbols (woods, marsh, hills, other towns' blocks): a name goes over open
+        # ground rather than hide them, as a cartographer names a town beside a wood
+        with_symbol = [n for n, sprites in self.sprites.items() if sprites]
+        sym_hexes = [self.hexes[n] for n in with_symbol]
+        sym_at = np.asarray([self.centres[h] for h in sym_hexes], dtype=float).reshape(-1, 2) * k
+        sym_at[:, 1] += self.symbol_shift * unit
+        sym_boxes = np.column_stack([sym_at - np.asarray(self.SYMBOL_HALF) * unit, sym_at + np.asarray(self.SYMBOL_HALF) * unit])
+        sym_index = Boxes(sym_boxes)
         segments, widths, wet = self._name_obstacles(k)
         half_w = widths / 2
         seg_boxes = np.column_stack([np.minimum(segments[:, 0], segments[:, 2]) - half_w,
@@ -80,13 +89,13 @@ class NameLayer:
                                      np.maximum(segments[:, 0], segments[:, 2]) + half_w,
                                      np.maximum(segments[:, 1], segments[:, 3]) + half_w])
         seg_index = Boxes(seg_boxes)
-        unit = self.NAME_FRAME
         placed: list = []   # frame boxes of the names placed so far
         placed_bins = Bins(cell=round(unit * 2))
         W, H = self.extent[0] * k, self.extent[1] * k
         # largest places first: they get the best spots
         for run in sorted(runs, key=lambda run: -kinds.get(run[0].kind, 1.0)):
             place = run[0]
+            run_hexes = [p.hex for p in run]
             scale = style.get("size", 0.165) * kinds.get(place.kind, 1.0)   # font size, in hexes
             bold = place.kind in ("city", "town")
             best = None   # ((hidden area, lines' ink + distance, rank), hex, spot, shrink, frame box)
@@ -106,6 +115,9 @@ class NameLayer:
                     lines = seg_index.within(farea)
                     segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
                     water = segs[wet[lines]]
+                    own = set(run_hexes)
+                    symbols = [sym_boxes[n] for n in sym_index.within(farea) if sym_hexes[n] not in own] \
+                        if place.kind in self.SETTLEMENTS else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
                         rect = (x + ex0, y + ey0, x + ex1, y + ey1)
@@ -115,11 +127,16 @@ class NameLayer:
                         # the ink of lines under the name against the distance from the best
                         # spot: half a hex aside is worth a road crossing the name
                         cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
+                        if clash == 0 and symbols:
+                            cover += overlap(rect, symbols) * self.SYMBOL_WEIGHT
                         if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
                                                                            min(max(fy, rect[1]), rect[3])), water,
                                                                   0.15 * unit):
                             cover += self.ACROSS / self.LINE_WEIGHT * unit ** 2   # across a river from its town
-                        cost = (clash, cover * self.LINE_WEIGHT + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, rank)
+                        # rounded: spots either side of a town cost the same but for float noise,
+                        # which must not pick a side differently at another dpi
+                        cost = (clash, round(cover * self.LINE_WEIGHT + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, 3),
+                                rank)
                         if best is None or cost < best[0]:
                             best = (cost, hex, (dx, dy, side), shrink, rect)
                         if clash == 0 and cover == 0:
@@ -146,6 +163,17 @@ class NameLayer:
     #: What the ink of the lines under a name weighs against its distance from its usual spot
     #: (the lines are knocked out under the lettering: a road crossing it costs two thirds of a hex).
     LINE_WEIGHT = 1.0
+
+    #: What a frame pixel of terrain symbol under a name weighs against the lines' ink: a name
+    #: wholly over a wood's trees costs about what moving it most of a hex does.
+    SYMBOL_WEIGHT = 0.04
+
+    #: The places whose name keeps off the symbols next door (a hill's or a bridge's name lies
+    #: on or by its feature whatever is round it).
+    SETTLEMENTS = frozenset({"city", "town", "village", "hamlet"})
+
+    #: Half the box of a hex's terrain symbol (fractions of the hex size), round its centre.
+    SYMBOL_HALF = (0.4, 0.3)
 
     #: What a name across a river from its town costs, in the frame's hexes squared (the
     #: distance of the name from its usual spot weighs 0.0225 a hex).

@@ -32,6 +32,7 @@ class WaterLayer:
         self.shores = []   # (points of a shore line (n x 2 array), colour)
         self.bodies: list[tuple] = []   # (colour, [rings of whole pixels (n x 2 arrays)], box)
         self.water_colour: dict[Hex, tuple] = {}
+        self.banks: set[int] = set()   # the shores (by number) that are banks on the hexsides
         if not self.water_hexes:
             return
         by_style: dict[TerrainStyle, list[Hex]] = defaultdict(list)
@@ -52,10 +53,10 @@ class WaterLayer:
             water = tuple(sorted((round(x - x0, 6), round(y - y0, 6)) for x, y in map(self.centres.get, hexes)))
             land = tuple(sorted((round(x - x0, 6), round(y - y0, 6))
                                 for x, y in map(self.centres.get, shore_hexes)))
-            key = (water, land, scale)
+            key = (water, land, scale, style.full)
             shape = shapes.get(key)
             if shape is None:
-                shape = shapes[key] = self._water_shape(water, land)
+                shape = shapes[key] = self._water_shape(water, land, style.full)
                 while len(shapes) > _WATER_SHAPES_KEPT:   # the oldest go first
                     try:
                         shapes.popitem(last=False)
@@ -67,6 +68,8 @@ class WaterLayer:
                 self.bodies.append((style.water, moved, (bx0 + x0, by0 + y0, bx1 + x0, by1 + y0)))
                 # the anti-aliased shore line hides the jagged edge of the fill
                 for part in shore:
+                    if style.full:   # a bank on the hexsides: wide enough to show over the grid
+                        self.banks.add(len(self.shores))
                     self.shores.append((part + offset, style.shore or style.ink))
 
     def _unit_corners(self) -> list[tuple[float, float]]:
@@ -76,15 +79,25 @@ class WaterLayer:
         return [(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i)))
                 for i in range(6)]
 
-    def _water_shape(self, water, land) -> list[tuple]:
+    def _water_shape(self, water, land, full: bool = False) -> list[tuple]:
         """A water body of hexes centred at ``water`` with shore hexes at ``land`` (centre
-        offsets): per polygon its rings, bounds and shore lines (arrays, same offsets)."""
+        offsets): per polygon its rings, bounds and shore lines (arrays, same offsets).
+        ``full``: the water fills its hexes, its shore the hexsides it shares with the land
+        (a major river as printed maps draw a river band)."""
         def union(centres):
             polys = self._hex_polygons(centres)
             return polys[0] if len(polys) == 1 else unary_union(polys)
 
         body = union(water)
         coast = None
+        if full and land:
+            # the sides' ends snapped so the sides join into one bank per shore
+            banks = shapely.line_merge(shapely.set_precision(self._shore_sides(water, land), 1e-6))
+            shore = [np.asarray(part.coords) for part in getattr(banks, "geoms", [banks])
+                     if part.geom_type == "LineString" and len(part.coords) > 1]
+            return [(rings, poly.bounds, [s for s in shore if poly.buffer(1.0).contains(shapely.points(s)).all()])
+                    for poly in getattr(body, "geoms", [body]) if poly.geom_type == "Polygon" and not poly.is_empty
+                    for rings in [[np.asarray(ring.coords) for ring in (poly.exterior, *poly.interiors)]]]
         # the shore keeps a rim of land in the water hexes next to land, with rounded
         # corners; where the water meets the map edge it runs to the hex edge
         if land:
@@ -145,9 +158,9 @@ class WaterLayer:
         return out
 
     def shorelines(self, canvas) -> None:
-        w = max(1.0, self.px(0.018))
-        for points, colour in self.shores:
-            canvas.line(points, colour, w)
+        w, bank = max(1.0, self.px(0.018)), max(2.0, self.px(0.03))
+        for n, (points, colour) in enumerate(self.shores):
+            canvas.line(points, colour, bank if n in self.banks else w)
 
     def _hex_polygons(self, centres) -> np.ndarray:
         """Shapely polygons of hexes centred at ``centres``: the corners of :meth:`Layout.corners`,

@@ -53,6 +53,7 @@ class TerrainStyle:
     water: RGB | None = None
     shore: RGB | None = None
     hatch_angle: int = 45
+    full: bool = False   # water from hexside to hexside (a river's band), its bank on the hexsides
 
 
 @dataclass(frozen=True)
@@ -164,8 +165,9 @@ class Theme:
             style = TerrainStyle(
                 key=key, fill=fill, symbol=raw.get("symbol"), ink=rgb(raw.get("ink", "#3c3c3c")),
                 accent=rgb(raw.get("accent", raw.get("ink", "#787878"))),
-                water=rgb(raw["water"]) if "water" in raw else None,
-                shore=rgb(raw["shore"]) if "shore" in raw else None)
+                # a full water (a river's band) is the type's colour from bank to bank
+                water=fill if raw.get("full") else rgb(raw["water"]) if "water" in raw else None,
+                shore=rgb(raw["shore"]) if "shore" in raw else None, full=bool(raw.get("full", False)))
         self._terrain_cache[cache_key] = style
         return style
 
