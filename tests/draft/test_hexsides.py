@@ -13,6 +13,7 @@ from known_answers import jpeg
 from toolkit.draft import Palette, apply_draft, draft_terrain
 from toolkit.draft.geometry import PlacedLayout
 from toolkit.draft.hexsides import SHAPE_TS, _band, side_ink, side_shapes
+from toolkit.draft.sample import colour_distance
 from toolkit.game import HexsideFeature, HexTerrain
 from toolkit.hexes import Grid, Hex, Hexside
 from toolkit.io import load_game
@@ -237,3 +238,109 @@ def test_where_two_fills_meet_their_blend_is_no_ink():
     body, ink = side_ink(STREAM, EDGE, IDENTITY)
     drawn, inked, _ = _band(profile, body, ink, 2.0, (STREAM, EDGE), GRID, IDENTITY, (blue, CLEAR))
     assert drawn == 0.0 and inked < 1.0
+
+
+# -- features read along their courses, on pictures hexforge draws -------------------------------
+
+def _run_of_three(grid, hex: Hex, middle: Hex) -> list[Hexside]:
+    """Three sides of ``hex`` in a row, the middle one towards ``middle``."""
+    beside = [n for n in grid.neighbours(hex) if grid.adjacent(n, middle)]
+    assert len(beside) == 2
+    return [Hexside.of(hex, beside[0]), Hexside.of(hex, middle), Hexside.of(hex, beside[1])]
+
+
+def _box(layout, side, pad=4):
+    (ax, ay), (bx, by) = layout.hexside_segment(side)
+    return (min(ax, bx) - pad, min(ay, by) - pad, max(ax, bx) + pad, max(ay, by) + pad)
+
+
+def test_a_river_course_under_a_names_knock_out_is_read_running_on_under_it():
+    """A name printed over a side of a major river's course, its knock-out hiding the river
+    there (A Victory Denied's Dnieper under Smolensk): the course runs on under the name, read
+    as the river and listed; a side under a name at one end of the course only is not read."""
+    from PIL import ImageDraw
+
+    m = _small_map("a-victory-denied", {})
+    course = _run_of_three(m.grid, Hex(4, 4), Hex(4, 3))
+    for side in course:
+        m.hexsides[side] = [HexsideFeature(side, "major_river")]
+    ring = [s.b if s.a == Hex(4, 4) else s.a for s in course]
+    past = Hexside.of(Hex(4, 4), next(n for n in m.grid.neighbours(Hex(4, 4))
+                                      if n not in ring and m.grid.adjacent(n, ring[2])))
+    rendered = render_map(m, dpi=100)
+    layout = PlacedLayout(rendered.layout)
+    picture = rendered.image.copy()
+    draw = ImageDraw.Draw(picture)
+    boxes = [_box(layout, course[1]), _box(layout, past)]
+    fill = rendered.image.getpixel((round(layout.center(Hex(6, 6))[0]), round(layout.center(Hex(6, 6))[1])))
+    for box in boxes:  # the names' knock-outs, in the clear fill
+        draw.rectangle(box, fill=fill)
+    draft = draft_terrain(m, picture, layout, Palette.from_game(m, layout.size), labels=boxes)
+    assert draft.hexsides[course[1]][0] == "major_river"
+    assert draft.side_confidence[course[1]] < 0.5
+    assert past not in draft.hexsides
+    assert {s for s in draft.hexsides} == set(course)
+
+
+# Demyansk's Parfino bridge (1425/1426), where a road and a railway cross the major river side by
+# side: across the side (offset, colour) in the samples beside the road's crossing, the railway's
+# bridge deck (greys) beside its dark stroke, each sample with the fills found either side
+PARFINO = [
+    (((-6, (79, 80, 73)), (-5, (34, 34, 34)), (-4, (79, 80, 73)), (-3, (79, 85, 84)), (-2, (33, 49, 65)),
+      (-1, (45, 74, 104)), (0, (51, 95, 139)), (1, (51, 95, 139)), (2, (51, 95, 139)), (3, (59, 125, 192)),
+      (4, (31, 79, 128)), (5, (77, 115, 146)), (6, (238, 240, 211))), (215, 217, 191), (238, 240, 211)),
+    (((-6, (240, 240, 216)), (-5, (147, 145, 137)), (-4, (148, 146, 138)), (-3, (173, 171, 161)),
+      (-2, (173, 171, 161)), (-1, (173, 171, 161)), (0, (104, 102, 98)), (1, (104, 102, 98)), (2, (104, 102, 98)),
+      (3, (57, 57, 55)), (4, (34, 34, 34)), (5, (34, 34, 34)), (6, (79, 80, 73))), (102, 103, 93), (238, 240, 211)),
+    (((-6, (28, 28, 28)), (-5, (28, 28, 28)), (-4, (28, 28, 28)), (-3, (52, 51, 50)), (-2, (100, 98, 94)),
+      (-1, (123, 122, 115)), (0, (171, 169, 159)), (1, (123, 122, 115)), (2, (76, 75, 72)), (3, (195, 192, 181)),
+      (4, (243, 239, 225)), (5, (243, 239, 225)), (6, (243, 239, 225))), (168, 169, 150), (28, 28, 28)),
+    (((-6, (217, 216, 198)), (-5, (28, 28, 28)), (-4, (243, 239, 225)), (-3, (243, 239, 225)), (-2, (243, 239, 225)),
+      (-1, (219, 215, 203)), (0, (171, 169, 159)), (1, (123, 122, 115)), (2, (76, 75, 72)), (3, (171, 169, 159)),
+      (4, (100, 98, 94)), (5, (100, 98, 94)), (6, (100, 98, 94))), (51, 51, 48), (238, 240, 211))]
+LAKE, MAJOR_RIVER = (159, 199, 227), ((59, 125, 192), (31, 79, 128))
+
+
+def test_a_bridges_deck_beside_a_river_is_no_lake_under_it():
+    """A lake drawn under a river is read where its own colour shows beside the river's band:
+    only in the samples where that band shows. Beside a bridge (the river hidden under its deck,
+    a railway's dark stroke taken for a fill), the deck's greys are no lake."""
+    from toolkit.draft.hexsides import _beside
+
+    ts = (0.3, 0.35, 0.4, 0.45)
+    across = [(profile, 1, local_a, local_b) for profile, local_a, local_b in PARFINO]
+    # the river's band shows in the first sample only, beside the railway's bridge
+    assert _beside(across, ts, 6.0, LAKE, MAJOR_RIVER, IDENTITY, (True, False, False, False)) == 0.0
+    # (read in every sample, the deck's greys passed for a lake beside the river: Demyansk's false lake side)
+    assert _beside(across, ts, 6.0, LAKE, MAJOR_RIVER, IDENTITY, (True, True, True, True)) >= 0.5
+
+
+def test_a_hex_id_beside_a_side_is_not_the_hexs_fill_there():
+    """The fill either side of a hexside is read around hex ids and names: the id of the hex
+    below a ford, printed just under it, is no dark fill beside the ford (blurred, the ford's
+    pale middle judged against the id's digits looked like a stream: Mischurin Rog 1644/1645)."""
+    from toolkit.draft.geometry import drawn_labels
+    from toolkit.draft.hexsides import _across
+    from toolkit.draft.sample import HexSampler
+
+    m = _small_map("grossdeutschland", {})
+    course = _run_of_three(m.grid, Hex(4, 4), Hex(4, 5))
+    for side, code in zip(course, ("stream", "ford", "stream")):
+        m.hexsides[side] = [HexsideFeature(side, code)]
+    rendered = render_map(m, dpi=100)
+    layout = PlacedLayout(rendered.layout)
+    picture = rendered.image.filter(ImageFilter.GaussianBlur(1.0))
+    fill = (238, 232, 200)
+
+    def fills(labels):
+        sampler = HexSampler(picture, layout, m.hex_ids, labels)
+        return [local for _, _, *locals_ in _across(sampler, course[1], (0.3, 0.4, 0.5, 0.6, 0.7), fill, fill,
+                                                     layout.size) for local in locals_]
+    assert all(colour_distance(local, fill) < 10 for local in fills(drawn_labels(m, layout)))
+    assert max(colour_distance(local, fill) for local in fills(())) > 40  # the id's digits, blurred
+    draft = draft_terrain(m, picture, layout, Palette.from_game(m, layout.size), labels=drawn_labels(m, layout))
+    # blurred, a ford drawn straight along its side is as wide as a stream and its colours mix
+    # like one: read as either, it is listed naming both
+    ford = [d for d in draft.side_doubts.get(course[1], ()) if d.reader == "hexside"]
+    assert ford and ford[0].confidence < 0.5 and {"ford", "stream"} <= set(ford[0].candidates)
+    assert {course[0], course[2]} <= set(draft.hexsides)

@@ -25,7 +25,9 @@ from ._cast import clip_levels, first_correction, refine
 from ._drawn import Drawings, compare, signs_shown
 from ._pixels import fix
 from ._tints import settle
-from .hexsides import SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes
+from ._courses import course_kinds, fills_grain, hidden_courses, side_name
+from .hexsides import (SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes,
+                       under_name)
 from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look, colour_distance
 
@@ -253,6 +255,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     rivals = {c for code, colour, edge, _ in sides for c in (colour, edge, blurred.get(code)) if c is not None}
     alphas = {code: side_ink(colour, edge, draft.correction, blurred.get(code), rivals)
               for code, colour, edge, _ in sides}
+    family = {code: (colour, edge) for code, colour, edge, _ in sides}
     # features drawn alike (two lake side kinds) are told apart by their shape along the side,
     # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
     # learned on the picture)
@@ -264,6 +267,9 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
     read = _read_links(game_map, sampler, draft, lines, fill, texture) if lines else {}
     seen: set[Hexside] = set()
+    hidden: dict[Hexside, tuple | None] = {}  # sides read without a feature: what was glimpsed there
+    others: dict[Hexside, tuple] = {}  # sides read with a feature: what else they may hold
+    glimpsed: dict[Hexside, tuple] = {}  # sides read without a feature: what was seen, on what share
     for hex in draft.hexes:
         for other in grid.neighbours(hex):
             if other not in draft.hexes:
@@ -297,19 +303,25 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                     draft.more_hexsides[side] = found[0][:-1]
                 elif found:
                     draft.hexsides[side] = found
+                if found:
+                    others[side] = maybe
+                else:
+                    glimpsed[side] = (maybe, partly)
+                    if under_name(sampler, side, size):
+                        hidden[side] = None  # a name covers it: anything may lie under it
+                    elif partly >= SIDE_SHARE / 2 and len({family[code] for code in maybe}) == 1:
+                        hidden[side] = maybe  # glimpsed as features drawn alike (not a ford among rivers)
                 if side_sure < 1.0:
                     draft.side_doubts.setdefault(side, []).append(
-                        Doubt("hexside", round(side_sure, 3), (_side_name(found[0]) if found else "no feature",)
-                              + tuple(_side_name(code) for code in maybe), side,
+                        Doubt("hexside", round(side_sure, 3), (side_name(found[0]) if found else "no feature",)
+                              + tuple(side_name(code) for code in maybe), side,
                               (found[1] if found else None, partly)))
             if sure < 1.0:
                 draft.side_confidence[side] = round(sure, 3)
+    fills_grain(draft, glimpsed)
+    course_kinds(grid, draft, others)
+    hidden_courses(grid, draft, hidden)
     return crossed
-
-
-def _side_name(code) -> str:
-    """A hexside reading's name: a feature's code, or two features' (``lake and river``)."""
-    return " and ".join(code) if isinstance(code, tuple) else code
 
 
 def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, fill: dict,

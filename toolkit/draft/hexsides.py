@@ -77,6 +77,8 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     tuple of codes for two features drawn one over the other (see :func:`side_combos`).
     ``crossing``: the colours of the roads
     and railways crossing the side (a bridge hides the feature where they cross), or none.
+    Where no feature is read, what else the side may hold is the features seen on the most
+    samples (if any).
 
     Each pixel across the hexside is judged against the fill of the hex it lies in (a blue
     terrain beside a clear hex is not a river along their side); the drawn width is the sum
@@ -91,11 +93,11 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         at = _crossed_at(sampler, a, b, [c for c in crossing if c is not None], size, [grid_rgb] + drawn)
         ts = tuple(t for t in _CROSSED_TS if abs(t - at) >= BRIDGE - 1e-9)  # (0.5 - 0.3 < 0.2 in floats)
     else:
-        ts = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+        ts = _SIDE_TS
     # where a name or marker is printed over the hexside, it says nothing; a side (nearly) all
     # under one is looked at through it: what shows between its letters (an id's dark digits
     # among trees, JPEG'd, looked like a partial lake) is not read, but leaves the side unsure
-    clear = [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+    clear = _unlabelled(sampler, a, b, ts, size)
     named = len(clear) < 3
     ts = ts if named else clear
     across = _across(sampler, side, ts, fill_a, fill_b, size)
@@ -123,22 +125,27 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
         read.append((code, colour, edge, width, shape, found, share))
     best, seen, scores, beside, unseen = None, 0.0, [], {}, (-math.inf, None)
+    glimpsed = []  # the features seen on the most samples (those drawn alike, all of them)
     for code, colour, edge, width, shape, found, share in read:
         if isinstance(code, tuple):
             # two features, one drawn over the other: read only where the one under it shows its
             # own colour beside the other's band (a lake drawn under a river, at hexforge's widths,
             # may be all but hidden by it: the side is read as the river, unsure if it fits better)
             under = next(s[1] for s in sides if s[0] == code[0])
-            key = (under, colour, edge)
+            banded = tuple(w is not None for w, _, _ in found)
+            key = (under, colour, edge, banded)
             if key not in beside:
-                beside[key] = _beside(across, ts, 0.1 * size, under, (colour, edge or colour), sampler.correction)
+                beside[key] = _beside(across, ts, 0.1 * size, under, (colour, edge or colour), sampler.correction,
+                                      banded)
             hidden = beside[key] < BESIDE
         else:
             hidden = False
         inked = sum(1 for _, _, b in found if b)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
         # middle between dark edges) is not the feature, but leaves the hexside unsure
-        seen = seen if hidden else max(seen, share, inked / len(ts))
+        if not hidden and max(share, inked / len(ts)) >= seen:
+            glimpsed = (glimpsed if max(share, inked / len(ts)) == seen else []) + [code]
+            seen = max(share, inked / len(ts))
         if share < SIDE_SHARE:
             continue
         strengths = [s for w, s, _ in found if w is not None]
@@ -147,7 +154,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             # which of the features drawn alike: how far its width runs from each one's
             # drawing, sample by sample (they share one presence: the best share among them)
             off = sum(min(SHAPE_CAP, abs((w or 0.0) / size - _at(shape, t)))
-                      for t, (w, _, _) in zip(ts, found)) / len(ts)
+                      for t, (w, _, _) in zip(ts, found)) / len(ts) + SHAPE_RUN * _run_off(shape, ts, found)
             presence = max(r[6] for r in read if (r[1], r[2]) == (colour, edge) and r[4] is not None)
         else:
             widths = [w for w, _, _ in found if w is not None]
@@ -162,7 +169,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             best = (code, round(share, 3), score, strength)
     if best is None:
         return None, seen, min(UNDER_NAME if named and seen >= SIDE_SHARE / 2 else 1.0,
-                               sureness(None, seen, SIDE_SHARE)), ()
+                               sureness(None, seen, SIDE_SHARE)), tuple(glimpsed) if seen > 0 else ()
     if named:  # seen through a name: not read
         return None, seen, UNDER_NAME, (best[0],)
     sure, others = sureness(best[1], seen, SIDE_SHARE), []
@@ -178,6 +185,20 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     return best[:2], seen, sure, tuple(others)
 
 
+def under_name(sampler, side, size) -> bool:
+    """Whether a name or marker is printed over (nearly) all of ``side``: all but two of its
+    samples or more (such a side is not read, see :func:`read_hexside`)."""
+    a, b = sampler.layout.hexside_segment(side)
+    return len(_unlabelled(sampler, a, b, _SIDE_TS, size)) < 3
+
+
+def _unlabelled(sampler, a, b, ts, size) -> list[float]:
+    """The ``ts`` along the side a-b that no name or marker covers."""
+    return [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+
+
+#: Where along a side its feature is read (away from the corners, where the sides meeting it lie).
+_SIDE_TS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 #: Where along a side a road or railway crosses is looked for, and the side read around it.
 _CROSSED_TS = tuple(round(0.05 * i, 2) for i in range(3, 18))
 #: A bridge hides a side's feature this far along it (of the side's length) either side of
@@ -211,6 +232,23 @@ SHAPE_TS = tuple(round(0.05 * i, 2) for i in range(2, 19))
 SHAPE_CAP = 0.12
 
 
+#: The weight of how the width runs along the side, each relative to its widest (see
+#: :func:`_run_off`), beside the widths themselves (a tenth: about a wide lake side's width).
+SHAPE_RUN = 0.1
+
+
+def _run_off(shape: tuple[float, ...], ts, found) -> float:
+    """How far the measured width runs along the side from ``shape``, each relative to its
+    widest sample (0..1 per sample, the mean): a picture's degradations thin or widen a band
+    all along it, but a lake side reaching both corners still reaches them (a partial one does
+    not), where its widths alone, thinned, come nearer the partial one's."""
+    widths = [w or 0.0 for w, _, _ in found]
+    drawn = [_at(shape, t) for t in ts]
+    if not max(widths) or not max(drawn):
+        return 0.0
+    return sum(abs(w / max(widths) - d / max(drawn)) for w, d in zip(widths, drawn)) / len(ts)
+
+
 def _at(shape: tuple[float, ...], t: float) -> float:
     """A shape's width at ``t`` (linear between its samples)."""
     x = (t - SHAPE_TS[0]) / (SHAPE_TS[1] - SHAPE_TS[0])
@@ -229,10 +267,15 @@ def _across(sampler, side, ts, fill_a, fill_b, size):
     a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
     reach = 0.15 * size
     corr = sampler.correction
+    length = math.hypot(nx, ny) or 1.0
     out = []
     for t in ts:
         profile = sampler.profile(a, b, t, reach)
-        local_a, local_b = (_corrected(_outer(profile, sign, 0.7 * reach), corr) or fill
+        # a hex id or name beside the side is not the hex's fill (an id's digits under the side
+        # of a ford, blurred, read as a dark fill beside it)
+        x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        fills = [(k, c) for k, c in profile if not sampler.labelled(x + nx * k / length, y + ny * k / length)]
+        local_a, local_b = (_corrected(_outer(fills, sign, 0.7 * reach), corr) or fill
                             for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
         out.append((profile, a_sign, local_a, local_b))
     return out
@@ -336,16 +379,18 @@ def side_combos(game_map, sides, theme) -> list[tuple[tuple[str, str], str]]:
     return out
 
 
-def _beside(across, ts, reach, under, over, corr) -> float:
+def _beside(across, ts, reach, under, over, corr, banded) -> float:
     """The share of the samples in the middle of a side (away from the features of the sides
     meeting it at its corners) where a feature drawn under another (a lake under a river:
     ``under`` its colour, ``over`` the other's colour and edge) shows its own colour within
-    ``reach`` of the side: a pixel more than half of it, nearer a blend of it with the fill than
-    any blend of the other's colours."""
+    ``reach`` of the side beside the other's band: a pixel more than half of it, nearer a blend
+    of it with the fill than any blend of the other's colours. Only the samples where the
+    other's band shows (``banded``) tell: where a bridge hides the river, its deck's greys
+    beside a line's dark stroke are no lake."""
     alpha = blend_alpha(under, corr, 60.0)
     shows = middle = 0
-    for t, (profile, a_sign, local_a, local_b) in zip(ts, across):
-        if not 0.25 < t < 0.75:
+    for t, (profile, a_sign, local_a, local_b), band in zip(ts, across, banded):
+        if not 0.25 < t < 0.75 or not band:
             continue
         middle += 1
         for k, c in profile:
