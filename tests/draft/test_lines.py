@@ -21,10 +21,10 @@ LINES = [("road", ROAD, None), ("rail", RAIL, None)]
 SIZE = 60.0
 
 
-def _grid_picture():
-    grid = Grid(1, 7, 1, 6, orientation="pointy")
+def _grid_picture(grid=None, size=(560, 480)):
+    grid = grid or Grid(1, 7, 1, 6, orientation="pointy")
     layout = Layout(grid, SIZE, (60.0, 60.0))
-    image = Image.new("RGB", (560, 480), FILL)
+    image = Image.new("RGB", size, FILL)
     draw = ImageDraw.Draw(image)
     for hex in grid:
         corners = layout.corners(hex)
@@ -350,13 +350,7 @@ def test_a_railway_through_a_hex_corner_under_an_id_is_found():
     id, printed at the top of the hex, just below its top side: where the id hides the
     railway, that side's grid line (as dark as a railway) is not taken for it; it is found
     across the side it crosses, and not across the sides it passes by."""
-    grid = Grid(1, 5, 1, 5, orientation="flat")
-    layout = Layout(grid, SIZE, (60.0, 60.0))
-    image = Image.new("RGB", (420, 420), FILL)
-    draw = ImageDraw.Draw(image)
-    for hex in grid:
-        corners = layout.corners(hex)
-        draw.line(corners + corners[:1], fill=(90, 90, 90), width=1)
+    grid, layout, image, draw = _grid_picture(Grid(1, 5, 1, 5, orientation="flat"), (420, 420))
     b = Hex(3, 3)
     a = next(o for o in grid.neighbours(b) if grid.direction(b, o) == "NW")
     (bx, by), r = layout.center(b), layout.radius

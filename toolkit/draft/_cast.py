@@ -159,12 +159,9 @@ def fit(looks: dict, bases: dict, palette, raw: dict | None = None, stat: str = 
     for c in range(3):
         kept = [h for h in sure if raw is None or CLIPPED < getattr(raw[h], stat)[c] < 255 - CLIPPED]
         pairs = [(getattr(looks[h], stat)[c], targets[h][c]) for h in kept]
-        fitted = _affine(pairs) if len({targets[h] for h in kept}) >= 2 else None
-        if fitted is None:
-            ratios = sorted(y / max(1.0, x) for x, y in pairs)
-            fitted = (ratios[len(ratios) // 2] if ratios else 1.0, 0.0)
-        gains.append(min(1.4, max(0.7, fitted[0])))
-        offsets.append(min(40.0, max(-40.0, fitted[1])))
+        gain, offset = _channel_fit(pairs, len({targets[h] for h in kept}) >= 2)
+        gains.append(gain)
+        offsets.append(offset)
     return tuple(gains), tuple(offsets)
 
 
@@ -176,13 +173,21 @@ def fit_plain(looks: dict, bases: dict, palette) -> tuple:
     gains, offsets = [], []
     for c in range(3):
         pairs = [(looks[h].mode[c], targets[bases[h][0]][c] / 2.0) for h in sure]  # Look.vector weighs the fill twice
-        fitted = _affine(pairs) if len(targets) >= 2 else None
-        if fitted is None:
-            ratios = sorted(y / max(1.0, x) for x, y in pairs)
-            fitted = (ratios[len(ratios) // 2] if ratios else 1.0, 0.0)
-        gains.append(min(1.4, max(0.7, fitted[0])))
-        offsets.append(min(40.0, max(-40.0, fitted[1])))
+        gain, offset = _channel_fit(pairs, len(targets) >= 2)
+        gains.append(gain)
+        offsets.append(offset)
     return tuple(gains), tuple(offsets)
+
+
+def _channel_fit(pairs: list[tuple[float, float]], colours: bool) -> tuple[float, float]:
+    """One channel's gain and offset from (picture, palette) pairs: a straight line where the
+    pairs hold two colours or more (``colours``), else the median ratio with no offset; bounded
+    to what a print's or a scan's cast does."""
+    fitted = _affine(pairs) if colours else None
+    if fitted is None:
+        ratios = sorted(y / max(1.0, x) for x, y in pairs)
+        fitted = (ratios[len(ratios) // 2] if ratios else 1.0, 0.0)
+    return min(1.4, max(0.7, fitted[0])), min(40.0, max(-40.0, fitted[1]))
 
 
 def _colour(vector, stat: str) -> tuple[float, float, float]:
