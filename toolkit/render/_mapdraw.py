@@ -65,6 +65,12 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
         self.id_boxes: dict[Hex, tuple] = {}
         self.place_boxes: dict[str, tuple] = {}
+        # what the bridges draw (hexside ones with the hexsides, the rest with the lines), for
+        # the ids, markers and names to keep off and the names' knock-outs to spare: each deck's
+        # and wing's points, each bridge's span of recorded ops
+        self.bridge_decks: list[list[tuple]] = []
+        self.bridge_wings: list[list[tuple]] = []
+        self.bridge_spans: list[tuple[int, int]] = []
         self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
         self.terrain()
         self.water()
@@ -79,7 +85,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         # them out under its lettering (see NameLayer.knockouts)
         linework = np.zeros(len(rec.items), dtype=bool)
         linework[start:] = True
-        for a, b in self.__dict__.get("bridge_spans", ()):
+        for a, b in self.bridge_spans:
             linework[a:b] = False
         edge_labels = self.edges(rec)
         self.hex_ids()   # before the markers: a star or disc keeps off its hex's id

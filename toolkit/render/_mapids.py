@@ -109,7 +109,7 @@ class HexIdLayer:
         Weighed in the names' frame (the same moves at every dpi)."""
         k = self.NAME_FRAME / self.size
         F = self.NAME_FRAME
-        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.__dict__.get("bridge_decks", ())]
+        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.bridge_decks]
         # each kind of water shaped in one call (a map has dozens of rivers and shores)
         water = []
         if self.water_lines:

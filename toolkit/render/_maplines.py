@@ -210,7 +210,7 @@ class LineLayer:
                 # the same at every dpi)
                 whole = span.buffer(half_w + self.px(0.02), quad_segs=4, cap_style="flat", join_style="round")
                 whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
-                self.__dict__.setdefault("bridge_decks", []).append([tuple(p) for p in whole.exterior.coords[:-1]])
+                self.bridge_decks.append([tuple(p) for p in whole.exterior.coords[:-1]])
                 for sgn in (1.0, -1.0):
                     self._water_hex_wing(canvas, span, sgn * half_w)
         if len(getattr(canvas, "items", ())) > first:
@@ -235,11 +235,11 @@ class LineLayer:
             ends.append(p + (back + out) * flare)
         wing_pts = [tuple(ends[0]), *map(tuple, pts), tuple(ends[1])]
         canvas.line(wing_pts, self.theme.ink, max(1.0, self.px(0.016)))
-        self.__dict__.setdefault("bridge_wings", []).append(wing_pts)
+        self.bridge_wings.append(wing_pts)
 
     def _bridge_span(self, canvas, first: int) -> None:
         """Note the recorded ops from ``first`` on as a bridge's: not linework a name knocks out."""
-        self.__dict__.setdefault("bridge_spans", []).append((first, len(getattr(canvas, "items", ()))))
+        self.bridge_spans.append((first, len(getattr(canvas, "items", ()))))
 
     def _bridge(self, canvas, at, direction, gap: float, colour, deck=None, half_w: float | None = None,
                 wings=(True, True)) -> None:
@@ -258,7 +258,7 @@ class LineLayer:
                     (mx + ux * half_len - nx * half_w, my + uy * half_len - ny * half_w),
                     (mx - ux * half_len - nx * half_w, my - uy * half_len - ny * half_w)]
         canvas.polygon(deck_pts, fill=deck or self.theme.paper)
-        self.__dict__.setdefault("bridge_decks", []).append(deck_pts)
+        self.bridge_decks.append(deck_pts)
         w = max(1.0, self.px(0.016))
         flare = self.px(0.04)
         for sgn, wing in zip((1, -1), wings):
@@ -270,7 +270,7 @@ class LineLayer:
             wing_pts = [(p0[0] - ux * flare + nx * flare * sgn, p0[1] - uy * flare + ny * flare * sgn), p0, p1,
                         (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)]
             canvas.line(wing_pts, colour, w)
-            self.__dict__.setdefault("bridge_wings", []).append(wing_pts)
+            self.bridge_wings.append(wing_pts)
         self._bridge_span(canvas, first)
 
     def _water_near(self, segment) -> list:

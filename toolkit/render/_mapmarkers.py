@@ -98,7 +98,7 @@ class MarkerLayer:
             for body in self.__dict__.get("lake_bodies", ()):
                 drawn.append(shapely.transform(body, lambda c: c * k))
                 halves.append(None)
-            decks = self.__dict__.get("bridge_decks", ())
+            decks = self.bridge_decks
             square = [d for d in decks if len(d) == 4]   # a bridge over a hexside
             if square:   # all in one call (a map has hundreds)
                 drawn += list(shapely.buffer(shapely.polygons(np.asarray(square, dtype=float).reshape(-1, 4, 2) * k),

@@ -53,7 +53,7 @@ class NameLayer:
         ids = list(self.id_boxes)   # in the order of the rows of id_box_array
         boxes = [b for b in (*self.marker_boxes, *self.sign_boxes)]
         boxes += [(min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d))
-                  for d in self.__dict__.get("bridge_decks", ())]
+                  for d in self.bridge_decks]
         boxes += [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in self.edge_tiles]
         near = Boxes(np.concatenate([self.id_box_array.reshape(-1, 4), np.asarray(boxes, dtype=float).reshape(-1, 4)]))
         framed: dict[int, tuple] = {}
