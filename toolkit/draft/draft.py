@@ -330,7 +330,8 @@ def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, f
     seen, whether either hex is textured)`` (see :meth:`~toolkit.draft.lines.LinkReader.read`). A picture that shows a line
     fainter than a crisp one (a thin railway blurred to half its colour) is read again, that
     line judged by how its sure strokes showed; on one that shows every line crisp, the sides
-    where a line was found are (a stroke much paler than its line's sure strokes is not it)."""
+    where a line was found are read again the same way (a stroke much paler than its line's
+    sure strokes is not that line)."""
     pairs: dict[Hexside, tuple[Hex, Hex, bool]] = {}
     for hex in draft.hexes:
         for other in game_map.grid.neighbours(hex):
