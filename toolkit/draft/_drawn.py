@@ -24,7 +24,7 @@ from PIL import Image, ImageChops, ImageFilter, ImageStat
 from ..hexes import Grid, Hex
 from ._cast import clip_image
 from ._signs import REACH, SignFinder
-from .sample import DISC, GRAIN_STEPS, SOFTEN, WORK_SIZE, HexSampler
+from .sample import DISC, GRAIN_STEPS, SOFTEN, WORK_SIZE, HexSampler, _look
 
 #: Overlays drawn together on one hex, at most (White Death's city hexes carry four).
 MOST_OVERLAYS = 4
@@ -37,7 +37,7 @@ CAP = 90
 #: What a pixel costs when a line explains it instead of the drawing: ``(share of the line's
 #: colour blended with the fill, price)``. Below a village block's distance from a road of like
 #: colour (about 20), so that a road over the blocks' places favours no drawing.
-BLENDS = ((1.0, 8), (0.7, 10), (0.45, 12))
+BLENDS = ((1.0, 8), (0.7, 10), (0.45, 12), (0.25, 14))
 #: What each overlay of a drawing costs (grey levels of the mean difference): of two drawings
 #: that fit alike, the one with fewer overlays (a symbol must show to be read).
 PER_OVERLAY = 1.5
@@ -50,6 +50,12 @@ SIGN_WEIGHT = 0.5
 SIGN_SEEN = 0.5
 #: Copies of each drawing (hexforge draws trees, rocks and blocks a few ways).
 COPIES = 3
+#: Working pixels a drawing may be moved each way to register it on the picture: the map
+#: rounds each symbol's place and each hex's centre to whole pixels, so a picture's symbols
+#: may lie a pixel off the drawing's, which at 60 px a hex costs a block's fit.
+SLACK = 1
+#: The drawings (best first, by their fit unmoved) that are tried moved by up to SLACK.
+REGISTERED = 4
 
 
 def overlay_sets(overlays: list[str], most: int = MOST_OVERLAYS, bases: int = 1) -> list[tuple[str, ...]]:
@@ -93,11 +99,13 @@ class Drawings:
         reach = REACH * size + max((max(t.size) for t in self.tiles.values()), default=0) / k / 2 + 1
         #: Working pixels kept round each drawing's disc, where a sign may lie.
         self.margin = max(0, int(math.ceil(reach - max(3, int(DISC * size))))) if self.tiles else 0
+        #: ... and :data:`SLACK` more round it, to move the drawing by.
+        self.slack = SLACK
 
     def of(self, base: str) -> list[tuple[tuple[str, ...], Image.Image, tuple[float, float], Image.Image]]:
         """``(overlays, softened crop, grain, unsoftened crop)`` of every drawing of ``base``
-        without a sign (each set, each copy); the crops keep :attr:`margin` round the disc's
-        box, the unsoftened one what softening mixes in too."""
+        without a sign (each set, each copy); the crops keep :attr:`margin` and :attr:`slack`
+        round the disc's box, the unsoftened one what softening mixes in too."""
         known = self.crops.get(base)
         if known is None:
             known = self.crops[base] = self._draw(base)
@@ -156,7 +164,8 @@ class Drawings:
         rendered = render_map(swatch, dpi=100, theme=self.theme)
         sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, self.map.hex_ids)
         self.r = sampler.r
-        m, pad = self.margin, self.margin + _pad(sampler.size)
+        m = self.margin + self.slack
+        pad = m + _pad(sampler.size)
         out = []
         for hex, feats in placed:
             box = sampler.box(hex)
@@ -207,6 +216,53 @@ def _lut(correction) -> list[int]:
 def _farthest_channel(image: Image.Image) -> Image.Image:
     r, g, b = image.split()
     return ImageChops.lighter(ImageChops.lighter(r, g), b)
+
+
+#: Shares of a line's colour mixed with its casing (a river's with its banks) that also explain
+#: a pixel: softened, a road a few pixels wide shows its colour darkened by its casing.
+CASED = (0.75, 0.5)
+
+
+def line_inks(game_map, theme) -> list[tuple[int, int, int]]:
+    """The colours the map's roads, railways and hexside features may paint a pixel with: each
+    one's colour and casing (or edge), and the two mixed (see :data:`CASED`)."""
+    inks = []
+    styles = [(s.colour, s.casing) for s in map(theme.line_style, game_map.line_types.values())]
+    styles += [(s.colour, s.edge) for s in map(theme.hexside_style, game_map.hexside_types.values())]
+    for colour, casing in styles:
+        inks += [tuple(colour)] + ([tuple(casing)] if casing else [])
+        if casing:
+            inks += [tuple(int(round(k + share * (c - k))) for c, k in zip(colour, casing)) for share in CASED]
+    return list(dict.fromkeys(inks))
+
+
+#: A pixel nearer than this to a line's ink (grey levels, the largest channel) is not taken for
+#: the hex's fill.
+INKED = 30
+
+
+def printed_fill(sampler: HexSampler, hex: Hex, correction, line_colours) -> tuple[float, float, float] | None:
+    """The hex's printed fill (colour corrected), where a line's softened edge blends: the
+    commonest colour of its disc among the pixels no road, railway or watercourse of the map
+    could have painted (a city's five roads cover more of it than its fill shows); None off the
+    picture."""
+    box = sampler.box(hex)
+    if box is None:
+        return None
+    crop = sampler.soft.crop(box)
+    if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)):
+        crop = crop.point(_lut(correction))
+    mask = sampler.disc_mask(hex, box)
+    away = mask
+    if line_colours:
+        inked = None
+        for colour in line_colours:
+            near = _farthest_channel(ImageChops.difference(crop, Image.new("RGB", crop.size, tuple(colour))))
+            inked = near if inked is None else ImageChops.darker(inked, near)
+        clear = ImageChops.multiply(mask, inked.point([0] * (INKED + 1) + [255] * (255 - INKED)))
+        if ImageStat.Stat(clear).sum[0] >= 0.1 * ImageStat.Stat(mask).sum[0]:
+            away = clear
+    return _look(crop, away).mode
 
 
 def _explained(seen: Image.Image, line_colours, fill) -> Image.Image:
@@ -267,17 +323,21 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
     if lut is not None:
         seen = seen.point(lut)
     other = _explained(seen, line_colours, fill)
-    inner = None if wide is not None or not m else (m, m, m + box[2] - box[0], m + box[3] - box[1])
+    # where the picture's frame lies in a drawing's crop (which keeps the sign margin and the
+    # slack round the disc's box), unmoved
+    at = drawings.slack + (m if wide is None else 0)
 
-    weighed = []
+    def fit(drawn, dx: int = 0, dy: int = 0) -> Image.Image:
+        moved = drawn.crop((at + dx, at + dy, at + dx + seen.width, at + dy + seen.height))
+        return ImageChops.darker(_farthest_channel(ImageChops.difference(seen, moved)), other)
+
+    weighed = []   # (key, the differences, what the key costs besides, the drawing)
 
     def weigh(key, drawn, drawn_grain) -> bool:
-        if inner is not None:
-            drawn = drawn.crop(inner)
-        if drawn.size != seen.size:
+        if drawn.size != (seen.width + 2 * at, seen.height + 2 * at):
             return False
-        d = ImageChops.darker(_farthest_channel(ImageChops.difference(seen, drawn)), other)
-        weighed.append((key, d, PER_OVERLAY * len(key[1]) + GRAIN_COST * math.dist(grain, drawn_grain)))
+        weighed.append([key, fit(drawn), PER_OVERLAY * len(key[1]) + GRAIN_COST * math.dist(grain, drawn_grain),
+                        drawn])
         return True
 
     for base in bases:
@@ -291,19 +351,33 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
             if all(code in spots for code in signs):
                 laid = [(finder.templates[code].tile, spots[code][0]) for code in signs]
                 for raw in drawn_plain.get(kept, ()):
-                    weigh((base, feats), *_signed(raw, laid, sampler.size, m, sampler.masks["disc"]))
+                    weigh((base, feats), *_signed(raw, laid, sampler.size, m + drawings.slack, sampler.masks["disc"]))
+    # the drawings that fit best, each moved where it fits best (a pixel either way)
+    def mean(d) -> float:
+        return ImageStat.Stat(d, mask).mean[0]
+    means = [mean(d) + extra for _, d, extra, _ in weighed]
+    order = dict.fromkeys(weighed[n][0] for n in sorted(range(len(weighed)), key=means.__getitem__))
+    near = set(list(order)[:REGISTERED])
+    moves = [(dx, dy) for dx in range(-drawings.slack, drawings.slack + 1)
+             for dy in range(-drawings.slack, drawings.slack + 1) if dx or dy]
+    for n, entry in enumerate(weighed):
+        if entry[0] in near:
+            for dx, dy in moves:
+                d = fit(entry[3], dx, dy)
+                if (cost := mean(d)) < means[n] - entry[2]:
+                    entry[1], means[n] = d, cost + entry[2]
     # a sign's footprint counts where the drawings with it fit there much better than those
     # without it do: a sign is a small part of the hex, and there they differ most
     signs = []
     for code, foot in footprints.items():
-        fits = [ImageStat.Stat(d, foot).mean[0] for _, d, _ in weighed]
-        with_ = [f for (key, _, _), f in zip(weighed, fits) if code in key[1]]
-        without = [f for (key, _, _), f in zip(weighed, fits) if code not in key[1]]
+        fits = [ImageStat.Stat(d, foot).mean[0] for _, d, _, _ in weighed]
+        with_ = [f for (key, _, _, _), f in zip(weighed, fits) if code in key[1]]
+        without = [f for (key, _, _, _), f in zip(weighed, fits) if code not in key[1]]
         if with_ and without and min(with_) < SIGN_SEEN * min(without):
             signs.append(foot)
             mask = ImageChops.lighter(mask, foot)
     best: dict = {}
-    for key, d, extra in weighed:
+    for key, d, extra, _ in weighed:
         cost = ImageStat.Stat(d, mask).mean[0] + extra + sum(SIGN_WEIGHT * ImageStat.Stat(d, f).mean[0] for f in signs)
         if cost < best.get(key, math.inf):
             best[key] = cost
@@ -354,15 +428,50 @@ def signs_shown(sampler: HexSampler, drawings: Drawings, hex: Hex, terrain, corr
         def fit(drawn: Image.Image) -> float:
             return ImageStat.Stat(ImageChops.darker(_farthest_channel(ImageChops.difference(here, drawn)), cap),
                                   foot).mean[0]
-        pad = _pad(sampler.size)
+        pad, e = _pad(sampler.size), drawings.slack
         alone = with_sign = math.inf
         for soft, raw in copies:
-            alone = min(alone, fit(soft.crop(square)))
-            # raw keeps pad more than soft round it
-            laid = raw.crop((x0, y0, x1 + 2 * pad, y1 + 2 * pad))
+            # (the drawings keep the slack round the wide crop; raw keeps pad more than soft)
+            alone = min(alone, fit(soft.crop((x0 + e, y0 + e, x1 + e, y1 + e))))
+            laid = raw.crop((x0 + e, y0 + e, x1 + e + 2 * pad, y1 + e + 2 * pad))
             laid.paste(t.tile, (left + m - x0 + pad, top + m - y0 + pad), t.tile)
             laid = laid.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * sampler.size)))
             with_sign = min(with_sign, fit(laid.crop((pad, pad, pad + x1 - x0, pad + y1 - y0))))
         if with_sign < SIGN_SEEN * alone:
             shown.append(code)
     return tuple(shown)
+
+
+def overlays_shown(sampler: HexSampler, drawings: Drawings, hex: Hex, terrain, correction, line_colours,
+                   fill) -> tuple[str, ...]:
+    """The overlays the picture shows in ``hex`` besides those of its reading ``terrain`` (base
+    and at least one overlay): each whose drawing with the reading's overlays fits the picture's
+    disc better than the reading's drawing alone by more than an overlay costs
+    (:data:`PER_OVERLAY`; a pixel a line explains costs both alike, as in :func:`compare`). The
+    palette's looks hold one overlay at most: a village among woods' trees, half under a victory
+    star, leaves the hex's look the woods'."""
+    base, feats = terrain
+    box = sampler.box(hex)
+    if box is None or not feats:
+        return ()
+    have = set(feats)
+    groups: dict[tuple[str, ...], list] = {}
+    for f, soft, _, _ in drawings.of(base):
+        if set(f) == have or (len(f) == len(feats) + 1 and have < set(f)):
+            groups.setdefault(f, []).append(soft)
+    alone = groups.pop(tuple(feats), None) or groups.pop(next((f for f in groups if set(f) == have), None), None)
+    if not alone or not groups:
+        return ()
+    seen = sampler.soft.crop(box)
+    if correction != ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)):
+        seen = seen.point(_lut(correction))
+    other = _explained(seen, line_colours, fill)
+    mask = sampler.disc_mask(hex, box)
+    at = drawings.margin + drawings.slack
+    frame = (at, at, at + seen.width, at + seen.height)
+
+    def fit(copies) -> float:
+        return min(ImageStat.Stat(ImageChops.darker(_farthest_channel(ImageChops.difference(seen, c.crop(frame))),
+                                                    other), mask).mean[0] for c in copies)
+    plain = fit(alone)
+    return tuple(next(iter(set(f) - have)) for f, copies in groups.items() if fit(copies) + PER_OVERLAY < plain)

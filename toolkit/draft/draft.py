@@ -22,7 +22,7 @@ from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
 from ._cast import clip_levels, first_correction, refine
-from ._drawn import Drawings, compare, signs_shown
+from ._drawn import Drawings, compare, line_inks, overlays_shown, printed_fill, signs_shown
 from ._pixels import fix
 from ._tints import settle
 from ._courses import course_kinds, fills_grain, hidden_courses, side_name
@@ -167,42 +167,36 @@ def draft_terrain(game_map: Map, image: Image.Image, layout, palette: Palette, *
 def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], doubts_of: dict, correction,
             theme, towards: dict[Hex, list[Hex]], looks: dict[Hex, Look]) -> dict[Hex, tuple[Terrain, Doubt]]:
     """The terrain of each hex whose base or overlays were read with doubt, or that shows a
-    small sign its reading lacks, by comparing it with hexforge's drawing of every base it may
+    small sign or an overlay its reading lacks, by comparing it with hexforge's drawing of every base it may
     be with every set of overlays (see :mod:`._drawn`): ``hex -> (terrain, the comparison's
     doubt)``. ``looks`` are the hexes' looks (uncorrected)."""
     def least(doubts, readers) -> float:
         return min([d.confidence for d in doubts if d.reader.startswith(readers)] + [1.0])
     doubtful = [h for h, doubts in doubts_of.items() if least(doubts, ("terrain", "overlay", "drawn")) < REDRAW_BELOW]
     drawings = Drawings(game_map, sampler.layout.size, theme, clip_levels(correction))
-    if not doubtful and not drawings.tiles:
+    if not doubtful and not drawings.tiles and not any(r.features for r in readings.values()):
         return {}
-    colours = []
-    for kind in game_map.line_types.values():
-        style = theme.line_style(kind)
-        colours += [style.colour] + ([style.casing] if style.casing else [])
-    for kind in game_map.hexside_types.values():
-        style = theme.hexside_style(kind)
-        colours += [style.colour] + ([style.edge] if style.edge else [])
-    colours = list(dict.fromkeys(tuple(c) for c in colours))
-    if drawings.tiles:
-        # a small sign (an airfield beside a town) the reading lacks, wherever the map placed it
-        sure = set(readings) - set(doubtful)
-        for hex in sorted(sure):
-            look = looks.get(hex)
-            if look is not None and signs_shown(sampler, drawings, hex, readings[hex].terrain, correction, colours,
-                                                look.corrected(*correction).mode):
-                doubtful.append(hex)
+    colours = line_inks(game_map, theme)
+    for hex in sorted(set(readings) - set(doubtful)):
+        terrain = readings[hex].terrain
+        if hex not in looks or not (drawings.tiles or terrain[1]):
+            continue
+        fill = printed_fill(sampler, hex, correction, colours)
+        # a small sign (an airfield beside a town) the reading lacks, wherever the map placed
+        # it, or an overlay among another's symbols (a village among woods' trees)
+        if (drawings.tiles and signs_shown(sampler, drawings, hex, terrain, correction, colours, fill)
+                or overlays_shown(sampler, drawings, hex, terrain, correction, colours, fill)):
+            doubtful.append(hex)
     out = {}
     for hex in doubtful:
         r = readings[hex]
         # the runner-up base too where the base itself is in doubt
         bases = (r.base,) + ((r.base_runner,) if r.base_runner and r.base_runner != r.base
                              and least(doubts_of[hex], ("terrain", "drawn")) < REDRAW_BELOW else ())
-        look = sampler.look(hex)
-        if look is None:
+        printed = printed_fill(sampler, hex, correction, colours)
+        if printed is None:
             continue
-        ranked = compare(sampler, drawings, hex, bases, correction, colours, look.corrected(*correction).mode,
-                         tuple(towards.get(hex, ())))
+        ranked = compare(sampler, drawings, hex, bases, correction, colours, printed, tuple(towards.get(hex, ())))
         if not ranked:
             continue
         (c1, best), (c2, runner) = ranked[0], ranked[1] if len(ranked) > 1 else (math.inf, None)
