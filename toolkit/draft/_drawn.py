@@ -37,7 +37,7 @@ CAP = 90
 #: What a pixel costs when a line explains it instead of the drawing: ``(share of the line's
 #: colour blended with the fill, price)``. Below a village block's distance from a road of like
 #: colour (about 20), so that a road over the blocks' places favours no drawing.
-BLENDS = ((1.0, 8), (0.7, 10), (0.45, 12), (0.25, 14))
+BLENDS = ((1.0, 8), (0.7, 10), (0.45, 12))
 #: What each overlay of a drawing costs (grey levels of the mean difference): of two drawings
 #: that fit alike, the one with fewer overlays (a symbol must show to be read).
 PER_OVERLAY = 1.5
