@@ -22,6 +22,11 @@ UNDER_NAME = 0.45
 #: A feature whose own colour shows on the hexside at less than this strength (in the median
 #: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
 FAINT = 0.6
+#: Two features whose readings score alike are drawn alike but for their width only where the
+#: runner-up's own colour shows nearly as strongly as the reading's (in the median sample): a
+#: ford's pale middle shows whole where a stream's colour shows only as the ford's middle
+#: blended with its edges (0.63 at 60 px a hex).
+ALIKE_STRENGTH = 0.25
 
 
 def side_ink(colour, edge, correction, blurred=None, rivals=()):
@@ -164,7 +169,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         if hidden:
             unseen = max(unseen, (score, code))
             continue
-        scores.append((score, code))
+        scores.append((score, code, strength))
         if best is None or score > best[2]:
             best = (code, round(share, 3), score, strength)
     if best is None:
@@ -173,8 +178,9 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if named:  # seen through a name: not read
         return None, seen, UNDER_NAME, (best[0],)
     sure, others = sureness(best[1], seen, SIDE_SHARE), []
-    runner = sorted(scores)[-2] if len(scores) > 1 else None
-    if runner is not None and best[2] - runner[0] < 0.1:  # two features drawn alike but for their width
+    runner = sorted(scores, key=lambda s: s[0])[-2] if len(scores) > 1 else None
+    if runner is not None and best[2] - runner[0] < 0.1 and runner[2] > best[3] - ALIKE_STRENGTH:
+        # two features drawn alike but for their width
         sure = min(sure, 0.4)
         others.append(runner[1])
     if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
