@@ -344,3 +344,30 @@ def test_a_hex_id_beside_a_side_is_not_the_hexs_fill_there():
     ford = [d for d in draft.side_doubts.get(course[1], ()) if d.reader == "hexside"]
     assert ford and ford[0].confidence < 0.5 and {"ford", "stream"} <= set(ford[0].candidates)
     assert {course[0], course[2]} <= set(draft.hexsides)
+
+
+
+def test_a_ford_in_a_streams_course_is_read_as_a_ford():
+    """On a sharp picture a ford's pale middle shows whole, where a stream's colour shows only as
+    that middle blended with the ford's dark edges: the two are not drawn alike but for their
+    width, so the ford is not read again as the stream its course runs. Mischurin Rog's ford
+    (1644/1645), drawn on a row of pixels that leaves one of its edges blended with its middle,
+    read in a window of its map."""
+    from toolkit.draft.geometry import drawn_labels
+    from toolkit.draft.hexsides import ALIKE_STRENGTH
+
+    game = load_game("grossdeutschland")
+    full = game.maps["mischurin-rog"]
+    rendered = render_map(full, dpi=100, game=game)
+    layout = PlacedLayout(rendered.layout)
+    ford = full.grid.parse_hexside("1644/1645")
+    window = replace(full.grid, first_col=14, last_col=18, first_row=42, last_row=47)
+    m = replace(full, grid=window, hexes={h: t for h, t in full.hexes.items() if h in window},
+                hexsides={s: f for s, f in full.hexsides.items() if s.a in window and s.b in window})
+    draft = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size),
+                          labels=drawn_labels(full, layout, game=game))
+    assert draft.hexsides[ford][0] == "ford"
+    # listed still, as a kind its course does not have; not as the stream's runner-up
+    doubts = [d for d in draft.side_doubts.get(ford, ()) if d.reader == "hexside"]
+    assert all(d.evidence == () for d in doubts), doubts
+    assert 0 < ALIKE_STRENGTH < 1 - 0.63   # (the stream's colour in the ford's middle, blended)
