@@ -124,3 +124,25 @@ def test_forts_beside_towns_are_read_right():
     draft = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size))
     result = score(m, draft)
     assert not result.wrong_terrain, [(m.grid.format(h), draft.hexes[h].terrain) for h in result.wrong_terrain]
+
+
+@pytest.mark.parametrize("degrade", [lambda i: i, blur], ids=["clean", "blur"])
+def test_a_sign_whose_rim_meets_a_marker_is_found(airfield_map, degrade):
+    """A crowded hex (Demyansk: four roads, a river, a victory star and a supply disc) has no
+    spot clear for its sign: the map puts it where it is clearest, its rim over the disc. A sign
+    is looked for off the markers by its centre, not by its whole tile."""
+    m = airfield_map
+    rendered = render_map(m, dpi=100)
+    scene = rendered.scene
+    (h, _), (x0, y0, x1, y1) = scene.sign_hexes[0], scene.sign_boxes[0]
+    t = _finder(m, rendered.image, rendered)[1].templates["airfield"]
+    # a marker's box over the lower rim of the sign's ink, clear of its centre
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    marker = (cx - 5, cy + (t.ink[3] - t.h / 2) - 3, cx + 5, cy + (t.ink[3] - t.h / 2) + 7)
+    sampler = HexSampler(degrade(rendered.image), PlacedLayout(rendered.layout), m.hex_ids, [marker])
+    finder = SignFinder(sampler, {"airfield": sign_tile(Theme.default().terrain_style(m.terrain_types["airfield"]),
+                                                        rendered.layout.size, Theme.default().paper)})
+    (left, top), _ = finder.find(h, "airfield")
+    box = sampler.box(h)
+    assert abs(box[0] + left + t.w / 2 - cx) <= 1.5
+    assert abs(box[1] + top + t.h / 2 - cy) <= 1.5
