@@ -185,10 +185,26 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         others.append(runner[1])
     if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
         sure = min(sure, 0.4)
+        # ... one drawn with the same edges whose own colour shows whole where it shows, on at
+        # least half the samples a feature needs (the river's end bending in over a ford's
+        # corners, blurred, hides its pale middle there): that one, unsure (not offered the
+        # course's kind as a runner-up to be read again as: a ford breaks a river's course by
+        # nature; the course's doubt names the river)
+        edge = next(r[2] for r in read if r[0] == best[0])
+        pale = [(share, code) for code, _, e, _, shape, found, share in read
+                if code != best[0] and e is not None and e == edge and shape is None and share >= SIDE_SHARE / 2
+                and _median([st for w, st, _ in found if w is not None]) >= FAINT]
+        if pale:
+            share, code = max(pale)
+            return (code, round(share, 3)), seen, sure, ()
     if unseen[0] > best[2]:  # its band runs like two features drawn one over the other
         sure = min(sure, 0.4)
         others.append(unseen[1])
     return best[:2], seen, sure, tuple(others)
+
+
+def _median(values) -> float:
+    return sorted(values)[len(values) // 2] if values else 0.0
 
 
 def under_name(sampler, side, size) -> bool:
