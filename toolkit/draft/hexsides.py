@@ -182,7 +182,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if runner is not None and best[2] - runner[0] < 0.1 and runner[2] > best[3] - ALIKE_STRENGTH:
         # two features drawn alike but for their width
         sure = min(sure, 0.4)
-        others.append(runner[1])
+        others.append((runner[0], runner[1]))
     if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
         sure = min(sure, 0.4)
         # ... one drawn with the same edges whose own colour shows whole where it shows, on at
@@ -199,8 +199,10 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             return (code, round(share, 3)), seen, sure, ()
     if unseen[0] > best[2]:  # its band runs like two features drawn one over the other
         sure = min(sure, 0.4)
-        others.append(unseen[1])
-    return best[:2], seen, sure, tuple(others)
+        others.append(unseen)
+    # what else it may hold, likeliest first (two features one over the other, fitting better
+    # than the reading, before a feature drawn alike fitting worse)
+    return best[:2], seen, sure, tuple(code for _, code in sorted(others, key=lambda o: -o[0]))
 
 
 def _median(values) -> float:
