@@ -140,12 +140,13 @@ def straighten(flat: bool, pts: list, radius: float) -> list:
             j += 1
         if j > i:   # steps i..j alternate: hexes i..j+1 run along a row
             mean = (pts[i][1] + pts[i + 1][1]) / 2
-            # a hex where a straight diagonal goes on (the step before the run, or after it, the
-            # same as its first, or last, step) stays on its centre, the diagonal's: moved onto
-            # the row's level it would be a kink the curve waves round (Mischurin Rog's Main
-            # Bridge road); left there, the line leaves the row in a gentle bend
-            first = i + 1 if i > 0 and same(steps[i - 1], steps[i]) else i
-            last = j if j + 1 < len(steps) and same(steps[j + 1], steps[j]) else j + 1
+            # an end hex where a straight diagonal goes on (the two steps before the run, or
+            # after it, the same as its first, or last, step) stays on its centre, the
+            # diagonal's: moved onto the row's level it would be a kink the curve waves round
+            # (Mischurin Rog's Main Bridge road); left there, the line leaves the row in a
+            # gentle bend. One such step is a corner, not a diagonal: the hex moves
+            first = i + 1 if i > 1 and same(steps[i - 1], steps[i]) and same(steps[i - 2], steps[i]) else i
+            last = j if j + 2 < len(steps) and same(steps[j + 1], steps[j]) and same(steps[j + 2], steps[j]) else j + 1
             for k in range(first, last + 1):
                 out[k] = (pts[k][0], mean)
             i = j + 1
