@@ -244,9 +244,12 @@ class NameLayer:
 
     def _built_up(self, hexes) -> set:
         """``hexes`` and the built-up hexes (a city's, town's or village's symbol) joined to them
-        that name no place of their own: the town whose name may lie over them (Velikiye Luki
-        is drawn over eight hexes, one named)."""
-        named = {place.hex for place in self.m.places}
+        that name no place of their own as great: the town whose name may lie over them
+        (Velikiye Luki is drawn over eight hexes, one named a city, one its Citadel)."""
+        rank = {"city": 3, "town": 2, "village": 1}
+        mine = max((rank.get(p.kind, 0) for p in self.m.places if p.hex in set(hexes)), default=0)
+        # a lesser place inside the town (Velikiye Luki's Citadel) is the town's too
+        named = {place.hex for place in self.m.places if rank.get(place.kind, 0) >= mine}
         out, todo = set(hexes), list(hexes)
         while todo:
             for n in self.m.grid.neighbours(todo.pop()):
