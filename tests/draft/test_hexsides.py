@@ -371,3 +371,55 @@ def test_a_ford_in_a_streams_course_is_read_as_a_ford():
     doubts = [d for d in draft.side_doubts.get(ford, ()) if d.reader == "hexside"]
     assert all(d.evidence == () for d in doubts), doubts
     assert 0 < ALIKE_STRENGTH < 1 - 0.63   # (the stream's colour in the ford's middle, blended)
+
+
+
+# -- Lutchessa's ford (2508/2509) on its picture degraded every way at once: the profiles across
+# the side as the drafter saw them (the picture's colour correction below), pixels -9..9
+LUTCHESSA_FORD = {
+    0.2: [(252, 221, 177), (251, 219, 178), (255, 223, 185), (255, 225, 184), (250, 227, 173), (240, 227, 174), (216, 211, 169), (178, 177, 157), (158, 161, 170), (169, 173, 198), (172, 176, 201), (160, 163, 172), (169, 168, 148), (205, 200, 158), (238, 225, 172), (250, 227, 173), (253, 221, 180), (255, 223, 182), (255, 225, 178)],
+    0.3: [(193, 162, 118), (183, 151, 110), (196, 162, 124), (206, 174, 133), (215, 192, 138), (220, 207, 154), (208, 203, 161), (176, 175, 155), (158, 161, 170), (169, 173, 198), (172, 176, 201), (160, 163, 172), (169, 168, 148), (205, 200, 158), (238, 225, 172), (250, 227, 173), (253, 221, 180), (255, 223, 182), (255, 225, 178)],
+    0.4: [(217, 186, 142), (212, 179, 138), (211, 177, 139), (217, 185, 144), (223, 200, 146), (230, 217, 164), (217, 212, 170), (180, 179, 159), (162, 165, 174), (177, 181, 206), (172, 176, 201), (162, 165, 174), (173, 172, 152), (207, 202, 160), (239, 226, 173), (250, 227, 173), (254, 222, 181), (255, 226, 185), (255, 225, 178)],
+    0.5: [(197, 166, 122), (206, 173, 132), (206, 171, 133), (210, 178, 137), (217, 194, 140), (226, 210, 158), (212, 205, 163), (174, 173, 153), (156, 159, 168), (170, 174, 199), (172, 176, 201), (162, 165, 174), (173, 172, 152), (209, 202, 160), (241, 225, 173), (250, 227, 173), (254, 222, 181), (255, 225, 187), (255, 224, 179)],
+    0.6: [(223, 193, 143), (215, 183, 134), (202, 168, 120), (202, 171, 127), (212, 188, 152), (220, 204, 178), (200, 194, 180), (164, 166, 161), (152, 162, 164), (163, 176, 182), (168, 181, 187), (155, 163, 165), (172, 172, 164), (214, 203, 185), (243, 220, 189), (255, 223, 182), (255, 224, 173), (255, 221, 169), (255, 225, 174)],
+    0.7: [(203, 173, 123), (207, 174, 123), (218, 178, 127), (210, 172, 125), (211, 182, 142), (219, 198, 167), (203, 192, 172), (172, 169, 160), (158, 162, 161), (166, 174, 176), (172, 181, 180), (160, 162, 157), (177, 171, 159), (218, 202, 179), (247, 218, 184), (255, 222, 177), (255, 223, 168), (255, 220, 163), (255, 224, 172)],
+    0.8: [(249, 219, 169), (255, 223, 172), (255, 225, 173), (251, 215, 165), (243, 214, 174), (238, 217, 186), (210, 199, 179), (173, 171, 159), (157, 163, 159), (165, 175, 176), (168, 176, 178), (162, 164, 161), (178, 172, 160), (219, 203, 180), (255, 227, 193), (255, 228, 183), (255, 221, 166), (255, 220, 163), (255, 224, 172)],
+}
+
+
+class _Recorded:
+    """A sampler giving back recorded profiles across one hexside (at its samples' ``t``)."""
+
+    def __init__(self, profiles, correction, size):
+        self.profiles, self.correction, self.k = profiles, correction, 1
+        self.layout = self
+
+    size = 63.73
+
+    def hexside_segment(self, side):
+        return (708.15, 279.83), (671.36, 280.14)
+
+    def center(self, hex):
+        return (689.48, 248.12) if hex == Hex(25, 8) else (689.48, 311.88)
+
+    def profile(self, a, b, t, reach):
+        return list(zip(range(-9, 10), self.profiles[round(t, 1)]))
+
+    def labelled(self, x, y, pad=1.0):   # the id of 2509, printed just below the ford
+        return 680.51 - pad <= x <= 699.7 + pad and 284.23 - pad <= y <= 292.04 + pad
+
+
+def test_a_faint_reading_yields_to_a_feature_whose_colour_shows_whole():
+    """Blurred, cast, turned and JPEG'd, a ford's pale middle shows whole on four of its seven
+    samples (the river's ends bending in over its corners hide it on the rest) while a river's
+    colour shows only half (a blend of the ford's middle and edges) on all seven: the faint
+    river yields to the ford drawn with the same edges, still listed."""
+    from toolkit.draft.hexsides import read_hexside, side_readers
+
+    m = load_game("grossdeutschland").maps["lutchessa"]
+    correction = ((0.9979, 1.0271, 1.1471), (-16.3132, 0.0, -1.619))
+    sampler = _Recorded(LUTCHESSA_FORD, correction, _Recorded.size)
+    sides, alphas, shapes = side_readers(m, Theme.default(), _Recorded.size, correction)
+    side = Hexside.of(Hex(25, 8), Hex(25, 9))
+    found, _, sure, others = read_hexside(sampler, side, sides, alphas, _Recorded.size, CLEAR, CLEAR, (), GRID, shapes)
+    assert found[0] == "ford" and sure < 0.5 and others == ()

@@ -26,10 +26,9 @@ from ._drawn import Drawings, compare, line_inks, overlays_shown, printed_fill, 
 from ._pixels import fix
 from ._tints import settle
 from ._courses import course_kinds, fills_grain, hidden_courses, side_name
-from .hexsides import (SIDE_SHARE, THIN, blurred_colour, read_hexside, side_combos, side_ink, side_shapes,
-                       under_name)
+from .hexsides import SIDE_SHARE, read_hexside, side_readers, under_name
 from .lines import LinkReader, line_paths
-from .sample import HexSampler, Look, colour_distance
+from .sample import HexSampler, Look
 
 __all__ = ["Doubt", "Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
 
@@ -220,42 +219,14 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     grid_colour = theme.get("grid", "colour", "#4a4a44")
     from ..render.theme import rgb
     grid_rgb = rgb(grid_colour)
-    sides = []
-    for code, kind in game_map.hexside_types.items():
-        style = theme.hexside_style(kind)
-        if kind.bridge:
-            draft.skipped.append(f"hexside type {code!r}: bridges are not drafted")
-        elif colour_distance(style.colour, grid_rgb) < 60:
-            draft.skipped.append(f"hexside type {code!r}: drawn too like the grid lines to tell apart")
-        else:  # a colour learned on the picture wins over the theme's
-            learned = palette.strokes.get(("side", code))
-            sides.append((code, learned or style.colour, None if learned else style.edge,
-                           style.drawn_width(size) / size))
+    sides, alphas, shapes = side_readers(game_map, theme, size, draft.correction, palette.strokes, grid_rgb,
+                                         draft.skipped)
+    family = {code: (colour, edge) for code, colour, edge, _ in sides}
     lines = []
     for code, kind in game_map.line_types.items():
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
         lines.append((code, learned or style.colour, None if learned else style.casing))
     sampler.correction = draft.correction
-    # a river through a lake's narrows is read as a river of another shape (its colours the theme's)
-    drawn = {s[0]: s for s in sides}
-    sides += [(combo, *drawn[over][1:]) for combo, over in
-              side_combos(game_map, [s for s in sides if not palette.strokes.get(("side", s[0]))], theme)]
-    # a thin feature blurred shows the mix of its colour and edges (a stream's middle: a few pixels)
-    blurred = {}
-    for code, colour, edge, width in sides:
-        style = theme.hexside_style(game_map.hexside_types[code if isinstance(code, str) else code[-1]])
-        if edge is not None and style.width * size < THIN:
-            blurred[code] = blurred_colour(colour, edge, max(1.0, style.width * size), width * size)
-    rivals = {c for code, colour, edge, _ in sides for c in (colour, edge, blurred.get(code)) if c is not None}
-    alphas = {code: side_ink(colour, edge, draft.correction, blurred.get(code), rivals)
-              for code, colour, edge, _ in sides}
-    family = {code: (colour, edge) for code, colour, edge, _ in sides}
-    # features drawn alike (two lake side kinds) are told apart by their shape along the side,
-    # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
-    # learned on the picture)
-    alike = [s for s in sides if not palette.strokes.get(("side", s[0]))
-             and sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1]
-    shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if alike else {}
     fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}

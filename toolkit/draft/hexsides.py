@@ -66,6 +66,50 @@ def side_ink(colour, edge, correction, blurred=None, rivals=()):
     return own, ink
 
 
+def side_readers(game_map, theme, size: float, correction, learned=None, grid_rgb=(74, 74, 68),
+                 skipped=None) -> tuple[list, dict, dict]:
+    """What :func:`read_hexside` reads a map's hexside features with on a picture ``size``
+    pixels a hex, needing ``correction``: ``(sides, alphas, shapes)``, the features as ``(code,
+    colour, edge, width)`` (two features drawn one over the other among them, see
+    :func:`side_combos`), how much of each a pixel shows (:func:`side_ink`) and the shapes of
+    those drawn alike (:func:`side_shapes`). ``learned``: colours learned on the picture
+    (``("side", code) -> RGB``; they win over the theme's). Bridges and features drawn like the
+    grid are not read: a line for each goes to ``skipped``."""
+    learned = learned or {}
+    sides = []
+    for code, kind in game_map.hexside_types.items():
+        style = theme.hexside_style(kind)
+        if kind.bridge:
+            why = "bridges are not drafted"
+        elif colour_distance(style.colour, grid_rgb) < 60:
+            why = "drawn too like the grid lines to tell apart"
+        else:
+            got = learned.get(("side", code))
+            sides.append((code, got or style.colour, None if got else style.edge, style.drawn_width(size) / size))
+            continue
+        if skipped is not None:
+            skipped.append(f"hexside type {code!r}: {why}")
+    # a river through a lake's narrows is read as a river of another shape (its colours the theme's)
+    drawn = {s[0]: s for s in sides}
+    sides += [(combo, *drawn[over][1:]) for combo, over in
+              side_combos(game_map, [s for s in sides if not learned.get(("side", s[0]))], theme)]
+    # a thin feature blurred shows the mix of its colour and edges (a stream's middle: a few pixels)
+    blurred = {}
+    for code, colour, edge, width in sides:
+        style = theme.hexside_style(game_map.hexside_types[code if isinstance(code, str) else code[-1]])
+        if edge is not None and style.width * size < THIN:
+            blurred[code] = blurred_colour(colour, edge, max(1.0, style.width * size), width * size)
+    rivals = {c for code, colour, edge, _ in sides for c in (colour, edge, blurred.get(code)) if c is not None}
+    alphas = {code: side_ink(colour, edge, correction, blurred.get(code), rivals) for code, colour, edge, _ in sides}
+    # features drawn alike (two lake side kinds) are told apart by their shape along the side,
+    # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
+    # learned on the picture)
+    alike = [s for s in sides if not learned.get(("side", s[0]))
+             and sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1]
+    shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if alike else {}
+    return sides, alphas, shapes
+
+
 def blurred_colour(colour, edge, width: float, drawn: float):
     """The colour a feature ``width`` pixels wide in ``colour``, ``drawn`` pixels wide with its
     ``edge``, takes where blur mixes the two (None where it has no edge)."""
