@@ -388,25 +388,25 @@ LUTCHESSA_FORD = {
 
 
 class _Recorded:
-    """A sampler giving back recorded profiles across one hexside (at its samples' ``t``)."""
+    """A sampler giving back recorded profiles across one hexside (at its samples' ``t``), with
+    the boxes of the names and ids printed near it."""
 
-    def __init__(self, profiles, correction, size):
-        self.profiles, self.correction, self.k = profiles, correction, 1
+    def __init__(self, profiles, correction, size, segment, centre_a, boxes=()):
+        self.profiles, self.correction, self.size, self.k = profiles, correction, size, 1
+        self.segment, self.centre_a, self.boxes = segment, centre_a, boxes
         self.layout = self
 
-    size = 63.73
-
     def hexside_segment(self, side):
-        return (708.15, 279.83), (671.36, 280.14)
+        return self.segment
 
-    def center(self, hex):
-        return (689.48, 248.12) if hex == Hex(25, 8) else (689.48, 311.88)
+    def center(self, hex):   # (only side.a's is asked for)
+        return self.centre_a
 
     def profile(self, a, b, t, reach):
         return list(zip(range(-9, 10), self.profiles[round(t, 1)]))
 
-    def labelled(self, x, y, pad=1.0):   # the id of 2509, printed just below the ford
-        return 680.51 - pad <= x <= 699.7 + pad and 284.23 - pad <= y <= 292.04 + pad
+    def labelled(self, x, y, pad=1.0):
+        return any(x0 - pad <= x <= x1 + pad and y0 - pad <= y <= y1 + pad for x0, y0, x1, y1 in self.boxes)
 
 
 def test_a_faint_reading_yields_to_a_feature_whose_colour_shows_whole():
@@ -418,8 +418,43 @@ def test_a_faint_reading_yields_to_a_feature_whose_colour_shows_whole():
 
     m = load_game("grossdeutschland").maps["lutchessa"]
     correction = ((0.9979, 1.0271, 1.1471), (-16.3132, 0.0, -1.619))
-    sampler = _Recorded(LUTCHESSA_FORD, correction, _Recorded.size)
-    sides, alphas, shapes = side_readers(m, Theme.default(), _Recorded.size, correction)
+    size = 63.733
+    # the id of 2509 is printed just below the ford
+    sampler = _Recorded(LUTCHESSA_FORD, correction, size, ((708.15, 279.83), (671.36, 280.14)), (689.48, 248.12),
+                        [(680.51, 284.23, 699.7, 292.04)])
+    sides, alphas, shapes = side_readers(m, Theme.default(), size, correction)
     side = Hexside.of(Hex(25, 8), Hex(25, 9))
-    found, _, sure, others = read_hexside(sampler, side, sides, alphas, _Recorded.size, CLEAR, CLEAR, (), GRID, shapes)
+    found, _, sure, others = read_hexside(sampler, side, sides, alphas, size, CLEAR, CLEAR, (), GRID, shapes)
     assert found[0] == "ford" and sure < 0.5 and others == ()
+
+
+
+# Demyansk's Polnovo (3004/3103) blurred: a river through a lake's reach, the lake showing at one
+# end of the side (pixels -9..9 across it, woods on the -9 side)
+POLNOVO_REACH = {
+    0.2: [(238, 240, 211), (238, 240, 211), (237, 239, 211), (226, 231, 206), (171, 189, 186), (98, 136, 166), (60, 115, 169), (55, 117, 180), (54, 116, 179), (51, 108, 167), (59, 110, 159), (84, 133, 165), (88, 139, 129), (90, 140, 96), (93, 142, 78), (95, 143, 74), (95, 143, 74), (95, 143, 74), (94, 143, 73)],
+    0.3: [(238, 240, 211), (238, 240, 211), (236, 239, 211), (236, 239, 211), (225, 231, 206), (155, 179, 182), (66, 115, 158), (52, 109, 166), (53, 116, 179), (52, 112, 172), (50, 109, 167), (51, 104, 153), (63, 116, 148), (77, 129, 117), (91, 140, 84), (94, 143, 75), (95, 143, 74), (93, 141, 73), (89, 138, 70)],
+    0.4: [(238, 240, 211), (238, 240, 211), (238, 240, 211), (224, 231, 207), (157, 185, 189), (157, 185, 189), (101, 144, 172), (56, 108, 157), (52, 111, 172), (54, 116, 180), (53, 113, 173), (61, 113, 161), (72, 122, 164), (82, 133, 157), (83, 135, 126), (91, 141, 83), (95, 143, 74), (93, 141, 73), (86, 137, 68)],
+    0.5: [(238, 240, 211), (238, 240, 211), (234, 238, 211), (222, 229, 207), (187, 207, 198), (109, 152, 179), (67, 117, 162), (67, 117, 162), (53, 107, 161), (54, 115, 179), (53, 111, 170), (62, 114, 163), (83, 131, 170), (93, 144, 155), (90, 142, 136), (89, 139, 99), (93, 141, 79), (95, 143, 74), (95, 143, 74)],
+    0.6: [(238, 240, 211), (238, 240, 211), (238, 240, 211), (228, 234, 209), (181, 202, 199), (132, 169, 190), (96, 141, 178), (59, 111, 163), (52, 114, 176), (52, 114, 176), (53, 115, 176), (53, 106, 160), (69, 121, 160), (79, 132, 153), (83, 136, 126), (91, 140, 82), (94, 142, 76), (95, 143, 74), (91, 140, 71)],
+    0.7: [(238, 240, 211), (238, 240, 211), (234, 238, 211), (234, 238, 211), (219, 227, 207), (162, 190, 197), (116, 159, 191), (83, 131, 174), (58, 113, 167), (54, 116, 179), (50, 111, 171), (50, 111, 171), (44, 99, 149), (56, 108, 121), (84, 133, 87), (92, 141, 78), (95, 143, 74), (93, 142, 73), (93, 141, 72)],
+    0.8: [(238, 240, 211), (238, 240, 211), (238, 240, 211), (233, 236, 209), (200, 215, 202), (200, 215, 202), (152, 184, 195), (113, 157, 190), (74, 124, 169), (55, 111, 167), (53, 116, 178), (52, 112, 173), (49, 102, 138), (49, 102, 138), (61, 111, 108), (84, 133, 81), (93, 141, 75), (95, 143, 74), (95, 143, 74)],
+}
+
+
+def test_what_else_a_side_may_hold_comes_likeliest_first():
+    """Blurred, the river through the lake's reach reads as a major river (as wide as the two),
+    unsure: of what else it may hold, the lake under a river fits better than the reading and
+    comes before a river fitting worse, which the course (lake and river at its ends) reads it as."""
+    from toolkit.draft.hexsides import read_hexside, side_readers
+
+    m = load_game("demyansk-shield").main_map
+    sampler = _Recorded(POLNOVO_REACH, IDENTITY, 60.0, ((1133.19, 222.0), (1150.51, 252.0)), (1115.87, 252.0),
+                        [(1099.0, 268.0, 1133.0, 278.0), (1106.0, 226.0, 1127.0, 235.0), (1158.0, 196.0, 1178.0, 205.0),
+                         (1158.0, 261.0, 1179.0, 270.0)])
+    sides, alphas, shapes = side_readers(m, Theme.default(), 60.0, IDENTITY)
+    side = Hexside.of(m.grid.parse("3004"), m.grid.parse("3103"))
+    found, _, sure, others = read_hexside(sampler, side, sides, alphas, 60.0, (94, 142, 75), (239, 241, 212), (),
+                                          GRID, shapes)
+    assert found[0] == "major_river" and sure < 0.5
+    assert others == (("lake", "river"), "river")
