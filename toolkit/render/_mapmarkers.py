@@ -143,10 +143,18 @@ class MarkerLayer:
         shapes = shapes[shapely.intersects(shapes, zone)]
         cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
         room = cell.buffer(-(radius + 0.02) * F)
-        obstacles = shapely.union_all(shapes) if len(shapes) else None
-        # nearest the usual spot first, a batch at a time: most markers find room near it
         spots, clearest, best = _marker_spots(usual), (-1.0, None), None
-        for start in range(0, len(spots), self.MARKER_BATCH):
+        # most markers stay at their usual spot: it is weighed first against each obstacle on
+        # its own (the distance to their union below is the least of these distances); only a
+        # spot clear by more than a hair (1e-6 hex: far above the union's rounding) is taken
+        # here, any other is left to the search below
+        usual_at = shapely.points(fx + spots[0, 0] * F, fy + spots[0, 1] * F)
+        if shapely.contains(room, usual_at) and (
+                not len(shapes) or float(shapely.distance(usual_at, shapes).min()) >= need + 1e-6 * F):
+            best = spots[0]
+        obstacles = shapely.union_all(shapes) if len(shapes) and best is None else None
+        # nearest the usual spot first, a batch at a time: most markers find room near it
+        for start in range(0, len(spots) if best is None else 0, self.MARKER_BATCH):
             batch = spots[start:start + self.MARKER_BATCH]
             pts = shapely.points(fx + batch[:, 0] * F, fy + batch[:, 1] * F)
             inside = np.flatnonzero(shapely.contains(room, pts))
