@@ -136,9 +136,13 @@ class MarkerLayer:
         if around:
             ids = self._framed_ids(around, k, np.asarray([self._id_shift.get(n, (0.0, 0.0)) for n in around], dtype=float))
             shapes = np.concatenate([shapes, shapely.buffer(shapely.box(*ids.T), 0.03 * F, join_style="mitre")])
-        if taken:
-            at = np.asarray([xy for _, xy, _ in taken], dtype=float)
-            rt = np.asarray([rt for _, _, rt in taken], dtype=float)
+        # the markers placed so far whose discs may reach the zone (the rest, most of a map's,
+        # would be dropped below anyway: not grown for nothing)
+        close = [(xy, rt) for _, xy, rt in taken
+                 if abs(xy[0] * k - fx) <= (1 + rt) * F + 1 and abs(xy[1] * k - fy) <= (1 + rt) * F + 1]
+        if close:
+            at = np.asarray([xy for xy, _ in close], dtype=float)
+            rt = np.asarray([rt for _, rt in close], dtype=float)
             shapes = np.concatenate([shapes, shapely.buffer(shapely.points(at[:, 0] * k, at[:, 1] * k), rt * F)])
         shapes = shapes[shapely.intersects(shapes, zone)]
         cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
