@@ -289,11 +289,15 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         cols = [h.col for h in self.hexes]
         rows = [h.row for h in self.hexes]
         c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
-        on_grid = self.centres   # every hex of the grid
+        # a neighbour is on the grid if its line coordinates are a hex's (as Grid.neighbour
+        # finds it, without a call per hex and direction)
+        lines_of, occupied = self._lines()
+        steps = [(i, da, dd) for i, direction in extra for name, da, dd in grid.directions if name == direction]
         for n, h in enumerate(self.hexes):
             # only a hex near the grid's border can miss a neighbour (short columns included)
             if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
-                missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in on_grid]
+                a, d = lines_of[h]
+                missing = [(i, (i + 1) % 6) for i, da, dd in steps if (a + da, d + dd) not in occupied]
                 if missing:
                     self.grid_extra[n] = missing
         inks: dict = {}
