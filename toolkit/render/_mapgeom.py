@@ -4,6 +4,7 @@ lines (row runs, crossings, joined ends, hexside chains)."""
 from __future__ import annotations
 
 import math
+import itertools
 from collections import defaultdict
 
 import numpy as np
@@ -290,7 +291,9 @@ def chains(segments) -> list[list[tuple[float, float]]]:
     # round to merge end points that differ by float noise
     rounded = [[(round(x, 3), round(y, 3)) for x, y in seg] for seg in segments]
     if all(len(seg) == 2 for seg in rounded):   # hexsides: one call for all
-        lines = list(shapely.linestrings(np.asarray(rounded, dtype=float)))
+        # the numbers as one flat run (np.asarray of nested lists is slow)
+        flat = np.fromiter(itertools.chain.from_iterable(itertools.chain.from_iterable(rounded)), dtype=float, count=4 * len(rounded))
+        lines = list(shapely.linestrings(flat.reshape(-1, 2, 2)))
     else:
         lines = [LineString(seg) for seg in rounded]
     merged = linemerge(MultiLineString(lines))
