@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from functools import lru_cache
-from itertools import chain
 
 import numpy as np
 
@@ -28,7 +27,7 @@ from ..game import Game, Map, TerrainType
 from ..hexes import Hex, Layout
 from ._glyphs import label_layout, label_tiles, paste_text
 from ._mapedges import EDGE_SIDES, EdgeLayer, side_colour
-from ._mapgeom import Boxes, meets
+from ._mapgeom import Boxes, _rows, meets
 from ._mapids import HexIdLayer
 from ._maplines import LineLayer
 from ._mapmarkers import MarkerLayer
@@ -373,12 +372,6 @@ def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, 
     if not box:
         return (None,) * 6
     return spr.crop(box).convert("RGBa").im, box[0], box[1], spr.width / 2, box[2] - box[0], box[3] - box[1]
-
-
-def _rows(rows, count: int, width: int) -> np.ndarray:
-    """``count`` tuples of ``width`` numbers as a float array (``np.asarray`` of a list of
-    tuples, the same numbers several times faster)."""
-    return np.fromiter(chain.from_iterable(rows), dtype=float, count=count * width).reshape(count, width)
 
 
 def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:

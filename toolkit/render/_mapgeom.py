@@ -3,8 +3,8 @@ lines (row runs, crossings, joined ends, hexside chains)."""
 
 from __future__ import annotations
 
-import math
 import itertools
+import math
 from collections import defaultdict
 
 import numpy as np
@@ -60,6 +60,12 @@ class Boxes:
         b = self.boxes[near]
         keep = (b[:, 0] < box[2]) & (box[0] < b[:, 2]) & (b[:, 1] < box[3]) & (box[1] < b[:, 3])
         return np.sort(near[keep]).tolist()
+
+def _rows(rows, count: int, width: int, dtype=float) -> np.ndarray:
+    """``count`` tuples of ``width`` numbers as a ``count`` x ``width`` array (``np.asarray`` of
+    a list of tuples, the same numbers several times faster)."""
+    return np.fromiter(itertools.chain.from_iterable(rows), dtype=dtype, count=count * width).reshape(count, width)
+
 
 def meets(a, b) -> bool:
     """True if the boxes ``a`` and ``b`` (left, top, right, bottom) overlap."""

@@ -9,6 +9,7 @@ import shapely
 
 from ..hexes import Hex
 from ._glyphs import _label_extent
+from ._mapgeom import _rows
 from .fonts import font
 from .theme import rgb
 
@@ -53,17 +54,20 @@ class HexIdLayer:
             cx, cy = at[n]
             at[n] = (cx + sx * self.size, cy + sy * self.size)
         size, bold, family = self.id_font
-        extent = np.asarray([_label_extent(label, size, bold, family, self.id_anchor) for label in labels],
-                            dtype=np.int64).reshape(-1, 4)
+        extent = _rows((_label_extent(label, size, bold, family, self.id_anchor) for label in labels),
+                            len(labels), 4, np.int64)
         ys = at[:, 1] + dy
         anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
         boxes = np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)
         self.id_box_array = boxes.astype(float)   # for the hexes' extents (see MapScene._hex_extents)
-        boxes = boxes.tolist()
+        # the boxes labels keep off: the ids' grown by a pixel
+        self.reserved.extend(map(tuple, (boxes + (-1, -1, 1, 1)).tolist()))
+        boxes = list(map(tuple, boxes.tolist()))
+        self.id_boxes.update(zip(hexes, boxes))
         styles: dict = {}
         water, fills, paper = self.water_colour, self.fills, self.theme.paper
-        ids, reserved, id_boxes = self.ids, self.reserved, self.id_boxes
-        for h, x, y, box, label in zip(hexes, at[:, 0].tolist(), ys.tolist(), map(tuple, boxes), labels):
+        ids = self.ids
+        for h, x, y, box, label in zip(hexes, at[:, 0].tolist(), ys.tolist(), boxes, labels):
             ground = water.get(h) or fills[h]
             style = styles.get(ground)
             if style is None:
@@ -72,8 +76,6 @@ class HexIdLayer:
                 # there is interrupted by it (on water the box is water)
                 style = styles[ground] = (ink, ground)
             ids.append((x, y, box, style, label))
-            reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
-            id_boxes[h] = box
 
     def _hex_number(self, h: Hex) -> int:
         """Where ``h`` is in :attr:`hexes`."""
@@ -277,9 +279,9 @@ class HexIdLayer:
         size, bold, family = self.id_font
         dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
         text, fmt = self._id_text, self.grid.format
-        at = np.asarray([self.centres[h] for h in hexes], dtype=float).reshape(-1, 2)
-        extents = np.asarray([_extent(text.get(h) or fmt(h), size * k, bold, family, self.id_anchor) for h in hexes],
-                             dtype=float).reshape(-1, 4)
+        at = _rows(map(self.centres.__getitem__, hexes), len(hexes), 2)
+        extents = _rows((_extent(text.get(h) or fmt(h), size * k, bold, family, self.id_anchor) for h in hexes),
+                             len(hexes), 4)
         if each > 1:
             at, extents = np.repeat(at, each, axis=0), np.repeat(extents, each, axis=0)
         x = (at[:, 0] + shifts[:, 0] * self.size) * k
