@@ -1,12 +1,14 @@
 """The anti-aliasing canvas: operations binned in one array pass land in the tiles, with the
-cover boxes, that binning them one by one gives."""
+cover boxes, that binning them one by one gives; only the parts of a tile near its operations
+are supersampled, with the pixels of the whole tile supersampled."""
 
 from __future__ import annotations
 
 import random
 
 import numpy as np
-from PIL import Image
+import pytest
+from PIL import Image, ImageDraw
 
 from toolkit.render._raster import Canvas
 
@@ -51,3 +53,78 @@ def test_a_long_edge_band_is_planned_at_any_dpi():
     for dpi in (93, 102, 125):
         rendered = render_map(game.maps["main"], dpi=dpi, game=game)
         assert rendered.layout.size > 0
+
+
+def _random_ops(canvas, rng, count=120, span=(900, 500)):
+    """Lines, ties, polygons, shapes and discs of every width, over and beyond a window."""
+    import shapely
+    W, H = span
+    for _ in range(count):
+        kind = rng.choice(["line", "line", "segments", "polygon", "shape", "ellipse"])
+        x, y = rng.uniform(-60, W + 60), rng.uniform(-60, H + 60)
+        colour = tuple(rng.randrange(256) for _ in range(3))
+        width = rng.choice([0.5, 1.0, 1.7, 3.0, 6.5])
+        if kind == "line":
+            pts = [(x, y)]
+            for _ in range(rng.randrange(1, 30)):
+                x, y = x + rng.uniform(-40, 40), y + rng.uniform(-40, 40)
+                pts.append((x, y))
+            canvas.line(pts, colour, width, round_ends=rng.random() < 0.5)
+        elif kind == "segments":
+            canvas.segments([((x + k * 7, y), (x + k * 7 + rng.uniform(-5, 5), y + 6)) for k in range(20)], colour, width)
+        elif kind == "polygon":
+            canvas.polygon([(x, y), (x + rng.uniform(5, 80), y + 3), (x + 10, y + rng.uniform(5, 60))],
+                           fill=colour if rng.random() < 0.7 else None, outline=(0, 0, 0), width=width)
+        elif kind == "shape":
+            ring = shapely.Point(x, y).buffer(rng.uniform(5, 50))
+            canvas.shape(ring.difference(shapely.Point(x, y).buffer(3)) if rng.random() < 0.5 else ring,
+                         fill=colour, outline=(20, 20, 20), width=width)
+        else:
+            canvas.ellipse(x, y, rng.uniform(1, 20), fill=colour, outline=(0, 0, 0), width=width)
+
+
+@pytest.mark.parametrize("factor", [1, 2, 3])
+def test_enlarging_only_the_parts_near_operations_draws_the_pixels_of_whole_tiles(monkeypatch, factor):
+    """A tile's operations enlarged and reduced in parts (see _parts) give exactly the pixels
+    of the whole box they cover enlarged and reduced."""
+    from toolkit.render import _raster
+
+    def drawn(whole: bool) -> bytes:
+        rng = random.Random(factor)
+        image = Image.new("RGB", (700, 400), (230, 225, 200))
+        # a ground that is not flat: a part enlarged from the wrong place shows
+        ground = ImageDraw.Draw(image)
+        for k in range(0, 700, 9):
+            ground.line((k, 0, k + 50, 400), fill=(k % 256, 90, 140), width=2)
+        canvas = Canvas(image, factor, origin=(37, 81))
+        _random_ops(canvas, rng)
+        if whole:
+            monkeypatch.setattr(_raster, "_parts", lambda boxes, clip, factor: [clip])
+        canvas.flush()
+        monkeypatch.undo()
+        return image.tobytes()
+
+    assert drawn(False) == drawn(True)
+
+
+@pytest.mark.parametrize("factor", [1, 2, 3])
+def test_no_operation_draws_beyond_its_reach(factor):
+    """Each operation alone, drawn onto a blank supersampled image, inks only pixels of the
+    box it is said to reach (its box, half its width and REACH supersampled pixels): the
+    parts of a tile outside every such box are neither enlarged nor reduced."""
+    from toolkit.render._raster import _CHUNK_SHIFT, _draw_op
+
+    rng = random.Random(10 + factor)
+    canvas = Canvas(Image.new("RGB", (900, 500)), factor)
+    _random_ops(canvas, rng, count=200)
+    f, margin = factor, 40
+    for op, (x0, y0, x1, y1) in zip(canvas._ops, canvas._reach):
+        bx, by = x0 - margin, y0 - margin
+        crop = Image.new("RGB", ((x1 - x0 + 2 * margin) * f, (y1 - y0 + 2 * margin) * f), (255, 255, 255))
+        X0, Y0 = bx * f, by * f
+        _draw_op(Image.core.draw(crop.im, 0), crop.im, op, X0, Y0, np.array((X0, Y0), dtype=np.int32),
+                 (X0, Y0) * _CHUNK_SHIFT)
+        ys, xs = np.nonzero((np.asarray(crop) != 255).any(axis=2))
+        if len(xs):
+            assert x0 <= bx + xs.min() // f and bx + xs.max() // f < x1, op[0]
+            assert y0 <= by + ys.min() // f and by + ys.max() // f < y1, op[0]

@@ -202,38 +202,38 @@ class LineLayer:
                 for a, b in ((p[0], p[1]), (p[-1], p[-2])):
                     u = a - b
                     ends.append(a + u / (np.hypot(*u) or 1.0) * reach)
-                span = LineString(np.vstack([ends[0], p, ends[1]]))
+                span_pts = np.vstack([ends[0], p, ends[1]])
+                span = LineString(span_pts)
                 deck = span.buffer(half_w, quad_segs=4, cap_style="flat", join_style="round")
                 deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
-                canvas.polygon([tuple(p) for p in deck.exterior.coords[:-1]], fill=self.theme.paper)
+                canvas.polygon(_points(deck.exterior)[:-1], fill=self.theme.paper)
                 # the deck as ids, markers and names keep off it: its wings included (in hexes,
                 # the same at every dpi)
                 whole = span.buffer(half_w + self.px(0.02), quad_segs=4, cap_style="flat", join_style="round")
                 whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
-                self.bridge_decks.append([tuple(p) for p in whole.exterior.coords[:-1]])
+                self.bridge_decks.append(_points(whole.exterior)[:-1])
                 for sgn in (1.0, -1.0):
-                    self._water_hex_wing(canvas, span, sgn * half_w)
+                    self._water_hex_wing(canvas, span, span_pts, sgn * half_w)
         if len(getattr(canvas, "items", ())) > first:
             self._bridge_span(canvas, first)
 
-    def _water_hex_wing(self, canvas, span: LineString, offset: float) -> None:
-        """One wing of a bridge along ``span``, ``offset`` pixels to one side, its ends flared
-        outwards as :meth:`_bridge` flares them."""
+    def _water_hex_wing(self, canvas, span: LineString, span_pts: np.ndarray, offset: float) -> None:
+        """One wing of a bridge along ``span`` (its points ``span_pts``), ``offset`` pixels to
+        one side, its ends flared outwards as :meth:`_bridge` flares them."""
         wing = span.offset_curve(offset)
         if wing.is_empty or wing.geom_type != "LineString":
             return
-        pts = np.asarray(wing.coords, dtype=float)
-        start, end = np.asarray(span.coords[0]), np.asarray(span.coords[-1])
+        pts = shapely.get_coordinates(wing)
+        start, end = span_pts[0], span_pts[-1]
         if np.hypot(*(pts[0] - start)) > np.hypot(*(pts[0] - end)):
             pts = pts[::-1]   # offset_curve may run the other way
         flare = self.px(0.04)
         ends = []
-        for p, q, along in ((pts[0], start, np.asarray(span.coords[1]) - start),
-                            (pts[-1], end, np.asarray(span.coords[-2]) - end)):
+        for p, q, along in ((pts[0], start, span_pts[1] - start), (pts[-1], end, span_pts[-2] - end)):
             out = (p - q) / (np.hypot(*(p - q)) or 1.0)
             back = -along / (np.hypot(*along) or 1.0)
             ends.append(p + (back + out) * flare)
-        wing_pts = [tuple(ends[0]), *map(tuple, pts), tuple(ends[1])]
+        wing_pts = _points(np.vstack([ends[0], pts, ends[1]]))
         canvas.line(wing_pts, self.theme.ink, max(1.0, self.px(0.016)))
         self.bridge_wings.append(wing_pts)
 
@@ -300,3 +300,11 @@ class LineLayer:
             d = math.hypot(bx - ax, by - ay) or 1.0
             out.append((x - (by - ay) / d * shift, y + (bx - ax) / d * shift))
         return out
+
+
+def _points(coords) -> list[tuple[float, float]]:
+    """The points of a shapely geometry, or of an n x 2 array, as a list of (x, y) tuples
+    (made in one call, not point by point through shapely's coordinate sequences)."""
+    if not isinstance(coords, np.ndarray):
+        coords = shapely.get_coordinates(coords)
+    return list(map(tuple, coords.tolist()))
