@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from ..hexes import Hex, Hexside
+from ._decks import parapet
 from ._strokes import Strength, StrokeReader
 
 #: A line is found when it is seen on this share of the steps followed into both hexes ...
@@ -186,6 +187,8 @@ class LinkReader(StrokeReader):
                 # a stroke that does not run on into both hexes is no link (a line passing
                 # by, a symbol's edge); seen on one side, it leaves the reading unsure
                 share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
+            if share >= 0.5 * needed and parapet(self, ((into_a[3], fill_a, ca), (into_b[3], fill_b, cb)), index, dist):
+                continue  # a bridge's parapet along the road its deck carries: the deck is the road's
             if share >= needed and index in self.strengths:
                 paleness = self._paleness(index, into_a[3], fill_a, into_b[3], fill_b)
                 if index not in self.faint and paleness < SHARP_PALE:
