@@ -81,7 +81,7 @@ def _decked(reader, x, y, way, index: int, fill, centre, reach: int) -> bool:
         # the deck between: pixels of its own colour, the same each side, not the fill
         near = (own_last, road[0]) if side > 0 else (road[1], own_first)
         far = (road[1], twin) if side > 0 else (twin, road[0])
-        decks = [_mean(reader, points, a, b) for a, b in (near, far)]
+        decks = [_mean(reader, points, fill, a, b) for a, b in (near, far)]
         if None in decks:
             continue
         if all(colour_distance(d, fill) >= OFF_FILL for d in decks) and colour_distance(*decks) <= ALIKE:
@@ -97,11 +97,12 @@ def _share(reader, point, way, index: int, fill) -> float:
     return max((reader.share(c, fill, index) for c in pixels if c is not None), default=0.0)
 
 
-def _mean(reader, points, after: float, before: float):
+def _mean(reader, points, fill, after: float, before: float):
     """The mean colour (corrected) of ``points`` strictly between run ends ``after`` and
-    ``before``, or None where there are none (the runs touch)."""
+    ``before`` that are no line's colour (a casing's or a parapet's blended edge is not the
+    deck), or None where there are none."""
     picked = [reader.sampler.pixel(*points[k]) for k in range(int(math.floor(after)) + 1, int(math.ceil(before)))]
-    picked = [fix(c, reader.correction) for c in picked if c is not None]
+    picked = [fix(c, reader.correction) for c in picked if c is not None and reader.label(c, fill)[0] < 0]
     if not picked:
         return None
     return tuple(sum(c[i] for c in picked) / len(picked) for i in range(3))
