@@ -30,6 +30,9 @@ TEXTURED_SHARE = 0.85
 #: of the grid line and of a river drawn along the side; deeper, then nearer the side, where
 #: a name or an id hides the first.
 SCANS = (0.1, 0.25, 0.04)
+#: A scan's run reaching the end of the scan is looked at this much further (of the distance
+#: between centres: as far as the hex reaches beside the side at the first scan's depth).
+PAST_END = 0.08
 #: A stroke is followed until it lies this deep inside a hex (the side is 0.5 from its centre).
 DEPTH = 0.3
 DEEPEST = 0.45
@@ -107,9 +110,15 @@ class LinkReader(StrokeReader):
             found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
             scanned[sign].append((depth, found))
             for first, last, index in found:
-                # a run that reaches an end of the scan runs along the side, not across it
-                if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
+                if (last - first + 1) > 2 * THIN * dist:
                     continue
+                if first <= 0 or last >= len(points) - 1:
+                    # a run that reaches an end of the scan runs along the side, not across it,
+                    # unless it ends a little further on, still inside the hex (a stroke crossing
+                    # the side near its corner)
+                    first, last = self._past_end(at, sign, depth * dist, ts, (first, last, index), fill, centre, n, dist)
+                    if first is None:
+                        continue
                 seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
             return bool(hidden)
         ends = ((-1, fill_a, ca), (1, fill_b, cb))
@@ -170,7 +179,8 @@ class LinkReader(StrokeReader):
                 k = seed[2] - ts[0]
 
                 def clear(depth, runs) -> bool:
-                    return not self._hidden(*at(sign, depth * dist, seed[2]), cb if pa else ca) and not any(
+                    return not self._hidden(*at(sign, depth * dist, seed[2]), cb if pa else ca) and not self.dim(
+                        index, fill_b if pa else fill_a) and not any(
                         last - first + 1 > THIN * dist and first - aside <= k <= last + aside for first, last, _ in runs)
                 missed = 1 if any(clear(depth, runs) for depth, runs in scanned[sign] if depth >= SCANS[0]) else 0
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
@@ -209,6 +219,29 @@ class LinkReader(StrokeReader):
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
         seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
+
+    def _past_end(self, at, sign, depth, ts, run, fill, centre, n, dist) -> tuple:
+        """``(first, last)`` of ``run`` (a scan's run of one line reaching an end of the scan
+        along points ``at(sign, depth, t)`` for ``t`` in ``ts``) where the scan, carried on past
+        that end by up to :data:`PAST_END` of the distance between centres (still inside the
+        hex), shows it end as a stroke crossing the scan does: its middle on the scan, no wider
+        than two strokes; else ``(None, None)``."""
+        first, last, index = run
+        more = max(2, int(PAST_END * dist))
+        if first <= 0 and last >= len(ts) - 1:
+            return None, None
+        lead = more if first <= 0 else 0
+        extended = [ts[0] - k for k in range(lead, 0, -1)] + list(ts) + \
+            ([ts[-1] + k for k in range(1, more + 1)] if not lead else [])
+        found, _ = self.runs([at(sign, depth, t) for t in extended], fill, centre, n)
+        for f, l, i in found:
+            if i != index or l < first + lead or f > last + lead:
+                continue  # not the run that reached the end
+            if f <= 0 or l >= len(extended) - 1 or l - f + 1 > 2 * THIN * dist:
+                return None, None
+            mid = (f + l) / 2 - lead
+            return (f - lead, l - lead) if 0 <= mid <= len(ts) - 1 else (None, None)
+        return None, None
 
     def _paleness(self, index: int, trail_a: list, fill_a, trail_b: list, fill_b) -> float:
         """How strongly the stroke followed along ``trail_a`` and ``trail_b`` (points with their
@@ -310,12 +343,15 @@ class LinkReader(StrokeReader):
                             for first_, last, i in found)
                 under = any(i != index and first_ - 1 <= reach + aside and last + 1 >= reach - aside
                             and (i not in cased or last - first_ + 1 > thin) for first_, last, i in found)
-                if covered or patch or under:
+                # (on a fill too near the line's colour to tell it there, as under a name: a
+                # road into a city's dark red, a minor road over an orange hatching, blurred)
+                dim = depth >= 0 and self.dim(index, here)
+                if covered or patch or under or dim:
                     # under a name, a symbol or another line: look on beyond it
                     x, y = qx, qy
                     coasted += 0.0 if on_grid else step
-                    patched += patch and not covered and depth >= 0
-                    named += covered and depth >= 0
+                    patched += patch and not covered and not dim and depth >= 0
+                    named += (covered or dim) and depth >= 0
                 else:
                     x, y = qx, qy
                     coasted += 0.0 if on_grid else step
