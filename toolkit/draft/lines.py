@@ -46,6 +46,9 @@ THIN = 0.16
 DRIFT = 0.15
 #: A point this near (working pixels) a hex's side lies on its grid line.
 GRID_LINE = 1.5
+#: Two lines' strokes followed within this (of the distance between centres) of each other
+#: are one stroke (a railway drawn beside a road or river lies 0.11 of a hex aside).
+SAME = 0.04
 #: A stroke whose colour peaks at under this share of its line's learned strength (the median
 #: along it, in the hex where it shows more) is found only just, left for a person: blurred hill contours of a like hue pass a
 #: faint line's lowered thresholds (on the bundled maps such true lines were a few in a hundred).
@@ -139,6 +142,7 @@ class LinkReader(StrokeReader):
             return {}, 0.0
         needed = TEXTURED_SHARE if textured else LINE_SHARE
         best: dict[int, float] = {}
+        strokes: dict[int, list] = {}  # per line: the points its best stroke was followed along
         unsure = 0.0
         # seeds seen on both sides first: they give the stroke's heading across the side
         plans = []
@@ -207,6 +211,9 @@ class LinkReader(StrokeReader):
                     share = round(0.95 * needed, 3)
                 elif paleness < PALE:
                     share = needed  # found only just: a paler stroke of a like hue (a blurred contour)
+            if round(share, 3) > best.get(index, -1.0):  # its course, from a's end to b's
+                strokes[index] = [p[:2] for p in reversed(into_a[3])] + [p for p in (pa, pb) if p] + \
+                    [p[:2] for p in into_b[3]]
             best[index] = max(best.get(index, 0.0), round(share, 3))
             # a stroke seen crossing and followed well into one hex, lost in the other (faint
             # on a dark fill), leaves the side unsure however little of it the other showed
@@ -216,6 +223,12 @@ class LinkReader(StrokeReader):
             for (h, looked_, reached_, _) in (into_a, into_b):
                 if reached_ and looked_ >= 2 and h >= needed * looked_:
                     unsure = max(unsure, 0.7)
+        # one stroke read as two lines (a thin river that JPEG greyed to a railway's hue along its
+        # edge): the line found on more of its steps is the stroke, the other only glimpsed
+        for i in [i for i, share in best.items() if share >= needed]:
+            if any(j != i and best[j] > best[i] and _on(strokes[i], strokes[j], max(1.5, SAME * dist))
+                   for j in best if best[j] >= needed):
+                best[i] = round(0.95 * needed, 3)
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
         seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
@@ -400,6 +413,32 @@ def _on_side(point, last, centre, inward, dist) -> bool:
         if abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6:
             return True
     return False
+
+
+def _on(course: list, other: list, near: float) -> bool:
+    """True if most of the points of ``course`` (working pixels) that lie alongside the polyline
+    ``other`` lie within ``near`` of it (at least one does; a point whose nearest place on it
+    is an end, and lies on beyond that end, is not alongside it)."""
+    if not other:
+        return False
+    segments = list(zip(other, other[1:])) or [(other[0], other[0])]
+    alongside = close = 0
+    for x, y in course:
+        nearest = None   # (distance, beyond an end of the polyline)
+        for n, ((ax, ay), (bx, by)) in enumerate(segments):
+            dx, dy = bx - ax, by - ay
+            length2 = dx * dx + dy * dy
+            t = ((x - ax) * dx + (y - ay) * dy) / length2 if length2 else 0.0
+            ends = near / math.sqrt(length2) if length2 else 0.0
+            beyond = (n == 0 and t < -ends) or (n == len(segments) - 1 and t > 1 + ends)
+            t = min(1.0, max(0.0, t))
+            d = math.hypot(x - ax - t * dx, y - ay - t * dy)
+            if nearest is None or d < nearest[0]:
+                nearest = (d, beyond)
+        if not nearest[1]:
+            alongside += 1
+            close += nearest[0] <= near
+    return alongside > 0 and close >= 0.6 * alongside
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
