@@ -82,9 +82,14 @@ def _decked(reader, x, y, way, index: int, fill, centre, reach: int) -> bool:
         near = (own_last, road[0]) if side > 0 else (road[1], own_first)
         far = (road[1], twin) if side > 0 else (twin, road[0])
         decks = [_mean(reader, points, fill, a, b) for a, b in (near, far)]
+        # ... and outside the parapet, as far again, the fill (the water the deck spans)
+        gap = abs(near[1] - near[0])
+        outside = (own_first - gap, own_first) if side > 0 else (own_last, own_last + gap)
+        decks.append(_mean(reader, points, fill, max(-1, outside[0]), min(len(points), outside[1])))
         if None in decks:
             continue
-        if all(colour_distance(d, fill) >= OFF_FILL for d in decks) and colour_distance(*decks) <= ALIKE:
+        if all(colour_distance(d, fill) >= OFF_FILL for d in decks[:2]) and colour_distance(*decks[:2]) <= ALIKE \
+                and colour_distance(decks[2], fill) < OFF_FILL:
             return True
     return False
 

@@ -143,6 +143,7 @@ class LinkReader(StrokeReader):
         needed = TEXTURED_SHARE if textured else LINE_SHARE
         best: dict[int, float] = {}
         strokes: dict[int, list] = {}  # per line: the points its best stroke was followed along
+        decks: dict[int, bool] = {}    # per line: whether its best stroke edges a deck (see parapet)
         unsure = 0.0
         # seeds seen on both sides first: they give the stroke's heading across the side
         plans = []
@@ -201,8 +202,8 @@ class LinkReader(StrokeReader):
                 # a stroke that does not run on into both hexes is no link (a line passing
                 # by, a symbol's edge); seen on one side, it leaves the reading unsure
                 share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
-            if share >= 0.5 * needed and parapet(self, ((into_a[3], fill_a, ca), (into_b[3], fill_b, cb)), index, dist):
-                continue  # a bridge's parapet along the road its deck carries: the deck is the road's
+            deck = share >= 0.5 * needed and parapet(self, ((into_a[3], fill_a, ca), (into_b[3], fill_b, cb)),
+                                                      index, dist)
             if share >= needed and index in self.strengths:
                 paleness = self._paleness(index, into_a[3], fill_a, into_b[3], fill_b)
                 if index not in self.faint and paleness < SHARP_PALE:
@@ -212,17 +213,23 @@ class LinkReader(StrokeReader):
                 elif paleness < PALE:
                     share = needed  # found only just: a paler stroke of a like hue (a blurred contour)
             if round(share, 3) > best.get(index, -1.0):  # its course, from a's end to b's
+                decks[index] = deck
                 strokes[index] = [p[:2] for p in reversed(into_a[3])] + [p for p in (pa, pb) if p] + \
                     [p[:2] for p in into_b[3]]
             best[index] = max(best.get(index, 0.0), round(share, 3))
             # a stroke seen crossing and followed well into one hex, lost in the other (faint
             # on a dark fill), leaves the side unsure however little of it the other showed
-            if pa and pb and all(reached) and share >= 0.95:  # a sure stroke: how this line shows
+            if pa and pb and all(reached) and share >= 0.95 and not deck:  # a sure stroke: how this line shows
                 self._sure.setdefault(index, []).extend(
                     [(p, fill_a) for p in into_a[3]] + [(p, fill_b) for p in into_b[3]])
             for (h, looked_, reached_, _) in (into_a, into_b):
                 if reached_ and looked_ >= 2 and h >= needed * looked_:
                     unsure = max(unsure, 0.7)
+        # a bridge's parapets along the road its deck carries, found across the side too: the
+        # deck is the road's
+        for i in [i for i in best if decks.get(i)]:
+            if any(j != i and best[j] >= needed and not decks.get(j) for j in best):
+                best[i] = 0.0
         # one stroke read as two lines (a thin river that JPEG greyed to a railway's hue along its
         # edge): the line found on more of its steps is the stroke, the other only glimpsed
         for i in [i for i, share in best.items() if share >= needed]:
