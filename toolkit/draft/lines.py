@@ -192,7 +192,11 @@ class LinkReader(StrokeReader):
             share = hits / max(1, looked)
             reached = [into_a[2], into_b[2]]
             near_side = min(o[1] for o in (a_seed, b_seed) if o is not None) <= SCANS[0] * dist + 0.5
-            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][0] >= 2 and near_side:
+            # (seen crossing on both scans, into a hex whose fill is too near its colour to show
+            # it, once seen on in the other hex is enough: a road into a dark red city, blurred)
+            dim_end = None in reached and self.dim(index, (fill_a, fill_b)[reached.index(None)])
+            if None in reached and True in reached and near_side and (
+                    (into_a, into_b)[reached.index(True)][0] >= (1 if dim_end and pa and pb else 2)):
                 # hidden under a name to the hex's middle on one side: a line that crosses
                 # the side and is followed on in the other hex runs on under it, but only
                 # just found (not a stroke seen only a step or two, a symbol's or a hatching's,
