@@ -285,16 +285,31 @@ def _wings_on_other_bridges(scene) -> list:
     return out
 
 
+def _deck_angle(a: Polygon, b: Polygon) -> float:
+    """The angle (degrees, 0 to 90) between the long sides of two bridge decks."""
+    def heading(deck):
+        corners = np.asarray(deck.minimum_rotated_rectangle.exterior.coords)[:3]
+        sides = np.diff(corners, axis=0)
+        x, y = max(sides, key=lambda v: np.hypot(*v))
+        return np.degrees(np.arctan2(y, x))
+    d = abs(heading(a) - heading(b)) % 180
+    return min(d, 180 - d)
+
+
 @pytest.mark.parametrize("game_id", EVERY_GAME)
 def test_no_bundled_bridges_overlap(game_id):
     for map_id, image in _bundled_plans(game_id).items():
         decks = [Polygon(p) for p in getattr(image.scene, "bridge_decks", [])]
         size = image.layout.size
-        over = [a.intersection(b).area / size ** 2 for i, a in enumerate(decks) for b in decks[i + 1:] if a.intersects(b)]
+        over = [(a.intersection(b).area / size ** 2, _deck_angle(a, b)) for i, a in enumerate(decks)
+                for b in decks[i + 1:] if a.intersects(b)]
         # before: Demyansk's road-and-rail crossings, three pairs of decks overlapping by up
-        # to 0.0075 of a hex; Velikiye Luki's rail and road cross one hexside at 30 degrees,
-        # their decks touch (0.0008), joined into one bridge
-        assert all(area < 0.001 for area in over), f"{map_id}: bridges on top of each other"
+        # to 0.0075 of a hex
+        assert all(area < 0.001 for area, angle in over if angle < 20), f"{map_id}: bridges on top of each other"
+        # Velikiye Luki's rail and road cross one hexside at an angle, joined into one bridge
+        # (one deck under both): their decks touched (0.0008), and overlap 0.0020 since the
+        # railway leaves the town along a straight diagonal (looked at: one bridge)
+        assert all(area < 0.0025 for area, _ in over), f"{map_id}: bridges on top of each other"
         # before: Velikiye Luki's two wings lay on the other bridge's deck
         assert _wings_on_other_bridges(image.scene) == [], map_id
 
@@ -972,13 +987,68 @@ def test_mischurin_rogs_main_bridge_spans_the_river():
     assert crossing.length > 2 * scene.size and decks.contains(crossing)
 
 
+def _climb_and_turn(pts) -> tuple[float, float]:
+    """Of a drawn line running down to the right: the most it climbs back up anywhere (pixels)
+    and its sharpest turn between two samples (degrees): a wave shows in both."""
+    p = np.asarray(pts, dtype=float)
+    y = p[:, 1]
+    climb = max(float(y[i] - y[i:].min()) for i in range(len(y)))
+    d = np.diff(p, axis=0)
+    heading = np.unwrap(np.arctan2(d[:, 1], d[:, 0]))
+    return climb, float(np.degrees(np.abs(np.diff(heading)).max()))
+
+
+def _through_every_hex(image, pts, hexes) -> list:
+    """The hexes of ``hexes`` whose inside the drawn line ``pts`` misses (less than a third of a
+    hex of it within the hex shrunk by a twentieth)."""
+    curve, layout = LineString(pts), image.layout
+    return [h for h in hexes
+            if curve.intersection(Polygon(layout.corners(h)).buffer(-layout.size * 0.05)).length < layout.size / 3]
+
+
+def test_a_road_leaving_a_row_along_a_diagonal_bends_off_it_without_a_wave():
+    # Mischurin Rog's Main Bridge road: two steps along a row, then on down a diagonal; the
+    # row's last hex was moved onto the row's level, a kink the curve waved round (it climbed
+    # 0.055 of a hex before dropping, turning 8.5 degrees between two samples)
+    hexes = (Hex(3, 4), Hex(4, 3), Hex(5, 4), Hex(6, 4), Hex(7, 5), Hex(8, 5), Hex(9, 6))
+    m = _map([Line("road", hexes)])
+    for dpi in (100, 150, 300):
+        image = render_map(m, dpi=dpi)
+        (_, pts), = image.scene.line_paths
+        climb, turn = _climb_and_turn(pts)
+        # measured 0.018 of a hex and 2.8 degrees: the bend a smooth curve makes leaving a row
+        assert climb < 0.025 * image.layout.size and turn < 4.0, (dpi, climb, turn)
+        assert _through_every_hex(image, pts, hexes) == []
+
+
+def test_mischurin_rogs_main_bridge_road_runs_smoothly_onto_and_off_the_bridge():
+    game = load_game("grossdeutschland")
+    image = render_map(game.maps["mischurin-rog"], dpi=150, game=game)
+    scene = image.scene
+    by = {scene.grid.format(h): h for h in scene.hexes}
+    hexes = [by[h] for h in ("3947", "4047", "4147", "4248", "4348")]
+    a, b = (Point(image.layout.center(h)) for h in (hexes[0], hexes[-1]))
+    (pts,) = [pts for _, pts in scene.line_paths
+              if Point(pts[0]).distance(a) < scene.size / 2 and Point(pts[-1]).distance(b) < scene.size / 2]
+    climb, turn = _climb_and_turn(pts)
+    assert climb < 0.025 * scene.size and turn < 4.0, (climb, turn)   # was 0.055 of a hex, 8.5 degrees
+    assert _through_every_hex(image, pts, hexes) == []
+    # on one bridge from bank to bank
+    water = unary_union([Polygon(rings[0], rings[1:]) for _, rings, _ in scene.bodies])
+    wet = LineString(pts).intersection(water)
+    decks = [Polygon(d) for d in scene.bridge_decks if Polygon(d).intersects(wet)]
+    assert len(decks) == 1 and decks[0].buffer(0.5).contains(wet) and wet.length > 2 * scene.size
+
+
 def _names_over_symbols(image, most: float = 0.2) -> list:
     """Names whose box covers more than ``most`` of the terrain symbol of a hex not their own
-    (woods, marsh, hills, another town): (name, hex, the part covered)."""
+    (woods, marsh, hills, another town; their own: their hexes and the unnamed built-up hexes
+    joined to them): (name, hex, the part covered)."""
     scene = image.scene
     own = {}
     for place in scene.m.places:
         own.setdefault(place.name, set()).add(place.hex)
+    own = {name: scene._built_up(hexes) for name, hexes in own.items()}
     out = []
     for name, rect in scene.place_boxes.items():
         for n, sprites in scene.sprites.items():
@@ -1008,6 +1078,17 @@ def test_a_name_beside_a_wood_goes_over_open_ground():
         x0, y0, x1, y1 = image.scene.place_boxes["Novosokolniki"]
         cx, cy = image.layout.center(town)
         assert box(x0, y0, x1, y1).distance(Point(cx, cy)) < 0.5 * image.layout.size   # still by its town
+
+
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_no_bundled_name_covers_much_of_a_neighbours_symbol(game_id):
+    # the names keep to an eighth (0.12) of the ink box of every variant of a symbol next
+    # door, its edge: the symbol still reads whole (Novosokolniki beside its woods, 0.10, looked
+    # at); measured on the drawn variant at 150 dpi that is up to 0.13 (Orsha). Before:
+    # Demyansk 0.31 of the rough ground beside it, Velikiye Luki 0.23 of the Citadel's
+    # blocks, Ivanovskoye 0.22, Stepanovo 0.20 of a marsh
+    for map_id, image in _bundled_plans(game_id).items():
+        assert _names_over_symbols(image, most=0.15) == [], map_id
 
 
 def test_velikiye_lukis_novosokolniki_is_named_off_the_woods():

@@ -118,7 +118,7 @@ def straighten(flat: bool, pts: list, radius: float) -> list:
     """Along a row of a flat-topped grid the hex centres zigzag by half a hex; a line through
     them would wave. Each point of such a run moves onto the run's middle level (a quarter
     hex from its centre, well inside the hex), where a straight line crosses every shared
-    hexside at its middle."""
+    hexside at its middle; but for an end hex where the line goes on along a diagonal."""
     if not flat or len(pts) < 3:
         return list(pts)
     dx, dy = 1.5 * radius, math.sqrt(3) / 2 * radius
@@ -126,6 +126,9 @@ def straighten(flat: bool, pts: list, radius: float) -> list:
 
     def row(step) -> bool:
         return abs(abs(step[0]) - dx) < tol and abs(abs(step[1]) - dy) < tol
+
+    def same(a, b) -> bool:
+        return abs(a[0] - b[0]) < tol and abs(a[1] - b[1]) < tol
 
     steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
     out = list(pts)
@@ -137,7 +140,14 @@ def straighten(flat: bool, pts: list, radius: float) -> list:
             j += 1
         if j > i:   # steps i..j alternate: hexes i..j+1 run along a row
             mean = (pts[i][1] + pts[i + 1][1]) / 2
-            for k in range(i, j + 2):
+            # an end hex where a straight diagonal goes on (the two steps before the run, or
+            # after it, the same as its first, or last, step) stays on its centre, the
+            # diagonal's: moved onto the row's level it would be a kink the curve waves round
+            # (Mischurin Rog's Main Bridge road); left there, the line leaves the row in a
+            # gentle bend. One such step is a corner, not a diagonal: the hex moves
+            first = i + 1 if i > 1 and same(steps[i - 1], steps[i]) and same(steps[i - 2], steps[i]) else i
+            last = j if j + 2 < len(steps) and same(steps[j + 1], steps[j]) and same(steps[j + 2], steps[j]) else j + 1
+            for k in range(first, last + 1):
                 out[k] = (pts[k][0], mean)
             i = j + 1
         else:

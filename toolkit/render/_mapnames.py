@@ -10,6 +10,7 @@ import numpy as np
 from ._glyphs import text_box, text_sprite
 from ._mapgeom import Bins, Boxes, line_cover, overlap
 from ._mapids import _extent
+from ._mapsymbols import symbol_reach
 from ._raster import snap
 from .theme import rgb
 
@@ -24,7 +25,7 @@ class NameLayer:
     #: names a town at a crowded junction.
     NAME_SPOTS = tuple(sorted(
         [(dx / 20, dy / 20, 0) for dx in range(-12, 13, 3) for dy in range(-9, 12, 2)]
-        + [(side * k, dy / 20, side) for side in (1, -1) for k in (0.3, 0.45) for dy in range(-5, 8, 4)],
+        + [(side * k, dy / 20, side) for side in (1, -1) for k in (0.3, 0.45) for dy in range(-5, 8, 2)],
         key=lambda s: (round(math.hypot(s[0], s[1] - 0.25), 6), abs(s[2]), abs(s[0]), s)))
 
     #: The hex size (pixels) of the frame names are placed in: the same spots at every dpi.
@@ -76,11 +77,23 @@ class NameLayer:
 
         # the terrain symbols (woods, marsh, hills, other towns' blocks): a name goes over open
         # ground rather than hide them, as a cartographer names a town beside a wood
+        # by the box of their ink (a marsh's or rough ground's dots reach down most of the hex),
+        # measured at one size: the same box at every dpi
         with_symbol = [n for n, sprites in self.sprites.items() if sprites]
         sym_hexes = [self.hexes[n] for n in with_symbol]
-        sym_at = np.asarray([self.centres[h] for h in sym_hexes], dtype=float).reshape(-1, 2) * k
-        sym_at[:, 1] += self.symbol_shift * unit
-        sym_boxes = np.column_stack([sym_at - np.asarray(self.SYMBOL_HALF) * unit, sym_at + np.asarray(self.SYMBOL_HALF) * unit])
+        sym_boxes = np.zeros((len(with_symbol), 4))
+        reach: dict[tuple, np.ndarray] = {}
+        for row, h in enumerate(sym_hexes):
+            cell = self.m.hexes[h]
+            codes = (cell.terrain, *cell.features)
+            if codes not in reach:
+                boxes_of = [symbol_reach(self.style_of(c), self.grid.flat, self.symbol_shift)
+                            for c in self._signs_apart(codes)[0]]
+                boxes_of = np.asarray([b for b in boxes_of if b is not None], dtype=float).reshape(-1, 4)
+                reach[codes] = (np.concatenate([boxes_of[:, :2].min(axis=0), boxes_of[:, 2:].max(axis=0)])
+                                if len(boxes_of) else np.zeros(4))
+            cx, cy = self.centres[h]
+            sym_boxes[row] = reach[codes] * unit + (cx * k, cy * k, cx * k, cy * k)
         sym_index = Boxes(sym_boxes)
         segments, widths, wet = self._name_obstacles(k)
         half_w = widths / 2
@@ -115,8 +128,8 @@ class NameLayer:
                     lines = seg_index.within(farea)
                     segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
                     water = segs[wet[lines]]
-                    own = set(run_hexes)
-                    symbols = [sym_boxes[n] for n in sym_index.within(farea) if sym_hexes[n] not in own] \
+                    own = self._built_up(run_hexes)
+                    symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
                         if place.kind in self.SETTLEMENTS else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
@@ -128,7 +141,7 @@ class NameLayer:
                         # spot: half a hex aside is worth a road crossing the name
                         cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
                         if clash == 0 and symbols:
-                            cover += overlap(rect, symbols) * self.SYMBOL_WEIGHT
+                            cover += _symbol_cost(rect, symbols, self.SYMBOL_WEIGHT, self.SYMBOL_MOST, self.SYMBOL_EXCESS)
                         if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
                                                                            min(max(fy, rect[1]), rect[3])), water,
                                                                   0.15 * unit):
@@ -138,15 +151,16 @@ class NameLayer:
                         cost = (clash, round(cover * self.LINE_WEIGHT + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, 3),
                                 rank)
                         if best is None or cost < best[0]:
-                            best = (cost, hex, (dx, dy, side), shrink, rect)
+                            hides = clash == 0 and bool(symbols) and _symbol_cost(rect, symbols, 0.0, self.SYMBOL_MOST, 1.0) > 0
+                            best = (cost, hex, (dx, dy, side), shrink, rect, hides)
                         if clash == 0 and cover == 0:
                             free = True   # the nearest spot that covers nothing
                             break
                     if free:
                         break
-                if best[0][0] == 0:
-                    break   # a smaller name only to hide no symbol, never only to dodge a line
-            _, hex, (dx, dy, side), shrink, frame_rect = best
+                if best[0][0] == 0 and not best[5]:
+                    break   # a smaller name only to hide no id, marker or name, nor too much of a symbol
+            _, hex, (dx, dy, side), shrink, frame_rect, _ = best
             placed_bins.add(len(placed), frame_rect)
             placed.append(frame_rect)
             # the chosen spot at this dpi
@@ -168,12 +182,20 @@ class NameLayer:
     #: wholly over a wood's trees costs about what moving it most of a hex does.
     SYMBOL_WEIGHT = 0.04
 
+    #: The part of a neighbour's symbol (of the box of its ink) a name may cover at the weight
+    #: above: the edge of a wood or of a town's blocks, the symbol still reads whole (Novosokolniki
+    #: beside its woods covers 0.09); beyond it each frame pixel costs :attr:`SYMBOL_EXCESS` more,
+    #: and a smaller name is tried (Demyansk, hemmed in by its ids, roads and river, covered 0.31
+    #: of the rough ground beside it).
+    SYMBOL_MOST = 0.12
+
+    #: What a frame pixel of symbol covered beyond :attr:`SYMBOL_MOST` costs: five times the
+    #: pixels within it, a road's ink under the name about as much as a tenth of the symbol.
+    SYMBOL_EXCESS = 1.0
+
     #: The places whose name keeps off the symbols next door (a hill's or a bridge's name lies
     #: on or by its feature whatever is round it).
     SETTLEMENTS = frozenset({"city", "town", "village", "hamlet"})
-
-    #: Half the box of a hex's terrain symbol (fractions of the hex size), round its centre.
-    SYMBOL_HALF = (0.4, 0.3)
 
     #: What a name across a river from its town costs, in the frame's hexes squared (the
     #: distance of the name from its usual spot weighs 0.0225 a hex).
@@ -220,6 +242,28 @@ class NameLayer:
             return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=bool)
         return np.concatenate(parts), np.concatenate(widths), np.concatenate(wet)
 
+    def _built_up(self, hexes) -> set:
+        """``hexes`` and the built-up hexes (a city's, town's or village's symbol) joined to them
+        that name no place of their own as great: the town whose name may lie over them
+        (Velikiye Luki is drawn over eight hexes, one named a city, one its Citadel)."""
+        rank = {"city": 3, "town": 2, "village": 1}
+        mine = max((rank.get(p.kind, 0) for p in self.m.places if p.hex in set(hexes)), default=0)
+        # a lesser place inside the town (Velikiye Luki's Citadel) is the town's too
+        named = {place.hex for place in self.m.places if rank.get(place.kind, 0) >= mine}
+        out, todo = set(hexes), list(hexes)
+        while todo:
+            for n in self.m.grid.neighbours(todo.pop()):
+                cell = self.m.hexes.get(n)
+                if n in out or n in named or cell is None:
+                    continue
+                if any(self.style_of(code).symbol in self.BUILT_UP for code in (cell.terrain, *cell.features)):
+                    out.add(n)
+                    todo.append(n)
+        return out
+
+    #: The symbols of a built-up hex.
+    BUILT_UP = frozenset({"city", "town", "village"})
+
     def _labelled_places(self) -> list[list]:
         """The places to name, one run per name and group of adjacent hexes (a town drawn over
         several hexes is named once, as printed maps do), each run ordered from its middle out:
@@ -251,6 +295,18 @@ class NameLayer:
                                                                         self.centres[p.hex][1] - my) / self.size, 6),
                                                        run.index(p))))
         return runs
+
+
+def _symbol_cost(rect, symbols: list, weight: float, most: float, excess: float) -> float:
+    """What a name in ``rect`` costs for the symbols (boxes) it covers: ``weight`` a pixel
+    covered, ``excess`` more a pixel beyond the part ``most`` of a symbol."""
+    x0, y0, x1, y1 = rect
+    total = 0.0
+    for bx0, by0, bx1, by1 in symbols:
+        w, h = min(x1, bx1) - max(x0, bx0), min(y1, by1) - max(y0, by0)
+        if w > 0 and h > 0:
+            total += w * h * weight + max(0.0, w * h - most * (bx1 - bx0) * (by1 - by0)) * excess
+    return total
 
 
 def _crosses(p, q, segments: np.ndarray, skip: float = 0.0) -> bool:

@@ -15,11 +15,32 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from .theme import TerrainStyle
 
-__all__ = ["sprite", "sign", "sign_split", "sign_tile", "VARIANTS", "SIGNS", "SIGN_SCALE"]
+__all__ = ["sprite", "sign", "sign_split", "sign_tile", "symbol_reach", "VARIANTS", "SIGNS", "SIGN_SCALE"]
 
 SS = 3          # supersampling of sprites
 VARIANTS = 3    # variants of each symbol
 TOP = -0.29     # symbols stay below this (fraction of the hex size from the centre): hex id room
+
+
+#: The hex size (pixels) :func:`symbol_reach` measures the symbols at.
+_REACH_SIZE = 240
+
+
+@lru_cache(maxsize=256)
+def symbol_reach(style: TerrainStyle, flat: bool, shift: float = 0.0) -> tuple[float, float, float, float] | None:
+    """The box of the ink of ``style``'s symbol, every variant of it, round the hex centre
+    (left, top, right, bottom, fractions of the hex size), measured at one size: the same box
+    at every dpi (what a name placed beside it should keep off). None for no symbol."""
+    boxes = []
+    for variant in range(VARIANTS):
+        spr = sprite(style, _REACH_SIZE, flat, variant, shift)
+        box = spr.getchannel("A").getbbox() if spr is not None else None
+        if box:
+            half = spr.width / 2
+            boxes.append([(v - half) / _REACH_SIZE for v in box])
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 @lru_cache(maxsize=512)
