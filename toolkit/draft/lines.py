@@ -46,6 +46,9 @@ THIN = 0.16
 DRIFT = 0.15
 #: A point this near (working pixels) a hex's side lies on its grid line.
 GRID_LINE = 1.5
+#: Points of a stroke seen this far apart (of the distance between centres) or less are seen
+#: running on (it is followed in steps of STEP); further apart, it was looked for past something.
+JOINED = 0.15
 #: Two lines' strokes followed within this (of the distance between centres) of each other
 #: are one stroke (a railway drawn beside a road or river lies 0.11 of a hex aside).
 SAME = 0.04
@@ -195,8 +198,8 @@ class LinkReader(StrokeReader):
             # (seen crossing on both scans, into a hex whose fill is too near its colour to show
             # it, once seen on in the other hex is enough: a road into a dark red city, blurred)
             dim_end = None in reached and self.dim(index, (fill_a, fill_b)[reached.index(None)])
-            if None in reached and True in reached and near_side and (
-                    (into_a, into_b)[reached.index(True)][0] >= (1 if dim_end and pa and pb else 2)):
+            if None in reached and True in reached and near_side and _connected(
+                    (pa, pb)[reached.index(True)] or pa or pb, (into_a, into_b)[reached.index(True)][3], JOINED * dist) >= (1 if dim_end and pa and pb else 2):
                 # hidden under a name to the hex's middle on one side: a line that crosses
                 # the side and is followed on in the other hex runs on under it, but only
                 # just found (not a stroke seen only a step or two, a symbol's or a hatching's,
@@ -424,6 +427,19 @@ def _on_side(point, last, centre, inward, dist) -> bool:
         if abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6:
             return True
     return False
+
+
+def _connected(start, trail: list, gap: float) -> int:
+    """How many of ``trail``'s points (a stroke followed from ``start``) were seen before the
+    first stretch longer than ``gap`` where it was not (looked past under a name, a symbol or
+    another line)."""
+    count, last = 0, start
+    for x, y, *_ in trail:
+        if math.hypot(x - last[0], y - last[1]) > gap:
+            break
+        count += 1
+        last = (x, y)
+    return count
 
 
 def _on(course: list, other: list, near: float) -> bool:
