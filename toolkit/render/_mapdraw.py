@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from functools import lru_cache
-from itertools import chain
 
 import numpy as np
 
@@ -28,7 +27,7 @@ from ..game import Game, Map, TerrainType
 from ..hexes import Hex, Layout
 from ._glyphs import label_layout, label_tiles, paste_text
 from ._mapedges import EDGE_SIDES, EdgeLayer, side_colour
-from ._mapgeom import Boxes, meets
+from ._mapgeom import Boxes, _rows, meets
 from ._mapids import HexIdLayer
 from ._maplines import LineLayer
 from ._mapmarkers import MarkerLayer
@@ -289,11 +288,15 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         cols = [h.col for h in self.hexes]
         rows = [h.row for h in self.hexes]
         c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
-        on_grid = self.centres   # every hex of the grid
+        # a neighbour is on the grid if its line coordinates are a hex's (as Grid.neighbour
+        # finds it, without a call per hex and direction)
+        lines_of, occupied = self._lines()
+        steps = [(i, da, dd) for i, direction in extra for name, da, dd in grid.directions if name == direction]
         for n, h in enumerate(self.hexes):
             # only a hex near the grid's border can miss a neighbour (short columns included)
             if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
-                missing = [(i, (i + 1) % 6) for i, direction in extra if grid.neighbour(h, direction) not in on_grid]
+                a, d = lines_of[h]
+                missing = [(i, (i + 1) % 6) for i, da, dd in steps if (a + da, d + dd) not in occupied]
                 if missing:
                     self.grid_extra[n] = missing
         inks: dict = {}
@@ -369,12 +372,6 @@ def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, 
     if not box:
         return (None,) * 6
     return spr.crop(box).convert("RGBa").im, box[0], box[1], spr.width / 2, box[2] - box[0], box[3] - box[1]
-
-
-def _rows(rows, count: int, width: int) -> np.ndarray:
-    """``count`` tuples of ``width`` numbers as a float array (``np.asarray`` of a list of
-    tuples, the same numbers several times faster)."""
-    return np.fromiter(chain.from_iterable(rows), dtype=float, count=count * width).reshape(count, width)
 
 
 def draw_map(image: Image.Image, game_map: Map, layout: Layout, theme: Theme, game: Game | None) -> dict:

@@ -139,7 +139,10 @@ class EdgeLayer:
         their neighbours, so only those are tested and merged, not the whole grid's rim."""
         near = sorted({n for h in hexes for n in (h, *self.grid.neighbours(h)) if n in self.centres})
         polys = self._hex_polygons([self.centres[h] for h in near])
-        return unary_union(polys[shapely.intersects(polys, band)])
+        # the band prepared: each hex is then weighed against it in a few steps, not against
+        # every one of its edges (the same answers)
+        shapely.prepare(band)
+        return unary_union(polys[shapely.intersects(band, polys)])
 
     def edge_labels(self, labels) -> list[tuple]:
         """The edge labels as sprites with the map pixel of their top-left corner. Labels of one

@@ -9,6 +9,7 @@ import shapely
 
 from ..hexes import Hex
 from ._glyphs import _label_extent
+from ._mapgeom import _rows
 from .fonts import font
 from .theme import rgb
 
@@ -53,17 +54,20 @@ class HexIdLayer:
             cx, cy = at[n]
             at[n] = (cx + sx * self.size, cy + sy * self.size)
         size, bold, family = self.id_font
-        extent = np.asarray([_label_extent(label, size, bold, family, self.id_anchor) for label in labels],
-                            dtype=np.int64).reshape(-1, 4)
+        extent = _rows((_label_extent(label, size, bold, family, self.id_anchor) for label in labels),
+                            len(labels), 4, np.int64)
         ys = at[:, 1] + dy
         anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
         boxes = np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)
         self.id_box_array = boxes.astype(float)   # for the hexes' extents (see MapScene._hex_extents)
-        boxes = boxes.tolist()
+        # the boxes labels keep off: the ids' grown by a pixel
+        self.reserved.extend(map(tuple, (boxes + (-1, -1, 1, 1)).tolist()))
+        boxes = list(map(tuple, boxes.tolist()))
+        self.id_boxes.update(zip(hexes, boxes))
         styles: dict = {}
         water, fills, paper = self.water_colour, self.fills, self.theme.paper
-        ids, reserved, id_boxes = self.ids, self.reserved, self.id_boxes
-        for h, x, y, box, label in zip(hexes, at[:, 0].tolist(), ys.tolist(), map(tuple, boxes), labels):
+        ids = self.ids
+        for h, x, y, box, label in zip(hexes, at[:, 0].tolist(), ys.tolist(), boxes, labels):
             ground = water.get(h) or fills[h]
             style = styles.get(ground)
             if style is None:
@@ -72,8 +76,6 @@ class HexIdLayer:
                 # there is interrupted by it (on water the box is water)
                 style = styles[ground] = (ink, ground)
             ids.append((x, y, box, style, label))
-            reserved.append((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1))
-            id_boxes[h] = box
 
     def _hex_number(self, h: Hex) -> int:
         """Where ``h`` is in :attr:`hexes`."""
@@ -98,6 +100,23 @@ class HexIdLayer:
     #: hex a river crosses at the top): down below the bridge, then lower beside the road.
     ID_LOW_MOVES = ((0.0, 0.3), (0.0, 0.36), (0.0, 0.42), (0.0, 0.48), (0.24, 0.3), (-0.24, 0.3),
                     (0.24, 0.38), (-0.24, 0.38), (0.24, 0.46), (-0.24, 0.46))
+
+    #: How many of an id's first moves are weighed before the rest (see :meth:`_ids_moved`):
+    #: they settle most ids.
+    ID_FIRST = 6
+
+    def _id_orders(self, inward: float) -> dict:
+        """Every move an id may make, in the order tried, as a moves x 2 array per kind of id:
+        one a bridge covers (key: 1.0 or -1.0, the side away from the bridge first), one
+        water runs through (key None); each ends with the low moves. ``inward``: -1 for ids
+        at the bottom of their hex (the moves go up)."""
+        def order(moves):
+            return np.asarray([(mx, my * inward) for mx, my in list(moves) + list(self.ID_LOW_MOVES)], dtype=float)
+
+        aside = {away: [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)] for away in (1.0, -1.0)}
+        return {1.0: order(aside[1.0] + list(self.ID_DRY_MOVES)), -1.0: order(aside[-1.0] + list(self.ID_DRY_MOVES)),
+                None: order(list(self.ID_DRY_MOVES) + [(sign * mx, my) for mx, my in self.ID_MOVES
+                                                        for sign in (1.0, -1.0)])}
 
     def _ids_moved(self) -> dict:
         """Hexes whose id would cover a bridge deck or water (a river or lake side along the
@@ -127,9 +146,10 @@ class HexIdLayer:
                   for style, pts in self.__dict__.get("line_paths", ()) if style.key == "watercourse" and len(pts) > 1]
         if not decks and not water:
             return {}
-        deck_tree = shapely.STRtree(decks)
-        # the water (a few long shapes of thousands of points) prepared and asked about trees of
-        # the boxes: each box is then found in a few steps, not tested against every point
+        deck_array = np.asarray(decks + [None], dtype=object)[:-1]
+        deck_tree = shapely.STRtree(deck_array)
+        # the water (a few long shapes of thousands of points) prepared: each box is then
+        # weighed against it in a few steps, not against every point
         water = np.asarray(water + [None], dtype=object)[:-1]
         shapely.prepare(water)
         inset = 0.02 * F   # the id stays clear of the hex's own grid lines
@@ -137,74 +157,92 @@ class HexIdLayer:
         margin = 0.03 * F
         inward = -1.0 if self.id_anchor == "mb" else 1.0
 
-        def clash(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            """Per box (rows of an N x 4 array): does it meet a deck, and water (with the margin)?"""
+        # only hexes within a hex of a deck or of water can have either under their id: the
+        # decks and the water meeting each hex's cell (a box a hex across round its centre)
+        hexes = self.hexes
+        at = self.centre_array * k   # in the order of hexes
+        cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
+        deck_parts = _Parts(*deck_tree.query(cells, predicate="intersects"), len(hexes)) if decks else None
+        water_parts = (_Parts(*shapely.STRtree(cells).query(water, predicate="intersects")[::-1], len(hexes))
+                       if len(water) else None)
+
+        def clash(boxes: np.ndarray, owners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Per box (rows of an N x 4 array) of the id of the hex ``owners`` (numbers of
+            :attr:`hexes`): does it meet a deck, and water (with the margin)? A box is weighed
+            against the parts meeting its hex's cell (an id and its moves lie inside it: a few
+            parts, not every one whose bounds reach the box), one reaching out of the cell (an
+            id too big for the cell) against all of them."""
             on_deck, wet = np.zeros(len(boxes), dtype=bool), np.zeros(len(boxes), dtype=bool)
+            if not len(boxes):
+                return on_deck, wet
             x0, y0, x1, y1 = boxes.T
+            shapes = shapely.box(x0, y0, x1, y1)
+            grown = shapely.box(x0 - margin, y0 - margin, x1 + margin, y1 + margin)
+            cx, cy = at[owners].T
+            out = np.flatnonzero((x0 - margin < cx - F) | (x1 + margin > cx + F) | (y0 - margin < cy - F)
+                                 | (y1 + margin > cy + F))
             if decks:
-                on_deck[deck_tree.query(shapely.box(x0, y0, x1, y1), predicate="intersects")[0]] = True
-            if len(water) and len(boxes):
-                wet_boxes = shapely.STRtree(shapely.box(x0 - margin, y0 - margin, x1 + margin, y1 + margin))
-                wet[wet_boxes.query(water, predicate="intersects")[1]] = True
+                box, part = deck_parts.of(owners)
+                on_deck[box[shapely.intersects(shapes[box], deck_array[part])]] = True
+                if len(out):
+                    on_deck[out[deck_tree.query(shapes[out], predicate="intersects")[0]]] = True
+            if len(water):
+                box, part = water_parts.of(owners)
+                wet[box[shapely.intersects(water[part], grown[box])]] = True
+                if len(out):
+                    wet[out[shapely.STRtree(grown[out]).query(water, predicate="intersects")[1]]] = True
             return on_deck, wet
 
-        # only hexes within a hex of a deck or of water can have either under their id
-        hexes = self.hexes
-        centres = self.centre_array   # in the order of hexes
-        at = centres * k
-        cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
-        near = np.zeros(len(hexes), dtype=bool)
-        if decks:
-            near[deck_tree.query(cells, predicate="intersects")[0]] = True
-        if len(water):
-            near[shapely.STRtree(cells).query(water, predicate="intersects")[1]] = True
-        numbers = np.flatnonzero(near)
+        numbers = np.flatnonzero((deck_parts.count if decks else 0) + (water_parts.count if len(water) else 0))
         boxes = self._framed_ids([hexes[n] for n in numbers.tolist()], k, np.zeros((len(numbers), 2)))
-        on_deck, wet = clash(boxes)
+        on_deck, wet = clash(boxes, numbers)
         hit = on_deck | wet
         numbers, boxes, on_deck = numbers[hit], boxes[hit], on_deck[hit]
         if not len(numbers):
             return {}
-        # every hex's moves in its order, weighed all at once
+        # every hex's moves in its order (the low ones last), as an N x moves x 2 array
         orders = []
         for n, box, deck_hit in zip(numbers.tolist(), boxes, on_deck.tolist()):
             if deck_hit:   # aside, away from the bridge, first
                 deck = decks[int(deck_tree.query(shapely.box(*box), predicate="intersects")[0])]
-                away = 1.0 if self.centres[hexes[n]][0] * k >= deck.centroid.x else -1.0
-                order = [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (away, -away)] + list(self.ID_DRY_MOVES)
+                orders.append(1.0 if self.centres[hexes[n]][0] * k >= deck.centroid.x else -1.0)
             else:
-                order = list(self.ID_DRY_MOVES) + [(sign * mx, my) for mx, my in self.ID_MOVES for sign in (1.0, -1.0)]
-            orders.append([(mx, my * inward) for mx, my in order])
-        off_deck, dry, clear = self._weigh_moves(numbers, orders, k, inset, clash)
-        # the hexes with no spot clear of everything try the low moves as well (few: not all of them)
-        rest = [j for j in range(len(numbers)) if not (off_deck[j] & dry[j] & clear[j]).any()]
-        if rest:
-            low = [(mx, my * inward) for mx, my in self.ID_LOW_MOVES]
-            more = self._weigh_moves(numbers[rest], [low] * len(rest), k, inset, clash)
-            for j, m in enumerate(rest):
-                orders[m] = orders[m] + low
-            pad = np.zeros((len(numbers), len(low)), dtype=bool)
-            off_deck, dry, clear = (np.hstack([a, pad]) for a in (off_deck, dry, clear))
-            for a, b in zip((off_deck, dry, clear), more):
-                a[rest, -len(low):] = b
+                orders.append(None)
+        kinds = self._id_orders(inward)
+        orders = np.stack([kinds[key] for key in orders])
+        # weighed in stages, the nearest moves first: most ids find a clear spot among the
+        # first few, and only the others weigh the rest of their moves (a hex's first clear
+        # move and its fallbacks below are the same as with every move weighed: a hex with no
+        # clear spot yet weighs every later stage)
+        shape = orders.shape[:2]
+        off_deck, dry, clear = np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool)
+        main = 2 * len(self.ID_MOVES) + len(self.ID_DRY_MOVES)   # then the low moves
+        for a, b in ((0, self.ID_FIRST), (self.ID_FIRST, main), (main, shape[1])):
+            todo = np.flatnonzero(~(off_deck & dry & clear).any(axis=1))
+            if not len(todo):
+                break
+            weighed = self._weigh_moves(numbers[todo], orders[todo, a:b], k, inset, clash)
+            for into, part in zip((off_deck, dry, clear), weighed):
+                into[todo, a:b] = part
         moves: dict = {}
-        for j, (n, order) in enumerate(zip(numbers.tolist(), orders)):
+        for j, n in enumerate(numbers.tolist()):
             good = np.flatnonzero(off_deck[j] & dry[j] & clear[j])
             if not len(good):   # no spot clear of the roads as well: the road knocked out under it
                 good = np.flatnonzero(off_deck[j] & dry[j])
             if not len(good) and on_deck[j]:   # no spot clear of both: at least off the bridge
                 good = np.flatnonzero(off_deck[j])
             if len(good):
-                moves[hexes[n]] = order[good[0]]
+                mx, my = orders[j, good[0]].tolist()
+                moves[hexes[n]] = (mx, my)
         return moves
 
     def _weigh_moves(self, numbers: np.ndarray, orders: list, k: float, inset: float, clash) -> tuple:
-        """For the hexes ``numbers`` (of :attr:`hexes`) and each one's moves (``orders``, the
-        same count each): whether each move stays inside the hex off the bridges, off the water,
+        """For the hexes ``numbers`` (of :attr:`hexes`) and each one's moves (``orders``, an N x
+        moves x 2 array): whether each move stays inside the hex off the bridges, off the water,
         and clear of the roads and railways (N x moves arrays of bools)."""
         hexes, centres, F = self.hexes, self.centre_array, self.NAME_FRAME
-        tried = len(orders[0])
-        shifts = np.asarray(orders, dtype=float).reshape(-1, 2)
+        tried = orders.shape[1]
+        shifts = orders.reshape(-1, 2)
         moved = self._framed_ids([hexes[n] for n in numbers.tolist()], k, shifts, tried)
         # each hex's corners as Layout.corners makes them (its centre plus the same offsets)
         corners = centres[numbers, None, :] + np.asarray(self._unit_corners())[None]
@@ -214,7 +252,7 @@ class HexIdLayer:
         # only a move inside the hex is weighed against the decks and water
         off_deck, dry = np.zeros(len(moved), dtype=bool), np.zeros(len(moved), dtype=bool)
         within = np.flatnonzero(inside)
-        deck_hit, wet = clash(moved[within])
+        deck_hit, wet = clash(moved[within], np.repeat(numbers, tried)[within])
         off_deck[within], dry[within] = ~deck_hit, ~wet
         # the roads and railways: a moved id goes where none runs if it can (one staying in its
         # row knocks out the line under it, as printed maps do; one moved into the hex would
@@ -241,15 +279,34 @@ class HexIdLayer:
         size, bold, family = self.id_font
         dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
         text, fmt = self._id_text, self.grid.format
-        at = np.asarray([self.centres[h] for h in hexes], dtype=float).reshape(-1, 2)
-        extents = np.asarray([_extent(text.get(h) or fmt(h), size * k, bold, family, self.id_anchor) for h in hexes],
-                             dtype=float).reshape(-1, 4)
+        at = _rows(map(self.centres.__getitem__, hexes), len(hexes), 2)
+        extents = _rows((_extent(text.get(h) or fmt(h), size * k, bold, family, self.id_anchor) for h in hexes),
+                             len(hexes), 4)
         if each > 1:
             at, extents = np.repeat(at, each, axis=0), np.repeat(extents, each, axis=0)
         x = (at[:, 0] + shifts[:, 0] * self.size) * k
         y = (at[:, 1] + dy + shifts[:, 1] * self.size) * k
         return np.column_stack([x + extents[:, 0] - pad - 1, y + extents[:, 1] - pad - 1,
                                 x + extents[:, 2] + pad + 1, y + extents[:, 3] + pad + 1])
+
+
+class _Parts:
+    """The parts (decks or water) meeting each hex's cell, from the pairs a tree query gives
+    (hex numbers, part numbers), grouped by hex."""
+
+    def __init__(self, hexes: np.ndarray, parts: np.ndarray, count: int) -> None:
+        order = np.lexsort((parts, hexes))
+        self.parts = parts[order]
+        self.count = np.bincount(hexes, minlength=count)
+        self.start = np.cumsum(self.count) - self.count
+
+    def of(self, owners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every (box, part) pair of boxes whose hexes are ``owners``: the box numbers and the
+        part numbers, as two arrays."""
+        count = self.count[owners]
+        box = np.repeat(np.arange(len(owners)), count)
+        offset = np.arange(len(box)) - np.repeat(np.cumsum(count) - count, count)
+        return box, self.parts[np.repeat(self.start[owners], count) + offset]
 
 
 @lru_cache(maxsize=65536)

@@ -136,17 +136,29 @@ class MarkerLayer:
         if around:
             ids = self._framed_ids(around, k, np.asarray([self._id_shift.get(n, (0.0, 0.0)) for n in around], dtype=float))
             shapes = np.concatenate([shapes, shapely.buffer(shapely.box(*ids.T), 0.03 * F, join_style="mitre")])
-        if taken:
-            at = np.asarray([xy for _, xy, _ in taken], dtype=float)
-            rt = np.asarray([rt for _, _, rt in taken], dtype=float)
+        # the markers placed so far whose discs may reach the zone (the rest, most of a map's,
+        # would be dropped below anyway: not grown for nothing)
+        close = [(xy, rt) for _, xy, rt in taken
+                 if abs(xy[0] * k - fx) <= (1 + rt) * F + 1 and abs(xy[1] * k - fy) <= (1 + rt) * F + 1]
+        if close:
+            at = np.asarray([xy for xy, _ in close], dtype=float)
+            rt = np.asarray([rt for _, rt in close], dtype=float)
             shapes = np.concatenate([shapes, shapely.buffer(shapely.points(at[:, 0] * k, at[:, 1] * k), rt * F)])
         shapes = shapes[shapely.intersects(shapes, zone)]
         cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
         room = cell.buffer(-(radius + 0.02) * F)
-        obstacles = shapely.union_all(shapes) if len(shapes) else None
-        # nearest the usual spot first, a batch at a time: most markers find room near it
         spots, clearest, best = _marker_spots(usual), (-1.0, None), None
-        for start in range(0, len(spots), self.MARKER_BATCH):
+        # most markers stay at their usual spot: it is weighed first against each obstacle on
+        # its own (the distance to their union below is the least of these distances); only a
+        # spot clear by more than a hair (1e-6 hex: far above the union's rounding) is taken
+        # here, any other is left to the search below
+        usual_at = shapely.points(fx + spots[0, 0] * F, fy + spots[0, 1] * F)
+        if shapely.contains(room, usual_at) and (
+                not len(shapes) or float(shapely.distance(usual_at, shapes).min()) >= need + 1e-6 * F):
+            best = spots[0]
+        obstacles = shapely.union_all(shapes) if len(shapes) and best is None else None
+        # nearest the usual spot first, a batch at a time: most markers find room near it
+        for start in range(0, len(spots) if best is None else 0, self.MARKER_BATCH):
             batch = spots[start:start + self.MARKER_BATCH]
             pts = shapely.points(fx + batch[:, 0] * F, fy + batch[:, 1] * F)
             inside = np.flatnonzero(shapely.contains(room, pts))

@@ -112,6 +112,8 @@ class Canvas:
         every vertex an inner vertex of some piece (``sharp``: the vertices that get a disc)."""
         n = len(exact)
         xs, ys = exact[:, 0].tolist(), exact[:, 1].tolist()
+        # flat whole numbers and the packed ink: what the drawing core takes, made once per line
+        flat, c = snapped.ravel().tolist(), ink(fill)
         step = _CHUNK
         starts = range(0, max(1, n - 2), step) if n > step + 2 else [0]
         for k in starts:
@@ -119,10 +121,9 @@ class Canvas:
             if end - k < 2:
                 continue
             first, last = k == 0, k + step + 2 >= n
-            joints = tuple(i - k for i in sharp[bisect_right(sharp, k):bisect_left(sharp, end - 1)])
-            # flat whole numbers and the packed ink: what the drawing core takes, made once
-            self._ops.append(("line", snapped[k:end].ravel().tolist(), ink(fill), w,
-                              (round_ends and first, round_ends and last), joints))
+            near = sharp[bisect_right(sharp, k):bisect_left(sharp, end - 1)] if sharp else ()
+            joints = tuple([i - k for i in near]) if near else ()
+            self._ops.append(("line", flat[2 * k:2 * end], c, w, (round_ends and first, round_ends and last), joints))
             px, py = xs[k:end], ys[k:end]
             self._bin([(min(px), min(py), max(px), max(py))], width / 2)
 
@@ -416,8 +417,10 @@ def _sharp_vertices(pts, width: float) -> tuple[int, ...]:
     p = np.asarray(pts, dtype=float)
     if len(p) < 3:
         return ()
-    a, b = p[1:-1] - p[:-2], p[2:] - p[1:-1]
-    na, nb = np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1])
+    # each step and its length once: a step is the outgoing one of a vertex, the incoming of the next
+    steps = p[1:] - p[:-1]
+    lengths = np.hypot(steps[:, 0], steps[:, 1])
+    a, b, na, nb = steps[:-1], steps[1:], lengths[:-1], lengths[1:]
     ok = (na > 0) & (nb > 0)
     cos = np.where(ok, (a * b).sum(axis=1) / np.where(ok, na * nb, 1.0), 1.0)
     return tuple((np.nonzero(cos < _notch_limit(width))[0] + 1).tolist())
