@@ -420,3 +420,62 @@ def test_a_faint_lines_pale_stroke_is_found_only_just():
     for c in range(1, 7):
         found = told.read(Hex(c, 6), Hex(c + 1, 6), FILL, FILL)[0]
         assert found == {"rail": LINE_SHARE}, found  # found, never sure
+
+
+# -- a bridge over water hexes ------------------------------------------------------------------
+
+WATER = (159, 199, 227)
+PAPER = (243, 239, 225)
+
+
+def _decked_road(between, width=60):
+    """A road along row 3 (hexforge's colours, with its casing) between two thin dark strokes
+    7 pixels either side, with ``between`` filling the band they edge, over water hexes."""
+    grid, layout, image, draw = _grid_picture()
+    for hex in grid:
+        draw.polygon(layout.corners(hex), fill=WATER, outline=(90, 90, 90))
+    a, b = layout.center(Hex(1, 3)), layout.center(Hex(7, 3))
+    draw.line([a, b], fill=between, width=15)
+    for off in (-7, 7):
+        draw.line([(a[0], a[1] + off), (b[0], b[1] + off)], fill=RAIL, width=1)
+    _road(draw, [a, b])
+    return layout, image
+
+
+@pytest.mark.parametrize("between, codes", [(PAPER, {"road"}), (WATER, {"road", "rail"})])
+def test_a_decks_parapets_are_no_railway(between, codes):
+    """A road over the water on a deck of its own colour, edged by a dark parapet each side:
+    the deck is the road, its parapets no railway; two railways beside a road, the water
+    between them, are railways."""
+    layout, image = _decked_road(between)
+    reader = LinkReader(HexSampler(image, layout, "none"), [ROADS[0], ("rail", RAIL, None)], IDENTITY)
+    for c in range(1, 6):
+        assert set(reader.read(Hex(c, 3), Hex(c + 1, 3), WATER, WATER)[0]) == codes, c
+
+
+def test_a_road_bridged_over_water_hexes_is_read_as_the_road():
+    """Known answer: a road along a row of lake hexes, which hexforge draws on a bridge from
+    bank to bank (a deck with a parapet each side), rendered and drafted: every step is the
+    road, none a railway, none left for a person."""
+    from dataclasses import replace
+
+    from toolkit.draft import Palette, draft_terrain
+    from toolkit.draft.geometry import PlacedLayout, drawn_labels
+    from toolkit.game import HexTerrain, Line
+    from toolkit.io import load_game
+    from toolkit.render import render_map
+
+    tutorial = load_game("tutorial").main_map
+    rows = ["rrrrrr", "rrrrrr", "rcrrrr", "cllllc", "llclcl"]  # rough, clear, lake: row 4 the lake
+    grid = Grid(1, 6, 1, len(rows))
+    m = replace(tutorial, grid=grid, hexsides={}, places=[], victory=[], supply=[], edges=[], boxes=[], locations={},
+                hexes={Hex(c, r): HexTerrain({"r": "rough", "c": "clear", "l": "lake"}[code], ())
+                       for r, row in enumerate(rows, 1) for c, code in enumerate(row, 1)},
+                lines=[Line("road", tuple(Hex(c, 4) for c in range(1, 7)))])
+    rendered = render_map(m, dpi=150)
+    layout = PlacedLayout(rendered.layout)
+    draft = draft_terrain(m, rendered.image, layout, Palette.from_game(m, layout.size),
+                          labels=drawn_labels(m, layout))
+    assert {side: set(codes) for side, codes in draft.links.items()} == \
+        {side: set(codes) for side, codes in m.line_links().items()}
+    assert not any(draft.side_confidence.get(side, 1.0) < 0.5 for side in m.line_links())

@@ -32,6 +32,9 @@ SOLID = 0.95
 UNBROKEN = 0.6
 #: A pixel is taken for a line's colour when at least this much of it is that colour.
 FLOOR = 0.4
+#: A line's colour nearer a fill than this (RGB levels) shows there too faintly to be missed
+#: where it is not seen (JPEG and blur move a pixel by a fair share of it).
+DIM = 75.0
 #: A line whose sure strokes peak at this share of its colour or more shows crisp; one that
 #: peaks lower is judged with thresholds lowered in proportion, down to WEAKEST of them.
 CRISP = 0.9
@@ -116,6 +119,11 @@ class StrokeReader:
             self._labels.clear()
         self._labels[key] = best, alpha
         return best, alpha
+
+    def dim(self, index: int, fill) -> bool:
+        """True if line ``index``'s colour is too near ``fill`` (corrected) for a picture's
+        noise to leave it told apart there: where it is not seen, it may be there unseen."""
+        return colour_distance(self.colours[index], fill) < DIM
 
     def share(self, colour, fill, index: int) -> float:
         """How much of a pixel is line ``index``'s colour blended with ``fill`` (0 when it lies

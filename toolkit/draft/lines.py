@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from ..hexes import Hex, Hexside
+from ._decks import parapet
 from ._strokes import Strength, StrokeReader
 
 #: A line is found when it is seen on this share of the steps followed into both hexes ...
@@ -29,6 +30,9 @@ TEXTURED_SHARE = 0.85
 #: of the grid line and of a river drawn along the side; deeper, then nearer the side, where
 #: a name or an id hides the first.
 SCANS = (0.1, 0.25, 0.04)
+#: A scan's run reaching the end of the scan is looked at this much further (of the distance
+#: between centres: as far as the hex reaches beside the side at the first scan's depth).
+PAST_END = 0.08
 #: A stroke is followed until it lies this deep inside a hex (the side is 0.5 from its centre).
 DEPTH = 0.3
 DEEPEST = 0.45
@@ -42,6 +46,12 @@ THIN = 0.16
 DRIFT = 0.15
 #: A point this near (working pixels) a hex's side lies on its grid line.
 GRID_LINE = 1.5
+#: Points of a stroke seen this far apart (of the distance between centres) or less are seen
+#: running on (it is followed in steps of STEP); further apart, it was looked for past something.
+JOINED = 0.15
+#: Two lines' strokes followed within this (of the distance between centres) of each other
+#: are one stroke (a railway drawn beside a road or river lies 0.11 of a hex aside).
+SAME = 0.04
 #: A stroke whose colour peaks at under this share of its line's learned strength (the median
 #: along it, in the hex where it shows more) is found only just, left for a person: blurred hill contours of a like hue pass a
 #: faint line's lowered thresholds (on the bundled maps such true lines were a few in a hundred).
@@ -106,9 +116,15 @@ class LinkReader(StrokeReader):
             found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
             scanned[sign].append((depth, found))
             for first, last, index in found:
-                # a run that reaches an end of the scan runs along the side, not across it
-                if first <= 0 or last >= len(points) - 1 or (last - first + 1) > 2 * THIN * dist:
+                if (last - first + 1) > 2 * THIN * dist:
                     continue
+                if first <= 0 or last >= len(points) - 1:
+                    # a run that reaches an end of the scan runs along the side, not across it,
+                    # unless it ends a little further on, still inside the hex (a stroke crossing
+                    # the side near its corner)
+                    first, last = self._past_end(at, sign, depth * dist, ts, (first, last, index), fill, centre, n, dist)
+                    if first is None:
+                        continue
                 seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
             return bool(hidden)
         ends = ((-1, fill_a, ca), (1, fill_b, cb))
@@ -129,6 +145,8 @@ class LinkReader(StrokeReader):
             return {}, 0.0
         needed = TEXTURED_SHARE if textured else LINE_SHARE
         best: dict[int, float] = {}
+        strokes: dict[int, list] = {}  # per line: the points its best stroke was followed along
+        decks: dict[int, bool] = {}    # per line: whether its best stroke edges a deck (see parapet)
         unsure = 0.0
         # seeds seen on both sides first: they give the stroke's heading across the side
         plans = []
@@ -169,14 +187,19 @@ class LinkReader(StrokeReader):
                 k = seed[2] - ts[0]
 
                 def clear(depth, runs) -> bool:
-                    return not self._hidden(*at(sign, depth * dist, seed[2]), cb if pa else ca) and not any(
+                    return not self._hidden(*at(sign, depth * dist, seed[2]), cb if pa else ca) and not self.dim(
+                        index, fill_b if pa else fill_a) and not any(
                         last - first + 1 > THIN * dist and first - aside <= k <= last + aside for first, last, _ in runs)
                 missed = 1 if any(clear(depth, runs) for depth, runs in scanned[sign] if depth >= SCANS[0]) else 0
             looked = into_a[1] + into_b[1] + 1 + bool(pa and pb) + missed
             share = hits / max(1, looked)
             reached = [into_a[2], into_b[2]]
             near_side = min(o[1] for o in (a_seed, b_seed) if o is not None) <= SCANS[0] * dist + 0.5
-            if None in reached and True in reached and (into_a, into_b)[reached.index(True)][0] >= 2 and near_side:
+            # (seen crossing on both scans, into a hex whose fill is too near its colour to show
+            # it, once seen on in the other hex is enough: a road into a dark red city, blurred)
+            dim_end = None in reached and self.dim(index, (fill_a, fill_b)[reached.index(None)])
+            if None in reached and True in reached and near_side and _connected(
+                    (pa, pb)[reached.index(True)] or pa or pb, (into_a, into_b)[reached.index(True)][3], JOINED * dist) >= (1 if dim_end and pa and pb else 2):
                 # hidden under a name to the hex's middle on one side: a line that crosses
                 # the side and is followed on in the other hex runs on under it, but only
                 # just found (not a stroke seen only a step or two, a symbol's or a hatching's,
@@ -186,6 +209,8 @@ class LinkReader(StrokeReader):
                 # a stroke that does not run on into both hexes is no link (a line passing
                 # by, a symbol's edge); seen on one side, it leaves the reading unsure
                 share *= 1.0 if all(reached) else 0.7 if any(reached) else 0.3
+            deck = share >= 0.5 * needed and parapet(self, ((into_a[3], fill_a, ca), (into_b[3], fill_b, cb)),
+                                                      index, dist)
             if share >= needed and index in self.strengths:
                 paleness = self._paleness(index, into_a[3], fill_a, into_b[3], fill_b)
                 if index not in self.faint and paleness < SHARP_PALE:
@@ -194,18 +219,56 @@ class LinkReader(StrokeReader):
                     share = round(0.95 * needed, 3)
                 elif paleness < PALE:
                     share = needed  # found only just: a paler stroke of a like hue (a blurred contour)
+            if round(share, 3) > best.get(index, -1.0):  # its course, from a's end to b's
+                decks[index] = deck
+                strokes[index] = [p[:2] for p in reversed(into_a[3])] + [p for p in (pa, pb) if p] + \
+                    [p[:2] for p in into_b[3]]
             best[index] = max(best.get(index, 0.0), round(share, 3))
             # a stroke seen crossing and followed well into one hex, lost in the other (faint
             # on a dark fill), leaves the side unsure however little of it the other showed
-            if pa and pb and all(reached) and share >= 0.95:  # a sure stroke: how this line shows
+            if pa and pb and all(reached) and share >= 0.95 and not deck:  # a sure stroke: how this line shows
                 self._sure.setdefault(index, []).extend(
                     [(p, fill_a) for p in into_a[3]] + [(p, fill_b) for p in into_b[3]])
             for (h, looked_, reached_, _) in (into_a, into_b):
                 if reached_ and looked_ >= 2 and h >= needed * looked_:
                     unsure = max(unsure, 0.7)
+        # a bridge's parapets along the road its deck carries, found across the side too: the
+        # deck is the road's
+        for i in [i for i in best if decks.get(i)]:
+            if any(j != i and best[j] >= needed and not decks.get(j) for j in best):
+                best[i] = 0.0
+        # one stroke read as two lines (a thin river that JPEG greyed to a railway's hue along its
+        # edge): the line found on more of its steps is the stroke, the other only glimpsed
+        for i in [i for i, share in best.items() if share >= needed]:
+            if any(j != i and best[j] > best[i] and _on(strokes[i], strokes[j], max(1.5, SAME * dist))
+                   for j in best if best[j] >= needed):
+                best[i] = round(0.95 * needed, 3)
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
         seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
+
+    def _past_end(self, at, sign, depth, ts, run, fill, centre, n, dist) -> tuple:
+        """``(first, last)`` of ``run`` (a scan's run of one line reaching an end of the scan
+        along points ``at(sign, depth, t)`` for ``t`` in ``ts``) where the scan, carried on past
+        that end by up to :data:`PAST_END` of the distance between centres (still inside the
+        hex), shows it end as a stroke crossing the scan does: its middle on the scan, no wider
+        than two strokes; else ``(None, None)``."""
+        first, last, index = run
+        more = max(2, int(PAST_END * dist))
+        if first <= 0 and last >= len(ts) - 1:
+            return None, None
+        lead = more if first <= 0 else 0
+        extended = [ts[0] - k for k in range(lead, 0, -1)] + list(ts) + \
+            ([ts[-1] + k for k in range(1, more + 1)] if not lead else [])
+        found, _ = self.runs([at(sign, depth, t) for t in extended], fill, centre, n)
+        for f, l, i in found:
+            if i != index or l < first + lead or f > last + lead:
+                continue  # not the run that reached the end
+            if f <= 0 or l >= len(extended) - 1 or l - f + 1 > 2 * THIN * dist:
+                return None, None
+            mid = (f + l) / 2 - lead
+            return (f - lead, l - lead) if 0 <= mid <= len(ts) - 1 else (None, None)
+        return None, None
 
     def _paleness(self, index: int, trail_a: list, fill_a, trail_b: list, fill_b) -> float:
         """How strongly the stroke followed along ``trail_a`` and ``trail_b`` (points with their
@@ -307,12 +370,15 @@ class LinkReader(StrokeReader):
                             for first_, last, i in found)
                 under = any(i != index and first_ - 1 <= reach + aside and last + 1 >= reach - aside
                             and (i not in cased or last - first_ + 1 > thin) for first_, last, i in found)
-                if covered or patch or under:
+                # (on a fill too near the line's colour to tell it there, as under a name: a
+                # road into a city's dark red, a minor road over an orange hatching, blurred)
+                dim = depth >= 0 and self.dim(index, here)
+                if covered or patch or under or dim:
                     # under a name, a symbol or another line: look on beyond it
                     x, y = qx, qy
                     coasted += 0.0 if on_grid else step
-                    patched += patch and not covered and depth >= 0
-                    named += covered and depth >= 0
+                    patched += patch and not covered and not dim and depth >= 0
+                    named += (covered or dim) and depth >= 0
                 else:
                     x, y = qx, qy
                     coasted += 0.0 if on_grid else step
@@ -361,6 +427,45 @@ def _on_side(point, last, centre, inward, dist) -> bool:
         if abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6:
             return True
     return False
+
+
+def _connected(start, trail: list, gap: float) -> int:
+    """How many of ``trail``'s points (a stroke followed from ``start``) were seen before the
+    first stretch longer than ``gap`` where it was not (looked past under a name, a symbol or
+    another line)."""
+    count, last = 0, start
+    for x, y, *_ in trail:
+        if math.hypot(x - last[0], y - last[1]) > gap:
+            break
+        count += 1
+        last = (x, y)
+    return count
+
+
+def _on(course: list, other: list, near: float) -> bool:
+    """True if most of the points of ``course`` (working pixels) that lie alongside the polyline
+    ``other`` lie within ``near`` of it (at least one does; a point whose nearest place on it
+    is an end, and lies on beyond that end, is not alongside it)."""
+    if not other:
+        return False
+    segments = list(zip(other, other[1:])) or [(other[0], other[0])]
+    alongside = close = 0
+    for x, y in course:
+        nearest = None   # (distance, beyond an end of the polyline)
+        for n, ((ax, ay), (bx, by)) in enumerate(segments):
+            dx, dy = bx - ax, by - ay
+            length2 = dx * dx + dy * dy
+            t = ((x - ax) * dx + (y - ay) * dy) / length2 if length2 else 0.0
+            ends = near / math.sqrt(length2) if length2 else 0.0
+            beyond = (n == 0 and t < -ends) or (n == len(segments) - 1 and t > 1 + ends)
+            t = min(1.0, max(0.0, t))
+            d = math.hypot(x - ax - t * dx, y - ay - t * dy)
+            if nearest is None or d < nearest[0]:
+                nearest = (d, beyond)
+        if not nearest[1]:
+            alongside += 1
+            close += nearest[0] <= near
+    return alongside > 0 and close >= 0.6 * alongside
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
