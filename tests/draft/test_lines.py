@@ -72,7 +72,7 @@ def drawn():
     cc, cd = layout.center(h["c"]), layout.center(h["d"])
     _rail(draw, [(cc[0] - 10, cc[1] + 0.2 * SIZE), (cd[0] + 10, cd[1] + 0.2 * SIZE)])
     # a road through e, from x, that turns away before the side it shares with f
-    ce, cf, cx = layout.center(h["e"]), layout.center(h["f"]), layout.center(h["x"])
+    ce, cx = layout.center(h["e"]), layout.center(h["x"])
     draw.line([cx, ce, (ce[0] - 0.45 * SIZE, ce[1] + 0.05 * SIZE)], fill=ROAD, width=5, joint="curve")
     # a road that runs along g's side with its neighbour below, inside g
     cg = layout.center(h["g"])
@@ -371,7 +371,7 @@ def test_a_row_of_blocks_by_a_name_is_no_road():
     where a road would run on: nothing of a stroke shows in that hex, so no road crosses."""
     grid, layout, image, draw = _grid_picture()
     a, b = Hex(2, 3), Hex(3, 3)
-    (ax, ay), (bx, by) = layout.center(a), layout.center(b)
+    (ax, ay), (bx, _) = layout.center(a), layout.center(b)
     mid = (ax + bx) / 2
     for x in range(int(ax), int(mid) - 3, 9):
         _block(draw, x, ay - 3)

@@ -936,7 +936,6 @@ def test_no_bundled_id_moved_off_water_sits_on_a_road(game_id):
 
 def _river_band_map(dpi: int):
     """Three columns of major-river hexes from edge to edge, a road across them."""
-    grid = Grid(1, 12, 1, 7, orientation="flat")
     river = {Hex(c, r): "r" for c in (6, 7, 8) for r in range(1, 8)}
     road = Line("road", (Hex(3, 4), Hex(4, 4), Hex(5, 4), Hex(6, 4), Hex(7, 4), Hex(8, 4), Hex(9, 4), Hex(10, 4)))
     m = _map([road], terrain=river)
