@@ -176,11 +176,12 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
     if not doubtful and not drawings.tiles and not any(r.features for r in readings.values()):
         return {}
     colours = line_inks(game_map, theme)
+    fills = {}   # the printed fill of the sure hexes looked at again (those sent on reuse it)
     for hex in sorted(set(readings) - set(doubtful)):
         terrain = readings[hex].terrain
         if hex not in looks or not (drawings.tiles or terrain[1]):
             continue
-        fill = printed_fill(sampler, hex, correction, colours)
+        fill = fills[hex] = printed_fill(sampler, hex, correction, colours)
         # a small sign (an airfield beside a town) the reading lacks, wherever the map placed
         # it, or an overlay among another's symbols (a village among woods' trees)
         if (drawings.tiles and signs_shown(sampler, drawings, hex, terrain, correction, colours, fill)
@@ -192,7 +193,7 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
         # the runner-up base too where the base itself is in doubt
         bases = (r.base,) + ((r.base_runner,) if r.base_runner and r.base_runner != r.base
                              and least(doubts_of[hex], ("terrain", "drawn")) < REDRAW_BELOW else ())
-        printed = printed_fill(sampler, hex, correction, colours)
+        printed = fills[hex] if hex in fills else printed_fill(sampler, hex, correction, colours)
         if printed is None:
             continue
         ranked = compare(sampler, drawings, hex, bases, correction, colours, printed, tuple(towards.get(hex, ())))
