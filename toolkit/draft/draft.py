@@ -26,7 +26,8 @@ from ._drawn import Drawings, compare, line_inks, overlays_shown, printed_fill, 
 from ._pixels import fix
 from ._tints import settle
 from ._courses import course_kinds, fills_grain, hidden_courses, side_name
-from .hexsides import SIDE_SHARE, read_hexside, side_readers, under_name
+from ._sidereaders import side_readers
+from .hexsides import SIDE_SHARE, read_hexside, under_name
 from .lines import LinkReader, line_paths
 from .sample import HexSampler, Look
 
