@@ -28,7 +28,8 @@ from ._tints import settle
 from ._courses import course_kinds, fills_grain, hidden_courses, side_name
 from ._sidereaders import side_readers
 from .hexsides import SIDE_SHARE, read_hexside, under_name
-from .lines import LinkReader, line_paths
+from ._linepaths import line_paths
+from .lines import LinkReader
 from .sample import HexSampler, Look
 
 __all__ = ["Doubt", "Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
