@@ -22,7 +22,10 @@ from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
 from ._cast import clip_levels, first_correction, refine
-from ._drawn import Drawings, compare, line_inks, overlays_shown, printed_fill, signs_shown
+from ._drawings import Drawings
+from ._drawn import compare
+from ._lineinks import line_inks, printed_fill
+from ._shown import overlays_shown, signs_shown
 from ._pixels import fix
 from ._tints import settle
 from ._courses import course_kinds, fills_grain, hidden_courses, side_name
