@@ -32,7 +32,7 @@ class StrokeFollower(StrokeReader):
         result, entry = self._trace(start, way, index, fill, centre, mid, inward, dist, paired, textured, behind)
         if result[2] is not False or entry is None:
             return result
-        out = self._exit(entry, index, fill, centre, mid, inward, dist, textured)
+        out = self._exit(entry, index, fill, centre, mid, inward, dist)
         if out is None:
             return result
         point, heading = out
@@ -83,7 +83,7 @@ class StrokeFollower(StrokeReader):
             # stroke seen on one side only still lie in the hex it was seen in)
             depth = (qx - mid[0]) * inward[0] + (qy - mid[1]) * inward[1]
             here = fill if depth >= 0 or behind is None else behind
-            found, hidden = self.runs(points, here, centre, (wx, wy), textured)
+            found, hidden = self.runs(points, here, centre, (wx, wy))
             # hidden where the stroke would be: on its heading, or, until it is first seen (its
             # heading known only roughly), on much of where it may have turned to; a name
             # beside its course hides nothing of it
@@ -177,7 +177,7 @@ class StrokeFollower(StrokeReader):
                 return (hits, looked, True if inside else False if ended else None, trail), entry
         return (hits, looked, False, trail), entry
 
-    def _exit(self, entry, index, fill, centre, mid, inward, dist, textured=False) -> tuple | None:
+    def _exit(self, entry, index, fill, centre, mid, inward, dist) -> tuple | None:
         """Where a stroke that went under a label (``entry``, see :meth:`_trace`) leaves the
         label's box elsewhere than where it went in: ``(point, heading out of the box)``
         (working pixels) for the one thin run of the line's colour just around the box (boxes
@@ -206,7 +206,7 @@ class StrokeFollower(StrokeReader):
             n = max(1, int(math.hypot(bx - ax, by - ay)))
             rim += [(ax + (bx - ax) * i / n, ay + (by - ay) * i / n) for i in range(n)]
             normals += [normal] * n
-        found, _ = self.runs(rim, fill, centre, None, textured)
+        found, _ = self.runs(rim, fill, centre)
         # where the stroke went in: the first of the rim's points on its course (or nearest it)
         went_in = min(range(len(rim)), key=lambda i: (_off_ray(rim[i], (lx, ly), way) > 0.5 * thin,
                                                       math.hypot(rim[i][0] - lx, rim[i][1] - ly)))

@@ -95,9 +95,8 @@ class StrokeReader:
 
     def label(self, colour, fill, cased: bool = False) -> tuple[int, float]:
         """The index of the line whose colour the pixel is (blended with ``fill``), or -1, and
-        how much of the pixel is that colour. ``cased``: where symbols fill the hex (trees,
-        marsh), a pixel of a line's colour blended with its casing's counts too (see
-        :meth:`_cased_label`)."""
+        how much of the pixel is that colour. ``cased``: a pixel of a line's colour blended
+        with its casing's counts too (see :meth:`_cased_label`)."""
         key = (colour, fill, cased)
         known = self._labels.get(key)
         if known is not None:
@@ -219,7 +218,7 @@ class StrokeReader:
             return ly > ID_BAND
         return abs(ly) < 0.1 and abs(lx) < 0.2
 
-    def runs(self, points, fill, centre, along=None, cased=False) -> tuple[list[tuple[float, float, int]], int]:
+    def runs(self, points, fill, centre, along=None) -> tuple[list[tuple[float, float, int]], int]:
         """Runs of line colour along ``points`` (working pixels, one pixel apart): ``(first,
         last, line index)`` with a road's casing taken into the road, and how many points are
         hidden under labels (``centre``: of the hex the points lie in). Points off the picture
@@ -228,8 +227,8 @@ class StrokeReader:
 
         ``along``: the stroke's heading (a unit vector); each point is then read a pixel
         either way along the stroke too, keeping the most inked (a railway's ties, JPEG's
-        blocks and blur leave a thin line broken and faint in places). ``cased``: see :meth:`label`."""
-        labels, alphas, inks = self._judged(points, fill, centre, along, cased)
+        blocks and blur leave a thin line broken and faint in places)."""
+        labels, alphas, inks = self._judged(points, fill, centre, along)
         self._join_faint(labels, alphas)
         self._one_of_alike(labels, inks, fill)
         raw = []
@@ -244,7 +243,7 @@ class StrokeReader:
                 start = i
         return self._uncase(raw, labels, alphas, inks, fill), labels.count(-2)
 
-    def _judged(self, points, fill, centre, along, cased=False) -> tuple[list[int], list[float], list]:
+    def _judged(self, points, fill, centre, along) -> tuple[list[int], list[float], list]:
         """Per point: the line index its pixel is (-1: none, -2: hidden or off the picture),
         how much of it, and the pixel read."""
         pixel = self.sampler.pixel
@@ -264,7 +263,7 @@ class StrokeReader:
             best = (-1, 0.0, None)
             for colour in group:
                 if colour is not None:
-                    index, alpha = self.label(colour, fill, cased)
+                    index, alpha = self.label(colour, fill)
                     if index >= 0 and alpha > best[1]:
                         best = (index, alpha, colour)
             labels.append(best[0])
@@ -320,7 +319,11 @@ class StrokeReader:
     def _unbroken(self, a, b, index, fill, centre=None, cased=False) -> bool:
         """True if line colour (``index``'s, or one a faint pixel of it leans to) covers most of
         the segment a-b (working pixels; a pixel either side allowed) where it is not hidden
-        under a name or an id (``centre``: of the hex the segment lies in)."""
+        under a name or an id (``centre``: of the hex the segment lies in). ``cased``: a line's
+        colour blended with its casing's covers it too (a thin road blurred over woods: its
+        red mixed half with its dark casing all along, off any blend of the woods' green and
+        red alone; not in the runs across a stroke, where it would join a road to a hill's
+        brown contours or a town's dark-edged blocks beside it)."""
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy)
         steps = int(length)

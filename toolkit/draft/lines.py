@@ -104,7 +104,7 @@ class LinkReader(StrokeFollower):
 
         def scan(sign, depth, fill, centre) -> bool:
             points = [at(sign, depth * dist, t) for t in ts]
-            found, hidden = self.runs(points, fill, centre, n, textured)  # (a crossing stroke runs about along n)
+            found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
             scanned[sign].append((depth, found))
             for first, last, index in found:
                 if (last - first + 1) > 2 * THIN * dist:
@@ -113,8 +113,7 @@ class LinkReader(StrokeFollower):
                     # a run that reaches an end of the scan runs along the side, not across it,
                     # unless it ends a little further on, still inside the hex (a stroke crossing
                     # the side near its corner)
-                    first, last = self._past_end(at, sign, depth * dist, ts, (first, last, index), fill, centre, n, dist,
-                                                 textured)
+                    first, last = self._past_end(at, sign, depth * dist, ts, (first, last, index), fill, centre, n, dist)
                     if first is None:
                         continue
                 seeds.append((sign, depth * dist, ts[0] + (first + last) / 2, index))
@@ -239,7 +238,7 @@ class LinkReader(StrokeFollower):
         seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
 
-    def _past_end(self, at, sign, depth, ts, run, fill, centre, n, dist, textured=False) -> tuple:
+    def _past_end(self, at, sign, depth, ts, run, fill, centre, n, dist) -> tuple:
         """``(first, last)`` of ``run`` (a scan's run of one line reaching an end of the scan
         along points ``at(sign, depth, t)`` for ``t`` in ``ts``) where the scan, carried on past
         that end by up to :data:`PAST_END` of the distance between centres (still inside the
@@ -252,7 +251,7 @@ class LinkReader(StrokeFollower):
         lead = more if first <= 0 else 0
         extended = [ts[0] - k for k in range(lead, 0, -1)] + list(ts) + \
             ([ts[-1] + k for k in range(1, more + 1)] if not lead else [])
-        found, _ = self.runs([at(sign, depth, t) for t in extended], fill, centre, n, textured)
+        found, _ = self.runs([at(sign, depth, t) for t in extended], fill, centre, n)
         for f, l, i in found:
             if i != index or l < first + lead or f > last + lead:
                 continue  # not the run that reached the end
