@@ -212,9 +212,10 @@ class StrokeFollower(StrokeReader):
                                                       math.hypot(rim[i][0] - lx, rim[i][1] - ly)))
         exits = []
         for first, last, i in found:
-            if i != index or last - first + 1 > 1.5 * thin:
+            first, last = math.ceil(first), math.floor(last)  # (a road's casing cut off a run ends between pixels)
+            if i != index or last < first or last - first + 1 > 1.5 * thin:
                 continue
-            k = int(round((first + last) / 2))
+            k = (first + last) // 2
             p = rim[k]
             if min(abs(k - went_in), len(rim) - abs(k - went_in)) <= thin:
                 continue  # where it went in
