@@ -130,9 +130,9 @@ class StrokeReader:
         """``(line index, share)`` for a corrected pixel ``p`` no line's colour explains alone:
         a line's colour blended with its casing's on a fill unlike both (a thin road blurred
         over woods' green or a town's brown: its red core mixed half with the dark casing, off
-        the blend of fill and red, though both inks are there). The share is both inks', and the
-        line's own must be at least half its floor (a tree's dark outline is no road's); -1, 0
-        where no cased line explains it."""
+        the blend of fill and red, though both inks are there). The share is both inks', each
+        at least half the line's floor (a tree's dark outline is no road's, nor a red block's
+        edge its dark outline); -1, 0 where no cased line explains it."""
         best, best_off, alpha = -1, None, 0.0
         w = [p[c] - fill[c] for c in range(3)]
         for i, casing in self._casings:
@@ -151,7 +151,7 @@ class StrokeReader:
             wu = w[0] * u[0] + w[1] * u[1] + w[2] * u[2]
             a, b = (wv * uu - wu * vu) / det, (wu * vv - wv * vu) / det
             floor = self.limits[i][0]
-            if b <= 0.0 or a < 0.5 * floor or a + b < floor or a + b > 1.6:
+            if a < 0.5 * floor or b < 0.5 * floor or a + b > 1.6:
                 continue
             r = math.sqrt(sum((w[c] - a * v[c] - b * u[c]) ** 2 for c in range(3)))
             length = math.sqrt(vv)
