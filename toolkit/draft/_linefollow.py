@@ -233,26 +233,24 @@ def _on_side(point, last, centre, inward, dist) -> bool:
     grid line), reached from ``last`` along that side rather than across it (``inward``: from
     the side crossed into the hex; ``dist``: between neighbouring centres)."""
     heading = _unit(point[0] - last[0], point[1] - last[1])
-    for k in range(6):
-        a = math.pi / 3 * k
-        c, s = math.cos(a), math.sin(a)
-        v = (-(c * inward[0] - s * inward[1]), -(s * inward[0] + c * inward[1]))  # out of the hex
-        off = (point[0] - centre[0]) * v[0] + (point[1] - centre[1]) * v[1]
-        if abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6:
-            return True
-    return False
+    return any(abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6
+               for v, off in _sides(point, centre, inward))
 
 
 def _by_side(point, centre, inward, dist) -> bool:
     """True if ``point`` (working pixels) lies on or beside a grid line of the hex centred at
     ``centre`` (``inward``: from a side into the hex; ``dist``: between neighbouring centres)."""
+    return any(abs(off - 0.5 * dist) <= GRID_LINE + 1 for _, off in _sides(point, centre, inward))
+
+
+def _sides(point, centre, inward):
+    """Per side of the hex centred at ``centre`` (``inward``: from one side into the hex): the
+    unit vector out of the hex across it, and how far ``point`` lies from the centre that way."""
     for k in range(6):
         a = math.pi / 3 * k
         c, s = math.cos(a), math.sin(a)
         v = (-(c * inward[0] - s * inward[1]), -(s * inward[0] + c * inward[1]))  # out of the hex
-        if abs((point[0] - centre[0]) * v[0] + (point[1] - centre[1]) * v[1] - 0.5 * dist) <= GRID_LINE + 1:
-            return True
-    return False
+        yield v, (point[0] - centre[0]) * v[0] + (point[1] - centre[1]) * v[1]
 
 
 def _off_ray(point, origin, way) -> float:
