@@ -540,6 +540,30 @@ def test_legend_and_tec_text_stays_inside_its_panel(game_id, dpi):
                 assert fx0 <= x0 and x1 <= fx1 and fy0 <= y0 and y1 <= fy1, f"{text!r} overflows its panel"
 
 
+@pytest.mark.parametrize("game_id", EVERY_GAME)
+def test_the_charts_swatches_and_text_stay_inside_its_rows(game_id):
+    # the rows' stripes frame the chart: the tutorial's "defence +1" ran 3 pixels past their
+    # right end, the swatches (a flat-topped hex is wider than tall, a major river's round
+    # ends) up to 6 past their left
+    from toolkit.render._maplegend import _Legend, _tint
+    from toolkit.render._raster import Canvas
+    game, theme = load_game(game_id), Theme.default()
+    for game_map in game.maps.values():
+        for dpi in (100, 150, 300):
+            legend = _Legend(game_map, game, theme, dpi)
+            block = legend.tec_block()
+            image = Image.new("RGB", (legend.width, block.height), theme.paper)
+            canvas = Canvas(image, 3)
+            block.paint(image, ImageDraw.Draw(image), canvas, 0, 0)
+            canvas.flush()
+            pixels = np.asarray(image, dtype=int)
+            stripes = np.flatnonzero((pixels == _tint(theme.paper)).all(axis=2).any(axis=0))
+            ink = np.abs(pixels - np.asarray(theme.paper)).max(axis=2) > 0
+            ink[:, stripes[0]:stripes[-1] + 1] = False
+            assert not ink.any(), (game_map.id, dpi, sorted(set(np.flatnonzero(ink.any(axis=0)).tolist()))[:8],
+                                   (int(stripes[0]), int(stripes[-1])))
+
+
 def test_long_names_and_notes_stay_inside_the_legend_and_its_boxes():
     game = load_game("demyansk-shield")
     m = game.main_map
