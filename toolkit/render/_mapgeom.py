@@ -257,10 +257,12 @@ def _meet(pts: list, at: int, other, reach: float) -> list:
 
 
 #: A full lake hexside's lake: its width at the middle of the side (times the ``half`` given)
-#: and at the corners (a part of that): broad, its width wavering, so a chain of them reads as
-#: a lake and not as a light-blue river (Demyansk's lakes by Polnovo, at 1.0 and 0.45 before).
-LAKE_FULL = 1.8
-LAKE_NECK = 0.5
+#: and at the corners (a part of that): broader than a river and narrowing at the corners, so
+#: a chain of them reads as a string of lakes and not as a light-blue river (Demyansk's lakes
+#: by Polnovo, at 1.0 and 0.45 before; broader still, the drafter took White Death's island
+#: lakes for a watercourse crossing the hexside).
+LAKE_FULL = 1.25
+LAKE_NECK = 0.25
 
 
 def lake_body(chain, half: float, partial: bool = False):

@@ -95,7 +95,7 @@ class NameLayer:
             cx, cy = self.centres[h]
             sym_boxes[row] = reach[codes] * unit + (cx * k, cy * k, cx * k, cy * k)
         sym_index = Boxes(sym_boxes)
-        segments, widths, wet = self._name_obstacles(k)
+        segments, widths, wet, along_sides = self._name_obstacles(k)
         half_w = widths / 2
         seg_boxes = np.column_stack([np.minimum(segments[:, 0], segments[:, 2]) - half_w,
                                      np.minimum(segments[:, 1], segments[:, 3]) - half_w,
@@ -129,7 +129,8 @@ class NameLayer:
                     lines = seg_index.within(farea)
                     segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
                     water = segs[wet[lines]]
-                    water_ws, water_sbs = ws[wet[lines]], sbs[wet[lines]]
+                    sided = along_sides[lines]
+                    side_water, side_ws, side_sbs = segs[sided], ws[sided], sbs[sided]
                     own = self._built_up(run_hexes)
                     symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
                         if place.kind in self.SETTLEMENTS else []
@@ -142,8 +143,8 @@ class NameLayer:
                         # the ink of lines under the name against the distance from the best
                         # spot: half a hex aside is worth a road crossing the name
                         cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
-                        if cover and len(water):   # a river under a name weighs more than a road
-                            cover += (self.WATER_WEIGHT - 1.0) * line_cover(rect, water, water_ws, water_sbs)
+                        if cover and len(side_water):   # a river under a name weighs more than a road
+                            cover += (self.WATER_WEIGHT - 1.0) * line_cover(rect, side_water, side_ws, side_sbs)
                         if clash == 0 and symbols:
                             cover += _symbol_cost(rect, symbols, self.SYMBOL_WEIGHT, self.SYMBOL_MOST, self.SYMBOL_EXCESS)
                         if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
@@ -184,9 +185,11 @@ class NameLayer:
     #: (the lines are knocked out under the lettering: a road crossing it costs two thirds of a hex).
     LINE_WEIGHT = 1.0
 
-    #: What the ink of a river or lake side under a name weighs against a road's: knocked out
-    #: under the lettering, a road still reads whole, a river no longer shows which hexside it
-    #: runs along (Velikiye Luki's "Luki" over the Lovat beside the town).
+    #: What the ink of a river or lake side along the hexsides under a name weighs against a
+    #: road's: knocked out under the lettering, a road still reads whole, a river no longer shows
+    #: which hexside it runs along (Velikiye Luki's "Luki" over the Lovat beside the town). A
+    #: river drawn as a line through the hexes (White Death's) weighs as a road: crossed by a
+    #: name like one, it still shows which hexes it runs through.
     WATER_WEIGHT = 6.0
 
     #: The lines' ink under the best spot for a name (in the frame's hexes squared) beyond which
@@ -244,24 +247,27 @@ class NameLayer:
                 out.append(((x0, y0, x1, y1), tile.getchannel("A")))
         return out
 
-    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows),
-        their widths, at ``k`` times this size, and whether each is water: what a name should
-        not lie along (nor lie beyond, for water)."""
-        parts, widths, wet = [], [], []
+        their widths, at ``k`` times this size, whether each is water and whether it is water
+        along the hexsides (a river or lake side, not a river drawn as a line through the
+        hexes): what a name should not lie along (nor lie beyond, for water)."""
+        parts, widths, wet, sides = [], [], [], []
         lines = [(pts,   # a railway as wide as its ties
                   self.px(max(style.width, style.ties or 0.0)) + (self.px(0.022) if style.casing is not None else 0.0),
-                  style.key == "watercourse")
+                  style.key == "watercourse", False)
                  for (style, _), pts in zip(self.line_paths, self.line_arrays)]
-        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05), True) for line in self.water_lines]
-        for p, w, water in lines:
+        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05), True, True)
+                  for line in self.water_lines]
+        for p, w, water, side in lines:
             p = p * k
             parts.append(np.hstack([p[:-1], p[1:]]))
             widths.append(np.full(len(p) - 1, w * k))
             wet.append(np.full(len(p) - 1, water))
+            sides.append(np.full(len(p) - 1, side))
         if not parts:
-            return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=bool)
-        return np.concatenate(parts), np.concatenate(widths), np.concatenate(wet)
+            return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
+        return np.concatenate(parts), np.concatenate(widths), np.concatenate(wet), np.concatenate(sides)
 
     def _built_up(self, hexes) -> set:
         """``hexes`` and the built-up hexes (a city's, town's or village's symbol) joined to them
