@@ -5,7 +5,6 @@ windows that draw exactly the whole map."""
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import replace
 
 import numpy as np
@@ -250,43 +249,6 @@ def test_lake_hexsides_are_lakes_strung_along_the_sides_not_a_canal():
             assert corner == 0
             (x0, y0), (x1, y1) = image.layout.hexside_segment(side)
             assert not water.contains(Point(x0, y0)) and not water.contains(Point(x1, y1))
-
-
-def _lake_side_widths(image) -> list[tuple[str, float, float]]:
-    """Per full lake hexside (not a partial one) of a map: (hex, the lake's width across the
-    middle of the side, the wider of its widths near the corners (0.15 along from each end)),
-    in hexes."""
-    scene, layout, m = image.scene, image.layout, image.game_map
-    water = unary_union(getattr(scene, "lake_bodies", []))
-    out = []
-    for side, feats in sorted(m.hexsides.items()):
-        kinds = [m.hexside_types.get(f.code) for f in feats]
-        if not any(k is not None and scene.theme.hexside_style(k).key == "lake" and k.width != "minor" for k in kinds):
-            continue
-        (x0, y0), (x1, y1) = layout.hexside_segment(side)
-
-        def across(t):
-            x, y, nx, ny = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, -(y1 - y0), x1 - x0
-            d = math.hypot(nx, ny)
-            cut = LineString([(x - nx / d * layout.size, y - ny / d * layout.size),
-                              (x + nx / d * layout.size, y + ny / d * layout.size)])
-            return water.intersection(cut).length / layout.size
-
-        out.append((m.grid.format(side.a), across(0.5), max(across(0.15), across(0.85))))
-    return out
-
-
-@pytest.mark.parametrize("game_id", ["demyansk-shield", "white-death"])
-def test_bundled_lake_hexsides_are_lakes_not_rivers(game_id):
-    # Demyansk's lake sides by Polnovo, strung along three hexsides, read as a light-blue river:
-    # 0.12 to 0.15 of a hex across at the middle of a side (a major river 0.085), near the
-    # corners up to 0.85 of that. A lake is broad and narrows at the corners, a string of lakes
-    # (broader still, the drafter read White Death's island lakes as a watercourse crossing)
-    game = load_game(game_id)
-    river = Theme.default().hexside_style(HexsideType("major_river", "Major river", width="major")).width
-    widths = _lake_side_widths(render_map(game.main_map, dpi=150, game=game))
-    assert widths and min(w for _, w, _ in widths) >= 1.75 * river, sorted(widths, key=lambda hw: hw[1])[:5]
-    assert max(c / w for _, w, c in widths) <= 0.75, sorted(widths, key=lambda hw: -hw[2] / hw[1])[:5]
 
 
 @pytest.mark.parametrize("along", ["row", "column"])

@@ -256,24 +256,14 @@ def _meet(pts: list, at: int, other, reach: float) -> list:
     return [(target.x, target.y)] + kept if kept[0] != (target.x, target.y) else kept
 
 
-#: A full lake hexside's lake: its width at the middle of the side (times the ``half`` given)
-#: and at the corners (a part of that): broader than a river and narrowing at the corners, so
-#: a chain of them reads as a string of lakes and not as a light-blue river (Demyansk's lakes
-#: by Polnovo, at 1.0 and 0.45 before; broader still, the drafter took White Death's island
-#: lakes for a watercourse crossing the hexside).
-LAKE_FULL = 1.25
-LAKE_NECK = 0.25
-
-
 def lake_body(chain, half: float, partial: bool = False):
     """The water of lake hexsides along ``chain`` (hex corners, one hexside between each two):
-    per hexside a lake widest at its middle (``half`` either side, :data:`LAKE_FULL` times that
-    for a full lake hexside) and narrow at the corners,
+    per hexside a lake widest at its middle (``half`` either side) and narrow at the corners,
     its shore wavering a little, so a chain reads as lakes strung along the hexsides, not as a
     river or canal of even width. A partial lake hexside is one small lake in the middle of
     the side, touching neither corner. The waver is seeded by where the side lies in hexes
     (``half`` as the unit), so every dpi draws the same shores."""
-    neck, n = (0.0, 10) if partial else (LAKE_NECK, 12)
+    neck, n = (0.0, 10) if partial else (0.45, 12)
     parts = []
     for (ax, ay), (bx, by) in zip(chain, chain[1:]):
         dx, dy = bx - ax, by - ay
@@ -281,7 +271,7 @@ def lake_body(chain, half: float, partial: bool = False):
         nx, ny = -dy / length, dx / length
         seed = round((ax + bx) / half) * 7919 + round((ay + by) / half) * 104729
         phase = [(seed % 997) / 997 * math.tau, (seed % 991) / 991 * math.tau]
-        lo, hi, top = (0.18, 0.82, 0.8) if partial else (0.0, 1.0, LAKE_FULL)
+        lo, hi, top = (0.18, 0.82, 0.8) if partial else (0.0, 1.0, 1.0)
         sides = []
         for sign, ph in ((1, phase[0]), (-1, phase[1])):
             pts = []

@@ -13,7 +13,7 @@ from shapely.ops import linemerge, unary_union
 
 from ..game import HexsideType, TerrainType
 from ..hexes import Hex, Hexside
-from ._mapgeom import LAKE_FULL, chains, lake_body
+from ._mapgeom import chains, lake_body
 from ._raster import chaikin, walk
 from .theme import TerrainStyle, rgb
 
@@ -197,8 +197,7 @@ class WaterLayer:
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
                     self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
-                    partial = kind is not None and kind.width == "minor"   # the lakes' widest (see _lake_side)
-                    self.water_widths.append(style.width * 1.25 * (1.0 if partial else LAKE_FULL))
+                    self.water_widths.append(style.width * 1.25)   # the lakes' widest (see _lake_side)
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
