@@ -128,3 +128,33 @@ def test_no_operation_draws_beyond_its_reach(factor):
         if len(xs):
             assert x0 <= bx + xs.min() // f and bx + xs.max() // f < x1, op[0]
             assert y0 <= by + ys.min() // f and by + ys.max() // f < y1, op[0]
+
+
+def test_recorded_polylines_are_the_operations_a_canvas_makes_line_by_line():
+    """The recorder makes its waiting polylines into operations all at once: the same
+    operations, in their places among the others and under the kind they were recorded in."""
+    from toolkit.render._raster import Recorder
+
+    rng = random.Random(3)
+    canvas, recorder = Canvas(None, 2), Recorder(2)
+    kinds = []
+    for n in range(60):
+        kind = rng.choice([None, "linework", "bridge"])
+        recorder.kind = kind
+        count = rng.choice([1, 2, 3, 4, 9, 40])
+        x, y = rng.uniform(0, 500), rng.uniform(0, 500)
+        points = []
+        for _ in range(count):   # wandering, with straight runs and repeated points
+            x, y = x + rng.choice([0.0, 3.0, rng.uniform(-20, 20)]), y + rng.choice([0.0, rng.uniform(-20, 20)])
+            points.append((x, y))
+        if n % 3 == 0:
+            points = np.asarray(points)
+        width = rng.choice([0.5, 1.0, 1.6, 3.0, 7.5])
+        for target in (canvas, recorder):
+            target.line(points, (10, 20, n), width, round_ends=n % 2 == 0)
+            if n % 7 == 0:   # other operations between the polylines
+                target.polygon([(x, y), (x + 5, y), (x, y + 5)], fill=(1, 2, 3))
+        kinds += [kind] * (len(canvas._ops) - len(kinds))
+    recorded = recorder.items
+    assert [op for op, _, _ in recorded] == canvas._ops
+    assert recorder.kinds == kinds
