@@ -158,3 +158,26 @@ def test_recorded_polylines_are_the_operations_a_canvas_makes_line_by_line():
     recorded = recorder.items
     assert [op for op, _, _ in recorded] == canvas._ops
     assert recorder.kinds == kinds
+
+
+def test_chaikin_cuts_every_corner_as_the_formula_written_out_point_by_point():
+    from toolkit.render._raster import chaikin
+
+    def literal(points, iterations, closed):
+        pts = list(points)
+        for _ in range(iterations):
+            if len(pts) < 3:
+                return pts
+            n = len(pts)
+            out = [] if closed else [pts[0]]
+            for i in range(n if closed else n - 1):
+                (x0, y0), (x1, y1) = pts[i], pts[(i + 1) % n]
+                out += [(0.75 * x0 + 0.25 * x1, 0.75 * y0 + 0.25 * y1), (0.25 * x0 + 0.75 * x1, 0.25 * y0 + 0.75 * y1)]
+            pts = out if closed else out + [pts[-1]]
+        return pts
+
+    rng = random.Random(5)
+    for _ in range(500):
+        points = [(rng.uniform(-5000, 5000), rng.uniform(-5000, 5000)) for _ in range(rng.randint(0, 9))]
+        iterations, closed = rng.randint(0, 4), rng.random() < 0.3
+        assert chaikin(points, iterations, closed) == literal(points, iterations, closed)
