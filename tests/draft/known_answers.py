@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageFilter
 
@@ -134,10 +134,32 @@ def score(game_map, draft) -> Score:
                  len(low), counts[0], counts[1])
 
 
-def run(game, map_id, dpi, degradation, rendered=None):
-    game_map = game.maps[map_id]
-    rendered = rendered or render_map(game_map, dpi=dpi, game=game)
-    image, layout = picture(game_map, rendered, degradation)
-    labels = drawn_labels(game_map, layout, game=game)
+def window(game_map, cols: tuple[int, int], rows: tuple[int, int]):
+    """The part of ``game_map`` in a rectangle of hexes (``cols`` and ``rows``: first and last,
+    inclusive): its hexes, the hexsides between two of them and each line's runs through it."""
+    grid = replace(game_map.grid, first_col=cols[0], last_col=cols[1], first_row=rows[0], last_row=rows[1])
+    lines = []
+    for line in game_map.lines:
+        run_ = []
+        for hex in line.hexes + (None,):
+            if hex is not None and hex in grid:
+                run_.append(hex)
+                continue
+            if len(run_) > 1:
+                lines.append(replace(line, hexes=tuple(run_)))
+            run_ = []
+    return replace(game_map, grid=grid, hexes={h: t for h, t in game_map.hexes.items() if h in grid},
+                   hexsides={s: f for s, f in game_map.hexsides.items() if s.a in grid and s.b in grid}, lines=lines)
+
+
+def run(game, map_id, dpi, degradation, rendered=None, cols=None, rows=None):
+    """Draft a bundled map from its render degraded by ``degradation`` and score it: the whole
+    map, or the window of it in ``cols`` and ``rows`` (see :func:`window`; drafted on the whole
+    picture, knowing every label printed on it)."""
+    full = game.maps[map_id]
+    rendered = rendered or render_map(full, dpi=dpi, game=game)
+    image, layout = picture(full, rendered, degradation)
+    labels = drawn_labels(full, layout, game=game)
+    game_map = full if cols is None else window(full, cols, rows)
     draft = draft_terrain(game_map, image, layout, Palette.from_game(game_map, layout.size), labels=labels)
     return draft, score(game_map, draft)

@@ -10,8 +10,11 @@ from dataclasses import replace
 import pytest
 from PIL import ImageChops
 
-from toolkit.draft import _drawn
-from toolkit.draft._drawn import Drawings, compare, line_inks, overlays_shown, printed_fill
+from toolkit.draft import _drawings
+from toolkit.draft._drawings import Drawings
+from toolkit.draft._drawn import compare
+from toolkit.draft._lineinks import line_inks, printed_fill
+from toolkit.draft._shown import overlays_shown
 from toolkit.draft.geometry import PlacedLayout, drawn_labels
 from toolkit.draft.sample import HexSampler, colour_distance
 from toolkit.game import HexTerrain, Line, VictoryHex
@@ -81,7 +84,7 @@ def test_a_drawing_is_registered_on_the_picture_to_the_pixel(moved, monkeypatch)
     sampler = HexSampler(ImageChops.offset(rendered.image, *moved), PlacedLayout(rendered.layout), m.hex_ids)
     assert all(_margin(m, sampler, Drawings(m, rendered.layout.size), at) > 1.0 for at in ("0303", "0503"))
     if moved == (1, 1):   # unregistered, the town is read with a river's or a creek's hatching
-        monkeypatch.setattr(_drawn, "SLACK", 0)
+        monkeypatch.setattr(_drawings, "SLACK", 0)
         assert _margin(m, sampler, Drawings(m, rendered.layout.size), "0303") < 0
 
 

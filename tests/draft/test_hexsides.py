@@ -12,7 +12,8 @@ from PIL import ImageFilter
 from known_answers import jpeg
 from toolkit.draft import Palette, apply_draft, draft_terrain
 from toolkit.draft.geometry import PlacedLayout
-from toolkit.draft.hexsides import SHAPE_TS, _band, side_ink, side_shapes
+from toolkit.draft._sideprofile import _band, side_ink
+from toolkit.draft._sideshapes import SHAPE_TS, side_shapes
 from toolkit.draft.sample import colour_distance
 from toolkit.game import HexsideFeature, HexTerrain
 from toolkit.hexes import Grid, Hex, Hexside
@@ -166,7 +167,8 @@ def test_a_river_under_a_bridge_off_the_middle_of_its_side():
     fall on the bridge)."""
     from PIL import ImageDraw
 
-    from toolkit.draft.hexsides import read_hexside, side_ink
+    from toolkit.draft._sideprofile import side_ink
+    from toolkit.draft.hexsides import read_hexside
     from toolkit.draft.sample import HexSampler
 
     m = _small_map("velikiye-luki", {((3, 3), "NE"): "minor_river"})
@@ -305,7 +307,7 @@ def test_a_bridges_deck_beside_a_river_is_no_lake_under_it():
     """A lake drawn under a river is read where its own colour shows beside the river's band:
     only in the samples where that band shows. Beside a bridge (the river hidden under its deck,
     a railway's dark stroke taken for a fill), the deck's greys are no lake."""
-    from toolkit.draft.hexsides import _beside
+    from toolkit.draft._sideprofile import _beside
 
     ts = (0.3, 0.35, 0.4, 0.45)
     across = [(profile, 1, local_a, local_b) for profile, local_a, local_b in PARFINO]
@@ -320,7 +322,7 @@ def test_a_hex_id_beside_a_side_is_not_the_hexs_fill_there():
     below a ford, printed just under it, is no dark fill beside the ford (blurred, the ford's
     pale middle judged against the id's digits looked like a stream: Mischurin Rog 1644/1645)."""
     from toolkit.draft.geometry import drawn_labels
-    from toolkit.draft.hexsides import _across
+    from toolkit.draft._sideprofile import _across
     from toolkit.draft.sample import HexSampler
 
     m = _small_map("grossdeutschland", {})
@@ -414,7 +416,8 @@ def test_a_faint_reading_yields_to_a_feature_whose_colour_shows_whole():
     samples (the river's ends bending in over its corners hide it on the rest) while a river's
     colour shows only half (a blend of the ford's middle and edges) on all seven: the faint
     river yields to the ford drawn with the same edges, still listed."""
-    from toolkit.draft.hexsides import read_hexside, side_readers
+    from toolkit.draft._sidereaders import side_readers
+    from toolkit.draft.hexsides import read_hexside
 
     m = load_game("grossdeutschland").maps["lutchessa"]
     correction = ((0.9979, 1.0271, 1.1471), (-16.3132, 0.0, -1.619))
@@ -446,7 +449,8 @@ def test_what_else_a_side_may_hold_comes_likeliest_first():
     """Blurred, the river through the lake's reach reads as a major river (as wide as the two),
     unsure: of what else it may hold, the lake under a river fits better than the reading and
     comes before a river fitting worse, which the course (lake and river at its ends) reads it as."""
-    from toolkit.draft.hexsides import read_hexside, side_readers
+    from toolkit.draft._sidereaders import side_readers
+    from toolkit.draft.hexsides import read_hexside
 
     m = load_game("demyansk-shield").main_map
     sampler = _Recorded(POLNOVO_REACH, IDENTITY, 60.0, ((1133.19, 222.0), (1150.51, 252.0)), (1115.87, 252.0),

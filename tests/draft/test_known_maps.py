@@ -1,7 +1,8 @@
 """Known answers on the bundled maps beyond the tutorial (slow: a few seconds a draft).
 
 Velikiye Luki under every degradation, Kursk (a Grossdeutschland map with a road and a minor
-road of like colours) clean, White Death's hexsides (two kinds of lake hexside) clean. The floors are the measured figures of docs/from-a-module.md less
+road of like colours) clean, White Death's hexsides (two kinds of lake hexside) clean, in a
+window of its map. The floors are the measured figures of docs/from-a-module.md less
 a little; where a map falls short of the issue's goal (every hex right on a clean render, 95%
 under each degradation, every wrong hex listed), the floor says by how much, so that a change
 that reads worse fails here. bench/draft_accuracy.py prints the table for every map.
@@ -32,18 +33,20 @@ def velikiye_luki():
     return game, render_map(game.main_map, dpi=80, game=game)
 
 
+# (one test a picture: the two processes of the suite share the five drafts)
 @pytest.mark.slow
-def test_velikiye_luki_clean_and_degraded(velikiye_luki):
+@pytest.mark.parametrize("degradation", list(VELIKIYE_LUKI))
+def test_velikiye_luki_clean_and_degraded(velikiye_luki, degradation):
     game, rendered = velikiye_luki
-    for degradation, (floor, unlisted, listed) in VELIKIYE_LUKI.items():
-        draft, result = run(game, "main", 80, degradation, rendered)
-        assert len(result.wrong_base) == 0, (degradation, result.wrong_base)  # base terrain: every hex
-        assert len(result.wrong_terrain) <= VELIKIYE_LUKI_TERRAIN[degradation], (degradation, result.wrong_terrain)
-        assert result.accuracy >= floor, (degradation, result.accuracy, result.wrong)
-        missed, false = VELIKIYE_LUKI_LINKS[degradation]
-        assert result.links[1] <= missed and result.links[2] <= false, (degradation, result.links)
-        assert len(result.unflagged) <= unlisted, (degradation, result.unflagged)
-        assert result.listed <= listed * result.hexes, (degradation, result.listed / result.hexes)
+    floor, unlisted, listed = VELIKIYE_LUKI[degradation]
+    draft, result = run(game, "main", 80, degradation, rendered)
+    assert len(result.wrong_base) == 0, (degradation, result.wrong_base)  # base terrain: every hex
+    assert len(result.wrong_terrain) <= VELIKIYE_LUKI_TERRAIN[degradation], (degradation, result.wrong_terrain)
+    assert result.accuracy >= floor, (degradation, result.accuracy, result.wrong)
+    missed, false = VELIKIYE_LUKI_LINKS[degradation]
+    assert result.links[1] <= missed and result.links[2] <= false, (degradation, result.links)
+    assert len(result.unflagged) <= unlisted, (degradation, result.unflagged)
+    assert result.listed <= listed * result.hexes, (degradation, result.listed / result.hexes)
 
 
 @pytest.mark.slow
@@ -64,16 +67,19 @@ def test_kursk_clean():
 def test_white_death_clean_hexsides():
     """White Death's full and partial lake hexsides (drawn in the same colours, told apart by
     their shape along the side) and its slopes (thin, over the grid line) on the clean render;
-    its roads and railways too."""
+    its roads and railways too. Drafted in the window of the map holding every lake side, three
+    of its four runs of slopes and the city with its bunkers (0707-2223: 272 of its 1,020 hexes;
+    bench/draft_accuracy.py drafts it whole)."""
     game = load_game("white-death")
-    draft, result = run(game, "main", 80, "clean")
+    draft, result = run(game, "main", 80, "clean", cols=(7, 22), rows=(7, 23))
+    assert result.hexes == 272
     right, missed, false = result.sides
     assert false == 0  # no lake side read as the other kind, none invented
-    assert missed == 0 and right >= 92  # a partial lake side under a bent road's bridge too
+    assert missed == 0 and right >= 86  # a partial lake side under a bent road's bridge too
     # creeks against high ground, the city's towns with a river and a bridge, its bunkers drawn
     # as small signs wherever the map found room (found there by the drawings compared): every
     # hex's terrain but a town in forest a railway crosses (read with a river), listed
     assert len(result.wrong_terrain) <= 1 and set(result.wrong_terrain) <= set(draft.low()), result.wrong_terrain
     # every road and railway: beside roads among a town's blocks, through a hex corner under an
     # id, along a river; none invented where a road's casing, blocks or a bridge show
-    assert result.links[1:] == (0, 0), result.links
+    assert result.links[1:] == (0, 0) and result.links[0] >= 126, result.links

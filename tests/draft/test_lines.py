@@ -10,7 +10,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFilter
 
 from toolkit.draft._strokes import CRISP, FAINT, FLOOR, INK, WEAKEST, Strength
-from toolkit.draft.lines import LinkReader, line_paths
+from toolkit.draft._linepaths import line_paths
+from toolkit.draft.lines import LinkReader
 from toolkit.draft.sample import HexSampler
 from toolkit.hexes import Grid, Hex, Hexside, Layout
 

@@ -10,7 +10,8 @@ import pytest
 
 from known_answers import blur, score
 from toolkit.draft import Palette, draft_terrain
-from toolkit.draft._drawn import Drawings, signs_shown
+from toolkit.draft._drawings import Drawings
+from toolkit.draft._shown import signs_shown
 from toolkit.draft._signs import SignFinder
 from toolkit.draft.geometry import PlacedLayout
 from toolkit.draft.sample import HexSampler

@@ -142,7 +142,7 @@ def test_a_palette_file_gives_the_colours_to_read(tmp_path):
 
 
 def test_overlay_sets_shrink_on_maps_with_many_overlays():
-    from toolkit.draft._drawn import MOST_DRAWINGS, COPIES, overlay_sets
+    from toolkit.draft._drawings import MOST_DRAWINGS, COPIES, overlay_sets
 
     assert overlay_sets(["a", "b"]) == [(), ("a",), ("b",), ("a", "b")]
     many = [f"o{i}" for i in range(12)]

@@ -1,8 +1,11 @@
-"""How much of a picture's pixel is a drawn feature's colour, after the colour correction."""
+"""How much of a picture's pixel is a drawn feature's colour, after the colour correction (and
+the correction as a lookup table for whole images)."""
 
 from __future__ import annotations
 
 import math
+
+from PIL import Image, ImageChops
 
 from .sample import colour_distance
 
@@ -44,3 +47,14 @@ def sureness(found: float | None, seen: float, needed: float) -> float:
     if found is not None:
         return 1.0 if needed >= 1.0 else 0.5 + 0.5 * (found - needed) / (1.0 - needed)
     return 1.0 - 0.76 * min(1.0, seen / needed)
+
+
+def _lut(correction) -> list[int]:
+    gain, offset = correction
+    return [min(255, max(0, int(round(v * gain[c] + offset[c])))) for c in range(3) for v in range(256)]
+
+
+def _farthest_channel(image: Image.Image) -> Image.Image:
+    r, g, b = image.split()
+    return ImageChops.lighter(ImageChops.lighter(r, g), b)
+

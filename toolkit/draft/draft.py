@@ -22,12 +22,17 @@ from ..hexes import Hex, Hexside
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
 from ._cast import clip_levels, first_correction, refine
-from ._drawn import Drawings, compare, line_inks, overlays_shown, printed_fill, signs_shown
+from ._drawings import Drawings
+from ._drawn import compare
+from ._lineinks import line_inks, printed_fill
+from ._shown import overlays_shown, signs_shown
 from ._pixels import fix
 from ._tints import settle
 from ._courses import course_kinds, fills_grain, hidden_courses, side_name
-from .hexsides import SIDE_SHARE, read_hexside, side_readers, under_name
-from .lines import LinkReader, line_paths
+from ._sidereaders import side_readers
+from .hexsides import SIDE_SHARE, read_hexside, under_name
+from ._linepaths import line_paths
+from .lines import LinkReader
 from .sample import HexSampler, Look
 
 __all__ = ["Doubt", "Draft", "HexDraft", "draft_terrain", "apply_draft", "LOW_CONFIDENCE"]
