@@ -303,36 +303,35 @@ class HexIdLayer:
         return np.column_stack([x + extents[:, 0] - pad - 1, y + extents[:, 1] - pad - 1,
                                 x + extents[:, 2] + pad + 1, y + extents[:, 3] + pad + 1])
 
-    def _frame_extents(self, k: float) -> np.ndarray:
+    def _frame_extents(self, k: float) -> _LazyExtents:
         """Per hex (rows in the order of :attr:`hexes`), the box of its id round its anchor in
         a font ``k`` times the id's size; measured when a hex is first asked for (a map asks
-        for a few hundred of its ids), NaN before."""
+        for a few hundred of its ids)."""
         cache = self.__dict__.setdefault("_frame_extent_cache", {})
         extents = cache.get(k)
         if extents is None:
-            extents = cache[k] = _LazyExtents(self, k)
+            size, bold, family = self.id_font
+            extents = cache[k] = _LazyExtents(self.hexes, self._id_text, self.grid.format,
+                                              (size * k, bold, family, self.id_anchor))
         return extents
 
 
 class _LazyExtents:
-    """The rows of :meth:`HexIdLayer._frame_extents`: indexed by an array of hex numbers,
-    the rows of those hexes, each id measured (:func:`_extent`) the first time it is asked for."""
+    """The rows of :meth:`HexIdLayer._frame_extents`: indexed by an array of hex numbers, the
+    rows of those hexes, each id measured (:func:`_extent` of ``font``: size, bold, family,
+    anchor) the first time it is asked for."""
 
-    def __init__(self, layer, k: float) -> None:
-        self.layer, self.k = layer, k
-        self.rows = np.full((len(layer.hexes), 4), np.nan)
+    def __init__(self, hexes: list[Hex], text: dict, fmt, font: tuple) -> None:
+        self.hexes, self.text, self.fmt, self.font = hexes, text, fmt, font
+        self.rows = np.full((len(hexes), 4), np.nan)   # NaN: not measured yet
 
     def __getitem__(self, numbers: np.ndarray) -> np.ndarray:
         rows = self.rows[numbers]
         missing = np.isnan(rows[:, 0])
         if missing.any():
-            layer = self.layer
-            size, bold, family = layer.id_font
-            text, hexes, fmt = layer._id_text, layer.hexes, layer.grid.format
-            new = np.unique(numbers[missing])
-            for n in new.tolist():
-                h = hexes[n]
-                self.rows[n] = _extent(text.get(h) or fmt(h), size * self.k, bold, family, layer.id_anchor)
+            for n in np.unique(numbers[missing]).tolist():
+                h = self.hexes[n]
+                self.rows[n] = _extent(self.text.get(h) or self.fmt(h), *self.font)
             rows = self.rows[numbers]
         return rows
 
