@@ -128,3 +128,56 @@ def test_no_operation_draws_beyond_its_reach(factor):
         if len(xs):
             assert x0 <= bx + xs.min() // f and bx + xs.max() // f < x1, op[0]
             assert y0 <= by + ys.min() // f and by + ys.max() // f < y1, op[0]
+
+
+def test_recorded_polylines_are_the_operations_a_canvas_makes_line_by_line():
+    """The recorder makes its waiting polylines into operations all at once: the same
+    operations, in their places among the others and under the kind they were recorded in."""
+    from toolkit.render._raster import Recorder
+
+    rng = random.Random(3)
+    canvas, recorder = Canvas(None, 2), Recorder(2)
+    kinds = []
+    for n in range(60):
+        kind = rng.choice([None, "linework", "bridge"])
+        recorder.kind = kind
+        count = rng.choice([1, 2, 3, 4, 9, 40])
+        x, y = rng.uniform(0, 500), rng.uniform(0, 500)
+        points = []
+        for _ in range(count):   # wandering, with straight runs and repeated points
+            x, y = x + rng.choice([0.0, 3.0, rng.uniform(-20, 20)]), y + rng.choice([0.0, rng.uniform(-20, 20)])
+            points.append((x, y))
+        if n % 3 == 0:
+            points = np.asarray(points)
+        width = rng.choice([0.5, 1.0, 1.6, 3.0, 7.5])
+        for target in (canvas, recorder):
+            target.line(points, (10, 20, n), width, round_ends=n % 2 == 0)
+            if n % 7 == 0:   # other operations between the polylines
+                target.polygon([(x, y), (x + 5, y), (x, y + 5)], fill=(1, 2, 3))
+        kinds += [kind] * (len(canvas._ops) - len(kinds))
+    recorded = recorder.items
+    assert [op for op, _, _ in recorded] == canvas._ops
+    assert recorder.kinds == kinds
+
+
+def test_chaikin_cuts_every_corner_as_the_formula_written_out_point_by_point():
+    from toolkit.render._raster import chaikin
+
+    def literal(points, iterations, closed):
+        pts = list(points)
+        for _ in range(iterations):
+            if len(pts) < 3:
+                return pts
+            n = len(pts)
+            out = [] if closed else [pts[0]]
+            for i in range(n if closed else n - 1):
+                (x0, y0), (x1, y1) = pts[i], pts[(i + 1) % n]
+                out += [(0.75 * x0 + 0.25 * x1, 0.75 * y0 + 0.25 * y1), (0.25 * x0 + 0.75 * x1, 0.25 * y0 + 0.75 * y1)]
+            pts = out if closed else out + [pts[-1]]
+        return pts
+
+    rng = random.Random(5)
+    for _ in range(500):
+        points = [(rng.uniform(-5000, 5000), rng.uniform(-5000, 5000)) for _ in range(rng.randint(0, 9))]
+        iterations, closed = rng.randint(0, 4), rng.random() < 0.3
+        assert chaikin(points, iterations, closed) == literal(points, iterations, closed)

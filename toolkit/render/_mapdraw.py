@@ -65,11 +65,9 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.id_boxes: dict[Hex, tuple] = {}
         self.place_boxes: dict[str, tuple] = {}
         # what the bridges draw (hexside ones with the hexsides, the rest with the lines), for
-        # the ids, markers and names to keep off and the names' knock-outs to spare: each deck's
-        # and wing's points, each bridge's span of recorded ops
+        # the ids, markers and names to keep off: each deck's and wing's points
         self.bridge_decks: list[list[tuple]] = []
         self.bridge_wings: list[list[tuple]] = []
-        self.bridge_spans: list[tuple[int, int]] = []
         self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
         self.terrain()
         self.water()
@@ -77,20 +75,17 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self._grid_plan()
         rec = Recorder(self.factor)
         self.shorelines(rec)
-        start = len(rec.items)
+        # the ops of rivers, hexside lines, roads and railways (the bridges are the recorder's
+        # "bridge"): a name knocks them out under its lettering (see NameLayer.knockouts)
+        rec.kind = "linework"
         self.hexsides(rec)
         self.lines(rec)
-        # the ops of rivers, hexside lines, roads and railways (not the bridges): a name knocks
-        # them out under its lettering (see NameLayer.knockouts)
-        linework = np.zeros(len(rec.items), dtype=bool)
-        linework[start:] = True
-        for a, b in self.bridge_spans:
-            linework[a:b] = False
+        rec.kind = None
         edge_labels = self.edges(rec)
         self.hex_ids()   # before the markers: a star or disc keeps off its hex's id
         self.marker_list = self.markers(rec)
         self.ops = rec.items
-        self.linework = np.concatenate([linework, np.zeros(len(self.ops) - len(linework), dtype=bool)])
+        self.linework = np.asarray([kind == "linework" for kind in rec.kinds], dtype=bool)
         self.op_raw = _rows((b for _, b, _ in self.ops), len(self.ops), 4)
         self.op_pads = np.asarray([p for _, _, p in self.ops], dtype=float)
         raw, pads = self.op_raw, self.op_pads

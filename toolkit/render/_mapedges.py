@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import shapely
 from PIL import Image, ImageDraw
 from shapely.geometry import LineString
@@ -149,17 +151,12 @@ class EdgeLayer:
         side along one page edge do not overlap: one that says no more than another it meets
         is dropped, the others are moved apart along the edge."""
         size = self.px(self.theme.get("edge", "label_size", 0.17))
-        f = font(size, bold=True, family="condensed")
         gap = self.px(0.05)
         placed = []   # (edge, colour, words, tile, centre)
         for edge_name, text, colour, (x0, y0, x1, y1) in labels:
-            tw = int(self._probe.textlength(text, font=f)) + 4
-            th = int(size * 1.4)
-            tile = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
-            ImageDraw.Draw(tile).text((tw / 2, th / 2), text, font=f, fill=_darker(colour, 0.5) + (255,),
-                                      anchor="mm")
+            turn = {"west": 90, "east": -90}.get(edge_name, 0)
+            tile = _label_tile(text, size, tuple(colour), turn)
             if edge_name in ("west", "east"):
-                tile = tile.rotate(90 if edge_name == "west" else -90, expand=True)
                 cy = (y0 + y1) / 2
                 cx = x0 - gap - tile.width / 2 if edge_name == "west" else x1 + gap + tile.width / 2
             else:
@@ -192,3 +189,15 @@ class EdgeLayer:
             for i in range(len(along) - 2, -1, -1):
                 most = along[i + 1][4][axis] - (length[i + 1] + length[i]) / 2 - gap
                 along[i][4][axis] = min(along[i][4][axis], most)
+
+
+@lru_cache(maxsize=256)
+def _label_tile(text: str, size: float, colour: tuple, turn: int) -> Image.Image:
+    """An edge label's sprite (RGBA), turned ``turn`` degrees; made once per text, size and
+    colour (a map's few labels are the same at every render of it)."""
+    f = font(size, bold=True, family="condensed")
+    tw = int(ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength(text, font=f)) + 4
+    th = int(size * 1.4)
+    tile = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
+    ImageDraw.Draw(tile).text((tw / 2, th / 2), text, font=f, fill=_darker(colour, 0.5) + (255,), anchor="mm")
+    return tile.rotate(turn, expand=True) if turn else tile

@@ -194,7 +194,7 @@ class HexIdLayer:
             return on_deck, wet
 
         numbers = np.flatnonzero((deck_parts.count if decks else 0) + (water_parts.count if len(water) else 0))
-        boxes = self._framed_ids([hexes[n] for n in numbers.tolist()], k, np.zeros((len(numbers), 2)))
+        boxes = self._framed_numbers(numbers, k, np.zeros((len(numbers), 2)))
         on_deck, wet = clash(boxes, numbers)
         hit = on_deck | wet
         numbers, boxes, on_deck = numbers[hit], boxes[hit], on_deck[hit]
@@ -240,14 +240,11 @@ class HexIdLayer:
         """For the hexes ``numbers`` (of :attr:`hexes`) and each one's moves (``orders``, an N x
         moves x 2 array): whether each move stays inside the hex off the bridges, off the water,
         and clear of the roads and railways (N x moves arrays of bools)."""
-        hexes, centres, F = self.hexes, self.centre_array, self.NAME_FRAME
+        F = self.NAME_FRAME
         tried = orders.shape[1]
         shifts = orders.reshape(-1, 2)
-        moved = self._framed_ids([hexes[n] for n in numbers.tolist()], k, shifts, tried)
-        # each hex's corners as Layout.corners makes them (its centre plus the same offsets)
-        corners = centres[numbers, None, :] + np.asarray(self._unit_corners())[None]
-        rooms = shapely.buffer(shapely.polygons(corners * k), -inset)
-        shapely.prepare(rooms)   # each is asked about every move of its hex
+        moved = self._framed_numbers(numbers, k, shifts, tried)
+        rooms = self._id_rooms(numbers, k, inset)
         inside = shapely.contains(np.repeat(rooms, tried), shapely.box(*moved.T))
         # only a move inside the hex is weighed against the decks and water
         off_deck, dry = np.zeros(len(moved), dtype=bool), np.zeros(len(moved), dtype=bool)
@@ -272,22 +269,71 @@ class HexIdLayer:
                 clear[ask[tree.query(lines, predicate="dwithin", distance=distance)[1]]] = False
         return off_deck.reshape(-1, tried), dry.reshape(-1, tried), clear.reshape(-1, tried)
 
+    def _id_rooms(self, numbers: np.ndarray, k: float, inset: float) -> np.ndarray:
+        """Where in each of the hexes ``numbers`` an id may go (its hex ``inset`` in, in the
+        frame ``k``), prepared (each is asked about every move of its hex); made once per hex
+        (the later stages of the search ask about hexes the first asked about)."""
+        rooms = self.__dict__.get("_rooms")
+        if rooms is None or rooms[0] != (k, inset):
+            rooms = self._rooms = ((k, inset), np.full(len(self.hexes), None, dtype=object))
+        made = rooms[1]
+        new = np.unique(numbers[np.equal(made[numbers], None)])
+        if len(new):
+            # each hex's corners as Layout.corners makes them (its centre plus the same offsets)
+            corners = self.centre_array[new, None, :] + np.asarray(self._unit_corners())[None]
+            made[new] = shapely.buffer(shapely.polygons(corners * k), -inset)
+            shapely.prepare(made[new])
+        return made[numbers]
+
     def _framed_ids(self, hexes: list[Hex], k: float, shifts: np.ndarray, each: int = 1) -> np.ndarray:
         """The boxes of the ids of ``hexes`` (and their knock-out margins) as printed at ``k``
         times this size, each moved by ``each`` rows of ``shifts`` in turn (fractions of the hex
         size, an N * each x 2 array), as rows of an N * each x 4 array."""
-        size, bold, family = self.id_font
+        return self._framed_numbers(np.fromiter(map(self._hex_number, hexes), dtype=np.int64, count=len(hexes)),
+                                    k, shifts, each)
+
+    def _framed_numbers(self, numbers: np.ndarray, k: float, shifts: np.ndarray, each: int = 1) -> np.ndarray:
+        """:meth:`_framed_ids` of the hexes ``numbers`` (of :attr:`hexes`)."""
         dy, pad = self._id_offset, max(1, round(self.px(0.012) * k))
-        text, fmt = self._id_text, self.grid.format
-        at = _rows(map(self.centres.__getitem__, hexes), len(hexes), 2)
-        extents = _rows((_extent(text.get(h) or fmt(h), size * k, bold, family, self.id_anchor) for h in hexes),
-                             len(hexes), 4)
+        at, extents = self.centre_array[numbers], self._frame_extents(k)[numbers]
         if each > 1:
             at, extents = np.repeat(at, each, axis=0), np.repeat(extents, each, axis=0)
         x = (at[:, 0] + shifts[:, 0] * self.size) * k
         y = (at[:, 1] + dy + shifts[:, 1] * self.size) * k
         return np.column_stack([x + extents[:, 0] - pad - 1, y + extents[:, 1] - pad - 1,
                                 x + extents[:, 2] + pad + 1, y + extents[:, 3] + pad + 1])
+
+    def _frame_extents(self, k: float) -> _LazyExtents:
+        """Per hex (rows in the order of :attr:`hexes`), the box of its id round its anchor in
+        a font ``k`` times the id's size; measured when a hex is first asked for (a map asks
+        for a few hundred of its ids)."""
+        cache = self.__dict__.setdefault("_frame_extent_cache", {})
+        extents = cache.get(k)
+        if extents is None:
+            size, bold, family = self.id_font
+            extents = cache[k] = _LazyExtents(self.hexes, self._id_text, self.grid.format,
+                                              (size * k, bold, family, self.id_anchor))
+        return extents
+
+
+class _LazyExtents:
+    """The rows of :meth:`HexIdLayer._frame_extents`: indexed by an array of hex numbers, the
+    rows of those hexes, each id measured (:func:`_extent` of ``font``: size, bold, family,
+    anchor) the first time it is asked for."""
+
+    def __init__(self, hexes: list[Hex], text: dict, fmt, font: tuple) -> None:
+        self.hexes, self.text, self.fmt, self.font = hexes, text, fmt, font
+        self.rows = np.full((len(hexes), 4), np.nan)   # NaN: not measured yet
+
+    def __getitem__(self, numbers: np.ndarray) -> np.ndarray:
+        rows = self.rows[numbers]
+        missing = np.isnan(rows[:, 0])
+        if missing.any():
+            for n in np.unique(numbers[missing]).tolist():
+                h = self.hexes[n]
+                self.rows[n] = _extent(self.text.get(h) or self.fmt(h), *self.font)
+            rows = self.rows[numbers]
+        return rows
 
 
 class _Parts:

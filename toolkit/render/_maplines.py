@@ -3,6 +3,7 @@ where they cross the water."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -18,6 +19,20 @@ from .theme import rgb
 
 #: Points :func:`catmull_rom` draws for each step of a road or railway.
 _SAMPLES = 10
+
+
+def _bridge_ops(method):
+    """A method whose canvas operations are a bridge's (the recorder's ``kind``): not
+    linework a name knocks out."""
+    @functools.wraps(method)
+    def drawn(self, canvas, *args, **kwargs):
+        kind = getattr(canvas, "kind", None)
+        canvas.kind = "bridge"
+        try:
+            return method(self, canvas, *args, **kwargs)
+        finally:
+            canvas.kind = kind
+    return drawn
 
 
 class LineLayer:
@@ -122,11 +137,11 @@ class LineLayer:
                     out.append((key, (p.x, p.y), (p1.x - p0.x, p1.y - p0.y), style.key == "rail"))
         return out
 
+    @_bridge_ops
     def _bridges(self, canvas, crossings, water_width: dict) -> None:
         """A bridge where each line crosses the water. Lines that cross one hexside side by side
         (a railway drawn beside its road) share one bridge wide enough for both, not two decks
         and their wings on top of each other; a railway alone gets a dark deck."""
-        first = len(getattr(canvas, "items", ()))
         groups: list[list] = []
         for side, at, direction, rail in crossings:
             d = math.hypot(*direction) or 1.0
@@ -170,8 +185,8 @@ class LineLayer:
                 canvas.shape(shapely.MultiPoint(corners).convex_hull, fill=self.theme.paper)
         for (side, at, direction, _, deck, half_w), keep in zip(bridges, wings):
             self._bridge(canvas, at, direction, self.px(water_width[side]), self.theme.ink, deck, half_w, keep)
-        self._bridge_span(canvas, first)
 
+    @_bridge_ops
     def _water_hex_bridges(self, canvas, paths, kinds) -> None:
         """A bridge from bank to bank where a road or railway (that carries bridges) crosses
         water drawn in hexes (Mischurin Rog's major river, three hexes wide): the deck follows
@@ -182,7 +197,6 @@ class LineLayer:
         tree = shapely.STRtree(bodies)
         # wider than a hexside's bridge: the deck shows on both sides of the road all the way
         reach, half_w = self.px(0.07), self.px(0.08)
-        first = len(getattr(canvas, "items", ()))
         for (style, pts), kind, drawn in zip(paths, kinds, self.line_arrays):
             if style.key == "watercourse" or not kind.bridges or len(pts) < 2:
                 continue
@@ -214,8 +228,6 @@ class LineLayer:
                 self.bridge_decks.append(_points(whole.exterior)[:-1])
                 for sgn in (1.0, -1.0):
                     self._water_hex_wing(canvas, span, span_pts, sgn * half_w)
-        if len(getattr(canvas, "items", ())) > first:
-            self._bridge_span(canvas, first)
 
     def _water_hex_wing(self, canvas, span: LineString, span_pts: np.ndarray, offset: float) -> None:
         """One wing of a bridge along ``span`` (its points ``span_pts``), ``offset`` pixels to
@@ -237,16 +249,12 @@ class LineLayer:
         canvas.line(wing_pts, self.theme.ink, max(1.0, self.px(0.016)))
         self.bridge_wings.append(wing_pts)
 
-    def _bridge_span(self, canvas, first: int) -> None:
-        """Note the recorded ops from ``first`` on as a bridge's: not linework a name knocks out."""
-        self.bridge_spans.append((first, len(getattr(canvas, "items", ()))))
-
+    @_bridge_ops
     def _bridge(self, canvas, at, direction, gap: float, colour, deck=None, half_w: float | None = None,
                 wings=(True, True)) -> None:
         """A bridge centred on ``at``, its deck along ``direction`` (where the road runs),
         ``half_w`` either side of it (by default as wide as one road), with the wings of
         ``wings`` (left, right of the deck)."""
-        first = len(getattr(canvas, "items", ()))
         mx, my = at
         d = math.hypot(*direction) or 1.0
         ux, uy = direction[0] / d, direction[1] / d
@@ -271,7 +279,6 @@ class LineLayer:
                         (p1[0] + ux * flare + nx * flare * sgn, p1[1] + uy * flare + ny * flare * sgn)]
             canvas.line(wing_pts, colour, w)
             self.bridge_wings.append(wing_pts)
-        self._bridge_span(canvas, first)
 
     def _water_near(self, segment) -> list:
         """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
