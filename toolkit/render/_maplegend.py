@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from ..charts import tec
 from ..game import Game, Map, TerrainType
@@ -77,8 +77,25 @@ class _Legend:
         combats = [r.combat for r in self.tec.rows if r.kind != "line"]
         self.combat_w = min(round(1.3 * self.dpi), max([self.tw(c, self.text_f) for c in combats]
                                                        + [self.tw("Combat", self.bold_f)]))
-        inner = self.swatch + self.pad // 2 + self.name_w + len(cols) * self.cost_w + self.combat_w
+        self.inset = self._swatch_reach() + 1
+        # the row stripes hold the swatches (inset by how far the widest reaches out of its
+        # square) and the combat column (after its gap): nothing pokes out of them
+        inner = (self.swatch + 2 * self.inset + self.pad // 2 + self.name_w + len(cols) * self.cost_w
+                 + self.pad // 3 + self.combat_w)
         self.width = max(round(self.lg.get("width", 3.5) * self.dpi), inner + 2 * self.pad)
+
+    def _swatch_reach(self) -> int:
+        """Pixels the chart's widest swatch reaches beyond its square on either side (a
+        flat-topped hex is wider than it is tall, a wide river's round ends stick out)."""
+        s = self.swatch
+        rows = [("terrain" if r.kind == "feature" else r.kind, r.data) for r in self.tec.rows]
+        scratch = Image.new("RGB", (3 * s, 2 * s), self.theme.paper)
+        canvas = Canvas(scratch, 3)   # as the legend is drawn (see MapImage)
+        for kind, t in rows:
+            self._swatch(scratch, canvas, kind, t, 1.5 * s, s)
+        canvas.flush()
+        box = ImageChops.difference(scratch, Image.new("RGB", scratch.size, self.theme.paper)).getbbox()
+        return 0 if box is None else max(0, s - box[0], box[2] - 2 * s)
 
     # -- blocks ----------------------------------------------------------------------------
 
@@ -165,7 +182,7 @@ class _Legend:
             cy = y + self.pad
             draw.text((x0, cy), "TERRAIN EFFECTS CHART", font=self.head_f, fill=self.ink)
             cy += head_h
-            cx = x0 + self.swatch + self.pad // 2
+            cx = x0 + self.swatch + 2 * self.inset + self.pad // 2
             draw.text((cx, cy), "Terrain", font=self.bold_f, fill=self.ink)
             col_x = cx + self.name_w
             multi = sub_h > round(self.bold_f.size * 1.35)
@@ -182,7 +199,7 @@ class _Legend:
                 if i % 2:
                     draw.rectangle((x0, cy, x + self.width - self.pad, cy + self.row_h - 1), fill=_tint(self.theme.paper))
                 mid = cy + self.row_h / 2
-                self._swatch(image, canvas, kind, t, x0 + self.swatch / 2, mid)
+                self._swatch(image, canvas, kind, t, x0 + self.inset + self.swatch / 2, mid)
                 draw.text((cx, mid), name, font=self.text_f, fill=self.ink, anchor="lm")
                 for j, cell in enumerate(cells):
                     draw.text((col_x + j * self.cost_w + self.cost_w / 2, mid), cell, font=self.bold_f,

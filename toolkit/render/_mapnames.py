@@ -95,7 +95,7 @@ class NameLayer:
             cx, cy = self.centres[h]
             sym_boxes[row] = reach[codes] * unit + (cx * k, cy * k, cx * k, cy * k)
         sym_index = Boxes(sym_boxes)
-        segments, widths, wet = self._name_obstacles(k)
+        segments, widths, wet, along_sides = self._name_obstacles(k)
         half_w = widths / 2
         seg_boxes = np.column_stack([np.minimum(segments[:, 0], segments[:, 2]) - half_w,
                                      np.minimum(segments[:, 1], segments[:, 3]) - half_w,
@@ -111,8 +111,9 @@ class NameLayer:
             run_hexes = [p.hex for p in run]
             scale = style.get("size", 0.165) * kinds.get(place.kind, 1.0)   # font size, in hexes
             bold = place.kind in ("city", "town")
-            best = None   # ((hidden area, lines' ink + distance, rank), hex, spot, shrink, frame box)
+            best = None   # ((hidden area, cost, rank), hex, spot, shrink, frame box, hides a symbol, lines' ink)
             free = False   # a spot that hides nothing and covers no line was found
+            shrink_cost = 0.0   # what a smaller name costs (see SHRINK_COST)
             for shrink in (1.0, 0.88, 0.76):
                 hw = max(1, round(unit * style.get("halo_width", 0.022) * shrink))
                 ex0, ey0, ex1, ey1 = _extent(place.name, unit * scale * shrink, bold, family, "mm", hw)
@@ -128,6 +129,8 @@ class NameLayer:
                     lines = seg_index.within(farea)
                     segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
                     water = segs[wet[lines]]
+                    sided = along_sides[lines]
+                    side_water, side_ws, side_sbs = segs[sided], ws[sided], sbs[sided]
                     own = self._built_up(run_hexes)
                     symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
                         if place.kind in self.SETTLEMENTS else []
@@ -140,6 +143,8 @@ class NameLayer:
                         # the ink of lines under the name against the distance from the best
                         # spot: half a hex aside is worth a road crossing the name
                         cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
+                        if cover and len(side_water):   # a river under a name weighs more than a road
+                            cover += (self.WATER_WEIGHT - 1.0) * line_cover(rect, side_water, side_ws, side_sbs)
                         if clash == 0 and symbols:
                             cover += _symbol_cost(rect, symbols, self.SYMBOL_WEIGHT, self.SYMBOL_MOST, self.SYMBOL_EXCESS)
                         if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
@@ -148,19 +153,21 @@ class NameLayer:
                             cover += self.ACROSS / self.LINE_WEIGHT * unit ** 2   # across a river from its town
                         # rounded: spots either side of a town cost the same but for float noise,
                         # which must not pick a side differently at another dpi
-                        cost = (clash, round(cover * self.LINE_WEIGHT + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2, 3),
-                                rank)
+                        cost = (clash, round(cover * self.LINE_WEIGHT + math.hypot(dx, dy - 0.25) * (0.15 * unit) ** 2
+                                             + (1.0 - shrink) * shrink_cost, 3), rank)
                         if best is None or cost < best[0]:
                             hides = clash == 0 and bool(symbols) and _symbol_cost(rect, symbols, 0.0, self.SYMBOL_MOST, 1.0) > 0
-                            best = (cost, hex, (dx, dy, side), shrink, rect, hides)
+                            best = (cost, hex, (dx, dy, side), shrink, rect, hides, cover)
                         if clash == 0 and cover == 0:
                             free = True   # the nearest spot that covers nothing
                             break
                     if free:
                         break
                 if best[0][0] == 0 and not best[5]:
-                    break   # a smaller name only to hide no id, marker or name, nor too much of a symbol
-            _, hex, (dx, dy, side), shrink, frame_rect, _ = best
+                    if best[6] <= self.SHRINK_AFTER * unit ** 2:
+                        break   # a smaller name only to hide no id, marker or name, nor too much of a symbol
+                    shrink_cost = self.SHRINK_COST * unit ** 2   # or to lie over less line, if that spares enough
+            _, hex, (dx, dy, side), shrink, frame_rect, *_ = best
             placed_bins.add(len(placed), frame_rect)
             placed.append(frame_rect)
             # the chosen spot at this dpi
@@ -177,6 +184,23 @@ class NameLayer:
     #: What the ink of the lines under a name weighs against its distance from its usual spot
     #: (the lines are knocked out under the lettering: a road crossing it costs two thirds of a hex).
     LINE_WEIGHT = 1.0
+
+    #: What the ink of a river or lake side along the hexsides under a name weighs against a
+    #: road's: knocked out under the lettering, a road still reads whole, a river no longer shows
+    #: which hexside it runs along (Velikiye Luki's "Luki" over the Lovat beside the town). A
+    #: river drawn as a line through the hexes (White Death's) weighs as a road: crossed by a
+    #: name like one, it still shows which hexes it runs through.
+    WATER_WEIGHT = 6.0
+
+    #: The lines' ink under the best spot for a name (in the frame's hexes squared) beyond which
+    #: a smaller name is tried: a road or railway crossing it is about 0.015 to 0.025, one
+    #: lying along it or a river under it more (Velikiye Luki's name over the road east out of
+    #: the town, 0.077: at 0.76 of its size it crosses only the railway, 0.019).
+    SHRINK_AFTER = 0.035
+
+    #: What a name smaller by a tenth of its size costs, in the frame's hexes squared (against
+    #: the lines' ink under it): it must spare more than a road crossing to be worth it.
+    SHRINK_COST = 0.2
 
     #: What a frame pixel of terrain symbol under a name weighs against the lines' ink: a name
     #: wholly over a wood's trees costs about what moving it most of a hex does.
@@ -223,24 +247,27 @@ class NameLayer:
                 out.append(((x0, y0, x1, y1), tile.getchannel("A")))
         return out
 
-    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _name_obstacles(self, k: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The drawn roads, railways, rivers and lake sides as segments (x0, y0, x1, y1 rows),
-        their widths, at ``k`` times this size, and whether each is water: what a name should
-        not lie along (nor lie beyond, for water)."""
-        parts, widths, wet = [], [], []
+        their widths, at ``k`` times this size, whether each is water and whether it is water
+        along the hexsides (a river or lake side, not a river drawn as a line through the
+        hexes): what a name should not lie along (nor lie beyond, for water)."""
+        parts, widths, wet, sides = [], [], [], []
         lines = [(pts,   # a railway as wide as its ties
                   self.px(max(style.width, style.ties or 0.0)) + (self.px(0.022) if style.casing is not None else 0.0),
-                  style.key == "watercourse")
+                  style.key == "watercourse", False)
                  for (style, _), pts in zip(self.line_paths, self.line_arrays)]
-        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05), True) for line in self.water_lines]
-        for p, w, water in lines:
+        lines += [(np.asarray(line.coords, dtype=float).reshape(-1, 2), self.px(0.05), True, True)
+                  for line in self.water_lines]
+        for p, w, water, side in lines:
             p = p * k
             parts.append(np.hstack([p[:-1], p[1:]]))
             widths.append(np.full(len(p) - 1, w * k))
             wet.append(np.full(len(p) - 1, water))
+            sides.append(np.full(len(p) - 1, side))
         if not parts:
-            return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=bool)
-        return np.concatenate(parts), np.concatenate(widths), np.concatenate(wet)
+            return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
+        return np.concatenate(parts), np.concatenate(widths), np.concatenate(wet), np.concatenate(sides)
 
     def _built_up(self, hexes) -> set:
         """``hexes`` and the built-up hexes (a city's, town's or village's symbol) joined to them
