@@ -80,18 +80,25 @@ def test_a_scan_is_registered_by_two_hexes(tutorial):
 def test_names_and_markers_are_read_around(tutorial):
     """Without the boxes where names and markers are printed, a name over a village hides it
     (names 0.3 of a hex high, about twice the default theme's: the default ones find room beside
-    the tutorial's villages, and at 0.25 the drafter reads the villages between the letters)."""
+    the tutorial's villages, and at 0.25 the drafter reads the villages between the letters).
+    Drafted in the window 0406-0810 of the map (25 of its 120 hexes), around Brook (0608), the
+    one village its name hides: drafted whole, the blind draft misses the same two hexes (0509,
+    0608) and the seeing one none, as here."""
+    from known_answers import window
     from toolkit.render import Theme
 
     game, _ = tutorial
-    m = game.main_map
+    full = game.main_map
     theme = Theme.default()
     theme.data["place"] = {**theme.data.get("place", {}), "size": 0.3}
-    rendered = render_map(m, dpi=DPI, game=game, theme=theme)
-    image, layout = picture(m, rendered, "clean")
+    rendered = render_map(full, dpi=DPI, game=game, theme=theme)
+    image, layout = picture(full, rendered, "clean")
+    m = window(full, (4, 8), (6, 10))
     blind = draft_terrain(m, image, layout, Palette.from_game(m, layout.size))
-    labels = drawn_labels(m, layout, game=game, theme=theme)
+    labels = drawn_labels(full, layout, game=game, theme=theme)
     seeing = draft_terrain(m, image, layout, Palette.from_game(m, layout.size), labels=labels)
+    brook = full.grid.parse("0608")
+    assert brook in score(m, blind).wrong  # the village under its name, missed without the boxes
     assert len(score(m, seeing).wrong) < len(score(m, blind).wrong)
 
 

@@ -480,3 +480,64 @@ def test_a_road_bridged_over_water_hexes_is_read_as_the_road():
     assert {side: set(codes) for side, codes in draft.links.items()} == \
         {side: set(codes) for side, codes in m.line_links().items()}
     assert not any(draft.side_confidence.get(side, 1.0) < 0.5 for side in m.line_links())
+
+
+# -- a road bending under an id, a road blurred over woods ------------------------------------
+
+def test_a_road_bending_under_an_id_is_followed_where_it_leaves_the_id():
+    """A road up from the hex below bends under the hex's id, printed at the top of the hex,
+    and leaves it on the id's far side, nearly level, to cross the side into the next hex
+    just below its corner (A Victory Denied's road 2716-2816-2817 into Mogilev): followed
+    from that side, straight on past the id finds nothing; the road is found where it leaves
+    the id's box, and no road is read across the top side, straight on from the bend."""
+    grid, layout, image, draw = _grid_picture(Grid(1, 5, 1, 5, orientation="flat"), (420, 420))
+    b = Hex(3, 3)
+    around = {grid.direction(b, o): o for o in grid.neighbours(b)}
+    bx, by = layout.center(b)
+    box = (bx - 10, by - 26, bx + 11, by - 17)   # b's id
+    draw.line([layout.center(around["S"]), (bx - 2, by - 10), (bx, by - 21), (bx + 40, by - 22),
+               layout.center(around["NE"])], fill=ROAD, width=5, joint="curve")
+    _label(draw, box)
+    reader = LinkReader(HexSampler(image, layout, "none", [box]), LINES, IDENTITY)
+    assert set(reader.read(b, around["S"], FILL, FILL)[0]) == {"road"}
+    assert set(reader.read(b, around["NE"], FILL, FILL)[0]) == {"road"}
+    for way in ("N", "NW", "SE", "SW"):
+        assert reader.read(b, around[way], FILL, FILL)[0] == {}, way
+
+
+WOODS, TREE, UNDERGROWTH = (127, 178, 106), (60, 118, 52), (168, 197, 150)   # hexforge's woods
+
+
+def _woods(draw, layout, hexes):
+    """Woods the way hexforge draws them: a pale ground under circles of the woods' green, each
+    outlined dark."""
+    for h in hexes:
+        draw.polygon(layout.corners(h), fill=UNDERGROWTH, outline=(90, 90, 90))
+    for h in hexes:
+        cx, cy = layout.center(h)
+        for k in range(14):
+            dx, dy = (k * 37) % 43 - 21, (k * 23) % 41 - 20
+            draw.ellipse((cx + dx - 5, cy + dy - 5, cx + dx + 5, cy + dy + 5), fill=WOODS, outline=TREE, width=1)
+
+
+def test_a_thin_road_blurred_over_woods_is_found():
+    """A thin road (a 3-pixel core in a 1-pixel casing, as at 100 dpi) through woods, blurred
+    and compressed: where the trees make a stroke prove it runs on unbroken, its red is mixed
+    half with its dark casing all along, off any blend of the woods' green and red alone; that
+    mix is the road's ink there. Trees alone are no road."""
+    from known_answers import jpeg
+
+    grid, layout, image, draw = _grid_picture()
+    woods = [Hex(c, r) for c in range(2, 6) for r in range(2, 5)]
+    _woods(draw, layout, woods)
+    a, b, c = Hex(2, 2), Hex(3, 3), Hex(3, 4)
+    draw.line([layout.center(a), layout.center(c)], fill=MAIN_CASING, width=5)
+    draw.line([layout.center(a), layout.center(c)], fill=MAIN, width=3)
+    picture = jpeg(image.filter(ImageFilter.GaussianBlur(0.8)))
+    reader = LinkReader(HexSampler(picture, layout, "none"), [("road", MAIN, MAIN_CASING)], IDENTITY)
+    assert set(reader.read(a, b, WOODS, WOODS, textured=True)[0]) == {"road"}
+    assert set(reader.read(b, c, WOODS, WOODS, textured=True)[0]) == {"road"}
+    for o in grid.neighbours(b):
+        if o in woods and o not in (a, c):
+            assert reader.read(b, o, WOODS, WOODS, textured=True)[0] == {}, o
+    assert reader.read(Hex(4, 3), Hex(5, 3), WOODS, WOODS, textured=True)[0] == {}

@@ -26,9 +26,28 @@ class StrokeFollower(StrokeReader):
     def _follow(self, start, way, index, fill, centre, mid, inward, dist, paired,
                 textured=False, behind=None) -> tuple[int, int, bool | None, list]:
         """Follow line ``index`` from ``start`` (working pixels) heading about ``way`` into the
+        hex centred at ``centre`` (see :meth:`_trace`). A stroke lost after it went under a
+        label (a road bending under an id) is looked for where it leaves the label's box
+        elsewhere than straight on, and followed on from there."""
+        result, entry = self._trace(start, way, index, fill, centre, mid, inward, dist, paired, textured, behind)
+        if result[2] is not False or entry is None:
+            return result
+        out = self._exit(entry, index, fill, centre, mid, inward, dist)
+        if out is None:
+            return result
+        point, heading = out
+        again, _ = self._trace(point, heading, index, fill, centre, mid, inward, dist, False, textured, behind,
+                               entry[4:])
+        return again if again[2] is True else result
+
+    def _trace(self, start, way, index, fill, centre, mid, inward, dist, paired, textured=False, behind=None,
+               state=None) -> tuple[tuple[int, int, bool | None, list], tuple | None]:
+        """Follow line ``index`` from ``start`` (working pixels) heading about ``way`` into the
         hex centred at ``centre``: ``(steps it was seen on, steps it could be seen on, whether
         it reached DEPTH inside the hex, or None where names hid it all the way, the points
-        it was seen at with its heading there)``.
+        it was seen at with its heading there)``, and where the stroke last went under a
+        label: ``(where it was last seen, its heading, the first point hidden, the counts and
+        the trail so far)``, or None. ``state``: such counts and trail to go on from.
 
         Each step looks across the stroke for the run of its colour nearest where the stroke
         was heading, and turns with it. The first step looks wider (a stroke's heading across
@@ -47,6 +66,10 @@ class StrokeFollower(StrokeReader):
         patched = 0     # steps inside this hex lost in patches of line colour (not under names)
         named = 0       # steps inside this hex hidden under names and ids
         ended = False   # whether it was missed before the side (a stroke that ends short of it)
+        if state is not None:
+            hits, looked, misses, inside, patched, named, ended, trail = state
+            trail = list(trail)
+        entry = None    # where the stroke last went under a label (see above)
         for _ in range(int(0.6 * dist / (STEP * dist)) + 3):
             # up to 30 degrees off the heading (55 when only one scan saw the stroke), 40
             # once followed; the further from where it was last seen, the wider
@@ -78,13 +101,16 @@ class StrokeFollower(StrokeReader):
             # the stroke runs on unbroken from where it was last seen (dots and symbols do not)
             # (where symbols fill the hex: elsewhere nothing else is drawn to be mistaken for it)
             near = [(o, w) for o, w in sorted(near, key=lambda v: abs(v[0]))
-                    if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, here, centre)][:1]
+                    if not textured or self._unbroken((lx, ly), (qx + o * px, qy + o * py), index, here, centre, True)][:1]
             on_grid = bool(near) and covered and _on_side((qx + near[0][0] * px, qy + near[0][0] * py), (lx, ly), centre,
                                                           inward, dist)
             if on_grid:
                 # a hexside's grid line, dark like a railway (beside an id that hides the
                 # stroke): not the stroke, which is looked for on its heading, no wider
                 near = []
+            # (a stroke seen once past a label and lost again is still the one that went in there)
+            if covered and not near and (entry is None or len(trail) >= len(entry[-1]) + 2):
+                entry = (lx, ly, (wx, wy), (qx, qy), hits, looked, misses, inside, patched, named, ended, tuple(trail))
             if near:
                 o, _ = near[0]
                 nx, ny = qx + o * px, qy + o * py
@@ -125,31 +151,81 @@ class StrokeFollower(StrokeReader):
                     ended = ended or depth < 0
                     misses += 1
                     if misses > 2:
-                        return hits, looked, False, trail
+                        return (hits, looked, False, trail), entry
             if wx * inward[0] + wy * inward[1] < 0.2:  # turned to run along the side
-                return hits, looked, False, trail
+                return (hits, looked, False, trail), entry
             depth = (x - mid[0]) * inward[0] + (y - mid[1]) * inward[1]
             # (where names hide the stroke, it is looked for on nearly to the hex's middle)
             if depth >= DEPTH * dist and looked >= 2 or depth >= DEEPEST * dist:
                 # inside this hex, not gone on into its neighbour past a corner (None: names hid
                 # the stroke wherever it was looked for in this hex)
                 if math.hypot(x - centre[0], y - centre[1]) > 0.42 * dist:
-                    return hits, looked, False, trail
+                    return (hits, looked, False, trail), entry
                 # (a stroke seen once, then lost in patches of line colour, a fortress's outline,
                 # is not followed into the hex; one not seen before them, lines meeting at a
                 # town, may run on into them)
                 if inside == 1 and patched:
-                    return hits, looked, False, trail
+                    return (hits, looked, False, trail), entry
                 # (a stroke seen on one side of the hexside only and never inside this hex,
                 # though it could have been, did not reach into it: a block beside a name, not a
                 # line running on under it)
                 if inside and not hits and not paired:
-                    return hits, looked, False, trail
+                    return (hits, looked, False, trail), entry
                 # (seen once only, at the end of a course names hid, it is as good as hidden)
                 if inside == 1 and hits == 1 and named >= 2:
-                    return hits, looked, None, trail
-                return hits, looked, True if inside else False if ended else None, trail
-        return hits, looked, False, trail
+                    return (hits, looked, None, trail), entry
+                return (hits, looked, True if inside else False if ended else None, trail), entry
+        return (hits, looked, False, trail), entry
+
+    def _exit(self, entry, index, fill, centre, mid, inward, dist) -> tuple | None:
+        """Where a stroke that went under a label (``entry``, see :meth:`_trace`) leaves the
+        label's box elsewhere than where it went in: ``(point, heading out of the box)``
+        (working pixels) for the one thin run of the line's colour just around the box (boxes
+        that overlap it taken with it), inside this hex and off its grid lines; None where
+        there is none, or more than one."""
+        s = self.sampler
+        (lx, ly), way, hidden = entry[:2], entry[2], entry[3]
+        pad = 0.02 * s.layout.size / s.k + 0.5  # (as far as a label hides, see _hidden)
+        # (the labels hiding points beside the first point hidden, see _trace's ``covered``)
+        box = (hidden[0] - 0.5 * THIN * dist - 1, hidden[1] - 0.5 * THIN * dist - 1,
+               hidden[0] + 0.5 * THIN * dist + 1, hidden[1] + 0.5 * THIN * dist + 1)
+        for _ in range(4):  # labels overlapping each other hide one patch
+            near = s._near((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
+            if not near:
+                return None
+            grown = (min(b[0] for b in near), min(b[1] for b in near), max(b[2] for b in near), max(b[3] for b in near))
+            if grown == box:
+                break
+            box = grown
+        thin = THIN * dist
+        g = pad + 1.5
+        x0, y0, x1, y1 = box[0] - g, box[1] - g, box[2] + g, box[3] + g
+        rim, normals = [], []
+        for (ax, ay), (bx, by), normal in (((x0, y0), (x1, y0), (0.0, -1.0)), ((x1, y0), (x1, y1), (1.0, 0.0)),
+                                           ((x1, y1), (x0, y1), (0.0, 1.0)), ((x0, y1), (x0, y0), (-1.0, 0.0))):
+            n = max(1, int(math.hypot(bx - ax, by - ay)))
+            rim += [(ax + (bx - ax) * i / n, ay + (by - ay) * i / n) for i in range(n)]
+            normals += [normal] * n
+        found, _ = self.runs(rim, fill, centre)
+        # where the stroke went in: the first of the rim's points on its course (or nearest it)
+        went_in = min(range(len(rim)), key=lambda i: (_off_ray(rim[i], (lx, ly), way) > 0.5 * thin,
+                                                      math.hypot(rim[i][0] - lx, rim[i][1] - ly)))
+        exits = []
+        for first, last, i in found:
+            first, last = math.ceil(first), math.floor(last)  # (a road's casing cut off a run ends between pixels)
+            if i != index or last < first or last - first + 1 > 1.5 * thin:
+                continue
+            k = (first + last) // 2
+            p = rim[k]
+            if min(abs(k - went_in), len(rim) - abs(k - went_in)) <= thin:
+                continue  # where it went in
+            depth = (p[0] - mid[0]) * inward[0] + (p[1] - mid[1]) * inward[1]
+            if depth < 0.1 * dist or math.hypot(p[0] - centre[0], p[1] - centre[1]) > 0.5 * dist or \
+                    _by_side(p, centre, inward, dist):
+                continue
+            exits.append((p, _unit(sum(normals[j][0] for j in range(first, last + 1)),
+                                   sum(normals[j][1] for j in range(first, last + 1)))))
+        return exits[0] if len(exits) == 1 else None
 
 
 def _on_side(point, last, centre, inward, dist) -> bool:
@@ -157,14 +233,31 @@ def _on_side(point, last, centre, inward, dist) -> bool:
     grid line), reached from ``last`` along that side rather than across it (``inward``: from
     the side crossed into the hex; ``dist``: between neighbouring centres)."""
     heading = _unit(point[0] - last[0], point[1] - last[1])
+    return any(abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6
+               for v, off in _sides(point, centre, inward))
+
+
+def _by_side(point, centre, inward, dist) -> bool:
+    """True if ``point`` (working pixels) lies on or beside a grid line of the hex centred at
+    ``centre`` (``inward``: from a side into the hex; ``dist``: between neighbouring centres)."""
+    return any(abs(off - 0.5 * dist) <= GRID_LINE + 1 for _, off in _sides(point, centre, inward))
+
+
+def _sides(point, centre, inward):
+    """Per side of the hex centred at ``centre`` (``inward``: from one side into the hex): the
+    unit vector out of the hex across it, and how far ``point`` lies from the centre that way."""
     for k in range(6):
         a = math.pi / 3 * k
         c, s = math.cos(a), math.sin(a)
         v = (-(c * inward[0] - s * inward[1]), -(s * inward[0] + c * inward[1]))  # out of the hex
-        off = (point[0] - centre[0]) * v[0] + (point[1] - centre[1]) * v[1]
-        if abs(off - 0.5 * dist) <= GRID_LINE and abs(heading[0] * v[0] + heading[1] * v[1]) < 0.6:
-            return True
-    return False
+        yield v, (point[0] - centre[0]) * v[0] + (point[1] - centre[1]) * v[1]
+
+
+def _off_ray(point, origin, way) -> float:
+    """How far ``point`` lies from the ray from ``origin`` heading ``way`` (a unit vector)."""
+    dx, dy = point[0] - origin[0], point[1] - origin[1]
+    t = max(0.0, dx * way[0] + dy * way[1])
+    return math.hypot(dx - t * way[0], dy - t * way[1])
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:

@@ -81,6 +81,9 @@ class StrokeReader:
                       if i != j and colour_distance(a, b) < 150 and j not in self.cased_by.get(i, ())
                       and i not in self.cased_by.get(j, ())}
         self._labels: dict = {}
+        #: the lines drawn with a casing, and the casing's colour
+        self._casings = [(i, tuple(float(v) for v in casing)) for i, (_, _, casing) in enumerate(self.lines)
+                         if casing is not None]
         #: per line: (floor, faint, ink) thresholds, from its :class:`Strength` where learned
         self.strengths = dict(strengths or {})
         self.limits = [self.strengths[i].thresholds() if i in self.strengths else (FLOOR, FAINT, INK)
@@ -90,10 +93,11 @@ class StrokeReader:
 
     # -- pixels ------------------------------------------------------------------------------
 
-    def label(self, colour, fill) -> tuple[int, float]:
+    def label(self, colour, fill, cased: bool = False) -> tuple[int, float]:
         """The index of the line whose colour the pixel is (blended with ``fill``), or -1, and
-        how much of the pixel is that colour."""
-        key = (colour, fill)
+        how much of the pixel is that colour. ``cased``: a pixel of a line's colour blended
+        with its casing's counts too (see :meth:`_cased_label`)."""
+        key = (colour, fill, cased)
         known = self._labels.get(key)
         if known is not None:
             return known
@@ -115,9 +119,46 @@ class StrokeReader:
             off = r / length  # off the line fill -> colour, relative to its length
             if best_off is None or off < best_off:
                 best, best_off, alpha = i, off, a
+        if best < 0 and cased and self._casings:
+            best, alpha = self._cased_label(p, fill)
         if len(self._labels) > 200_000:
             self._labels.clear()
         self._labels[key] = best, alpha
+        return best, alpha
+
+    def _cased_label(self, p, fill) -> tuple[int, float]:
+        """``(line index, share)`` for a corrected pixel ``p`` no line's colour explains alone:
+        a line's colour blended with its casing's on a fill unlike both (a thin road blurred
+        over woods' green or a town's brown: its red core mixed half with the dark casing, off
+        the blend of fill and red, though both inks are there). The share is both inks', each
+        at least half the line's floor (a tree's dark outline is no road's, nor a red block's
+        edge its dark outline); -1, 0 where no cased line explains it."""
+        best, best_off, alpha = -1, None, 0.0
+        w = [p[c] - fill[c] for c in range(3)]
+        for i, casing in self._casings:
+            target = self.colours[i]
+            v = [target[c] - fill[c] for c in range(3)]
+            u = [casing[c] - fill[c] for c in range(3)]
+            vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+            if vv < 1600.0:
+                continue
+            uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2]
+            vu = v[0] * u[0] + v[1] * u[1] + v[2] * u[2]
+            det = vv * uu - vu * vu
+            if det < 1e-3 * vv * uu:  # the casing lies on the line's blend: nothing more to explain
+                continue
+            wv = w[0] * v[0] + w[1] * v[1] + w[2] * v[2]
+            wu = w[0] * u[0] + w[1] * u[1] + w[2] * u[2]
+            a, b = (wv * uu - wu * vu) / det, (wu * vv - wv * vu) / det
+            floor = self.limits[i][0]
+            if a < 0.5 * floor or b < 0.5 * floor or a + b > 1.6:
+                continue
+            r = math.sqrt(sum((w[c] - a * v[c] - b * u[c]) ** 2 for c in range(3)))
+            length = math.sqrt(vv)
+            if r > 20 + 0.12 * length:
+                continue
+            if best_off is None or r / length < best_off:
+                best, best_off, alpha = i, r / length, a + b
         return best, alpha
 
     def dim(self, index: int, fill) -> bool:
@@ -275,10 +316,14 @@ class StrokeReader:
                     labels[n] = winner
             i = j
 
-    def _unbroken(self, a, b, index, fill, centre=None) -> bool:
+    def _unbroken(self, a, b, index, fill, centre=None, cased=False) -> bool:
         """True if line colour (``index``'s, or one a faint pixel of it leans to) covers most of
         the segment a-b (working pixels; a pixel either side allowed) where it is not hidden
-        under a name or an id (``centre``: of the hex the segment lies in)."""
+        under a name or an id (``centre``: of the hex the segment lies in). ``cased``: a line's
+        colour blended with its casing's covers it too (a thin road blurred over woods: its
+        red mixed half with its dark casing all along, off any blend of the woods' green and
+        red alone; not in the runs across a stroke, where it would join a road to a hill's
+        brown contours or a town's dark-edged blocks beside it)."""
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy)
         steps = int(length)
@@ -294,7 +339,7 @@ class StrokeReader:
             for k in (0, -1, 1):
                 colour = self.sampler.pixel(x - uy * k, y + ux * k)
                 # (any line's colour: a faint thin line's pixels lean to one or another)
-                if colour is not None and self.label(colour, fill)[0] >= 0:
+                if colour is not None and self.label(colour, fill, cased)[0] >= 0:
                     covered += 1
                     break
         # (a course hidden nearly all the way shows nothing of a stroke: no sign it runs on)
