@@ -49,7 +49,8 @@ def side_ink(colour, edge, correction, blurred=None, rivals=()):
 def _across(sampler, side, ts, fill_a, fill_b, size):
     """The pixels across ``side`` at each ``t``: ``(offset, colour, fill)`` triples, each pixel
     with the fill of the hex it lies in (where the profile ends on either side: the hex's
-    commonest colour may be a symbol's), and the two fills."""
+    commonest colour may be a symbol's), the two fills, and the offsets a name or marker
+    covers."""
     a, b = sampler.layout.hexside_segment(side)
     ca = sampler.layout.center(side.a)
     nx, ny = -(b[1] - a[1]), b[0] - a[0]
@@ -63,29 +64,41 @@ def _across(sampler, side, ts, fill_a, fill_b, size):
         # a hex id or name beside the side is not the hex's fill (an id's digits under the side
         # of a ford, blurred, read as a dark fill beside it)
         x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
-        fills = [(k, c) for k, c in profile if not sampler.labelled(x + nx * k / length, y + ny * k / length)]
+        named = [k for k, _ in profile if sampler.labelled(x + nx * k / length, y + ny * k / length)]
+        fills = [(k, c) for k, c in profile if k not in named]
         local_a, local_b = (_corrected(_outer(fills, sign, 0.7 * reach), corr) or fill
                             for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
-        out.append((profile, a_sign, local_a, local_b))
+        out.append((profile, a_sign, local_a, local_b, named))
     return out
 
 
 def _measure(across, body, ink, colours, grid_rgb, sampler, least):
     """Per sample across the side: the feature's width there (picture pixels of its ink, or
-    None where no band of its colour lies on the side), how strongly its colour shows, and
-    whether a band of its ink lies there at all (``least``: per sample, the ink a drawn feature
-    leaves there)."""
-    near = max(1.0, 0.035 * sampler.layout.size)
+    None where no band of its colour lies on the side), how strongly its colour shows, whether
+    a band of its ink lies there at all (``least``: per sample, the ink a drawn feature leaves
+    there), and whether the band ends within :data:`KNOCKOUT` of a name or marker (which may
+    have cut it short: a name knocks out the linework under its letters)."""
+    size = sampler.layout.size
+    near = max(1.0, 0.035 * size)
     out = []
-    for (profile, a_sign, local_a, local_b), least in zip(across, least):
+    for (profile, a_sign, local_a, local_b, named), least in zip(across, least):
         fills = [(k, c, local_a if k * a_sign > 0 else local_b if k * a_sign < 0 else
                   (local_a if ink(c, local_a) >= ink(c, local_b) else local_b)) for k, c in profile]
-        drawn, blurred, strength = _band(fills, body, ink, near, colours, grid_rgb, sampler.correction,
-                                         (local_a, local_b))
+        drawn, blurred, strength, ends = _band(fills, body, ink, near, colours, grid_rgb, sampler.correction,
+                                               (local_a, local_b))
         # its width: all the feature's ink across the hexside, which blur and JPEG keep
         width = sum(min(1.0, ink(c, fill)) for _, c, fill in fills) * sampler.k if drawn * sampler.k >= least else None
-        out.append((width, strength, blurred * sampler.k >= least / 2))
+        reach = KNOCKOUT * size
+        cut = width is not None and any(ends[0] - reach <= k < ends[0] or ends[1] < k <= ends[1] + reach
+                                        for k in named)
+        out.append((width, strength, blurred * sampler.k >= least / 2, cut))
     return out
+
+
+#: How near a name (of the hex size, beyond the box of its letters and halo) a feature's band
+#: may have been cut short by it: hexforge knocks the linework out under a name's letters grown
+#: by a quarter of its font size (2-3 pixels at 60 a hex).
+KNOCKOUT = 0.05
 
 
 def _beside(across, ts, reach, under, over, corr, banded) -> float:
@@ -98,7 +111,7 @@ def _beside(across, ts, reach, under, over, corr, banded) -> float:
     beside a line's dark stroke are no lake."""
     alpha = blend_alpha(under, corr, 60.0)
     shows = middle = 0
-    for t, (profile, a_sign, local_a, local_b), band in zip(ts, across, banded):
+    for t, (profile, a_sign, local_a, local_b, _), band in zip(ts, across, banded):
         if not 0.25 < t < 0.75 or not band:
             continue
         middle += 1
@@ -115,10 +128,11 @@ def _beside(across, ts, reach, under, over, corr, banded) -> float:
     return shows / middle if middle > 2 else 0.0
 
 
-def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float]:
+def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tuple[float, float, float, tuple]:
     """The ink (in profile steps) of the band of the feature's colour lying on the hexside (or
-    0), of the band of its ink there whether or not its own colour shows, and how strongly its
-    own colour shows there (the most of it in one pixel, 0..1).
+    0), of the band of its ink there whether or not its own colour shows, how strongly its
+    own colour shows there (the most of it in one pixel, 0..1), and the offsets of the band's
+    first and last pixels (None where there is no band).
 
     A feature drawn along a hexside is one band across it, covering the hexside: its own
     colour within ``near`` of it, its edges beside. A stray pixel (a scan's halo beside a grid
@@ -154,9 +168,11 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
         run, touches = 0.0, False
     best = run = strongest = peak = 0.0
     on_side = False
+    ends = span = None
     for (k, c, fill), a in zip(fills + [(None, None, None)], inks + [0.0]):
         if a >= 0.1:  # a blurred band keeps its ink in its tails
             run += a
+            span = (k, k) if span is None else (span[0], k)
             p = fix(c, corr)
             if abs(k) <= near:
                 peak = max(peak, min(1.0, body(c, fill)))
@@ -164,9 +180,9 @@ def _band(fills, body, ink, near: float, colours, grid_rgb, corr, locals_) -> tu
                                   and _off(p, fill, colour) < _off(p, fill, grid_rgb))
             continue
         if on_side and run > best:
-            best, strongest = run, peak
-        run, on_side, peak = 0.0, False, 0.0
-    return best, any_, strongest
+            best, strongest, ends = run, peak, span
+        run, on_side, peak, span = 0.0, False, 0.0, None
+    return best, any_, strongest, ends
 
 
 #: Levels within which a pixel is a hex's own fill.

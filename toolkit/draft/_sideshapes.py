@@ -18,16 +18,17 @@ SHAPE_CAP = 0.12
 SHAPE_RUN = 0.1
 
 
-def _run_off(shape: tuple[float, ...], ts, found) -> float:
+def _run_off(shape: tuple[float, ...], ts, found, lower: bool = False) -> float:
     """How far the measured width runs along the side from ``shape``, each relative to its
     widest sample (0..1 per sample, the mean): a picture's degradations thin or widen a band
     all along it, but a lake side reaching both corners still reaches them (a partial one does
-    not), where its widths alone, thinned, come nearer the partial one's."""
-    widths = [w or 0.0 for w, _, _ in found]
-    drawn = [_at(shape, t) for t in ts]
-    if not max(widths) or not max(drawn):
+    not), where its widths alone, thinned, come nearer the partial one's. ``lower``: the
+    samples a name may have cut short are left out."""
+    kept = [(w or 0.0, _at(shape, t)) for t, (w, _, _, cut) in zip(ts, found) if not (lower and cut)]
+    widths, drawn = [w for w, _ in kept], [d for _, d in kept]
+    if not kept or not max(widths) or not max(drawn):
         return 0.0
-    return sum(abs(w / max(widths) - d / max(drawn)) for w, d in zip(widths, drawn)) / len(ts)
+    return sum(abs(w / max(widths) - d / max(drawn)) for w, d in kept) / len(ts)
 
 
 def _at(shape: tuple[float, ...], t: float) -> float:
@@ -94,7 +95,7 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
         sums = [0.0] * len(SHAPE_TS)
         for side in examples[code]:
             across = _across(sampler, side, SHAPE_TS, fill, fill, size)
-            for i, (w, _, _) in enumerate(_measure(across, body, ink, (colour, edge or colour), grid_rgb,
+            for i, (w, _, _, _) in enumerate(_measure(across, body, ink, (colour, edge or colour), grid_rgb,
                                                     sampler, [least] * len(SHAPE_TS))):
                 sums[i] += (w or 0.0) / size
                 sums[-1 - i] += (w or 0.0) / size

@@ -21,6 +21,9 @@ UNDER_NAME = 0.45
 #: A feature whose own colour shows on the hexside at less than this strength (in the median
 #: sample) is unsure: a ford blurred (its pale middle mixed with its dark edges) looks like a stream.
 FAINT = 0.6
+#: A band shows a feature whole where it is at least this share of the feature's drawn width
+#: (a name may cut it short elsewhere).
+WHOLE = 0.9
 #: Two features whose readings score alike are drawn alike but for their width only where the
 #: runner-up's own colour shows nearly as strongly as the reading's (in the median sample): a
 #: ford's pale middle shows whole where a stream's colour shows only as the ford's middle
@@ -29,7 +32,7 @@ ALIKE_STRENGTH = 0.25
 
 
 def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
-                 shapes=None):
+                 shapes=None, parted=True):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
     feature was seen on, how sure the reading is and what else the side may hold where unsure
     (features drawn alike, two features, one seen through a name). ``feature`` is a code, or a
@@ -44,7 +47,11 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     of the pixels' share of the feature's colour across the side, which blur and JPEG keep,
     and it picks a stream from a river. Features drawn alike (``shapes``: see
     :func:`side_shapes`) are told apart by how their width runs along the side: a lake side
-    widest at its middle and reaching both corners, a partial one only in the middle."""
+    widest at its middle and reaching both corners, a partial one only in the middle. A band
+    a name cuts short (a river under a name's knock-out) is as wide as the feature at least.
+
+    ``parted``: a side that a name and a bridge together hide but for two samples is read on
+    those two, unsure (False: as a side under the name)."""
     a, b = sampler.layout.hexside_segment(side)
     # where a road or railway crosses, its bridge hides the river (lines bend: not always at the middle)
     if crossing:
@@ -57,7 +64,10 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     # under one is looked at through it: what shows between its letters (an id's dark digits
     # among trees, JPEG'd, looked like a partial lake) is not read, but leaves the side unsure
     clear = _unlabelled(sampler, a, b, ts, size)
-    named = len(clear) < 3
+    # ... but where a bridge hides most of what a name leaves, the feature is read on the two
+    # samples both leave, unsure (a river under Demyansk's name and bridge, blurred)
+    few = parted and ts is not _SIDE_TS and len(clear) == 2 and not under_name(sampler, side, size)
+    named = len(clear) < 3 and not few
     ts = ts if named else clear
     across = _across(sampler, side, ts, fill_a, fill_b, size)
     shapes = shapes or {}
@@ -69,8 +79,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         if shape is None:
             least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
             found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, [least] * len(ts))
-            widths = [w for w, _, _ in found if w is not None]
-            share = len(widths) / len(ts)
+            share = sum(1 for w, _, _, _ in found if w is not None) / len(ts)
         else:
             # features drawn alike are measured once, with the least ink the narrowest of them
             # leaves at each sample; each is then found where its own drawing leaves ink
@@ -80,10 +89,10 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
                 least = [max(1.5, 0.4 * min(_at(k, t) for k in kin) * size) for t in ts]
                 measured[family] = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
             found = measured[family]
-            expected = [w for t, (w, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
+            expected = [w for t, (w, _, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
         read.append((code, colour, edge, width, shape, found, share))
-    best, seen, scores, beside, unseen = None, 0.0, [], {}, (-math.inf, None)
+    seen, beside, scored = 0.0, {}, []
     glimpsed = []  # the features seen on the most samples (those drawn alike, all of them)
     for code, colour, edge, width, shape, found, share in read:
         if isinstance(code, tuple):
@@ -91,7 +100,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             # own colour beside the other's band (a lake drawn under a river, at hexforge's widths,
             # may be all but hidden by it: the side is read as the river, unsure if it fits better)
             under = next(s[1] for s in sides if s[0] == code[0])
-            banded = tuple(w is not None for w, _, _ in found)
+            banded = tuple(w is not None for w, _, _, _ in found)
             key = (under, colour, edge, banded)
             if key not in beside:
                 beside[key] = _beside(across, ts, 0.1 * size, under, (colour, edge or colour), sampler.correction,
@@ -99,7 +108,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             hidden = beside[key] < BESIDE
         else:
             hidden = False
-        inked = sum(1 for _, _, b in found if b)
+        inked = sum(1 for _, _, b, _ in found if b)
         # a band of the feature's ink where its own colour is blurred away (a ford's pale
         # middle between dark edges) is not the feature, but leaves the hexside unsure
         if not hidden and max(share, inked / len(ts)) >= seen:
@@ -107,31 +116,36 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
             seen = max(share, inked / len(ts))
         if share < SIDE_SHARE:
             continue
-        strengths = [s for w, s, _ in found if w is not None]
-        strength = sorted(strengths)[len(strengths) // 2]
-        if shape is not None:
-            # which of the features drawn alike: how far its width runs from each one's
-            # drawing, sample by sample (they share one presence: the best share among them)
-            off = sum(min(SHAPE_CAP, abs((w or 0.0) / size - _at(shape, t)))
-                      for t, (w, _, _) in zip(ts, found)) / len(ts) + SHAPE_RUN * _run_off(shape, ts, found)
-            presence = max(r[6] for r in read if (r[1], r[2]) == (colour, edge) and r[4] is not None)
-        else:
-            widths = [w for w, _, _ in found if w is not None]
-            off, presence = abs(sorted(widths)[len(widths) // 2] / size - width), share
+        strength = _median([s for w, s, _, _ in found if w is not None])
+        # (features drawn alike share one presence: the best share among them)
+        presence = share if shape is None else \
+            max(r[6] for r in read if (r[1], r[2]) == (colour, edge) and r[4] is not None)
         # a feature whose colour shows only faintly yields to one whose colour shows
-        score = presence - off * 4 - (0.5 if strength < FAINT else 0.0)
-        if hidden:
-            unseen = max(unseen, (score, code))
-            continue
-        scores.append((score, code, strength))
-        if best is None or score > best[2]:
-            best = (code, round(share, 3), score, strength)
+        faint = 0.5 if strength < FAINT else 0.0
+        scored.append((code, share, strength, hidden,
+                       tuple(presence - _width_off(shape, width, ts, found, size, lower) * 4 - faint
+                             for lower in (False, True))))
+    best, scores, unseen = _best(scored, 0)
+    # a band a name may have cut short says only that the feature is at least that wide: where
+    # it is narrower there than the feature read, and as wide as another drawn in the same
+    # colours where the name leaves it whole, and its widths so taken read that other, that one
+    # is read, unsure (a major river under a name's knock-out read as a river)
+    lower = _best(scored, 1)
+    of = {r[0]: r for r in read}
+    cut = best is not None and lower[0][0] != best[0] and of[best[0]][1:3] == of[lower[0][0]][1:3] \
+        and _narrower(of[best[0]], ts, size, cut_only=True) and not _narrower(of[lower[0][0]], ts, size)
+    if cut:
+        best, scores, unseen = lower
+    if best is None and few:  # nothing on the two samples: read as under the name
+        return read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing, grid_rgb, shapes, False)
     if best is None:
         return None, seen, min(UNDER_NAME if named and seen >= SIDE_SHARE / 2 else 1.0,
                                sureness(None, seen, SIDE_SHARE)), tuple(glimpsed) if seen > 0 else ()
     if named:  # seen through a name: not read
         return None, seen, UNDER_NAME, (best[0],)
     sure, others = sureness(best[1], seen, SIDE_SHARE), []
+    if few or cut:
+        sure = min(sure, UNDER_NAME)
     runner = sorted(scores, key=lambda s: s[0])[-2] if len(scores) > 1 else None
     if runner is not None and best[2] - runner[0] < 0.1 and runner[2] > best[3] - ALIKE_STRENGTH:
         # two features drawn alike but for their width
@@ -147,7 +161,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         edge = next(r[2] for r in read if r[0] == best[0])
         pale = [(share, code) for code, _, e, _, shape, found, share in read
                 if code != best[0] and e is not None and e == edge and shape is None and share >= SIDE_SHARE / 2
-                and _median([st for w, st, _ in found if w is not None]) >= FAINT]
+                and _median([st for w, st, _, _ in found if w is not None]) >= FAINT]
         if pale:
             share, code = max(pale)
             return (code, round(share, 3)), seen, sure, ()
@@ -157,6 +171,48 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     # what else it may hold, likeliest first (two features one over the other, fitting better
     # than the reading, before a feature drawn alike fitting worse)
     return best[:2], seen, sure, tuple(code for _, code in sorted(others, key=lambda o: -o[0]))
+
+
+def _best(scored, by: int):
+    """The best of the features ``scored`` (``(code, share, strength, hidden, scores)``) by
+    their ``by``-th score: ``(code, share, score, strength)`` or None; every feature's ``(score,
+    code, strength)``; and the best of those hidden (two features one over the other where the
+    one under it does not show), ``(score, code)``."""
+    best, scores, unseen = None, [], (-math.inf, None)
+    for code, share, strength, hidden, by_score in scored:
+        score = by_score[by]
+        if hidden:
+            unseen = max(unseen, (score, code))
+            continue
+        scores.append((score, code, strength))
+        if best is None or score > best[2]:
+            best = (code, round(share, 3), score, strength)
+    return best, scores, unseen
+
+
+def _width_off(shape, width: float, ts, found, size: float, lower: bool) -> float:
+    """How far the widths ``found`` along a side run from a feature's: from its drawn ``shape``
+    sample by sample where it has one (features drawn alike, told apart by their shape along the
+    side), else the median from its drawn ``width`` (of the hex size). ``lower``: a band a
+    name may have cut short counts only where it is wider than the feature."""
+    if shape is not None:
+        return sum(min(SHAPE_CAP, max((w or 0.0) / size - _at(shape, t),
+                                      0.0 if lower and cut else _at(shape, t) - (w or 0.0) / size))
+                   for t, (w, _, _, cut) in zip(ts, found)) / len(ts) + SHAPE_RUN * _run_off(shape, ts, found, lower)
+    whole = [w for w, _, _, cut in found if w is not None and not (lower and cut)]
+    if whole:
+        return abs(_median(whole) / size - width)
+    return max(0.0, _median([w for w, _, _, _ in found if w is not None]) / size - width)
+
+
+def _narrower(reading, ts, size: float, cut_only: bool = False) -> bool:
+    """Whether the band of a feature (``reading``, as :func:`read_hexside` measures each) is
+    narrower than its drawing (under :data:`WHOLE` of it) on every sample where it was found
+    (``cut_only``: on any sample a name may have cut short)."""
+    _, _, _, width, shape, found, _ = reading
+    narrow = [w < WHOLE * (width if shape is None else _at(shape, t)) * size
+              for t, (w, _, _, cut) in zip(ts, found) if w is not None and (cut or not cut_only)]
+    return any(narrow) if cut_only else all(narrow)
 
 
 def _median(values) -> float:
