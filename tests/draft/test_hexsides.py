@@ -432,6 +432,42 @@ def test_a_faint_reading_yields_to_a_feature_whose_colour_shows_whole():
 
 
 
+# -- Akhtyrka's ford (3306/3307) on its picture degraded every way at once: the profiles across
+# the side as the drafter saw them (the picture's colour correction below), pixels -9..9
+AKHTYRKA_FORD = {
+    0.2: [(255, 223, 172), (255, 224, 170), (255, 228, 167), (255, 225, 161), (249, 223, 162), (246, 224, 174), (218, 205, 171), (175, 169, 155), (156, 157, 162), (174, 177, 194), (174, 175, 195), (156, 153, 162), (171, 159, 147), (218, 198, 165), (253, 224, 168), (255, 220, 162), (255, 221, 179), (255, 220, 184), (255, 221, 183)],
+    0.3: [(216, 193, 152), (208, 186, 145), (200, 178, 129), (186, 166, 113), (182, 164, 114), (193, 181, 141), (186, 184, 161), (160, 165, 161), (141, 153, 169), (165, 179, 205), (169, 183, 209), (153, 160, 176), (164, 161, 154), (212, 199, 167), (252, 229, 175), (255, 233, 173), (254, 223, 177), (252, 223, 183), (252, 223, 181)],
+    0.4: [(211, 188, 146), (205, 180, 140), (214, 183, 139), (217, 182, 140), (219, 181, 142), (230, 197, 164), (215, 194, 173), (169, 162, 152), (152, 162, 164), (167, 186, 193), (166, 186, 195), (148, 163, 166), (164, 166, 155), (216, 202, 176), (254, 225, 185), (255, 223, 175), (255, 225, 176), (255, 226, 176), (255, 226, 176)],
+    0.5: [(182, 159, 117), (171, 146, 106), (179, 148, 104), (190, 155, 113), (206, 168, 129), (229, 196, 163), (216, 195, 174), (169, 162, 152), (152, 162, 164), (167, 186, 193), (166, 186, 195), (148, 163, 166), (164, 166, 155), (216, 202, 176), (254, 225, 185), (255, 223, 175), (255, 225, 176), (255, 226, 176), (255, 226, 176)],
+    0.6: [(217, 194, 152), (226, 201, 161), (239, 208, 164), (235, 201, 156), (229, 192, 150), (226, 196, 162), (205, 187, 165), (170, 163, 153), (152, 162, 164), (170, 189, 196), (163, 183, 192), (144, 160, 160), (168, 170, 157), (216, 204, 178), (250, 222, 182), (255, 223, 175), (255, 225, 176), (255, 226, 176), (255, 226, 176)],
+    0.7: [(204, 181, 139), (203, 178, 138), (208, 177, 133), (207, 173, 128), (213, 176, 134), (221, 191, 157), (205, 187, 165), (169, 162, 152), (152, 162, 164), (170, 189, 196), (163, 183, 192), (144, 160, 160), (168, 170, 157), (216, 204, 178), (250, 222, 182), (255, 223, 175), (255, 225, 176), (255, 226, 176), (255, 226, 176)],
+    0.8: [(247, 230, 186), (246, 229, 183), (255, 229, 176), (255, 223, 168), (255, 221, 165), (255, 222, 175), (226, 202, 168), (172, 165, 147), (145, 159, 159), (160, 187, 196), (153, 183, 194), (137, 160, 166), (167, 173, 163), (221, 207, 181), (255, 222, 177), (255, 220, 168), (255, 225, 174), (255, 226, 176), (255, 226, 176)],
+}
+
+
+def test_a_reading_whose_colour_shows_far_less_than_a_runner_ups_is_unsure():
+    """Degraded every way at once, Akhtyrka's ford reads best as the river it breaks (the ford's
+    pale middle blended with its dark edges is the river's blue, at 0.61 of its strength), but the
+    ford's own colour shows whole (1.0): the reading is unsure, the ford offered, however far the
+    two score apart."""
+    from toolkit.draft._sidereaders import side_readers
+    from toolkit.draft.hexsides import STRONGER, read_hexside
+
+    m = load_game("grossdeutschland").maps["akhtyrka"]
+    correction = ((0.97955, 0.99, 1.11463), (-11.6493, 8.44709, 4.09807))
+    size = 63.742
+    # the id of 3307 is printed just below the ford
+    sampler = _Recorded(AKHTYRKA_FORD, correction, size, ((378.71, 469.88), (341.91, 470.2)), (360.04, 438.17),
+                        [(350.82, 474.29, 370.01, 482.11)])
+    sides, alphas, shapes = side_readers(m, Theme.default(), size, correction)
+    side = Hexside.of(Hex(33, 6), Hex(33, 7))
+    found, _, sure, others = read_hexside(sampler, side, sides, alphas, size, CLEAR, CLEAR, (), GRID, shapes)
+    assert found[0] in ("river", "ford") and sure < 0.5
+    if found[0] == "river":
+        assert others == ("ford",)
+    assert 0 < STRONGER < 1 - 0.61
+
+
 # Demyansk's Polnovo (3004/3103) blurred: a river through a lake's reach, the lake showing at one
 # end of the side (pixels -9..9 across it, woods on the -9 side)
 POLNOVO_REACH = {

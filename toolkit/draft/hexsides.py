@@ -29,6 +29,11 @@ WHOLE = 0.9
 #: ford's pale middle shows whole where a stream's colour shows only as the ford's middle
 #: blended with its edges (0.63 at 60 px a hex).
 ALIKE_STRENGTH = 0.25
+#: A runner-up whose own colour shows this much more strongly than the reading's (in the median
+#: sample) leaves the reading unsure however they score: a ford's pale middle shows whole where a
+#: river's colour shows only as that middle blended with the ford's edges (1.0 against 0.61 on
+#: Akhtyrka's ford degraded every way at once, read as the river it breaks).
+STRONGER = 0.3
 
 
 def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
@@ -147,8 +152,10 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if few or cut:
         sure = min(sure, UNDER_NAME)
     runner = sorted(scores, key=lambda s: s[0])[-2] if len(scores) > 1 else None
-    if runner is not None and best[2] - runner[0] < 0.1 and runner[2] > best[3] - ALIKE_STRENGTH:
-        # two features drawn alike but for their width
+    if runner is not None and runner[2] > best[3] - ALIKE_STRENGTH and \
+            (best[2] - runner[0] < 0.1 or runner[2] - best[3] >= STRONGER):
+        # two features drawn alike but for their width, or one whose own colour shows far more
+        # strongly than the reading's (a ford blurred into the river it breaks)
         sure = min(sure, 0.4)
         others.append((runner[0], runner[1]))
     if best[3] < FAINT:  # its colour only half shows: another feature blurred (a ford's pale middle)?
