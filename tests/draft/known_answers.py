@@ -10,9 +10,8 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageFilter
 
-from toolkit.draft import LOW_CONFIDENCE, Palette, draft_terrain, placed_layout
+from toolkit.draft import Palette, draft_terrain, placed_layout
 from toolkit.draft.geometry import PlacedLayout, drawn_labels
-from toolkit.hexes import Hexside
 from toolkit.render import render_map
 
 #: (game, map id, dpi): every bundled map, at a dpi where its hexes are 60-80 pixels across.

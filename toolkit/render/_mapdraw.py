@@ -68,7 +68,6 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         # the ids, markers and names to keep off: each deck's and wing's points
         self.bridge_decks: list[list[tuple]] = []
         self.bridge_wings: list[list[tuple]] = []
-        self._probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
         self.terrain()
         self.water()
         self.symbols_plan()
