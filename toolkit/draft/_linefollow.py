@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from ._strokes import StrokeReader
+from .sample import LABEL_PAD
 
 #: A stroke is followed until it lies this deep inside a hex (the side is 0.5 from its centre).
 DEPTH = 0.3
@@ -185,12 +186,12 @@ class StrokeFollower(StrokeReader):
         there is none, or more than one."""
         s = self.sampler
         (lx, ly), way, hidden = entry[:2], entry[2], entry[3]
-        pad = 0.02 * s.layout.size / s.k + 0.5  # (as far as a label hides, see _hidden)
+        pad = LABEL_PAD * s.layout.size / s.k + 0.5  # (as far as a label hides, see _hidden)
         # (the labels hiding points beside the first point hidden, see _trace's ``covered``)
         box = (hidden[0] - 0.5 * THIN * dist - 1, hidden[1] - 0.5 * THIN * dist - 1,
                hidden[0] + 0.5 * THIN * dist + 1, hidden[1] + 0.5 * THIN * dist + 1)
         for _ in range(4):  # labels overlapping each other hide one patch
-            near = s._near((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
+            near = s.labels_near((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
             if not near:
                 return None
             grown = (min(b[0] for b in near), min(b[1] for b in near), max(b[2] for b in near), max(b[3] for b in near))

@@ -4,12 +4,12 @@ either side of the bridge where a road or railway crosses it."""
 from __future__ import annotations
 
 from ._pixels import fix
-from .sample import colour_distance
+from .sample import LABEL_PAD, colour_distance
 
 
 def _unlabelled(sampler, a, b, ts, size) -> list[float]:
     """The ``ts`` along the side a-b that no name or marker covers."""
-    return [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.02 * size)]
+    return [t for t in ts if not sampler.labelled(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, LABEL_PAD * size)]
 
 
 #: Where along a side its feature is read (away from the corners, where the sides meeting it lie).

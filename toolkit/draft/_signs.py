@@ -139,7 +139,7 @@ class SignFinder:
         # nor over a name or marker printed on the picture (a map keeps its signs off them; a
         # star or a supply disc is as compact as a sign)
         mx, my = t.w // 2, t.h // 2
-        for lx0, ly0, lx1, ly1 in s._near((ox, oy, ox + size[1], oy + size[0])):
+        for lx0, ly0, lx1, ly1 in s.labels_near((ox, oy, ox + size[1], oy + size[0])):
             x0, x1 = max(0, int(math.ceil(lx0 - ox - mx))), int(math.floor(lx1 - ox - mx))
             y0, y1 = max(0, int(math.ceil(ly0 - oy - my))), int(math.floor(ly1 - oy - my))
             if x1 >= x0 and y1 >= y0:

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 from ._pixels import fix
-from .sample import ID_BAND, colour_distance
+from .sample import ID_BAND, LABEL_PAD, colour_distance
 
 #: A stroke is its line's colour nearly unblended somewhere (its core) or, blurred, at least
 #: FAINT and holding INK of it across (the sum of its pixels' share of the colour, in pixels:
@@ -203,7 +203,7 @@ class StrokeReader:
         ids are printed when no boxes are known)."""
         s = self.sampler
         if s.labels:
-            return s.labelled(x * s.k, y * s.k, 0.02 * s.layout.size)
+            return s.labelled(x * s.k, y * s.k, LABEL_PAD * s.layout.size)
         if s.hex_ids not in ("top", "bottom", "centre"):
             return False
         layout = s.layout

@@ -28,6 +28,9 @@ ID_BAND = 0.27
 STRIP = 0.12
 #: Blur applied before looks are taken, as a fraction of the hex size.
 SOFTEN = 0.03
+#: How far around a printed name, id or marker its lettering may hide a line or feature, as a
+#: fraction of the hex size (its halo).
+LABEL_PAD = 0.02
 
 
 @dataclass(frozen=True)
@@ -209,7 +212,7 @@ class HexSampler:
         return tuple(out)
 
     def _unlabelled(self, mask: Image.Image, box) -> Image.Image:
-        near = self._near(box)
+        near = self.labels_near(box)
         if not near:
             return mask
         # a name or marker over the hex is not its terrain (unless it covers nearly all of it)
@@ -222,8 +225,9 @@ class HexSampler:
             return masked
         return mask
 
-    def _near(self, box) -> list:
-        """The label boxes (working pixels) meeting ``box``."""
+    def labels_near(self, box) -> list:
+        """The boxes of the names, ids and markers printed over the picture (working pixels)
+        meeting ``box``."""
         if not self.labels:
             return []
         x0, y0, x1, y1 = box
@@ -238,7 +242,7 @@ class HexSampler:
     def labelled(self, x: float, y: float, pad: float = 1.0) -> bool:
         """True if picture point (x, y) lies under a name or marker (within ``pad`` picture pixels)."""
         x, y, pad = x / self.k, y / self.k, pad / self.k
-        return bool(self._near((x - pad, y - pad, x + pad, y + pad)))
+        return bool(self.labels_near((x - pad, y - pad, x + pad, y + pad)))
 
     def _at(self, x: float, y: float) -> tuple[float, float]:
         """A picture point at the working scale."""
