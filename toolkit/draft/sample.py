@@ -3,18 +3,18 @@ a segment (a river along a hexside, a road from centre to centre).
 
 A hex is read in a disc around its centre that stays clear of the hex edges (grid lines,
 rivers) and of the band where the hex id is printed; its look is the mean, median and
-spread of each channel there (pillow's ImageStat on a mask: no per-pixel Python). The
+spread of each channel there (counted on arrays: no per-pixel Python). The
 median shrugs off a road, a name or a unit symbol crossing the disc; the spread tells a
 textured terrain (trees, marsh) from a flat one of the same mean.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
+import numpy as np
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from ..hexes import Hex
 
@@ -63,11 +63,8 @@ class Look:
 
 
 _SHIFT = 4          # colours are binned by their top 4 bits per channel to find the commonest
-_BIN = 1 << _SHIFT
-_BIN_LUT = [v >> _SHIFT for v in range(256)] * 3
 #: Levels either side of the commonest bin's mean that still count as the fill.
 _NEAR = 12
-_ONE_BIN = [[255 if v == b else 0 for v in range(256)] for b in range(256)]
 #: Pictures are read at a working scale where a hex is about this many pixels across.
 WORK_SIZE = 45
 #: One-pixel steps the grain compares a picture with itself across: (1, 0), (0, 1), and the
@@ -77,43 +74,51 @@ GRAIN_STEPS = ((1, 0), (0, 1), (1, 1), (1, -1))
 GRAIN_WEIGHT = 1.5
 
 
-@functools.lru_cache(maxsize=256)
-def _near_lut(centre: int) -> list[int]:
-    return [255 if abs(v - centre) <= _NEAR else 0 for v in range(256)]
-
-
 def _look(crop: Image.Image, mask: Image.Image, grain: Image.Image | None = None) -> Look:
-    stat = ImageStat.Stat(crop, mask)
+    """The look of ``crop`` (RGB) where ``mask`` (L) is set, its grain read on ``grain`` (four
+    bands, see :class:`HexSampler`)."""
+    return _look_of(np.asarray(crop), np.asarray(mask) != 0, None if grain is None else np.asarray(grain))
+
+
+def _look_of(pixels: np.ndarray, inside: np.ndarray, grain: np.ndarray | None = None) -> Look:
+    """:func:`_look` on arrays: ``pixels`` (h, w, 3) uint8, ``inside`` (h, w) bool, ``grain``
+    (h, w, 4) uint8 or None. Counts and sums are whole numbers, each mean one division, each
+    median the middle value: the numbers pillow's ImageStat gives, without its per-level loops."""
+    chosen = pixels[inside].astype(np.int64)          # (n, 3): the masked pixels
+    total = len(chosen)
     g = (0.0, 0.0)
     if grain is not None:
-        across, down, diagonal, anti = ImageStat.Stat(grain, mask).mean
+        if total:
+            across, down, diagonal, anti = (int(v) / total for v in grain[inside].sum(axis=0, dtype=np.int64))
+        else:
+            across = down = diagonal = anti = 0
         g = (across - down, diagonal - anti)
-    # bin every pixel's colour (outside the mask: a colour no bin of the inside uses)
-    binned = crop.point(_BIN_LUT)
-    outside = Image.new("RGB", crop.size, (255, 255, 255))
-    binned = Image.composite(binned, outside, mask)
-    counts = binned.getcolors(crop.size[0] * crop.size[1]) or []
-    inside = [(n, c) for n, c in counts if c != (255, 255, 255)]
-    total = sum(n for n, _ in inside) or 1
-    n, colour = max(inside, default=(0, (0, 0, 0)))
+    if not total:
+        # (what ImageStat gives for no pixels: the median at the top level, no spread)
+        return Look((255, 255, 255), 0.0, (255.0, 255.0, 255.0), (0.0, 0.0, 0.0), g)
+    sums = [int(v) for v in chosen.sum(axis=0)]
+    squares = [int(v) for v in (chosen * chosen).sum(axis=0)]
+    # the median: pillow's first level whose running count passes half the pixels
+    middle = np.partition(chosen, total // 2, axis=0)[total // 2]
+    median = tuple(float(v) for v in middle)
+    spread = tuple(math.sqrt((squares[c] - sums[c] ** 2 / total) / total) for c in range(3))
+    # the commonest colour bin (top bits per channel; ties to the highest bin, as max of
+    # (count, colour) takes them)
+    binned = chosen >> _SHIFT
+    keys = (binned[:, 0] << (2 * (8 - _SHIFT))) | (binned[:, 1] << (8 - _SHIFT)) | binned[:, 2]
+    counts = np.bincount(keys)
+    n = int(counts.max())
+    commonest = int(np.flatnonzero(counts == n)[-1])
     # the mean of the pixels in the commonest bin
-    bands = binned.split()
-    hit = None
-    for band, value in zip(bands, colour):
-        m = band.point(_ONE_BIN[value])
-        hit = m if hit is None else ImageChops.multiply(hit, m)
-    if not n:
-        return Look(tuple(stat.median), 0.0, tuple(float(m) for m in stat.median), tuple(stat.stddev), g)
+    hit = chosen[keys == commonest]
+    first = [int(v) / n for v in hit.sum(axis=0)]
     # the fill's own pixels: those near the mean of the commonest bin, in whichever bins they
     # fall (a fill on a bin's border, as a colour cast may put it, splits across two)
-    first = ImageStat.Stat(crop, hit).mean
-    near = mask
-    for band, centre in zip(crop.split(), first):
-        near = ImageChops.multiply(near, band.point(_near_lut(int(round(centre)))))
-    near_stat = ImageStat.Stat(crop, near)
-    count = near_stat.count[0]
-    mode = tuple(near_stat.mean) if count else tuple(first)
-    return Look(mode, max(n, count) / total, tuple(float(m) for m in stat.median), tuple(stat.stddev), g)
+    centres = np.array([int(round(v)) for v in first], dtype=np.int64)
+    near = chosen[(np.abs(chosen - centres) <= _NEAR).all(axis=1)]
+    count = len(near)
+    mode = tuple(int(v) / count for v in near.sum(axis=0)) if count else tuple(first)
+    return Look(mode, max(n, count) / total, median, spread, g)
 
 
 def colour_distance(a, b) -> float:
@@ -153,6 +158,9 @@ class HexSampler:
         grey = self.image.convert("L")
         self.grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
                                           for dx, dy in GRAIN_STEPS])
+        # (the same as arrays, for the looks)
+        self._soft = np.asarray(self.soft)
+        self._grain = np.asarray(self.grain)
 
     def _mask(self, region: str, towards: tuple[tuple[float, float], ...]) -> Image.Image:
         r = self.r
@@ -185,7 +193,9 @@ class HexSampler:
         mask = self._mask(region, self._vectors(hex, towards)) if towards else self.masks[region]
         mask = self._unlabelled(mask, box)
         # (the centre's grain is not used: see palette._overlay_vector)
-        return _look(self.soft.crop(box), mask, self.grain.crop(box) if region == "ring" else None)
+        x0, y0, x1, y1 = box
+        return _look_of(self._soft[y0:y1, x0:x1], np.asarray(mask) != 0,
+                        self._grain[y0:y1, x0:x1] if region == "ring" else None)
 
     def box(self, hex: Hex) -> tuple[int, int, int, int] | None:
         """The square (working pixels) around the hex's disc, or None when it is not wholly on the picture."""
@@ -221,7 +231,7 @@ class HexSampler:
         draw = ImageDraw.Draw(masked)
         for lx0, ly0, lx1, ly1 in near:
             draw.rectangle((lx0 - x0, ly0 - y0, lx1 - x0, ly1 - y0), fill=0)
-        if ImageStat.Stat(masked).sum[0] >= 0.2 * ImageStat.Stat(mask).sum[0]:
+        if int(np.asarray(masked).sum(dtype=np.int64)) >= 0.2 * int(np.asarray(mask).sum(dtype=np.int64)):
             return masked
         return mask
 
@@ -241,8 +251,19 @@ class HexSampler:
 
     def labelled(self, x: float, y: float, pad: float = 1.0) -> bool:
         """True if picture point (x, y) lies under a name or marker (within ``pad`` picture pixels)."""
+        if not self.labels:
+            return False
         x, y, pad = x / self.k, y / self.k, pad / self.k
-        return bool(self.labels_near((x - pad, y - pad, x + pad, y + pad)))
+        # (labels_near's search, stopping at the first box met: called for many points a picture)
+        x0, y0, x1, y1 = x - pad, y - pad, x + pad, y + pad
+        labels, cell = self.labels, self._cell
+        for i in range(int(x0 // cell), int(x1 // cell) + 1):
+            for j in range(int(y0 // cell), int(y1 // cell) + 1):
+                for n in self._buckets.get((i, j), ()):
+                    lx0, ly0, lx1, ly1 = labels[n]
+                    if lx0 <= x1 and lx1 >= x0 and ly0 <= y1 and ly1 >= y0:
+                        return True
+        return False
 
     def _at(self, x: float, y: float) -> tuple[float, float]:
         """A picture point at the working scale."""
