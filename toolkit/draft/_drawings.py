@@ -130,7 +130,7 @@ class Drawings:
             swatch.hexes[hex] = HexTerrain(base, feats)
             placed.append((hex, feats))
         rendered = render_map(swatch, dpi=100, theme=self.theme)
-        sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, self.map.hex_ids)
+        sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, self.map.hex_ids, sparse=True)
         self.r = sampler.r
         m = self.margin + self.slack
         pad = m + _pad(sampler.size)
@@ -139,7 +139,7 @@ class Drawings:
             box = sampler.box(hex)
             if box is not None:
                 raw = sampler.image.crop((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
-                soft = sampler.soft.crop((box[0] - m, box[1] - m, box[2] + m, box[3] + m))
+                soft = sampler.softened((box[0] - m, box[1] - m, box[2] + m, box[3] + m))
                 out.append((feats, soft, _grain(sampler, box, sampler.disc_mask(hex, box)), raw))
         return out
 

@@ -128,7 +128,9 @@ def colour_distance(a, b) -> float:
 class HexSampler:
     """Samples one RGB picture with a layout (anything with ``center``, ``size``, ``grid``)."""
 
-    def __init__(self, image: Image.Image, layout, hex_ids: str = "top", labels=()) -> None:
+    def __init__(self, image: Image.Image, layout, hex_ids: str = "top", labels=(), sparse: bool = False) -> None:
+        """``sparse``: only some hexes of the picture will be read (a palette's drawings, one hex
+        in four or six): the picture is then softened box by box as they are read, not whole."""
         image = image.convert("RGB") if image.mode != "RGB" else image
         self.layout = layout
         # big hexes are read on a reduced copy (a box filter: what a coarser scan would give)
@@ -151,16 +153,60 @@ class HexSampler:
         self.pixels = self.image.load()
         # every picture (and every palette drawing) is softened the same way before its looks are
         # taken: a scan's own blur then changes little
-        self.soft = self.image.filter(ImageFilter.GaussianBlur(max(1.0, SOFTEN * self.size)))
+        self._blur = ImageFilter.GaussianBlur(max(1.0, SOFTEN * self.size))
+        # how far the blur reaches (pillow's: three box passes, a running sum of whole numbers, so
+        # a box softened with this margin round it has the pixels of the whole picture softened)
+        self._reach = 3 * (int(self._blur.radius) + 2)
+        self._soft_image: Image.Image | None = None
+        self._soft_boxes: dict = {}
+        if not sparse:
+            self._soften_whole()
         # the grain is read on the unsoftened picture (a hatching's fine lines stay): how much
         # each pixel differs from its neighbour one step away, per step (one band per step). Not
         # blurred: a blurred scan's hatching would then read too faint beside the palette's
         grey = self.image.convert("L")
         self.grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
                                           for dx, dy in GRAIN_STEPS])
-        # (the same as arrays, for the looks)
-        self._soft = np.asarray(self.soft)
+        # (as an array, for the looks)
         self._grain = np.asarray(self.grain)
+
+    @property
+    def soft(self) -> Image.Image:
+        """The picture softened (a Gaussian blur of :data:`SOFTEN`), made at first use."""
+        if self._soft_image is None:
+            self._soften_whole()
+        return self._soft_image
+
+    def _soften_whole(self) -> None:
+        self._soft_image = self.image.filter(self._blur)
+        self._soft = np.asarray(self._soft_image)
+        self._soft_boxes.clear()
+
+    def softened(self, box) -> Image.Image:
+        """``soft.crop(box)``; where the picture is softened box by box (``sparse``), only this box is."""
+        if self._soft_image is not None or not self._inside(box):
+            return self.soft.crop(box)
+        return Image.fromarray(self._soft_at(box), "RGB")
+
+    def _inside(self, box) -> bool:
+        w, h = self.image.size
+        return 0 <= box[0] <= box[2] <= w and 0 <= box[1] <= box[3] <= h
+
+    def _soft_at(self, box) -> np.ndarray:
+        """The softened picture in ``box`` (wholly on the picture) as an array."""
+        x0, y0, x1, y1 = box
+        if self._soft_image is not None:
+            return self._soft[y0:y1, x0:x1]
+        known = self._soft_boxes.get(box)
+        if known is None:
+            # the box and a margin the blur's reach wide (short of the picture's edges, where the
+            # blur repeats the edge pixels alike), softened; then the box cut out of it
+            w, h = self.image.size
+            m = self._reach
+            wide = (max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m))
+            part = np.asarray(self.image.crop(wide).filter(self._blur))
+            known = self._soft_boxes[box] = part[y0 - wide[1]:y1 - wide[1], x0 - wide[0]:x1 - wide[0]]
+        return known
 
     def _mask(self, region: str, towards: tuple[tuple[float, float], ...]) -> Image.Image:
         r = self.r
@@ -194,7 +240,7 @@ class HexSampler:
         mask = self._unlabelled(mask, box)
         # (the centre's grain is not used: see palette._overlay_vector)
         x0, y0, x1, y1 = box
-        return _look_of(self._soft[y0:y1, x0:x1], np.asarray(mask) != 0,
+        return _look_of(self._soft_at(box), np.asarray(mask) != 0,
                         self._grain[y0:y1, x0:x1] if region == "ring" else None)
 
     def box(self, hex: Hex) -> tuple[int, int, int, int] | None:
