@@ -40,7 +40,7 @@ def _nearest(v, candidates, prefer=None) -> tuple[object, float, float, object]:
     """
     best: dict = {}
     for label, ex in candidates:
-        d = math.sqrt(sum((a - b) ** 2 for a, b in zip(v, ex)))
+        d = math.sqrt(sum([(a - b) ** 2 for a, b in zip(v, ex)]))
         if prefer is not None and label != prefer:
             d = d * 1.1 + 2.0
         if d < best.get(label, math.inf):

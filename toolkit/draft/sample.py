@@ -122,6 +122,8 @@ def _look_of(pixels: np.ndarray, inside: np.ndarray, grain: np.ndarray | None = 
 
 
 def colour_distance(a, b) -> float:
+    if len(a) == 3 and len(b) == 3:  # (a colour: the same sum, without a generator's cost)
+        return math.sqrt(sum(((a[0] - b[0]) ** 2, (a[1] - b[1]) ** 2, (a[2] - b[2]) ** 2)))
     return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
 
 
@@ -151,6 +153,7 @@ class HexSampler:
                 for j in range(int(y0 // self._cell), int(y1 // self._cell) + 1):
                     self._buckets.setdefault((i, j), []).append(n)
         self.pixels = self.image.load()
+        self._width, self._height = self.image.size
         # every picture (and every palette drawing) is softened the same way before its looks are
         # taken: a scan's own blur then changes little
         self._blur = ImageFilter.GaussianBlur(max(1.0, SOFTEN * self.size))
@@ -317,8 +320,7 @@ class HexSampler:
 
     def pixel(self, x: float, y: float):
         xi, yi = int(round(x)), int(round(y))
-        w, h = self.image.size
-        if 0 <= xi < w and 0 <= yi < h:
+        if 0 <= xi < self._width and 0 <= yi < self._height:
             return self.pixels[xi, yi]
         return None
 
