@@ -24,10 +24,11 @@ settings.register_profile("hexforge", database=None, deadline=None)
 settings.load_profile("hexforge")
 
 # a test process holds far more than a command does (every game, board and drawing its tests
-# cached): at the default thresholds (700, 10, 10) the garbage collector went through all of it
-# every few seconds, a third of the CPU time of tests/referee. Collected less often, the cycles
-# the tests leave are still freed
-gc.set_threshold(10_000, 10, 10)
+# cached: about a million objects): at the default thresholds (700, 10, 10) the garbage collector
+# went through all of it every few seconds, a third of the CPU time of tests/referee and
+# tests/rulesets. Collected less often (the young every 10,000 allocations, the whole heap a
+# tenth as often as by default), the cycles the tests leave are still freed
+gc.set_threshold(10_000, 10, 100)
 
 
 def pytest_addoption(parser):
