@@ -6,12 +6,12 @@ from __future__ import annotations
 import itertools
 import math
 
-from PIL import Image, ImageStat
+from PIL import Image
 
 from ..hexes import Grid, Hex
 from ._cast import clip_image
 from ._signs import REACH, SignFinder
-from .sample import DISC, SOFTEN, WORK_SIZE, HexSampler
+from .sample import DISC, SOFTEN, WORK_SIZE, HexSampler, masked_mean
 
 #: Overlays drawn together on one hex, at most (White Death's city hexes carry four).
 MOST_OVERLAYS = 4
@@ -152,5 +152,5 @@ def _pad(size: float) -> int:
 def _grain(sampler: HexSampler, box, mask) -> tuple[float, float]:
     """The hex's grain (see :class:`~toolkit.draft.sample.Look`): a hatching's angle, which the
     softened picture compared pixel by pixel no longer shows."""
-    across, down, diagonal, anti = ImageStat.Stat(sampler.grain.crop(box), mask).mean
+    across, down, diagonal, anti = masked_mean(sampler.grain.crop(box), mask)
     return across - down, diagonal - anti

@@ -18,7 +18,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from ..hexes import Hex
 
-__all__ = ["Look", "HexSampler", "colour_distance"]
+__all__ = ["Look", "HexSampler", "colour_distance", "masked_mean"]
 
 #: Ring radii, the centre disc and the id band, as fractions of the hex size (flat-to-flat).
 DISC = 0.36
@@ -119,6 +119,16 @@ def _look_of(pixels: np.ndarray, inside: np.ndarray, grain: np.ndarray | None = 
     count = len(near)
     mode = tuple(int(v) / count for v in near.sum(axis=0)) if count else tuple(first)
     return Look(mode, max(n, count) / total, median, spread, g)
+
+
+def masked_mean(image: Image.Image, mask: Image.Image) -> list[float]:
+    """The mean of each band of ``image`` where ``mask`` is set (0 over no pixels): pillow's
+    ``ImageStat.Stat(image, mask).mean`` (a whole-number sum divided once), counted on arrays."""
+    pixels = np.asarray(image)
+    chosen = pixels[np.asarray(mask) != 0]
+    n = len(chosen)
+    sums = chosen.sum(axis=0, dtype=np.int64)
+    return [int(v) / n if n else 0 for v in (sums.reshape(-1) if pixels.ndim == 3 else (sums,))]
 
 
 def colour_distance(a, b) -> float:
