@@ -81,19 +81,26 @@ class NameLayer:
         # measured at one size: the same box at every dpi
         with_symbol = [n for n, sprites in self.sprites.items() if sprites]
         sym_hexes = [self.hexes[n] for n in with_symbol]
-        sym_boxes = np.zeros((len(with_symbol), 4))
-        reach: dict[tuple, np.ndarray] = {}
-        for row, h in enumerate(sym_hexes):
-            cell = self.m.hexes[h]
+        reach: dict[tuple, int] = {}   # per terrain and features: its row of boxes
+        boxes_by_codes: list = []
+        rows = []
+        cells = self.m.hexes
+        for h in sym_hexes:
+            cell = cells[h]
             codes = (cell.terrain, *cell.features)
-            if codes not in reach:
+            row = reach.get(codes)
+            if row is None:
                 boxes_of = [symbol_reach(self.style_of(c), self.grid.flat, self.symbol_shift)
                             for c in self._signs_apart(codes)[0]]
                 boxes_of = np.asarray([b for b in boxes_of if b is not None], dtype=float).reshape(-1, 4)
-                reach[codes] = (np.concatenate([boxes_of[:, :2].min(axis=0), boxes_of[:, 2:].max(axis=0)])
-                                if len(boxes_of) else np.zeros(4))
-            cx, cy = self.centres[h]
-            sym_boxes[row] = reach[codes] * unit + (cx * k, cy * k, cx * k, cy * k)
+                row = reach[codes] = len(boxes_by_codes)
+                boxes_by_codes.append(np.concatenate([boxes_of[:, :2].min(axis=0), boxes_of[:, 2:].max(axis=0)])
+                                      if len(boxes_of) else np.zeros(4))
+            rows.append(row)
+        # each hex's box in the frame, all at once (the same arithmetic, hex by hex the same numbers)
+        at = self.centre_array[with_symbol].reshape(-1, 2) * k
+        sym_boxes = (np.asarray(boxes_by_codes, dtype=float).reshape(-1, 4)[rows] * unit
+                     + np.column_stack([at, at]) if rows else np.zeros((0, 4)))
         sym_index = Boxes(sym_boxes)
         segments, widths, wet, along_sides = self._name_obstacles(k)
         half_w = widths / 2

@@ -490,19 +490,20 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
         if w > 2:
             # discs as _dot draws them, inline (a map draws thousands)
             ellipse, lo, span = core.draw_ellipse, w // 2, w - 1
-            if joints:
-                # only the joints near this crop (a long piece crosses several)
-                W, H = crop.size
-                for i in joints:
-                    x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
-                    if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
-                        ellipse((x, y, x + span, y + span), c, 1)
+            # only the joints and ends near this crop (a long piece crosses several)
+            W, H = crop.size
+            for i in joints:
+                x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
+                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                    ellipse((x, y, x + span, y + span), c, 1)
             if round_ends[0]:
                 x, y = flat[0] - lo, flat[1] - lo
-                ellipse((x, y, x + span, y + span), c, 1)
+                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                    ellipse((x, y, x + span, y + span), c, 1)
             if round_ends[1]:
                 x, y = flat[-2] - lo, flat[-1] - lo
-                ellipse((x, y, x + span, y + span), c, 1)
+                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                    ellipse((x, y, x + span, y + span), c, 1)
     elif kind == "segments":
         _, points, c, w = op
         flat = list(map(_sub, points, shift if len(points) <= len(shift) else (X0, Y0) * (len(points) // 2)))
