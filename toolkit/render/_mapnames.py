@@ -121,6 +121,8 @@ class NameLayer:
             best = None   # ((hidden area, cost, rank), hex, spot, shrink, frame box, hides a symbol, lines' ink)
             free = False   # a spot that hides nothing and covers no line was found
             shrink_cost = 0.0   # what a smaller name costs (see SHRINK_COST)
+            # the built-up hexes that are the town's own (the symbols a settlement's name may cover)
+            own = self._built_up(run_hexes) if place.kind in self.SETTLEMENTS else None
             for shrink in (1.0, 0.88, 0.76):
                 hw = max(1, round(unit * style.get("halo_width", 0.022) * shrink))
                 ex0, ey0, ex1, ey1 = _extent(place.name, unit * scale * shrink, bold, family, "mm", hw)
@@ -138,9 +140,8 @@ class NameLayer:
                     water = segs[wet[lines]]
                     sided = along_sides[lines]
                     side_water, side_ws, side_sbs = segs[sided], ws[sided], sbs[sided]
-                    own = self._built_up(run_hexes)
                     symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
-                        if place.kind in self.SETTLEMENTS else []
+                        if own is not None else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
                         rect = (x + ex0, y + ey0, x + ex1, y + ey1)
@@ -281,7 +282,8 @@ class NameLayer:
         that name no place of their own as great: the town whose name may lie over them
         (Velikiye Luki is drawn over eight hexes, one named a city, one its Citadel)."""
         rank = {"city": 3, "town": 2, "village": 1}
-        mine = max((rank.get(p.kind, 0) for p in self.m.places if p.hex in set(hexes)), default=0)
+        mine_hexes = set(hexes)
+        mine = max((rank.get(p.kind, 0) for p in self.m.places if p.hex in mine_hexes), default=0)
         # a lesser place inside the town (Velikiye Luki's Citadel) is the town's too
         named = {place.hex for place in self.m.places if rank.get(place.kind, 0) >= mine}
         out, todo = set(hexes), list(hexes)
