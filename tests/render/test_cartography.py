@@ -321,7 +321,13 @@ def test_a_road_and_a_railway_crossing_one_hexside_at_an_angle_share_a_bridge():
     road = Line("road", tuple(Hex(c, 4) for c in range(2, 11)))
     rail = Line("rail", (*grid.line(Hex(2, 7), Hex(6, 4))[:-1], Hex(6, 4), Hex(7, 4), *grid.line(Hex(7, 4), Hex(11, 1))[1:]))
     image = render_map(_map([road, rail], {side: [HexsideFeature(side, "river")]}), dpi=150)
-    assert len(image.scene.bridge_decks) == 2
+    # the railway runs beside the road over the step they share (it crosses the road where
+    # they part the more steeply): one bridge holds both, or two joined ones
+    decks = [Polygon(d) for d in image.scene.bridge_decks]
+    assert len(decks) in (1, 2)
+    segment = LineString(image.layout.hexside_segment(side))
+    for _, pts in image.scene.line_paths:
+        assert unary_union(decks).contains(LineString(pts).intersection(segment))
     assert _wings_on_other_bridges(image.scene) == []
     assert len(image.scene.bridge_wings) == 2   # the outer wing of each
 
@@ -876,7 +882,9 @@ def test_a_road_or_railway_crossing_a_river_drawn_as_a_line_crosses_on_a_bridge(
     for dpi in (100, 150, 300):
         image = render_map(m, dpi=dpi)
         assert _watercourse_crossings_off_bridges(image) == []
-        assert len(image.scene.bridge_decks) == 2   # the road's and the railway's
+        # the road's and the railway's (one, wide enough for both, where the railway runs
+        # beside the road over the creek)
+        assert len(image.scene.bridge_decks) in (1, 2)
         (_, water), _, (_, beside), _ = image.scene.line_paths   # drawn water first, then roads, rail
         # the road along the creek runs beside it, their drawn widths apart
         layout = image.layout
@@ -1096,7 +1104,10 @@ def test_mischurin_rogs_main_bridge_road_runs_smoothly_onto_and_off_the_bridge()
               if Point(pts[0]).distance(a) < scene.size / 2 and Point(pts[-1]).distance(b) < scene.size / 2]
     climb, turn = _climb_and_turn(pts)
     assert climb < 0.025 * scene.size and turn < 4.0, (climb, turn)   # was 0.055 of a hex, 8.5 degrees
-    assert _through_every_hex(image, pts, hexes) == []
+    # it goes on from the road that ends in 3947 (drawn as one course, the corner rounded in
+    # the hex): it starts inside 3947, then runs through every hex
+    assert Polygon(image.layout.corners(hexes[0])).buffer(-0.05 * scene.size).contains(Point(pts[0]))
+    assert _through_every_hex(image, pts, hexes[1:]) == []
     # on one bridge from bank to bank
     water = unary_union([Polygon(rings[0], rings[1:]) for _, rings, _ in scene.bodies])
     wet = LineString(pts).intersection(water)

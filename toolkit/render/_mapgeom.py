@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "Boxes", "chains", "crossing", "join_ends", "lake_body", "line_cover", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "Boxes", "chains", "crossing", "join_ends", "lake_body", "line_class", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -209,7 +209,7 @@ def join_ends(paths, centres=None):
         pts = [tuple(p) for p in pts]
         for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
             # roads join roads and railways railways (a railway drawn beside a road is no
-            # place for a road to end)
+            # place for a road to end, a river no place for either)
             j = next((j for j, hexes in enumerate(inner) if j != i and end in hexes
                       and _rail(paths[j][0]) == _rail(style)), None)
             if j is not None:
@@ -224,8 +224,14 @@ def join_ends(paths, centres=None):
     return out
 
 
-def _rail(style) -> bool:
-    return getattr(style, "key", None) == "rail"
+def line_class(key: str) -> str:
+    """Lines that meet and join each other: rivers drawn as lines, railways, and roads of
+    every kind (a road never ends on a river, nor on a railway beside it)."""
+    return {"watercourse": "water", "rail": "rail"}.get(key, "road")
+
+
+def _rail(style) -> str:
+    return line_class(getattr(style, "key", None))
 
 
 def _spacing(line, centres) -> float:
