@@ -347,6 +347,7 @@ class _Planner:
             base_of.append(min(found, key=lambda rc: rc[0])[1] if found else None)
         out = []
         k = 0
+        before = None   # where the stretch before ended: (its last hex, the point there)
         while k < len(base_of):
             base = base_of[k]
             if base is None:
@@ -357,11 +358,13 @@ class _Planner:
                 k1 += 1
             offset = (half_extent(course.style) + half_extent(base.style) + GAP) * self.size
             where = self._where(base, hs, k, k1 + 1)
-            sign = self._side(base, hs, pts, k, k1 + 1, offset, where, course.style)
+            prefer = before[1] if before is not None and before[0] == k else None
+            sign = self._side(base, hs, pts, k, k1 + 1, offset, where, course.style, prefer)
             for j in range(k, k1 + 2):
                 at, normal = self._frame(base, where[j])
                 pts[j] = (at[0] + normal[0] * sign * offset, at[1] + normal[1] * sign * offset)
             out.append(((k, k1 + 1), base, sign, offset, where))
+            before = (k1 + 1, pts[k1 + 1])
             k = k1 + 1
         # a stretch's end moved beside its base: the points next to it see where it went
         return out
@@ -392,11 +395,17 @@ class _Planner:
         n = math.hypot(tx, ty) or 1.0
         return at, (-ty / n, tx / n)
 
-    def _side(self, base, hs, pts, k0, k1, offset, where, style) -> float:
+    def _side(self, base, hs, pts, k0, k1, offset, where, style, prefer=None) -> float:
         """Which side of the base a stretch from hex ``k0`` to ``k1`` runs: where the line goes
         on from its ends, away from the base (one that comes from one side and goes on to the
         other keeps the side it leaves the base by less steeply: it crosses the base where
-        they part at the steeper angle); else the side clear of the ids."""
+        they part at the steeper angle); else the side clear of the ids. A stretch that goes on
+        from one along another base keeps its side (``prefer``: where that one left the line):
+        a line crosses its bases where they part from it, not where one ends and the next
+        begins (it would jump across there)."""
+        if prefer is not None:
+            at, normal = self._frame(base, where[k0])
+            return 1.0 if (prefer[0] - at[0]) * normal[0] + (prefer[1] - at[1]) * normal[1] >= 0 else -1.0
         votes = []
         for k, nxt in ((k0, k0 - 1), (k1, k1 + 1)):
             if not 0 <= nxt < len(hs):
