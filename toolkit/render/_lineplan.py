@@ -37,7 +37,9 @@ RANK = {"watercourse": 0, "road": 1, "secondary": 2, "track": 3, "rail": 4}
 #: Turns (degrees, between one step's direction and the next) beyond this are rounded.
 ROUND_FROM = 75.0
 #: How far along each arm (hex sizes) a turn of 120 degrees is cut.
-ROUND_CUT = 0.3
+ROUND_CUT = 0.35
+#: How far (a fraction) a hairpin's two cut points move back toward the turn's point.
+ROUND_BACK = 0.6
 #: Ink-free room (hex sizes) between two lines drawn beside each other.
 GAP = 0.03
 #: Ink-free room (hex sizes) between a line and a hex id's box.
@@ -68,10 +70,10 @@ def plan_lines(items, centres, flat: bool, radius: float, size: float, keepout=N
     ``keepout`` (hex -> pixel box or None): where a hex's id goes; points keep clear of it."""
     hexes = _trimmed([list(h) for _, h in items], [line_class(s.key) for s, _ in items])
     styles = [s for s, _ in items]
-    ctrl = [straighten(flat, [centres[h] for h in hs], radius) for hs in hexes]
-    courses = _courses(styles, hexes, ctrl, centres)
+    courses = _courses(styles, hexes, centres, flat, radius)
     planner = _Planner(styles, hexes, centres, size, keepout, samples)
     planner.arms = _arms(courses, centres)
+    planner.normals = _normals(flat)
     # rivers first (the others keep off them), then roads, the lesser roads, railways
     order = sorted(range(len(courses)), key=lambda n: RANK.get(courses[n].style.key, 1))
     for n in order:
@@ -121,7 +123,7 @@ def _trimmed(hexes: list[list], classes: list[str]) -> list[list]:
     return out
 
 
-def _courses(styles, hexes, ctrl, centres) -> list[_Course]:
+def _courses(styles, hexes, centres, flat, radius) -> list[_Course]:
     """Lines joined where exactly two of a class end in a hex no line of the class passes."""
     classes = [line_class(s.key) for s in styles]
     inner = {(classes[n], h) for n, hs in enumerate(hexes) for h in hs[1:-1]}
@@ -135,8 +137,6 @@ def _courses(styles, hexes, ctrl, centres) -> list[_Course]:
     for key, found in ends.items():
         if len(found) == 2 and key not in inner and found[0][0] != found[1][0]:
             (a, ea), (b, eb) = found
-            if styles[a].key != styles[b].key:
-                continue
             near_a = hexes[a][1] if ea == 0 else hexes[a][-2]
             near_b = hexes[b][1] if eb == 0 else hexes[b][-2]
             if near_a == near_b:   # both leave by one step: not a course through the hex
@@ -167,18 +167,17 @@ def _courses(styles, hexes, ctrl, centres) -> list[_Course]:
         course = _Course(parts, styles[first])
         for k, (line, r) in enumerate(parts):
             hs = hexes[line][::-1] if r else hexes[line]
-            pts = ctrl[line][::-1] if r else ctrl[line]
-            if k == 0:
-                course.hexes, course.pts = list(hs), list(pts)
-                continue
-            # the junction: where one of the two moved off the hex centre ends, else the centre
-            c, mine = centres[hs[0]], pts[0]
-            here = course.pts[-1]
-            course.pts[-1] = here if math.dist(here, c) > 0.5 else mine
-            course.hexes += hs[1:]
-            course.pts += list(pts[1:])
+            course.hexes += hs if k == 0 else hs[1:]
+        # a row straightened along the whole course: where it turns at the junction is seen
+        course.pts = straighten(flat, [centres[h] for h in course.hexes], radius)
         courses.append(course)
     return courses
+
+
+def _normals(flat: bool) -> list:
+    """Unit vectors from a hex's centre toward its six neighbours' (its sides' normals)."""
+    start = 30.0 if flat else 0.0
+    return [(math.cos(math.radians(start + 60 * k)), math.sin(math.radians(start + 60 * k))) for k in range(6)]
 
 
 def _arms(courses, centres) -> dict:
@@ -221,11 +220,12 @@ class _Planner:
         cls = line_class(key)
         pts = [tuple(p) for p in course.pts]
         hs = course.hexes
+        met = set()
         if cls != "water":
-            self._ends(course, hs, pts, cls)
+            met = self._ends(course, hs, pts, cls)
             for k, h in enumerate(hs):
                 pts[k] = self._clear_of_id(h, pts[k], course.style)
-        beside = self._beside(course, hs, pts) if key != "watercourse" else []
+        beside = self._beside(course, hs, pts, met) if key != "watercourse" else []
         kept = {k for (k0, k1), *_ in beside for k in range(k0, k1 + 1)}
         ctrl, marks, cut = self._rounded(hs, pts, kept, course.style) if cls != "water" \
             else (pts, list(range(len(pts))), ())
@@ -234,12 +234,20 @@ class _Planner:
         course.marks = marks = [round(m * s) for m in marks]
         for (k0, k1), base, sign, offset, where in beside:   # along the base's own curve, offset
             for k in range(k0, k1):
-                piece = self._offset_step(base, where[k], where[k + 1], sign, offset)
-                drawn = np.concatenate([drawn[:marks[k]], _resampled(piece, marks[k + 1] - marks[k] + 1),
-                                        drawn[marks[k + 1] + 1:]])
-            for k in (k0, k1):   # where it leaves the base, no kink
-                if 0 < k < len(hs) - 1:
-                    drawn = _eased(drawn, marks[k], s // 2)
+                piece = _resampled(self._offset_step(base, where[k], where[k + 1], sign, offset),
+                                   marks[k + 1] - marks[k] + 1)
+                # an end on another line of its kind: from there over to beside the base
+                if k in met:
+                    piece = _blended(piece, pts[k], 0)
+                if k + 1 in met:
+                    piece = _blended(piece, pts[k + 1], -1)
+                drawn = np.concatenate([drawn[:marks[k]], piece, drawn[marks[k + 1] + 1:]])
+            # where it comes to the base and leaves it, no kink: eased on its own side (along
+            # the base it keeps its distance)
+            if 0 < k0 and k0 not in met:
+                drawn = _eased(drawn, marks[k0] - s // 2, marks[k0])
+            if k1 < len(hs) - 1 and k1 not in met:
+                drawn = _eased(drawn, marks[k1], marks[k1] + s // 2)
         course.drawn = drawn
         rank = RANK.get(key, 1)
         for k, h in enumerate(hs):
@@ -271,9 +279,15 @@ class _Planner:
                 marks.append(len(ctrl) - 1.0)
                 continue
             along = ROUND_CUT * self.size * min(1.0, (turn - 60.0) / 60.0)
-            fa, fc = min(0.4, along / lu), min(0.4, along / lv)
-            p_in = (b[0] - u[0] * fa, b[1] - u[1] * fa)
-            p_out = (b[0] + v[0] * fc, b[1] + v[1] * fc)
+            # on each arm, not beyond 0.4 of it nor out of the hex
+            fa = min(0.4, along / lu, self._inside(hs[k], b, (-u[0] / lu, -u[1] / lu)) / lu)
+            fc = min(0.4, along / lv, self._inside(hs[k], b, (v[0] / lv, v[1] / lv)) / lv)
+            # the two points moved back toward the corner's own point: the turn rounds about
+            # the hex's middle, not up against the hexside between the arms (and its id)
+            back = ROUND_BACK * min(1.0, max(0.0, (turn - 90.0) / 30.0))   # hairpins only
+            bx, by = back * (u[0] * fa - v[0] * fc) / 2, back * (u[1] * fa - v[1] * fc) / 2
+            p_in = (b[0] - u[0] * fa + bx, b[1] - u[1] * fa + by)
+            p_out = (b[0] + v[0] * fc + bx, b[1] + v[1] * fc + by)
             ctrl += [self._clear_of_id(hs[k], p_in, style), self._clear_of_id(hs[k], p_out, style)]
             cut += [len(ctrl) - 2, len(ctrl) - 1]
             marks.append(len(ctrl) - 1.5)
@@ -281,9 +295,22 @@ class _Planner:
         marks.append(len(ctrl) - 1.0)
         return ctrl, marks, cut
 
-    def _ends(self, course, hs, pts, cls) -> None:
+    def _inside(self, h, p, d) -> float:
+        """How far from ``p`` along the unit direction ``d`` the line stays a tenth of a hex
+        inside hex ``h`` (its sides face its neighbours' centres, half a hex out)."""
+        cx, cy = self.centres[h]
+        room = math.inf
+        for n in self.normals:
+            along = d[0] * n[0] + d[1] * n[1]
+            if along > 1e-9:
+                room = min(room, (self.size * 0.4 - ((p[0] - cx) * n[0] + (p[1] - cy) * n[1])) / along)
+        return max(0.0, room)
+
+    def _ends(self, course, hs, pts, cls) -> set:
         """An end in a hex another placed line of its class passes goes onto that line's
-        curve; an end by a river drawn as a line goes onto its own bank."""
+        curve (returned: the numbers of those ends); an end by a river drawn as a line goes
+        onto its own bank."""
+        met = set()
         for k, toward in ((0, 1), (len(hs) - 1, len(hs) - 2)):
             h = hs[k]
             others = [c for c in self.passing.get((cls, h), ()) if c is not course]
@@ -292,6 +319,7 @@ class _Planner:
                 curve = LineString(others[0].drawn)
                 at = curve.interpolate(curve.project(Point(c)))
                 pts[k] = (at.x, at.y)
+                met.add(k)
                 continue
             water = [w for w in self.placed if w.style.key == "watercourse"]
             if not water:
@@ -303,6 +331,7 @@ class _Planner:
                                              water, course.style)
                 continue
             pts[k] = self._off_water(pts[k], pts[toward], water, course.style)
+        return met
 
     def _off_water(self, p, toward, water, style):
         """``p`` moved toward ``toward`` until clear of the drawn rivers near it."""
@@ -337,9 +366,11 @@ class _Planner:
             return (p[0], y0 - room)
         return p
 
-    def _beside(self, course, hs, pts) -> list:
+    def _beside(self, course, hs, pts, met=()) -> list:
         """The stretches of ``course`` along a placed line of lower rank: its points moved
-        beside that line's curve; returns (steps k0..k1, base, side, offset) per stretch."""
+        beside that line's curve (but an end on another line of its kind, ``met``: it runs
+        from there to beside the base); returns (steps k0..k1, base, side, offset, where)
+        per stretch, the steps to draw along the base's curve."""
         rank = RANK.get(course.style.key, 1)
         base_of = []
         for k in range(len(hs) - 1):
@@ -361,6 +392,8 @@ class _Planner:
             prefer = before[1] if before is not None and before[0] == k else None
             sign = self._side(base, hs, pts, k, k1 + 1, offset, where, course.style, prefer)
             for j in range(k, k1 + 2):
+                if j in met:
+                    continue
                 at, normal = self._frame(base, where[j])
                 pts[j] = (at[0] + normal[0] * sign * offset, at[1] + normal[1] * sign * offset)
             out.append(((k, k1 + 1), base, sign, offset, where))
@@ -397,39 +430,38 @@ class _Planner:
 
     def _side(self, base, hs, pts, k0, k1, offset, where, style, prefer=None) -> float:
         """Which side of the base a stretch from hex ``k0`` to ``k1`` runs: where the line goes
-        on from its ends, away from the base (one that comes from one side and goes on to the
-        other keeps the side it leaves the base by less steeply: it crosses the base where
-        they part at the steeper angle); else the side clear of the ids. A stretch that goes on
-        from one along another base keeps its side (``prefer``: where that one left the line):
-        a line crosses its bases where they part from it, not where one ends and the next
-        begins (it would jump across there)."""
+        on from its ends, away from the base (not at an end of the base: the line goes round
+        it; one that comes from one side and goes on to the other keeps the side it leaves
+        the base by less steeply, crossing it where they part at the steeper angle), but the
+        other side if only that one keeps clear of the ids; with nothing to go by, the side
+        clear of the ids. A stretch that goes on from one along another base keeps its side
+        (``prefer``: where that one left the line): a line crosses its bases where they part
+        from it, not where one ends and the next begins (it would jump across there)."""
         if prefer is not None:
             at, normal = self._frame(base, where[k0])
             return 1.0 if (prefer[0] - at[0]) * normal[0] + (prefer[1] - at[1]) * normal[1] >= 0 else -1.0
         votes = []
         for k, nxt in ((k0, k0 - 1), (k1, k1 + 1)):
-            if not 0 <= nxt < len(hs):
+            if not 0 <= nxt < len(hs) or where[k] in (0, len(base.hexes) - 1):
                 continue
             at, normal = self._frame(base, where[k])
             vx, vy = pts[nxt][0] - at[0], pts[nxt][1] - at[1]
             d = math.hypot(vx, vy) or 1.0
-            vote = (vx * normal[0] + vy * normal[1]) / d
-            votes.append((k, vote))
-        strong = [(k, v) for k, v in votes if abs(v) > 0.3]
-        if len(strong) == 2 and (strong[0][1] > 0) != (strong[1][1] > 0):
-            weaker = min(strong, key=lambda kv: abs(kv[1]))[1]
-            return 1.0 if weaker > 0 else -1.0
-        vote = sum(v for _, v in votes)
-        if abs(vote) > 0.2:
-            return 1.0 if vote > 0 else -1.0
-        # no side to go on toward: the side whose points touch fewer ids (else the left)
-        touch = {1.0: 0, -1.0: 0}
+            votes.append((vx * normal[0] + vy * normal[1]) / d)
+        touch = {1.0: 0, -1.0: 0}   # per side, how many of its points an id pushes
         for sign in touch:
             for k in range(k0, k1 + 1):
                 at, normal = self._frame(base, where[k])
                 p = (at[0] + normal[0] * sign * offset, at[1] + normal[1] * sign * offset)
                 touch[sign] += self._clear_of_id(hs[k], p, style) != p
-        return 1.0 if touch[1.0] <= touch[-1.0] else -1.0
+        strong = [v for v in votes if abs(v) > 0.3]
+        if len(strong) == 2 and (strong[0] > 0) != (strong[1] > 0):
+            side = 1.0 if min(strong, key=abs) > 0 else -1.0
+        elif abs(sum(votes)) > 0.2:
+            side = 1.0 if sum(votes) > 0 else -1.0
+        else:
+            return 1.0 if touch[1.0] <= touch[-1.0] else -1.0
+        return -side if touch[side] and not touch[-side] else side
 
     def _offset_step(self, base, ka, kb, sign, offset) -> np.ndarray:
         """The base's curve from its ``ka``-th hex to its ``kb``-th (one step), ``offset`` to
@@ -444,16 +476,28 @@ class _Planner:
         return piece if base.marks[kb] > base.marks[ka] else piece[::-1]
 
 
-def _eased(pts: np.ndarray, at: int, reach: int, rounds: int = 12) -> np.ndarray:
-    """``pts`` with the points within ``reach`` of number ``at`` smoothed (each moved toward
-    its neighbours' middle, ``rounds`` times; the points outside stay)."""
-    lo, hi = max(1, at - reach), min(len(pts) - 2, at + reach)
+def _eased(pts: np.ndarray, first: int, last: int, rounds: int = 12) -> np.ndarray:
+    """``pts`` with the points numbered ``first`` to ``last`` smoothed (each moved toward its
+    neighbours' middle, ``rounds`` times; the points outside stay)."""
+    lo, hi = max(1, first), min(len(pts) - 2, last)
     if hi < lo:
         return pts
     out = np.array(pts, dtype=float)
     for _ in range(rounds):
         out[lo:hi + 1] = (out[lo - 1:hi] + 2 * out[lo:hi + 1] + out[lo + 1:hi + 2]) / 4
     return out
+
+
+def _blended(piece: np.ndarray, at, end: int) -> np.ndarray:
+    """``piece`` with its ``end`` (0 or -1) moved to the point ``at``, the move fading out
+    over the first half of it."""
+    n = len(piece)
+    t = np.linspace(0.0, 1.0, n)
+    weight = np.clip(1.0 - t / 0.5, 0.0, 1.0) ** 2
+    if end == -1:
+        weight = weight[::-1]
+    shift = np.asarray(at, dtype=float) - piece[end]
+    return piece + weight[:, None] * shift
 
 
 def _resampled(pts: np.ndarray, count: int) -> np.ndarray:

@@ -137,6 +137,9 @@ def straighten(flat: bool, pts: list, radius: float) -> list:
     def same(a, b) -> bool:
         return abs(a[0] - b[0]) < tol and abs(a[1] - b[1]) < tol
 
+    def sharp(a, b) -> bool:
+        return a[0] * b[0] + a[1] * b[1] < -0.4 * math.hypot(*a) * math.hypot(*b)
+
     steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
     out = list(pts)
     i = 0
@@ -154,6 +157,13 @@ def straighten(flat: bool, pts: list, radius: float) -> list:
             # gentle bend. One such step is a corner, not a diagonal: the hex moves
             first = i + 1 if i > 1 and same(steps[i - 1], steps[i]) and same(steps[i - 2], steps[i]) else i
             last = j if j + 2 < len(steps) and same(steps[j + 1], steps[j]) and same(steps[j + 2], steps[j]) else j + 1
+            # an end hex where the line comes in or goes on at a sharp turn (120 degrees) stays
+            # on its centre too: moved, the turn would be a quarter hex from the hexside, under
+            # the id of a flat grid's top (Mischurin Rog 1040)
+            if i > 0 and sharp(steps[i - 1], steps[i]):
+                first = max(first, i + 1)
+            if j + 1 < len(steps) and sharp(steps[j], steps[j + 1]):
+                last = min(last, j)
             for k in range(first, last + 1):
                 out[k] = (pts[k][0], mean)
             i = j + 1

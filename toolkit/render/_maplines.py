@@ -16,7 +16,7 @@ from ..game import HexsideType, LineType
 from ..hexes import Hexside
 from ._glyphs import _label_extent
 from ._lineplan import plan_lines
-from ._mapgeom import crossing, join_ends
+from ._mapgeom import Boxes, crossing, join_ends
 from ._raster import dashes, walk
 from .theme import rgb
 
@@ -61,7 +61,7 @@ class LineLayer:
         # joined or kept off rivers and ids, sharp turns rounded; a first or last step another
         # line of its kind draws is left to it
         drawn, marks, hexes = plan_lines([(style, line.hexes) for style, _, line in styled], self.centres, self.grid.flat,
-                                  self.layout.radius, self.size, self._id_keepout(), _SAMPLES)
+                                         self.layout.radius, self.size, self._id_keepout(), _SAMPLES)
         styled = [(style, kind, replace(line, hexes=tuple(hs))) for (style, kind, line), hs in zip(styled, hexes)]
         paths = [(style, pts, line) for (style, _, line), pts in zip(styled, drawn)]
         # bridges under the lines that cross the water, where the drawn line crosses the
@@ -96,6 +96,7 @@ class LineLayer:
         for (style, _), drawn in zip(paths, self.line_arrays):   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
                 canvas.line(drawn, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
+        self._tie_plan: list = []
         for (style, pts), drawn in zip(paths, self.line_arrays):
             w = max(1.0, self.px(style.width))
             if style.dash is not None:
@@ -103,11 +104,32 @@ class LineLayer:
                     canvas.line(dash, style.colour, w)
             else:
                 canvas.line(drawn, style.colour, w)
-            if style.ties:
-                half = self.px(style.ties) / 2
-                canvas.segments([((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
-                                 for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)],
-                                style.colour, max(1.0, w * 0.75))
+            if style.ties:   # drawn once the ids are placed (see ties)
+                self._tie_plan.append((style, pts, w))
+
+    def ties(self, canvas) -> None:
+        """The railways' ties, but those that would touch an id (its knock-out box hides the
+        line there; a tie just outside it reads as a mark on the id): after the ids are
+        placed, with the lines' kind of canvas operation (a name knocks them out too)."""
+        self.line_ties: list = []   # (style, the ties drawn) per railway, for the tests
+        boxes = np.asarray(list(self.id_boxes.values()), dtype=float).reshape(-1, 4)
+        index = Boxes(boxes) if len(boxes) else None
+        for style, pts, w in self._tie_plan:
+            half = self.px(style.ties) / 2
+            ties = [((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
+                    for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)]
+            width = max(1.0, w * 0.75)
+            if index is not None and ties:
+                t = np.asarray(ties, dtype=float).reshape(-1, 4)   # x0, y0, x1, y1
+                room = width / 2 + self.px(0.02)
+                lo = np.minimum(t[:, :2], t[:, 2:]) - room
+                hi = np.maximum(t[:, :2], t[:, 2:]) + room
+                near = boxes[index.within((lo[:, 0].min(), lo[:, 1].min(), hi[:, 0].max(), hi[:, 1].max()))]
+                touch = ((lo[:, None, 0] < near[None, :, 2]) & (hi[:, None, 0] > near[None, :, 0])
+                         & (lo[:, None, 1] < near[None, :, 3]) & (hi[:, None, 1] > near[None, :, 1])).any(axis=1)
+                ties = [tie for tie, hit in zip(ties, touch.tolist()) if not hit]
+            self.line_ties.append((style, ties))
+            canvas.segments(ties, style.colour, width)
 
     def _watercourse_crossings(self, paths, kinds, water_width: dict) -> list[tuple]:
         """Where the drawn roads and railways (that carry bridges) cross the drawn rivers of
