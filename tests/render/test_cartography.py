@@ -1456,3 +1456,13 @@ def test_every_bundled_road_and_railway_crosses_a_river_on_a_bridge(game_id):
     # beside another or not) crosses a river drawn along the hexsides, a deck is under it
     for map_id, image in _bundled_plans(game_id).items():
         assert _river_crossings_off_bridges(image) == [], map_id
+
+
+def test_a_one_step_road_and_a_railway_beside_it_are_drawn():
+    # a road of one step (two hexes) was drawn as its two points: a railway along it looked
+    # for the road's points per hex among them and failed
+    road = Line("road", (Hex(4, 3), Hex(4, 4)))
+    rail = Line("rail", tuple(Hex(4, r) for r in range(1, 8)))
+    image = render_map(_map([road, rail]), dpi=150)
+    (_, a), (_, b) = image.scene.line_paths
+    assert LineString(a).distance(LineString(b)) > (0.055 / 2 + 0.011 + 0.075 / 2) * image.layout.size * 0.9

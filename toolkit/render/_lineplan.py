@@ -517,8 +517,11 @@ def _smooth(points, samples: int, cut=(), unit: float = 1.0) -> list:
     is centripetal (the square root of each span's length in ``unit``s): there the uniform
     curve would loop."""
     pts = np.asarray(points, dtype=float).reshape(-1, 2)
-    if len(pts) < 3:
-        return [tuple(p) for p in pts.tolist()]
+    if len(pts) < 3:   # a point, or a straight step (sampled as a curve's would be)
+        if len(pts) < 2:
+            return [tuple(p) for p in pts.tolist()]
+        u = (np.arange(samples + 1) / samples)[:, None]
+        return [tuple(p) for p in (pts[0] + (pts[1] - pts[0]) * u).tolist()]
     e = np.vstack([2 * pts[0] - pts[1], pts, 2 * pts[-1] - pts[-2]])
     # the knot interval of each pair of neighbours (e's numbering: point i of pts is i + 1)
     span = np.ones(len(e) - 1)
