@@ -242,12 +242,12 @@ class _Planner:
                 if k + 1 in met:
                     piece = _blended(piece, pts[k + 1], -1)
                 drawn = np.concatenate([drawn[:marks[k]], piece, drawn[marks[k + 1] + 1:]])
-            # where it comes to the base and leaves it, no kink: eased on its own side (along
-            # the base it keeps its distance)
-            if 0 < k0 and k0 not in met:
-                drawn = _eased(drawn, marks[k0] - s // 2, marks[k0])
-            if k1 < len(hs) - 1 and k1 not in met:
-                drawn = _eased(drawn, marks[k1], marks[k1] + s // 2)
+            # where it comes to the base and leaves it (not where it goes on beside another),
+            # no kink: joined on its own side (along the base it keeps its distance)
+            if 0 < k0 and k0 not in met and k0 not in {b[0][1] for b in beside}:
+                drawn = _joined(drawn, max(1, marks[k0] - s), marks[k0])
+            if k1 < len(hs) - 1 and k1 not in met and k1 not in {b[0][0] for b in beside}:
+                drawn = _joined(drawn, marks[k1], min(len(drawn) - 2, marks[k1] + s))
         course.drawn = drawn
         rank = RANK.get(key, 1)
         for k, h in enumerate(hs):
@@ -476,15 +476,22 @@ class _Planner:
         return piece if base.marks[kb] > base.marks[ka] else piece[::-1]
 
 
-def _eased(pts: np.ndarray, first: int, last: int, rounds: int = 12) -> np.ndarray:
-    """``pts`` with the points numbered ``first`` to ``last`` smoothed (each moved toward its
-    neighbours' middle, ``rounds`` times; the points outside stay)."""
-    lo, hi = max(1, first), min(len(pts) - 2, last)
-    if hi < lo:
+def _joined(pts: np.ndarray, first: int, last: int) -> np.ndarray:
+    """``pts`` with the points between numbers ``first`` and ``last`` redrawn as a cubic that
+    leaves point ``first`` and reaches point ``last`` in the directions the curve has there
+    (a line coming to, or leaving, the curve of the line it runs beside: no kink)."""
+    if last - first < 2 or first < 1 or last > len(pts) - 2:
         return pts
     out = np.array(pts, dtype=float)
-    for _ in range(rounds):
-        out[lo:hi + 1] = (out[lo - 1:hi] + 2 * out[lo:hi + 1] + out[lo + 1:hi + 2]) / 4
+    p0, p1 = out[first], out[last]
+    chord = np.hypot(*(p1 - p0))
+    m0, m1 = out[first] - out[first - 1], out[last + 1] - out[last]
+    m0 = m0 / (np.hypot(*m0) or 1.0) * chord
+    m1 = m1 / (np.hypot(*m1) or 1.0) * chord
+    t = np.linspace(0.0, 1.0, last - first + 1)[:, None]
+    t2, t3 = t * t, t * t * t
+    out[first:last + 1] = ((2 * t3 - 3 * t2 + 1) * p0 + (t3 - 2 * t2 + t) * m0
+                           + (-2 * t3 + 3 * t2) * p1 + (t3 - t2) * m1)
     return out
 
 
