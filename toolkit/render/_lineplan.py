@@ -68,7 +68,7 @@ def plan_lines(items, centres, flat: bool, radius: float, size: float, keepout=N
     drawn through (a first or last step drawn by another line dropped).
 
     ``keepout`` (hex -> pixel box or None): where a hex's id goes; points keep clear of it."""
-    hexes = _trimmed([list(h) for _, h in items], [line_class(s.key) for s, _ in items])
+    hexes = _trimmed([list(h) for _, h in items], [s.key for s, _ in items])
     styles = [s for s, _ in items]
     courses = _courses(styles, hexes, centres, flat, radius)
     planner = _Planner(styles, hexes, centres, size, keepout, samples)
@@ -94,9 +94,10 @@ def plan_lines(items, centres, flat: bool, radius: float, size: float, keepout=N
 
 
 def _trimmed(hexes: list[list], classes: list[str]) -> list[list]:
-    """Each line without a first or last step that another line of its class runs along and
-    goes on from (two roads leaving a town by one step are one road there): the line then
-    ends where they part, in a hex the other passes through."""
+    """Each line without a first or last step that another line of its kind (``classes``: the
+    style of each) runs along and goes on from (two roads leaving a town by one step are one
+    road there; a track along a road is drawn beside it): the line then ends where they part,
+    in a hex the other passes through."""
     out = [list(h) for h in hexes]
     changed = True
     while changed:
@@ -316,7 +317,12 @@ class _Planner:
             others = [c for c in self.passing.get((cls, h), ()) if c is not course]
             c = self.centres[h]
             if others:
+                # a line that crosses the other on its way to the hex's centre is cut there
+                # once drawn (see join_ends); one that would not meet it ends on its curve
                 curve = LineString(others[0].drawn)
+                if LineString([pts[toward], pts[k]]).intersects(curve):
+                    met.add(k)
+                    continue
                 at = curve.interpolate(curve.project(Point(c)))
                 pts[k] = (at.x, at.y)
                 met.add(k)
