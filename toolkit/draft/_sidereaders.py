@@ -4,7 +4,7 @@ those drawn alike."""
 
 from __future__ import annotations
 
-from ._sideprofile import side_ink
+from ._sideprofile import side_ink, side_reach
 from ._sideshapes import side_shapes
 from .sample import colour_distance
 
@@ -50,10 +50,11 @@ def side_readers(game_map, theme, size: float, correction, learned=None, grid_rg
     alphas = {code: side_ink(colour, edge, correction, blurred.get(code), rivals) for code, colour, edge, _ in sides}
     # features drawn alike (two lake side kinds) are told apart by their shape along the side,
     # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
-    # learned on the picture)
+    # learned on the picture); so is a lake side alone, whose width runs from its corners to
+    # its broad middle (and a river drawn over one)
     alike = [s for s in sides if not learned.get(("side", s[0]))
-             and sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1]
-    shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if alike else {}
+             and (sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1 or side_reach(s[0], sides)[1])]
+    shapes = side_shapes(game_map, alike, size, theme, grid_rgb, sides) if alike else {}
     return sides, alphas, shapes
 
 

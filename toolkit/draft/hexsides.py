@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ._pixels import sureness
-from ._sideprofile import _across, _beside, _measure
+from ._sideprofile import _across, _beside, _measure, side_reach
 from ._sideshapes import SHAPE_CAP, SHAPE_RUN, _at, _run_off
 from ._sidespots import _CROSSED_TS, _SIDE_TS, BRIDGE, _crossed_at, _unlabelled
 
@@ -74,13 +74,21 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     few = parted and ts is not _SIDE_TS and len(clear) == 2 and not under_name(sampler, side, size)
     named = len(clear) < 3 and not few
     ts = ts if named else clear
-    across = _across(sampler, side, ts, fill_a, fill_b, size)
+    views: dict = {}   # the pixels across the side, read as far out as each feature reaches
+
+    def view(code):
+        key = side_reach(code, sides)
+        if key not in views:
+            views[key] = _across(sampler, side, ts, fill_a, fill_b, size, *key)
+        return key, views[key]
+
     shapes = shapes or {}
     measured: dict = {}
     read = []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
         shape = shapes.get(code)
+        reach, across = view(code)
         if shape is None:
             least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
             found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, [least] * len(ts))
@@ -88,18 +96,18 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         else:
             # features drawn alike are measured once, with the least ink the narrowest of them
             # leaves at each sample; each is then found where its own drawing leaves ink
-            family = (colour, edge)
+            family = (colour, edge, reach)
             if family not in measured:
-                kin = [shapes[c] for c, col, e, _ in sides if (col, e) == family and c in shapes]
+                kin = [shapes[c] for c, col, e, _ in sides if (col, e, side_reach(c, sides)) == family and c in shapes]
                 least = [max(1.5, 0.4 * min(_at(k, t) for k in kin) * size) for t in ts]
                 measured[family] = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
             found = measured[family]
             expected = [w for t, (w, _, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
-        read.append((code, colour, edge, width, shape, found, share))
+        read.append((code, colour, edge, width, shape, found, share, across))
     seen, beside, scored = 0.0, {}, []
     glimpsed = []  # the features seen on the most samples (those drawn alike, all of them)
-    for code, colour, edge, width, shape, found, share in read:
+    for code, colour, edge, width, shape, found, share, across in read:
         if isinstance(code, tuple):
             # two features, one drawn over the other: read only where the one under it shows its
             # own colour beside the other's band (a lake drawn under a river, at hexforge's widths,
@@ -166,7 +174,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         # course's kind as a runner-up to be read again as: a ford breaks a river's course by
         # nature; the course's doubt names the river)
         edge = next(r[2] for r in read if r[0] == best[0])
-        pale = [(share, code) for code, _, e, _, shape, found, share in read
+        pale = [(share, code) for code, _, e, _, shape, found, share, _ in read
                 if code != best[0] and e is not None and e == edge and shape is None and share >= SIDE_SHARE / 2
                 and _median([st for w, st, _, _ in found if w is not None]) >= FAINT]
         if pale:
@@ -216,7 +224,7 @@ def _narrower(reading, ts, size: float, cut_only: bool = False) -> bool:
     """Whether the band of a feature (``reading``, as :func:`read_hexside` measures each) is
     narrower than its drawing (under :data:`WHOLE` of it) on every sample where it was found
     (``cut_only``: on any sample a name may have cut short)."""
-    _, _, _, width, shape, found, _ = reading
+    _, _, _, width, shape, found, _, _ = reading
     narrow = [w < WHOLE * (width if shape is None else _at(shape, t)) * size
               for t, (w, _, _, cut) in zip(ts, found) if w is not None and (cut or not cut_only)]
     return any(narrow) if cut_only else all(narrow)

@@ -256,37 +256,54 @@ def _meet(pts: list, at: int, other, reach: float) -> list:
     return [(target.x, target.y)] + kept if kept[0] != (target.x, target.y) else kept
 
 
+#: A full lake hexside's width at a hex corner, against its widest (at the side's middle): a
+#: run of lake sides is one lake, narrower where its sides meet but never pinched to a river.
+LAKE_CORNER = 0.55
+#: A partial lake hexside (a pond): the stretch of the side it lies on, and its width against
+#: a full lake side's widest.
+POND_SPAN, POND_WIDTH = (0.2, 0.8), 0.8
+
+
 def lake_body(chain, half: float, partial: bool = False):
-    """The water of lake hexsides along ``chain`` (hex corners, one hexside between each two):
-    per hexside a lake widest at its middle (``half`` either side) and narrow at the corners,
-    its shore wavering a little, so a chain reads as lakes strung along the hexsides, not as a
-    river or canal of even width. A partial lake hexside is one small lake in the middle of
-    the side, touching neither corner. The waver is seeded by where the side lies in hexes
-    (``half`` as the unit), so every dpi draws the same shores."""
-    neck, n = (0.0, 10) if partial else (0.45, 12)
+    """The water of lake hexsides along ``chain`` (hex corners, one hexside between each two),
+    drawn as printed maps draw a lake on a hexside: a broad body of water lying on the side and
+    reaching into both hexes (``half`` either side at its widest), its shore irregular. A run of
+    full lake sides is one lake whose shore follows them, widest at each side's middle and
+    :data:`LAKE_CORNER` of that where its sides meet (far wider than any river: never a band
+    of even width); a partial lake side is a pond in the middle of the side, touching neither
+    corner. The shore's waver is seeded by where the side lies in hexes (``half`` as the
+    unit), so every dpi draws the same shores."""
+    c = 0.0 if partial else LAKE_CORNER
+    n = 16
     parts = []
     for (ax, ay), (bx, by) in zip(chain, chain[1:]):
         dx, dy = bx - ax, by - ay
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
         seed = round((ax + bx) / half) * 7919 + round((ay + by) / half) * 104729
-        phase = [(seed % 997) / 997 * math.tau, (seed % 991) / 991 * math.tau]
-        lo, hi, top = (0.18, 0.82, 0.8) if partial else (0.0, 1.0, 1.0)
+        phases = [(seed % p) / p * math.tau for p in (997, 991, 983, 977)]
+        lo, hi = POND_SPAN if partial else (0.0, 1.0)
+        top = POND_WIDTH if partial else 1.0
         sides = []
-        for sign, ph in ((1, phase[0]), (-1, phase[1])):
+        for sign, (p1, p2) in ((1, phases[:2]), (-1, phases[2:])):
             pts = []
             for k in range(n + 1):
                 u = k / n
                 t = lo + (hi - lo) * u
-                h = half * top * (neck + (1 - neck) * math.sin(math.pi * u)) * (1 + 0.12 * math.sin(math.tau * u * 1.5 + ph))
+                bulge = math.sin(math.pi * u)
+                # a pond is round-ended (an ellipse); a full side swells from its corners; the
+                # shore wavers by up to a fifth, not at the corners, so the sides of a run join
+                swell = math.sqrt(max(0.0, bulge)) if partial else c + (1 - c) * bulge
+                waver = 1 + bulge * (0.13 * math.sin(math.tau * u * 1.5 + p1) + 0.07 * math.sin(math.tau * u * 3 + p2))
+                h = half * top * swell * waver
                 pts.append((ax + dx * t + sign * nx * h, ay + dy * t + sign * ny * h))
             sides.append(pts)
         ring = sides[0] + sides[1][::-1]
         parts.append(Polygon(ring).buffer(0))
     if not partial:   # round joints where hexsides meet
-        parts += [Point(p).buffer(half * neck, quad_segs=6) for p in chain]
+        parts += [Point(p).buffer(half * c, quad_segs=8) for p in chain]
     body = unary_union(parts)
-    r = half * 0.25
+    r = half * 0.3
     return body.buffer(r, quad_segs=6).buffer(-r, quad_segs=6) if not body.is_empty else body
 
 

@@ -279,7 +279,7 @@ class _Legend:
                 return
             if style.key == "lake":   # a lake along the side, as on the map
                 lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
-                body = lake_body([(x0, cy), (x1, cy)], w / 2 * 1.25, t.width == "minor")
+                body = lake_body([(x0, cy), (x1, cy)], w / 2, t.width == "minor")
                 canvas.shape(body, fill=lake.water or style.colour, outline=lake.shore or lake.ink,
                              width=max(1.0, 0.018 * scale))
                 return

@@ -197,7 +197,7 @@ class WaterLayer:
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
                     self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
-                    self.water_widths.append(style.width * 1.25)   # the lakes' widest (see _lake_side)
+                    self.water_widths.append(style.width * 1.2)   # the lake's widest, its shore wavering (lake_body)
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
@@ -232,13 +232,14 @@ class WaterLayer:
         return steps
 
     def _lake_side(self, canvas, chain, w: float, partial: bool = False) -> None:
-        """Lakes along hexsides, with the lakes' own water and thin shore line, like the lakes
-        drawn in hexes (a river is a darker line of even width with a dark edge): each side a
-        lake widest at its middle (see :func:`lake_body`); a partial lake side a small lake."""
+        """A lake on the hexsides, with the lakes' own water and thin shore line, like the lakes
+        drawn in hexes (a river is a darker line of even width with a dark edge): a broad body
+        ``w`` across at each side's middle lying on a run of lake sides (see :func:`lake_body`);
+        a partial lake side a pond."""
         lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
         water = lake.water or rgb("#9fc7e3")
         shore = lake.shore or lake.ink
-        body = lake_body(chain, w / 2 * 1.25, partial)
+        body = lake_body(chain, w / 2, partial)
         self.__dict__.setdefault("lake_bodies", []).append(body)
         canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
 
