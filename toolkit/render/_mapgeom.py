@@ -258,7 +258,7 @@ def _meet(pts: list, at: int, other, reach: float) -> list:
 
 #: A full lake hexside's width at a hex corner, against its widest (at the side's middle): a
 #: run of lake sides is one lake, narrower where its sides meet but never pinched to a river.
-LAKE_CORNER = 0.55
+LAKE_CORNER = 0.5
 #: A partial lake hexside (a pond): the stretch of the side it lies on, and its width against
 #: a full lake side's widest.
 POND_SPAN, POND_WIDTH = (0.2, 0.8), 0.8
@@ -292,9 +292,9 @@ def lake_body(chain, half: float, partial: bool = False):
                 t = lo + (hi - lo) * u
                 bulge = math.sin(math.pi * u)
                 # a pond is round-ended (an ellipse); a full side swells from its corners; the
-                # shore wavers by up to a fifth, not at the corners, so the sides of a run join
+                # shore wavers by up to a quarter, not at the corners, so the sides of a run join
                 swell = math.sqrt(max(0.0, bulge)) if partial else c + (1 - c) * bulge
-                waver = 1 + bulge * (0.13 * math.sin(math.tau * u * 1.5 + p1) + 0.07 * math.sin(math.tau * u * 3 + p2))
+                waver = 1 + bulge * (0.15 * math.sin(math.tau * u * 1.5 + p1) + 0.08 * math.sin(math.tau * u * 3.5 + p2))
                 h = half * top * swell * waver
                 pts.append((ax + dx * t + sign * nx * h, ay + dy * t + sign * ny * h))
             sides.append(pts)

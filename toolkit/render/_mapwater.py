@@ -197,7 +197,7 @@ class WaterLayer:
                 if style.key == "lake":
                     self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
                     self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
-                    self.water_widths.append(style.width * 1.2)   # the lake's widest, its shore wavering (lake_body)
+                    self.water_widths.append(style.width * 1.25)   # the lake's widest, its shore wavering (lake_body)
                     continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
