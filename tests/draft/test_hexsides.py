@@ -11,7 +11,7 @@ from PIL import ImageFilter
 
 from known_answers import jpeg
 from toolkit.draft import Palette, apply_draft, draft_terrain
-from toolkit.draft.geometry import PlacedLayout
+from toolkit.draft.geometry import PlacedLayout, drawn_labels
 from toolkit.draft._sideprofile import _band, side_ink
 from toolkit.draft._sideshapes import SHAPE_TS, side_shapes
 from toolkit.draft.sample import colour_distance
@@ -40,7 +40,10 @@ def _small_map(game_id: str, sides: dict[tuple[tuple[int, int], str], str]):
 def _read(m, dpi: int, degrade=lambda image: image):
     rendered = render_map(m, dpi=dpi)
     layout = PlacedLayout(rendered.layout)
-    draft = draft_terrain(m, degrade(rendered.image), layout, Palette.from_game(m, layout.size))
+    # (the ids where hexforge printed them, as the drafter knows them on its own pictures: an id
+    # moved off a lake side lies where no id is looked for)
+    draft = draft_terrain(m, degrade(rendered.image), layout, Palette.from_game(m, layout.size),
+                          labels=drawn_labels(m, layout))
     return {s: code for s, (code, _) in draft.hexsides.items()}, draft
 
 
