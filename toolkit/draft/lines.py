@@ -273,7 +273,7 @@ class LinkReader(StrokeFollower):
         if before != after:
             return True
         row = 0
-        for i in range(first, last + 1):
+        for i in range(math.floor(first), math.ceil(last) + 1):   # (a run's ends may lie between points)
             row = row + 1 if wet(i) else 0
             if row >= SHORE_PIXELS:
                 return True
