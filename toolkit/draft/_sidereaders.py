@@ -28,6 +28,8 @@ def side_readers(game_map, theme, size: float, correction, learned=None, grid_rg
         style = theme.hexside_style(kind)
         if kind.bridge:
             why = "bridges are not drafted"
+        elif style.key in MARK_KEYS:
+            continue   # a mark across a river's band (see side_marks)
         elif colour_distance(style.colour, grid_rgb) < 60:
             why = "drawn too like the grid lines to tell apart"
         else:
@@ -56,6 +58,23 @@ def side_readers(game_map, theme, size: float, correction, learned=None, grid_rg
              and (sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1 or side_reach(s[0], sides)[1])]
     shapes = side_shapes(game_map, alike, size, theme, grid_rgb, sides) if alike else {}
     return sides, alphas, shapes
+
+
+#: The hexside styles drawn as a mark across a river's band, not along the side: a ford's
+#: stepping stones (read by :mod:`._sidemarks`).
+MARK_KEYS = ("ford",)
+
+
+def side_marks(game_map, theme, learned=None) -> list[tuple]:
+    """The map's hexside features drawn as a mark across a river's band (a ford's stepping
+    stones): ``(code, colour, edge)``, the colour learned on the picture where it was."""
+    learned = learned or {}
+    out = []
+    for code, kind in game_map.hexside_types.items():
+        style = theme.hexside_style(kind)
+        if style.key in MARK_KEYS and not kind.bridge:
+            out.append((code, learned.get(("side", code)) or style.colour, style.edge))
+    return out
 
 
 def blurred_colour(colour, edge, width: float, drawn: float):

@@ -30,7 +30,7 @@ from ._pixels import fix
 from ._tints import settle
 from ._courses import course_kinds, fills_grain, hidden_courses, side_name
 from ._sideprofile import side_reach
-from ._sidereaders import side_readers
+from ._sidereaders import side_marks, side_readers
 from .hexsides import SIDE_SHARE, read_hexside, under_name
 from ._linepaths import line_paths
 from .lines import LinkReader
@@ -229,6 +229,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     sides, alphas, shapes = side_readers(game_map, theme, size, draft.correction, palette.strokes, grid_rgb,
                                          draft.skipped)
     family = {code: (colour, edge) for code, colour, edge, _ in sides}
+    marks = side_marks(game_map, theme, palette.strokes)  # a ford's stones across its river
     lines = []
     for code, kind in game_map.line_types.items():
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
@@ -270,7 +271,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                               (min(found.values()) if found else None, partly, textured)))
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure, maybe = read_hexside(sampler, side, sides, alphas, size, fill[hex],
-                                                               fill[other], crossing, grid_rgb, shapes)
+                                                               fill[other], crossing, grid_rgb, shapes, marks=marks)
                 side_sure = side_sureness(found[1] if found else None, side_sure, SIDE_SHARE)
                 sure = min(sure, side_sure)
                 if found and isinstance(found[0], tuple):  # two features: the one on top, and the other

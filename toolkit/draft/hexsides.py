@@ -6,6 +6,7 @@ import math
 
 from ._pixels import sureness
 from ._sideprofile import _across, _beside, _measure, side_reach
+from ._sidemarks import GLIMPSED, MARKED, mark_strength
 from ._sideshapes import SHAPE_CAP, SHAPE_RUN, _at, _run_off
 from ._sidespots import _CROSSED_TS, _SIDE_TS, BRIDGE, _crossed_at, _unlabelled
 
@@ -24,6 +25,12 @@ FAINT = 0.6
 #: A band shows a feature whole where it is at least this share of the feature's drawn width
 #: (a name may cut it short elsewhere).
 WHOLE = 0.9
+#: A lake's band under a river may run this share of its drawn width narrower or wider than the
+#: shape learned for it, for nothing: its shore wavers by up to a quarter (see
+#: :func:`~toolkit.render._mapgeom.lake_body`) and the river's curve leaves the side, so the lake
+#: shows more on one side of it than the other (Demyansk's Polnovo, 3004/3103). (Lake sides
+#: alone are told apart by their shape: the slack would blur it.)
+WAVER = 0.2
 #: Two features whose readings score alike are drawn alike but for their width only where the
 #: runner-up's own colour shows nearly as strongly as the reading's (in the median sample): a
 #: ford's pale middle shows whole where a stream's colour shows only as the ford's middle
@@ -37,7 +44,28 @@ STRONGER = 0.3
 
 
 def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
-                 shapes=None, parted=True):
+                 shapes=None, parted=True, marks=()):
+    """As :func:`_read_side`; ``marks`` are the features drawn as a mark across a river's band
+    (``(code, colour, edge)``: a ford's stepping stones, see :mod:`._sidemarks`), read where a
+    river is read and the mark's colour shows on its band at the side's middle (glimpsed: the
+    river, unsure, the mark offered)."""
+    found, seen, sure, others = _read_side(sampler, side, sides, alphas, size, fill_a, fill_b, crossing, grid_rgb,
+                                           shapes, parted)
+    if not marks or not found or crossing or isinstance(found[0], tuple) or side_reach(found[0], sides)[1]:
+        return found, seen, sure, others
+    _, colour, _, width = next(s for s in sides if s[0] == found[0])
+    strength, code = max((mark_strength(sampler, side, colour, width, mark, sampler.correction, size), code)
+                         for code, mark, _ in marks)
+    if strength >= MARKED:
+        # the river it lies on is no runner-up: a ford breaks a river's course by nature
+        return (code, found[1]), seen, sure, ()
+    if strength >= GLIMPSED:
+        return found, seen, min(sure, 0.4), (code,) + tuple(o for o in others if o != code)
+    return found, seen, sure, others
+
+
+def _read_side(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
+               shapes=None, parted=True):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
     feature was seen on, how sure the reading is and what else the side may hold where unsure
     (features drawn alike, two features, one seen through a name). ``feature`` is a code, or a
@@ -136,7 +164,9 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         # a feature whose colour shows only faintly yields to one whose colour shows
         faint = 0.5 if strength < FAINT else 0.0
         scored.append((code, share, strength, hidden,
-                       tuple(presence - _width_off(shape, width, ts, found, size, lower) * 4 - faint
+                       tuple(presence - _width_off(shape, width, ts, found, size, lower,
+                                                   WAVER if isinstance(code, tuple) and side_reach(code, sides)[1]
+                                                   else 0.0) * 4 - faint
                              for lower in (False, True))))
     best, scores, unseen = _best(scored, 0)
     # a band a name may have cut short says only that the feature is at least that wide: where
@@ -150,7 +180,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if cut:
         best, scores, unseen = lower
     if best is None and few:  # nothing on the two samples: read as under the name
-        return read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing, grid_rgb, shapes, False)
+        return _read_side(sampler, side, sides, alphas, size, fill_a, fill_b, crossing, grid_rgb, shapes, False)
     if best is None:
         return None, seen, min(UNDER_NAME if named and seen >= SIDE_SHARE / 2 else 1.0,
                                sureness(None, seen, SIDE_SHARE)), tuple(glimpsed) if seen > 0 else ()
@@ -205,14 +235,16 @@ def _best(scored, by: int):
     return best, scores, unseen
 
 
-def _width_off(shape, width: float, ts, found, size: float, lower: bool) -> float:
+def _width_off(shape, width: float, ts, found, size: float, lower: bool, slack: float = 0.0) -> float:
     """How far the widths ``found`` along a side run from a feature's: from its drawn ``shape``
     sample by sample where it has one (features drawn alike, told apart by their shape along the
     side), else the median from its drawn ``width`` (of the hex size). ``lower``: a band a
-    name may have cut short counts only where it is wider than the feature."""
+    name may have cut short counts only where it is wider than the feature. ``slack``: the
+    share of the shape's width either way that counts for nothing (a lake's shore wavers)."""
     if shape is not None:
-        return sum(min(SHAPE_CAP, max((w or 0.0) / size - _at(shape, t),
-                                      0.0 if lower and cut else _at(shape, t) - (w or 0.0) / size))
+        return sum(max(0.0, min(SHAPE_CAP, max((w or 0.0) / size - _at(shape, t),
+                                               0.0 if lower and cut else _at(shape, t) - (w or 0.0) / size))
+                            - slack * _at(shape, t))
                    for t, (w, _, _, cut) in zip(ts, found)) / len(ts) + SHAPE_RUN * _run_off(shape, ts, found, lower)
     whole = [w for w, _, _, cut in found if w is not None and not (lower and cut)]
     if whole:

@@ -176,11 +176,18 @@ class WaterLayer:
         for side, feats in self.m.hexsides.items():
             for f in feats:
                 by_code[f.code].append(side)
+        # a ford is the river it lies on running on unbroken, the crossing marked across it
+        fords = {side: self._ford_river(side) for code in by_code if self._hexside_style(code).key == "ford"
+                 for side in by_code[code]}
+        for side, river in fords.items():
+            by_code.setdefault(river, []).append(side)
         # draw the widest (lake sides, major rivers) first so minor ones join on top
         kinds = sorted(by_code, key=lambda c: (-self._hexside_style(c).width, c))
         for code in kinds:
             style = self._hexside_style(code)
             kind = self.m.hexside_types.get(code)
+            if style.key == "ford":
+                continue   # its river drawn through it, its stones over all the rivers (below)
             segments = [self._segment(s) for s in sorted(by_code[code])]
             if kind is not None and kind.bridge and style.key == "bridge":
                 for side in sorted(by_code[code]):
@@ -209,6 +216,25 @@ class WaterLayer:
                 canvas.line(pts, style.colour, w)
                 if style.ticks:
                     self._ticks(canvas, chain, style.colour, w)
+        for side, river in sorted(fords.items()):
+            ford = self._hexside_style(next(f.code for f in self.m.hexsides[side]
+                                            if self._hexside_style(f.code).key == "ford"))
+            (ax, ay), (bx, by) = self.centres[side.a], self.centres[side.b]
+            for stone in ford_stones(((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay),
+                                     self._hexside_style(river).drawn_width(self.size), self.size):
+                canvas.polygon(stone, fill=ford.colour, outline=ford.edge or ford.colour,
+                               width=max(1.0, self.px(0.014)))
+
+    def _ford_river(self, side: Hexside) -> str:
+        """The river a ford lies on: the widest river along a hexside meeting it at a corner
+        (``river``, the theme's, where none does)."""
+        near = []
+        for c in set(self.grid.neighbours(side.a)) & set(self.grid.neighbours(side.b)):
+            for other in (Hexside.of(side.a, c), Hexside.of(side.b, c)):
+                near += [f.code for f in self.m.hexsides.get(other, ()) if self._hexside_style(f.code).key == "river"]
+        if not near:
+            return "river"
+        return min(near, key=lambda c: (-self._hexside_style(c).width, c))
 
     def _segment(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
         """``Layout.hexside_segment(side)`` from the planned centres (the same arithmetic,
@@ -256,3 +282,28 @@ class WaterLayer:
         length = self.px(0.07)
         canvas.segments([((x, y), (x - uy * length, y + ux * length))
                          for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035))], colour, max(1.0, w * 0.6))
+
+
+#: A ford's stepping stones: how many across the river, and each one's size along the river
+#: and across it (of the hex size).
+FORD_STONES, STONE_ALONG, STONE_ACROSS = 3, 0.12, 0.05
+
+
+def ford_stones(mid, across, river: float, size: float) -> list[list[tuple[float, float]]]:
+    """A ford's stepping stones as polygons: a row of :data:`FORD_STONES` stones across a river
+    ``river`` pixels wide (its edges included) at ``mid``, heading ``across`` it (any length),
+    the middle one on the water, the outer ones just beyond its banks: the river runs on under them,
+    crossable here (a pale bar along the river reads as a gap in it). ``size``: the hex's."""
+    d = math.hypot(*across) or 1.0
+    nx, ny = across[0] / d, across[1] / d
+    ux, uy = -ny, nx
+    along, wide = STONE_ALONG * size / 2, STONE_ACROSS * size / 2
+    gap = (river / 2 + wide * 1.6) / ((FORD_STONES - 1) / 2)   # the outer ones just beyond the banks
+    stones = []
+    for k in range(FORD_STONES):
+        off = (k - (FORD_STONES - 1) / 2) * gap
+        cx, cy = mid[0] + nx * off, mid[1] + ny * off
+        stones.append([(cx + ux * along * math.cos(a) + nx * wide * math.sin(a),
+                        cy + uy * along * math.cos(a) + ny * wide * math.sin(a))
+                       for a in (math.tau * i / 16 for i in range(16))])
+    return stones
