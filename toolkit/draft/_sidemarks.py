@@ -1,27 +1,32 @@
 """Hexside features drawn as a mark across another's band: a ford is the river it lies on
-running on unbroken, a row of stepping stones across it at the side's middle (hexforge draws
-it so; a pale bar along the side read as a gap in the river). Read where the river is read and
-the stones' colour shows on its band there."""
+running on unbroken, a row of stepping stones across it at the side's middle (as hexforge
+draws it: one stone on the water, one just beyond each bank). Read where the river is read and
+the stones' colour shows on its band and on both its banks there."""
 
 from __future__ import annotations
 
 from ._pixels import blend_alpha
 
-#: Where along the side (from one corner, 0, to the other, 1) the middle stone is looked for:
-#: it lies on the river over a tenth of a hex along it, about 0.4 to 0.6 of the side.
+#: Where along the side (from one corner, 0, to the other, 1) the stones are looked for: they
+#: lie over about 0.43 to 0.57 of it.
 MARK_TS = (0.46, 0.5, 0.54)
-#: A mark is read where its colour shows over the river's at least this much (the most of it
-#: in a pixel of the band, in the median sample) ...
+#: A mark is read where its colour shows at least this much (see :func:`mark_strength`) ...
 MARKED = 0.55
-#: ... and glimpsed (the side listed, the mark offered) where it shows this much.
+#: ... and glimpsed (the river read, unsure, the mark offered) where it shows this much (on
+#: the bundled maps a river's side showed at most 0.21, degraded every way at once; a ford
+#: blurred 0.81, degraded every way 0.47).
 GLIMPSED = 0.3
+#: How far beyond the river's band (of the hex size) the stones on its banks are looked for.
+BANKS = 0.12
 
 
-def mark_strength(sampler, side, river, width: float, mark, correction, size: float) -> float:
-    """How strongly a mark in colour ``mark`` shows over the band of a river drawn in colour
-    ``river`` and ``width`` (of the hex size, its edges included) at the middle of ``side``: in
-    each of :data:`MARK_TS` not under a name or id, the most of the mark's colour blended over
-    the river's in one pixel of the band; the median of those (0 where all are under labels)."""
+def mark_strength(sampler, side, river, width: float, mark, correction, size: float, fills=()) -> float:
+    """How strongly a row of stones in colour ``mark`` shows across the band of a river drawn in
+    colour ``river`` and ``width`` (of the hex size, its edges included) at the middle of
+    ``side``, between hexes of ``fills``: at each of :data:`MARK_TS` not under a name or id, the
+    least of the most of the mark's colour in one pixel over the river's on its band and over
+    the fills on either bank (a stone on the water and one beyond each bank: a road or a town
+    beside one bank is not a ford); the most of those."""
     a, b = sampler.layout.hexside_segment(side)
     alpha = blend_alpha(mark, correction, 60.0)
     half = width * size / 2
@@ -30,5 +35,9 @@ def mark_strength(sampler, side, river, width: float, mark, correction, size: fl
         x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
         if sampler.labelled(x, y):
             continue
-        seen.append(max([min(1.0, alpha(c, river)) for k, c in sampler.profile(a, b, t, half) if abs(k) <= half] or [0.0]))
-    return sorted(seen)[len(seen) // 2] if seen else 0.0
+        profile = sampler.profile(a, b, t, half + BANKS * size)
+        water = max([min(1.0, alpha(c, river)) for k, c in profile if abs(k) <= half] or [0.0])
+        banks = [max([min(1.0, alpha(c, f)) for k, c in profile if half < k * sign for f in fills] or [0.0])
+                 for sign in (1, -1)]
+        seen.append(min(water, *banks))
+    return max(seen, default=0.0)

@@ -286,7 +286,7 @@ class WaterLayer:
 
 #: A ford's stepping stones: how many across the river, and each one's size along the river
 #: and across it (of the hex size).
-FORD_STONES, STONE_ALONG, STONE_ACROSS = 3, 0.12, 0.05
+FORD_STONES, STONE_ALONG, STONE_ACROSS = 3, 0.085, 0.06
 
 
 def ford_stones(mid, across, river: float, size: float) -> list[list[tuple[float, float]]]:
