@@ -274,6 +274,51 @@ def test_lake_hexsides_are_broad_lakes_on_the_side_not_a_river():
             assert len(pond) == 1 and 0.04 * size * size <= pond[0].area < lake[0].area / len(run)
 
 
+@pytest.mark.parametrize("river", ["major", "minor"])
+def test_a_ford_is_the_river_running_on_with_stones_across_it(river):
+    # a ford drawn as a pale bar along the side read as a gap in the river (Kursk 2533, Akhtyrka
+    # 3307, Lutchessa 2509, Mischurin Rog 1645): the river runs on unbroken through the ford's
+    # side, a row of stones across it at the middle, one on the water and one beyond each bank
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    course = [Hexside.of(Hex(c, 4), grid.neighbour(Hex(c, 4), "N")) for c in range(3, 8)]
+    ford = course[2]
+    types = {"river": HexsideType("river", "River", width=river), "ford": HexsideType("ford", "Ford", width="minor")}
+    sides = {s: [HexsideFeature(s, "ford" if s == ford else "river")] for s in course}
+    theme = Theme.default()
+    water, stone = theme.hexside_style(types["river"]), theme.hexside_style(types["ford"])
+    for dpi in (100, 150, 300):
+        image = render_map(_map(sides=sides, hexside_types=types), dpi=dpi)
+        pixels = np.asarray(image.image, dtype=int)
+        size = image.layout.size
+        (x0, y0), (x1, y1) = image.layout.hexside_segment(ford)
+        nx, ny = -(y1 - y0), x1 - x0
+        d = (nx * nx + ny * ny) ** 0.5
+        nx, ny = nx / d, ny / d
+
+        def across(t, reach):   # the pixels across the side at t, out to reach (of the hex size) either way
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            steps = range(-round(reach * size), round(reach * size) + 1)
+            return [(k, tuple(pixels[round(y + ny * k), round(x + nx * k)])) for k in steps]
+
+        def near(c, target, within=30):
+            return sum((a - b) ** 2 for a, b in zip(c, target)) ** 0.5 <= within
+        # the river's own colour across the ford's side from corner to corner (before: none of it)
+        steps = max(8, round(size / 3))
+        assert all(any(near(c, water.colour) for _, c in across(i / steps, 0.08)) for i in range(steps + 1)), dpi
+        # no pale bar along the side: the ford's stones only at its middle
+        assert not any(near(c, stone.colour, 40) for t in (0.2, 0.3, 0.7, 0.8) for _, c in across(t, 0.15))
+        # at the middle, the stones across: one on the river, one beyond each bank
+        half = water.drawn_width(size) / 2
+        row = across(0.5, 0.15)
+        on = [k for k, c in row if near(c, stone.colour, 40)]
+        assert [k for k in on if k > half] and [k for k in on if k < -half]
+        if water.width * size >= 6:   # room on the water for a stone beside which the river runs on
+            assert [k for k in on if abs(k) < half / 2]
+        # one river through the ford, as the ids and names keep off it
+        assert any(line.buffer(1.0).covers(LineString([(x0, y0), (x1, y1)]).interpolate(0.5, normalized=True))
+                   for line in image.scene.water_lines)
+
+
 @pytest.mark.parametrize("along", ["row", "column"])
 def test_bridges_sit_where_the_drawn_road_and_rail_cross_the_river(along):
     # a road and a railway share their steps (the railway is drawn beside the road) and

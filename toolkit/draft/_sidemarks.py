@@ -1,7 +1,7 @@
 """Hexside features drawn as a mark across another's band: a ford is the river it lies on
 running on unbroken, a row of stepping stones across it at the side's middle (as hexforge
-draws it: one stone on the water, one just beyond each bank). Read where the river is read and
-the stones' colour shows on its band and on both its banks there."""
+draws it: one just beyond each bank, one on the water where the river is wide enough). Read
+where the river is read and the stones' colour shows on both its banks there."""
 
 from __future__ import annotations
 
@@ -21,12 +21,12 @@ BANKS = 0.12
 
 
 def mark_strength(sampler, side, river, width: float, mark, correction, size: float, fills=()) -> float:
-    """How strongly a row of stones in colour ``mark`` shows across the band of a river drawn in
-    colour ``river`` and ``width`` (of the hex size, its edges included) at the middle of
-    ``side``, between hexes of ``fills``: at each of :data:`MARK_TS` not under a name or id, the
-    least of the most of the mark's colour in one pixel over the river's on its band and over
-    the fills on either bank (a stone on the water and one beyond each bank: a road or a town
-    beside one bank is not a ford); the most of those."""
+    """How strongly a row of stones in colour ``mark`` shows across the band of a river drawn
+    ``width`` wide (of the hex size, its edges included) at the middle of ``side``, between
+    hexes of ``fills``: at each of :data:`MARK_TS` not under a name or id, the lesser of the most
+    of the mark's colour in one pixel over the fills beyond either bank (a stone beyond each
+    bank: a road or a town beside one bank is no ford); the most of those. (``river``, the
+    river's colour, is not asked: a stone on the water is drawn only on wide rivers.)"""
     a, b = sampler.layout.hexside_segment(side)
     alpha = blend_alpha(mark, correction, 60.0)
     half = width * size / 2
@@ -36,8 +36,6 @@ def mark_strength(sampler, side, river, width: float, mark, correction, size: fl
         if sampler.labelled(x, y):
             continue
         profile = sampler.profile(a, b, t, half + BANKS * size)
-        water = max([min(1.0, alpha(c, river)) for k, c in profile if abs(k) <= half] or [0.0])
-        banks = [max([min(1.0, alpha(c, f)) for k, c in profile if half < k * sign for f in fills] or [0.0])
-                 for sign in (1, -1)]
-        seen.append(min(water, *banks))
+        seen.append(min(max([min(1.0, alpha(c, f)) for k, c in profile if half < k * sign for f in fills] or [0.0])
+                        for sign in (1, -1)))
     return max(seen, default=0.0)

@@ -282,8 +282,9 @@ class _Legend:
                 river = self.theme.hexside_style(HexsideType(code="river", name="River", width="minor"))
                 canvas.line([(x0, cy), (x1, cy)], river.edge or river.colour, river.drawn_width(scale))
                 canvas.line([(x0, cy), (x1, cy)], river.colour, max(1.0, river.width * scale))
-                for stone in ford_stones((cx, cy), (0.0, 1.0), river.drawn_width(scale), scale):
-                    canvas.polygon(stone, fill=style.colour, outline=style.edge or style.colour,
+                for stone in ford_stones((cx, cy), (0.0, 1.0), river.drawn_width(scale), max(1.0, river.width * scale),
+                                         scale):
+                    canvas.polygon(stone[0], fill=style.colour, outline=None if stone[1] else style.edge or style.colour,
                                    width=max(1.0, 0.014 * scale))
                 return
             if style.key == "lake":   # a lake along the side, as on the map

@@ -220,9 +220,10 @@ class WaterLayer:
             ford = self._hexside_style(next(f.code for f in self.m.hexsides[side]
                                             if self._hexside_style(f.code).key == "ford"))
             (ax, ay), (bx, by) = self.centres[side.a], self.centres[side.b]
-            for stone in ford_stones(((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay),
-                                     self._hexside_style(river).drawn_width(self.size), self.size):
-                canvas.polygon(stone, fill=ford.colour, outline=ford.edge or ford.colour,
+            water = self._hexside_style(river)
+            for stone in ford_stones(((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay), water.drawn_width(self.size),
+                                     max(1.0, self.px(water.width)), self.size):
+                canvas.polygon(stone[0], fill=ford.colour, outline=None if stone[1] else ford.edge or ford.colour,
                                width=max(1.0, self.px(0.014)))
 
     def _ford_river(self, side: Hexside) -> str:
@@ -289,11 +290,14 @@ class WaterLayer:
 FORD_STONES, STONE_ALONG, STONE_ACROSS = 3, 0.085, 0.06
 
 
-def ford_stones(mid, across, river: float, size: float) -> list[list[tuple[float, float]]]:
+def ford_stones(mid, across, river: float, core: float, size: float) -> list[tuple[list, bool]]:
     """A ford's stepping stones as polygons: a row of :data:`FORD_STONES` stones across a river
-    ``river`` pixels wide (its edges included) at ``mid``, heading ``across`` it (any length),
-    the middle one on the water, the outer ones just beyond its banks: the river runs on under them,
-    crossable here (a pale bar along the river reads as a gap in it). ``size``: the hex's."""
+    ``river`` pixels wide (its edges included; ``core``: without them) at ``mid``, heading
+    ``across`` it (any length): the outer ones just beyond its banks, those between on the water
+    and a third of its core's width (where that is two pixels or more), so its colour runs on
+    beside them: crossable here (a pale bar along the river read as a gap in it). ``size``: the
+    hex's. Each with whether it lies on the water (drawn without an outline, which would cover
+    the river's core)."""
     d = math.hypot(*across) or 1.0
     nx, ny = across[0] / d, across[1] / d
     ux, uy = -ny, nx
@@ -302,8 +306,11 @@ def ford_stones(mid, across, river: float, size: float) -> list[list[tuple[float
     stones = []
     for k in range(FORD_STONES):
         off = (k - (FORD_STONES - 1) / 2) * gap
+        w = wide if abs(off) > river / 2 else min(wide, core / 6)
+        if w < 1.0:
+            continue   # no room on the water beside it: the river's core runs on whole
         cx, cy = mid[0] + nx * off, mid[1] + ny * off
-        stones.append([(cx + ux * along * math.cos(a) + nx * wide * math.sin(a),
-                        cy + uy * along * math.cos(a) + ny * wide * math.sin(a))
-                       for a in (math.tau * i / 16 for i in range(16))])
+        stones.append(([(cx + ux * along * math.cos(a) + nx * w * math.sin(a),
+                         cy + uy * along * math.cos(a) + ny * w * math.sin(a))
+                        for a in (math.tau * i / 16 for i in range(16))], abs(off) <= river / 2))
     return stones
