@@ -20,13 +20,13 @@ GLIMPSED = 0.3
 BANKS = 0.12
 
 
-def mark_strength(sampler, side, river, width: float, mark, correction, size: float, fills=()) -> float:
+def mark_strength(sampler, side, width: float, mark, correction, size: float, fills=()) -> float:
     """How strongly a row of stones in colour ``mark`` shows across the band of a river drawn
     ``width`` wide (of the hex size, its edges included) at the middle of ``side``, between
     hexes of ``fills``: at each of :data:`MARK_TS` not under a name or id, the lesser of the most
     of the mark's colour in one pixel over the fills beyond either bank (a stone beyond each
-    bank: a road or a town beside one bank is no ford); the most of those. (``river``, the
-    river's colour, is not asked: a stone on the water is drawn only on wide rivers.)"""
+    bank: a road or a town beside one bank is no ford); the most of those. (A stone on the
+    water is drawn only on wide rivers: not asked.)"""
     a, b = sampler.layout.hexside_segment(side)
     alpha = blend_alpha(mark, correction, 60.0)
     half = width * size / 2

@@ -53,8 +53,8 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
                                            shapes, parted)
     if not marks or not found or crossing or isinstance(found[0], tuple) or side_reach(found[0], sides)[1]:
         return found, seen, sure, others
-    _, colour, _, width = next(s for s in sides if s[0] == found[0])
-    strength, code = max((mark_strength(sampler, side, colour, width, mark, sampler.correction, size, (fill_a, fill_b)), code)
+    width = next(s[3] for s in sides if s[0] == found[0])
+    strength, code = max((mark_strength(sampler, side, width, mark, sampler.correction, size, (fill_a, fill_b)), code)
                          for code, mark, _ in marks)
     if strength >= MARKED:
         # the river it lies on is no runner-up: a ford breaks a river's course by nature
