@@ -1057,7 +1057,8 @@ def test_an_id_moved_off_a_river_goes_beside_the_road_not_onto_it():
 
 #: Moved ids with no spot in their hex clear of the water, the bridges and the lines (towns
 #: two roads and a railway cross): they keep the knock-out. 45 over all the maps before.
-_HEMMED_IN = {"a-victory-denied": {"3319"}, "demyansk-shield": {"1529", "1622"}, "grossdeutschland": {"2033"}}
+_HEMMED_IN = {"a-victory-denied": {"3319"}, "demyansk-shield": {"1529", "1622"}, "grossdeutschland": {"2033"},
+              "white-death": {"1518"}}   # (an island's hex: lakes on five of its sides, the road through the sixth)
 
 
 @pytest.mark.parametrize("game_id", EVERY_GAME)

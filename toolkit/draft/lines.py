@@ -73,9 +73,12 @@ class LinkReader(StrokeFollower):
     def __init__(self, sampler, lines, correction, strengths=None, water=()) -> None:
         super().__init__(sampler, lines, correction, strengths)
         self._sure: dict[int, list] = {}  # line index -> points on its sure strokes
-        #: the water of the lakes drawn on the hexsides (``water``: ``(water, shore)`` colours),
-        #: whose dark shore line a picture's JPEG may take for a river's or a railway's stroke
+        #: the water of the lakes drawn on the hexsides, and the lines drawn in a colour like
+        #: their shore line's (``water``: ``(water, shore)`` colours): a river drawn through the
+        #: hexes (a road or railway crossing a lake's edge on its bridge has water beside it)
         self.water = [tuple(float(v) for v in w) for w, _ in water]
+        self.shore_like = {i for i, c in enumerate(self.colours)
+                           if any(colour_distance(c, shore) < 80 for _, shore in water)}
 
     def learned(self) -> dict[int, Strength]:
         """How strongly each line showed on the strokes read so far that crossed a side sure
@@ -117,8 +120,8 @@ class LinkReader(StrokeFollower):
         def scan(sign, depth, fill, centre) -> bool:
             points = [at(sign, depth * dist, t) for t in ts]
             found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
-            if self.water:
-                found = [run for run in found if not self._shore(points, *run[:2])]
+            if self.shore_like:
+                found = [run for run in found if run[2] not in self.shore_like or not self._shore(points, *run[:2])]
             scanned[sign].append((depth, found))
             for first, last, index in found:
                 if (last - first + 1) > 2 * THIN * dist:

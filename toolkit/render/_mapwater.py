@@ -172,6 +172,7 @@ class WaterLayer:
         """Rivers, lake sides, slopes and walls along chains of hexsides."""
         self.water_lines: list[LineString] = []   # as drawn (smoothed): where bridges go
         self.water_widths: list[float] = []   # their drawn widths, fractions of the hex size
+        self.lake_bodies: list = []   # the lakes on the hexsides, a body per run (see _lakes)
         by_code: dict[str, list[Hexside]] = defaultdict(list)
         for side, feats in self.m.hexsides.items():
             for f in feats:
@@ -199,13 +200,11 @@ class WaterLayer:
                     self._bridge(canvas, ((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay), self.px(gap),
                                  style.colour)
                 continue
+            if style.key == "lake":
+                self._lakes(canvas, by_code)
+                continue
             for chain in chains(segments):
                 w = max(1.0, self.px(style.width))
-                if style.key == "lake":
-                    self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
-                    self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
-                    self.water_widths.append(style.width * 1.25)   # the lake's widest, its shore wavering (lake_body)
-                    continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
                     self.water_lines.append(LineString(np.asarray(pts, dtype=float)))
@@ -258,17 +257,27 @@ class WaterLayer:
             steps = self._steps = {Hexside.of(a, b) for line in self.m.lines for a, b in zip(line.hexes, line.hexes[1:])}
         return steps
 
-    def _lake_side(self, canvas, chain, w: float, partial: bool = False) -> None:
-        """A lake on the hexsides, with the lakes' own water and thin shore line, like the lakes
-        drawn in hexes (a river is a darker line of even width with a dark edge): a broad body
-        ``w`` across at each side's middle lying on a run of lake sides (see :func:`lake_body`);
-        a partial lake side a pond."""
+    def _lakes(self, canvas, by_code) -> None:
+        """The lakes on the hexsides (every lake kind's, once), with the lakes' own water and thin
+        shore line, like the lakes drawn in hexes (a river is a darker line of even width with a
+        dark edge): a broad body lying on each run of lake sides, as wide as its style at each
+        side's middle (see :func:`lake_body`), a partial lake side a pond; where the lakes of
+        two runs meet (an island's shores), one lake with one shore."""
+        if self.lake_bodies:
+            return   # drawn with the first lake kind
+        for code in sorted(by_code):
+            style = self._hexside_style(code)
+            if style.key != "lake":
+                continue
+            kind = self.m.hexside_types.get(code)
+            for chain in chains([self._segment(s) for s in sorted(by_code[code])]):
+                w = max(1.0, self.px(style.width))
+                self.lake_bodies.append(lake_body(chain, w / 2, kind is not None and kind.width == "minor"))
+                self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
+                self.water_widths.append(style.width * 1.25)   # the lake's widest, its shore wavering (lake_body)
         lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
-        water = lake.water or rgb("#9fc7e3")
-        shore = lake.shore or lake.ink
-        body = lake_body(chain, w / 2, partial)
-        self.__dict__.setdefault("lake_bodies", []).append(body)
-        canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
+        canvas.shape(unary_union(self.lake_bodies), fill=lake.water or rgb("#9fc7e3"), outline=lake.shore or lake.ink,
+                     width=max(1.0, self.px(0.018)))
 
     def _hexside_style(self, code: str):
         cache = self.__dict__.setdefault("_side_styles", {})
