@@ -11,11 +11,12 @@ from ._pixels import blend_alpha
 #: lie over about 0.43 to 0.57 of it.
 MARK_TS = (0.46, 0.5, 0.54)
 #: A mark is read where its colour shows at least this much (see :func:`mark_strength`) ...
-MARKED = 0.55
-#: ... and glimpsed (the river read, unsure, the mark offered) where it shows this much (on
-#: the bundled maps a river's side showed at most 0.21, degraded every way at once; a ford
-#: blurred 0.81, degraded every way 0.47).
-GLIMPSED = 0.3
+MARKED = 0.45
+#: ... and glimpsed (the river read, unsure, the mark offered) where it shows this much. On the
+#: bundled maps at 100 dpi a ford showed 0.99-1.0 clean, JPEG'd, blurred or cast, 0.29-0.5
+#: degraded every way at once (Mischurin Rog's stream least); a river's side no ford at most
+#: 0.02 clean, 0.25 JPEG'd, 0.33 degraded every way.
+GLIMPSED = 0.2
 #: How far beyond the river's band (of the hex size) the stones on its banks are looked for.
 BANKS = 0.12
 

@@ -56,13 +56,13 @@ PALE = 0.65
 SHARP_PALE = 0.7
 #: A line's strength is learned from this many points on its sure strokes (a few links' worth).
 LEARN_POINTS = 24
-#: A run of a line's colour with a lake's water beside it on one side only, this many pixels in a
-#: row from the pixel after next, is the lake's shore line (drawn in a blue like a river's), not
+#: A run of a line's colour with a lake's water beside it on one side only, on half of this many
+#: pixels next to it, is the lake's shore line (drawn in a blue like a river's), not
 #: a line: a lake lying on a hexside reaches a sixth of a hex into both hexes, its shore
 #: crossing the scans beside the side. A pixel within this (RGB levels) of the water is water (a
 #: blurred river's edge blended with the fill comes within 27 of White Death's lake blue, on one
 #: pixel only; JPEG rings the water beside the shore line by as much).
-SHORE_PIXELS, SHORE_WATER = 3, 30.0
+SHORE_PIXELS, SHORE_WATER = 4, 30.0
 
 
 class LinkReader(StrokeFollower):
@@ -270,9 +270,10 @@ class LinkReader(StrokeFollower):
             p = fix(colour, self.correction)
             return min(colour_distance(p, w) for w in self.water) <= SHORE_WATER
 
-        # (all but one of them: JPEG rings beside the shore line)
-        before = sum(wet(first - 2 - j) for j in range(SHORE_PIXELS)) >= SHORE_PIXELS - 1
-        after = sum(wet(last + 2 + j) for j in range(SHORE_PIXELS)) >= SHORE_PIXELS - 1
+        # (half of the few pixels next to it: JPEG rings beside the shore line, a bridge's deck
+        # may lie on the other side)
+        before = sum(wet(first - 1 - j) for j in range(SHORE_PIXELS)) * 2 >= SHORE_PIXELS
+        after = sum(wet(last + 1 + j) for j in range(SHORE_PIXELS)) * 2 >= SHORE_PIXELS
         if before != after:
             return True
         row = 0

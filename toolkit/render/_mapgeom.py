@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "Boxes", "chains", "crossing", "join_ends", "lake_body", "line_cover", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "Boxes", "LAKE_NARROWS", "chains", "crossing", "join_ends", "lake_body", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -262,9 +262,14 @@ LAKE_CORNER = 0.5
 #: A partial lake hexside (a pond): the stretch of the side it lies on, and its width against
 #: a full lake side's widest.
 POND_SPAN, POND_WIDTH = (0.2, 0.8), 0.8
+#: Where a road or railway crosses a lake hexside the lake narrows to this width (of the hex
+#: size) for its bridge, over :data:`NARROWS_SPAN` of the side either way from the middle: a
+#: bridge over a lake's narrows, as wide as one over a major river (one spanning the broad
+#: lake would be half a hex long).
+LAKE_NARROWS, NARROWS_SPAN = 0.12, 0.22
 
 
-def lake_body(chain, half: float, partial: bool = False):
+def lake_body(chain, half: float, partial: bool = False, narrows=(), size: float = 0.0):
     """The water of lake hexsides along ``chain`` (hex corners, one hexside between each two),
     drawn as printed maps draw a lake on a hexside: a broad body of water lying on the side and
     reaching into both hexes (``half`` either side at its widest), its shore irregular. A run of
@@ -272,7 +277,8 @@ def lake_body(chain, half: float, partial: bool = False):
     :data:`LAKE_CORNER` of that where its sides meet (far wider than any river: never a band
     of even width); a partial lake side is a pond in the middle of the side, touching neither
     corner. The shore's waver is seeded by where the side lies in hexes (``half`` as the
-    unit), so every dpi draws the same shores."""
+    unit), so every dpi draws the same shores. ``narrows``: the middles of the sides a road or
+    railway crosses, where the lake narrows to :data:`LAKE_NARROWS` of the hex ``size``."""
     c = 0.0 if partial else LAKE_CORNER
     n = 16
     parts = []
@@ -284,6 +290,7 @@ def lake_body(chain, half: float, partial: bool = False):
         phases = [(seed % p) / p * math.tau for p in (997, 991, 983, 977)]
         lo, hi = POND_SPAN if partial else (0.0, 1.0)
         top = POND_WIDTH if partial else 1.0
+        crossed = any(math.hypot((ax + bx) / 2 - x, (ay + by) / 2 - y) < 0.05 * length for x, y in narrows)
         sides = []
         for sign, (p1, p2) in ((1, phases[:2]), (-1, phases[2:])):
             pts = []
@@ -296,6 +303,9 @@ def lake_body(chain, half: float, partial: bool = False):
                 swell = math.sqrt(max(0.0, bulge)) if partial else c + (1 - c) * bulge
                 waver = 1 + bulge * (0.15 * math.sin(math.tau * u * 1.5 + p1) + 0.08 * math.sin(math.tau * u * 3.5 + p2))
                 h = half * top * swell * waver
+                if crossed:   # narrowing smoothly to the bridge's width about the middle
+                    k = min(1.0, abs(t - 0.5) / NARROWS_SPAN)
+                    h = min(h, LAKE_NARROWS * size / 2 + (h - LAKE_NARROWS * size / 2) * k * k * (3 - 2 * k))
                 pts.append((ax + dx * t + sign * nx * h, ay + dy * t + sign * ny * h))
             sides.append(pts)
         ring = sides[0] + sides[1][::-1]

@@ -13,7 +13,7 @@ from shapely.ops import unary_union
 
 from ..game import HexsideType, LineType
 from ..hexes import Hexside
-from ._mapgeom import crossing, join_ends, straighten
+from ._mapgeom import LAKE_NARROWS, crossing, join_ends, straighten
 from ._raster import catmull_rom, dashes, walk
 from .theme import rgb
 
@@ -43,7 +43,7 @@ class LineLayer:
         water_width: dict[Hexside, float] = {}
         for side, feats in self.m.hexsides.items():
             widths = [self._hexside_style(f.code) for f in feats]
-            widths = [s.width for s in widths if s.water]
+            widths = [LAKE_NARROWS if s.key == "lake" else s.width for s in widths if s.water]   # (lake_body)
             if widths:
                 water_width[side] = max(widths)
         styled = []

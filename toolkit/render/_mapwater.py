@@ -270,9 +270,12 @@ class WaterLayer:
             if style.key != "lake":
                 continue
             kind = self.m.hexside_types.get(code)
+            # a road or railway crosses on a bridge over the lake's narrows (see _maplines)
+            narrows = [tuple(np.mean(self._segment(s), axis=0)) for s in by_code[code] if s in self._line_steps()]
             for chain in chains([self._segment(s) for s in sorted(by_code[code])]):
                 w = max(1.0, self.px(style.width))
-                self.lake_bodies.append(lake_body(chain, w / 2, kind is not None and kind.width == "minor"))
+                self.lake_bodies.append(lake_body(chain, w / 2, kind is not None and kind.width == "minor",
+                                                  narrows, self.size))
                 self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
                 self.water_widths.append(style.width * 1.25)   # the lake's widest, its shore wavering (lake_body)
         lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
