@@ -81,19 +81,26 @@ class NameLayer:
         # measured at one size: the same box at every dpi
         with_symbol = [n for n, sprites in self.sprites.items() if sprites]
         sym_hexes = [self.hexes[n] for n in with_symbol]
-        sym_boxes = np.zeros((len(with_symbol), 4))
-        reach: dict[tuple, np.ndarray] = {}
-        for row, h in enumerate(sym_hexes):
-            cell = self.m.hexes[h]
+        reach: dict[tuple, int] = {}   # per terrain and features: its row of boxes
+        boxes_by_codes: list = []
+        rows = []
+        cells = self.m.hexes
+        for h in sym_hexes:
+            cell = cells[h]
             codes = (cell.terrain, *cell.features)
-            if codes not in reach:
+            row = reach.get(codes)
+            if row is None:
                 boxes_of = [symbol_reach(self.style_of(c), self.grid.flat, self.symbol_shift)
                             for c in self._signs_apart(codes)[0]]
                 boxes_of = np.asarray([b for b in boxes_of if b is not None], dtype=float).reshape(-1, 4)
-                reach[codes] = (np.concatenate([boxes_of[:, :2].min(axis=0), boxes_of[:, 2:].max(axis=0)])
-                                if len(boxes_of) else np.zeros(4))
-            cx, cy = self.centres[h]
-            sym_boxes[row] = reach[codes] * unit + (cx * k, cy * k, cx * k, cy * k)
+                row = reach[codes] = len(boxes_by_codes)
+                boxes_by_codes.append(np.concatenate([boxes_of[:, :2].min(axis=0), boxes_of[:, 2:].max(axis=0)])
+                                      if len(boxes_of) else np.zeros(4))
+            rows.append(row)
+        # each hex's box in the frame, all at once (the same arithmetic, hex by hex the same numbers)
+        at = self.centre_array[with_symbol].reshape(-1, 2) * k
+        sym_boxes = (np.asarray(boxes_by_codes, dtype=float).reshape(-1, 4)[rows] * unit
+                     + np.column_stack([at, at]) if rows else np.zeros((0, 4)))
         sym_index = Boxes(sym_boxes)
         segments, widths, wet, along_sides = self._name_obstacles(k)
         half_w = widths / 2
@@ -114,6 +121,8 @@ class NameLayer:
             best = None   # ((hidden area, cost, rank), hex, spot, shrink, frame box, hides a symbol, lines' ink)
             free = False   # a spot that hides nothing and covers no line was found
             shrink_cost = 0.0   # what a smaller name costs (see SHRINK_COST)
+            # the built-up hexes that are the town's own (the symbols a settlement's name may cover)
+            own = self._built_up(run_hexes) if place.kind in self.SETTLEMENTS else None
             for shrink in (1.0, 0.88, 0.76):
                 hw = max(1, round(unit * style.get("halo_width", 0.022) * shrink))
                 ex0, ey0, ex1, ey1 = _extent(place.name, unit * scale * shrink, bold, family, "mm", hw)
@@ -131,9 +140,8 @@ class NameLayer:
                     water = segs[wet[lines]]
                     sided = along_sides[lines]
                     side_water, side_ws, side_sbs = segs[sided], ws[sided], sbs[sided]
-                    own = self._built_up(run_hexes)
                     symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
-                        if place.kind in self.SETTLEMENTS else []
+                        if own is not None else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
                         rect = (x + ex0, y + ey0, x + ex1, y + ey1)
@@ -274,7 +282,8 @@ class NameLayer:
         that name no place of their own as great: the town whose name may lie over them
         (Velikiye Luki is drawn over eight hexes, one named a city, one its Citadel)."""
         rank = {"city": 3, "town": 2, "village": 1}
-        mine = max((rank.get(p.kind, 0) for p in self.m.places if p.hex in set(hexes)), default=0)
+        mine_hexes = set(hexes)
+        mine = max((rank.get(p.kind, 0) for p in self.m.places if p.hex in mine_hexes), default=0)
         # a lesser place inside the town (Velikiye Luki's Citadel) is the town's too
         named = {place.hex for place in self.m.places if rank.get(place.kind, 0) >= mine}
         out, todo = set(hexes), list(hexes)

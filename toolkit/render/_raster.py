@@ -39,6 +39,14 @@ _TOLERANCE = 0.25
 #: Pixels drawn around each tile and thrown away (see the module docstring).
 PAD = 2
 
+#: The side of a canvas's tiles (pixels): each tile an operation crosses draws it again and
+#: costs a few calls of its own (256 against 128: a tenth less drawing on a 150 dpi map).
+TILE = 256
+
+#: The length of the slabs a long shape is filled in (see Canvas.shape): so many pixels of the
+#: map whatever the tile, so a shape has the same seams in every canvas.
+SLAB = 128
+
 #: How far past its box (its points and half its width) an operation may draw, in supersampled
 #: pixels: snapping its points and pillow's own rounding of wide lines, polygons and discs reach
 #: up to 1.75 (measured on every bundled map at 72 to 200 dpi). Only the pixels this near an
@@ -59,7 +67,7 @@ class Canvas:
     Operations are kept in supersampled whole pixels of the map (``factor`` times the map's
     pixels), snapped when they are queued."""
 
-    def __init__(self, image: Image.Image | None, factor: int = 3, tile: int = 128,
+    def __init__(self, image: Image.Image | None, factor: int = 3, tile: int = TILE,
                  origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.factor = max(1, int(factor))
@@ -169,7 +177,7 @@ class Canvas:
             if poly.geom_type != "Polygon" or poly.is_empty:
                 continue
             x0, y0, x1, y1 = poly.bounds
-            t = self.tile
+            t = SLAB
             if max(x1 - x0, y1 - y0) <= 2 * t:
                 rings = [self._snap(poly.exterior.coords)] + [self._snap(r.coords) for r in poly.interiors]
                 joints = [_sharp_vertices(r, w) if w > 2 else () for r in rings]
@@ -284,10 +292,14 @@ class Canvas:
                                                max(h * f, spare.size[1] if spare else 0)))
             crop = spare
             for a0, b0, a1, b1 in parts:
-                # pillow's core directly: the Python wrappers cost more than small parts' pixels
-                crop.paste(core.resize(((a1 - a0) * f, (b1 - b0) * f), Image.NEAREST, (a0, b0, a1, b1)) if f > 1
-                           else core.crop((a0, b0, a1, b1)),
-                           ((a0 - bx0) * f, (b0 - by0) * f, (a1 - bx0) * f, (b1 - by0) * f))
+                # pillow's core directly: the Python wrappers cost more than small parts' pixels;
+                # enlarged straight into the crop (what a nearest resize does, without the
+                # image in between)
+                inner = ((a0 - bx0) * f, (b0 - by0) * f, (a1 - bx0) * f, (b1 - by0) * f)
+                if f > 1:
+                    crop.transform(inner, core, _AFFINE, (1 / f, 0, a0, 0, 1 / f, b0), _NEAREST, 1)
+                else:
+                    crop.paste(core.crop((a0, b0, a1, b1)), inner)
             draw = Image.core.draw(crop, 0)
             X0, Y0 = (ox + bx0) * f, (oy + by0) * f
             off = np.array((X0, Y0), dtype=np.int32)
@@ -301,6 +313,9 @@ class Canvas:
         self._bins.clear()
         self._boxes.clear()
         self._reach.clear()
+
+
+_AFFINE, _NEAREST = int(Image.Transform.AFFINE), int(Image.Resampling.NEAREST)
 
 
 #: What a part of a tile costs beyond its pixels (pillow's calls and the Python around them), as
@@ -475,19 +490,20 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
         if w > 2:
             # discs as _dot draws them, inline (a map draws thousands)
             ellipse, lo, span = core.draw_ellipse, w // 2, w - 1
-            if joints:
-                # only the joints near this crop (a long piece crosses several)
-                W, H = crop.size
-                for i in joints:
-                    x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
-                    if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
-                        ellipse((x, y, x + span, y + span), c, 1)
+            # only the joints and ends near this crop (a long piece crosses several)
+            W, H = crop.size
+            for i in joints:
+                x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
+                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                    ellipse((x, y, x + span, y + span), c, 1)
             if round_ends[0]:
                 x, y = flat[0] - lo, flat[1] - lo
-                ellipse((x, y, x + span, y + span), c, 1)
+                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                    ellipse((x, y, x + span, y + span), c, 1)
             if round_ends[1]:
                 x, y = flat[-2] - lo, flat[-1] - lo
-                ellipse((x, y, x + span, y + span), c, 1)
+                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                    ellipse((x, y, x + span, y + span), c, 1)
     elif kind == "segments":
         _, points, c, w = op
         flat = list(map(_sub, points, shift if len(points) <= len(shift) else (X0, Y0) * (len(points) // 2)))
