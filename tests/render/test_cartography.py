@@ -220,36 +220,104 @@ def test_lake_hexsides_are_drawn_as_lake_shore_not_as_river():
     assert not (hexes == np.asarray(river.edge)).all(axis=1).any(), "nor a river's dark edge"
 
 
-def test_lake_hexsides_are_lakes_strung_along_the_sides_not_a_canal():
-    # White Death's lake hexsides ring whole hexes: drawn at an even width they read as canals
+def test_lake_hexsides_are_broad_lakes_on_the_side_not_a_river():
+    # a lake hexside is drawn as printed maps draw it: a broad body of water lying on the side,
+    # reaching well into both hexes, its shore irregular, far wider than any river; a run of
+    # them one lake; a partial lake side a pond (White Death's two kinds, Demyansk's reaches)
     grid = Grid(1, 12, 1, 7, orientation="flat")
-    ring = [Hexside.of(Hex(3, 4), n) for n in grid.neighbours(Hex(3, 4))][:3]
-    ring += [Hexside.of(Hex(9, 4), n) for n in grid.neighbours(Hex(9, 4))][:3]   # apart: no shared corner
-    full = HexsideType("lake_full", "Full lake hexside", width="major")
-    partial = HexsideType("lake_partial", "Partial lake hexside", width="minor")
-    types = {"lake_full": full, "lake_partial": partial}
-    sides = {s: [HexsideFeature(s, "lake_full" if n < 3 else "lake_partial")] for n, s in enumerate(ring)}
-    image = render_map(_map(sides=sides, hexside_types=types), dpi=150)
-    water = unary_union(image.scene.lake_bodies)
-    size = image.layout.size
+    run = [Hexside.of(Hex(3, 4), n) for n in grid.neighbours(Hex(3, 4))][:3]   # meeting at corners
+    ponds = [Hexside.of(Hex(9, 4), n) for n in grid.neighbours(Hex(9, 4))][:3]
+    river = [Hexside.of(Hex(6, 6), grid.neighbour(Hex(6, 6), "N"))]
+    types = {"lake_full": HexsideType("lake_full", "Full lake hexside", width="major"),
+             "lake_partial": HexsideType("lake_partial", "Partial lake hexside", width="minor"),
+             "river": HexsideType("river", "River", width="major")}
+    sides = {s: [HexsideFeature(s, code)] for code, group in (("lake_full", run), ("lake_partial", ponds),
+                                                               ("river", river)) for s in group}
+    for dpi in (100, 150, 300):
+        image = render_map(_map(sides=sides, hexside_types=types), dpi=dpi)
+        size = image.layout.size
+        bodies = image.scene.lake_bodies
+        water = unary_union(bodies)
+        widest_river = max(Theme.default().hexside_style(t).drawn_width(size) for t in types.values()
+                           if t.code == "river")
 
-    def across(side, t):   # the water's width across the side at fraction t along it
-        (x0, y0), (x1, y1) = image.layout.hexside_segment(side)
-        x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-        nx, ny = -(y1 - y0), x1 - x0
-        d = (nx * nx + ny * ny) ** 0.5
-        cut = LineString([(x - nx / d * size, y - ny / d * size), (x + nx / d * size, y + ny / d * size)])
-        return water.intersection(cut).length
+        def across(side, t, sign=0):   # the water's width across the side at t (one side of it: sign)
+            (x0, y0), (x1, y1) = image.layout.hexside_segment(side)
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            nx, ny = -(y1 - y0), x1 - x0
+            d = (nx * nx + ny * ny) ** 0.5
+            lo, hi = (-0.3, 0.3) if sign == 0 else (0, 0.3 * sign)
+            cut = LineString([(x + nx / d * size * lo, y + ny / d * size * lo), (x + nx / d * size * hi, y + ny / d * size * hi)])
+            return water.intersection(cut).length
 
-    for n, side in enumerate(ring):
-        middle, corner = across(side, 0.5), across(side, 0.1)
-        assert middle > 0.09 * size, "a lake at the middle of every lake hexside"
-        if n < 3:   # full: one lake along the side, widest at its middle
-            assert 0 < corner < 0.75 * middle
-        else:       # partial: a small lake that leaves the corners dry
-            assert corner == 0
+        along = [round(0.1 + 0.05 * i, 2) for i in range(17)]
+        for side in run:
+            widths = [across(side, t) for t in along]
+            middle = max(across(side, t) for t in (0.4, 0.5, 0.6))
+            # a third of a hex across at its middle (before: 0.14), far wider than the widest river
+            assert middle >= size / 3 and middle >= 2.25 * widest_river, (dpi, middle / size)
+            assert min(widths) >= 0.17 * size, "no pinch: a run of lake sides is one lake"
+            assert max(widths) >= 1.3 * min(widths), "its width varies along the side"
+            # an irregular shore: the two sides of the lake are no mirror images
+            assert max(abs(across(side, t, 1) - across(side, t, -1)) for t in along) >= 0.02 * size
+        # the run is one lake lying on its three sides, its area a sixth of a hex's size squared a side
+        lake = [b for b in bodies if b.intersects(LineString(image.layout.hexside_segment(run[0])))]
+        assert len(lake) == 1 and lake[0].geom_type == "Polygon"
+        assert all(lake[0].contains(Point(*p)) for side in run for p in image.layout.hexside_segment(side))
+        assert lake[0].area / len(run) >= 0.15 * size * size, lake[0].area / len(run) / size / size
+        for side in ponds:   # a pond on the middle of the side, leaving the corners dry
             (x0, y0), (x1, y1) = image.layout.hexside_segment(side)
             assert not water.contains(Point(x0, y0)) and not water.contains(Point(x1, y1))
+            assert across(side, 0.1) == across(side, 0.9) == 0
+            assert 0.2 * size <= across(side, 0.5) < middle
+            mid = Point((x0 + x1) / 2, (y0 + y1) / 2)
+            pond = [g for b in bodies for g in getattr(b, "geoms", [b]) if g.contains(mid)]
+            assert len(pond) == 1 and 0.04 * size * size <= pond[0].area < lake[0].area / len(run)
+
+
+@pytest.mark.parametrize("river", ["major", "minor"])
+def test_a_ford_is_the_river_running_on_with_stones_across_it(river):
+    # a ford drawn as a pale bar along the side read as a gap in the river (Kursk 2533, Akhtyrka
+    # 3307, Lutchessa 2509, Mischurin Rog 1645): the river runs on unbroken through the ford's
+    # side, a row of stones across it at the middle, one on the water and one beyond each bank
+    grid = Grid(1, 12, 1, 7, orientation="flat")
+    course = [Hexside.of(Hex(c, 4), grid.neighbour(Hex(c, 4), "N")) for c in range(3, 8)]
+    ford = course[2]
+    types = {"river": HexsideType("river", "River", width=river), "ford": HexsideType("ford", "Ford", width="minor")}
+    sides = {s: [HexsideFeature(s, "ford" if s == ford else "river")] for s in course}
+    theme = Theme.default()
+    water, stone = theme.hexside_style(types["river"]), theme.hexside_style(types["ford"])
+    for dpi in (100, 150, 300):
+        image = render_map(_map(sides=sides, hexside_types=types), dpi=dpi)
+        pixels = np.asarray(image.image, dtype=int)
+        size = image.layout.size
+        (x0, y0), (x1, y1) = image.layout.hexside_segment(ford)
+        nx, ny = -(y1 - y0), x1 - x0
+        d = (nx * nx + ny * ny) ** 0.5
+        nx, ny = nx / d, ny / d
+
+        def across(t, reach):   # the pixels across the side at t, out to reach (of the hex size) either way
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            steps = range(-round(reach * size), round(reach * size) + 1)
+            return [(k, tuple(pixels[round(y + ny * k), round(x + nx * k)])) for k in steps]
+
+        def near(c, target, within=30):
+            return sum((a - b) ** 2 for a, b in zip(c, target)) ** 0.5 <= within
+        # the river's own colour across the ford's side from corner to corner (before: none of it)
+        steps = max(8, round(size / 3))
+        assert all(any(near(c, water.colour) for _, c in across(i / steps, 0.08)) for i in range(steps + 1)), dpi
+        # no pale bar along the side: the ford's stones only at its middle
+        assert not any(near(c, stone.colour, 40) for t in (0.2, 0.3, 0.7, 0.8) for _, c in across(t, 0.15))
+        # at the middle, the stones across: one on the river, one beyond each bank
+        half = water.drawn_width(size) / 2
+        row = across(0.5, 0.15)
+        on = [k for k, c in row if near(c, stone.colour, 40)]
+        assert [k for k in on if k > half] and [k for k in on if k < -half]
+        if water.width * size >= 6:   # room on the water for a stone beside which the river runs on
+            assert [k for k in on if abs(k) < half / 2]
+        # one river through the ford, as the ids and names keep off it
+        assert any(line.buffer(1.0).covers(LineString([(x0, y0), (x1, y1)]).interpolate(0.5, normalized=True))
+                   for line in image.scene.water_lines)
 
 
 @pytest.mark.parametrize("along", ["row", "column"])
@@ -998,7 +1066,8 @@ def test_an_id_moved_off_a_river_goes_beside_the_road_not_onto_it():
 
 #: Moved ids with no spot in their hex clear of the water, the bridges and the lines (towns
 #: two roads and a railway cross): they keep the knock-out. 45 over all the maps before.
-_HEMMED_IN = {"a-victory-denied": {"3319"}, "demyansk-shield": {"1529", "1622"}, "grossdeutschland": {"2033"}}
+_HEMMED_IN = {"a-victory-denied": {"3319"}, "demyansk-shield": {"1529", "1622"}, "grossdeutschland": {"2033"},
+              "white-death": {"1518"}}   # (an island's hex: lakes on five of its sides, the road through the sixth)
 
 
 @pytest.mark.parametrize("game_id", EVERY_GAME)

@@ -46,16 +46,35 @@ def side_ink(colour, edge, correction, blurred=None, rivals=()):
     return own, ink
 
 
-def _across(sampler, side, ts, fill_a, fill_b, size):
+#: How far either side of a hexside (of the hex size) its pixels are read: beyond a feature's
+#: band, where the hex's own fill shows.
+REACH = 0.15
+
+
+def side_reach(code, sides) -> tuple[float, tuple]:
+    """How far either side of a hexside (of the hex size) a feature is read, and the colours
+    of the broad water it lies in (none): a lake drawn on the side reaches a sixth of a hex or
+    more into each hex, so its side is read out to its whole width, and the water of a
+    neighbouring side's lake there is no fill. ``code`` is a feature's code or a tuple of codes
+    (two features drawn one over the other: a river over a lake's narrows); ``sides`` are the
+    features as ``(code, colour, edge, width)``."""
+    parts = code if isinstance(code, tuple) else (code,)
+    broad = [s for s in sides if s[0] in parts and s[3] > REACH]
+    if not broad:
+        return REACH, ()
+    return max(s[3] for s in broad), tuple(s[1] for s in broad)
+
+
+def _across(sampler, side, ts, fill_a, fill_b, size, reach: float = REACH, water=()):
     """The pixels across ``side`` at each ``t``: ``(offset, colour, fill)`` triples, each pixel
-    with the fill of the hex it lies in (where the profile ends on either side: the hex's
-    commonest colour may be a symbol's), the two fills, and the offsets a name or marker
-    covers."""
+    with the fill of the hex it lies in (where the profile ends on either side, ``reach`` of
+    the hex size from the side: the hex's commonest colour may be a symbol's; where it ends in
+    a lake's ``water``, the hex's), the two fills, and the offsets a name or marker covers."""
     a, b = sampler.layout.hexside_segment(side)
     ca = sampler.layout.center(side.a)
     nx, ny = -(b[1] - a[1]), b[0] - a[0]
     a_sign = 1 if (ca[0] - (a[0] + b[0]) / 2) * nx + (ca[1] - (a[1] + b[1]) / 2) * ny > 0 else -1
-    reach = 0.15 * size
+    reach = reach * size
     corr = sampler.correction
     length = math.hypot(nx, ny) or 1.0
     out = []
@@ -66,10 +85,18 @@ def _across(sampler, side, ts, fill_a, fill_b, size):
         x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
         named = [k for k, _ in profile if sampler.labelled(x + nx * k / length, y + ny * k / length)]
         fills = [(k, c) for k, c in profile if k not in named]
-        local_a, local_b = (_corrected(_outer(fills, sign, 0.7 * reach), corr) or fill
+        local_a, local_b = (_fill(_corrected(_outer(fills, sign, 0.7 * reach), corr), fill, water)
                             for sign, fill in ((a_sign, fill_a), (-a_sign, fill_b)))
         out.append((profile, a_sign, local_a, local_b, named))
     return out
+
+
+def _fill(local, fill, water):
+    """The fill read where a profile ends (``local``), or the hex's ``fill`` where none was read
+    or it is a lake's ``water``."""
+    if local is None or any(colour_distance(local, w) < 2 * _FILL_NEAR for w in water):
+        return fill
+    return local
 
 
 def _measure(across, body, ink, colours, grid_rgb, sampler, least):

@@ -4,7 +4,7 @@ those drawn alike."""
 
 from __future__ import annotations
 
-from ._sideprofile import side_ink
+from ._sideprofile import side_ink, side_reach
 from ._sideshapes import side_shapes
 from .sample import colour_distance
 
@@ -28,6 +28,8 @@ def side_readers(game_map, theme, size: float, correction, learned=None, grid_rg
         style = theme.hexside_style(kind)
         if kind.bridge:
             why = "bridges are not drafted"
+        elif style.key in MARK_KEYS:
+            continue   # a mark across a river's band (see side_marks)
         elif colour_distance(style.colour, grid_rgb) < 60:
             why = "drawn too like the grid lines to tell apart"
         else:
@@ -50,11 +52,29 @@ def side_readers(game_map, theme, size: float, correction, learned=None, grid_rg
     alphas = {code: side_ink(colour, edge, correction, blurred.get(code), rivals) for code, colour, edge, _ in sides}
     # features drawn alike (two lake side kinds) are told apart by their shape along the side,
     # drawn by hexforge like the palette's terrains (where their colours are the theme's, not
-    # learned on the picture)
+    # learned on the picture); so is a lake side alone, whose width runs from its corners to
+    # its broad middle (and a river drawn over one)
     alike = [s for s in sides if not learned.get(("side", s[0]))
-             and sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1]
-    shapes = side_shapes(game_map, alike, size, theme, grid_rgb) if alike else {}
+             and (sum(1 for o in sides if (o[1], o[2]) == (s[1], s[2])) > 1 or side_reach(s[0], sides)[1])]
+    shapes = side_shapes(game_map, alike, size, theme, grid_rgb, sides) if alike else {}
     return sides, alphas, shapes
+
+
+#: The hexside styles drawn as a mark across a river's band, not along the side: a ford's
+#: stepping stones (read by :mod:`._sidemarks`).
+MARK_KEYS = ("ford",)
+
+
+def side_marks(game_map, theme, learned=None) -> list[tuple]:
+    """The map's hexside features drawn as a mark across a river's band (a ford's stepping
+    stones): ``(code, colour, edge)``, the colour learned on the picture where it was."""
+    learned = learned or {}
+    out = []
+    for code, kind in game_map.hexside_types.items():
+        style = theme.hexside_style(kind)
+        if style.key in MARK_KEYS and not kind.bridge:
+            out.append((code, learned.get(("side", code)) or style.colour, style.edge))
+    return out
 
 
 def blurred_colour(colour, edge, width: float, drawn: float):

@@ -3,7 +3,7 @@ from corner to corner, measured on examples hexforge draws, and how far a readin
 
 from __future__ import annotations
 
-from ._sideprofile import _across, _measure, side_ink
+from ._sideprofile import _across, _measure, side_ink, side_reach
 
 
 #: Where along a hexside (from one corner, 0, to the other, 1) a feature's drawn shape is measured.
@@ -39,14 +39,16 @@ def _at(shape: tuple[float, ...], t: float) -> float:
     return shape[i] * (1 - f) + shape[i + 1] * f
 
 
-def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68)) -> dict[str, tuple[float, ...]]:
+def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68),
+                everything=None) -> dict[str, tuple[float, ...]]:
     """How each hexside feature of ``sides`` (``(code, colour, edge, width)``) is drawn along its
     side: its width (a fraction of the hex size) at each of :data:`SHAPE_TS`, read the way a
     picture's hexsides are on examples hexforge draws at ``hex_px`` (as the palette draws the
     terrains): a lake side widest at its middle and narrow at the corners, a partial lake side
     a small lake touching neither corner, a river even. Mirrored: a side is read either way.
     A ``code`` that is a tuple of codes is those features drawn on one side (see
-    :func:`side_combos`), measured in the ``colour`` and ``edge`` given."""
+    :func:`side_combos`), measured in the ``colour`` and ``edge`` given, as far out as
+    :func:`side_reach` reads it among ``everything`` (all the map's features; ``sides``)."""
     from dataclasses import replace
 
     from ..game import HexsideFeature, HexTerrain, Map
@@ -94,7 +96,7 @@ def side_shapes(game_map, sides, hex_px: float, theme=None, grid_rgb=(74, 74, 68
         least = max(1.5, 0.4 * width * size)
         sums = [0.0] * len(SHAPE_TS)
         for side in examples[code]:
-            across = _across(sampler, side, SHAPE_TS, fill, fill, size)
+            across = _across(sampler, side, SHAPE_TS, fill, fill, size, *side_reach(code, everything or sides))
             for i, (w, _, _, _) in enumerate(_measure(across, body, ink, (colour, edge or colour), grid_rgb,
                                                     sampler, [least] * len(SHAPE_TS))):
                 sums[i] += (w or 0.0) / size

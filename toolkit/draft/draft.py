@@ -29,7 +29,8 @@ from ._shown import overlays_shown, signs_shown
 from ._pixels import fix
 from ._tints import settle
 from ._courses import course_kinds, fills_grain, hidden_courses, side_name
-from ._sidereaders import side_readers
+from ._sideprofile import side_reach
+from ._sidereaders import side_marks, side_readers
 from .hexsides import SIDE_SHARE, read_hexside, under_name
 from ._linepaths import line_paths
 from .lines import LinkReader
@@ -228,6 +229,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     sides, alphas, shapes = side_readers(game_map, theme, size, draft.correction, palette.strokes, grid_rgb,
                                          draft.skipped)
     family = {code: (colour, edge) for code, colour, edge, _ in sides}
+    marks = side_marks(game_map, theme, palette.strokes)  # a ford's stones across its river
     lines = []
     for code, kind in game_map.line_types.items():
         style, learned = theme.line_style(kind), palette.strokes.get(("line", code))
@@ -236,7 +238,10 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
     fill = {h: tuple(int(round(v)) for v in fix(look.mode, draft.correction)) for h, look in raw.items()}
     # how textured each terrain is drawn (its palette spread; Look.vector weighs spread 0.15)
     texture = {t[0]: sum(palette.vector_of(t[0])[6:9]) / 3 / 0.15 for t in palette.terrains}
-    read = _read_links(game_map, sampler, draft, lines, fill, texture) if lines else {}
+    # the lakes drawn on the hexsides: their shore is no river drawn through the hexes
+    lakes = [(colour, edge) for code, colour, edge, _ in sides
+             if isinstance(code, str) and side_reach(code, sides)[1] and edge is not None]
+    read = _read_links(game_map, sampler, draft, lines, fill, texture, lakes) if lines else {}
     seen: set[Hexside] = set()
     hidden: dict[Hexside, tuple | None] = {}  # sides read without a feature: what was glimpsed there
     others: dict[Hexside, tuple] = {}  # sides read with a feature: what else they may hold
@@ -266,7 +271,7 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
                               (min(found.values()) if found else None, partly, textured)))
             if sides and draft.hexes[hex].terrain[0] not in water and draft.hexes[other].terrain[0] not in water:
                 found, partly, side_sure, maybe = read_hexside(sampler, side, sides, alphas, size, fill[hex],
-                                                               fill[other], crossing, grid_rgb, shapes)
+                                                               fill[other], crossing, grid_rgb, shapes, marks=marks)
                 side_sure = side_sureness(found[1] if found else None, side_sure, SIDE_SHARE)
                 sure = min(sure, side_sure)
                 if found and isinstance(found[0], tuple):  # two features: the one on top, and the other
@@ -296,13 +301,14 @@ def _features(game_map: Map, sampler: HexSampler, draft: Draft, raw: dict[Hex, L
 
 
 def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, fill: dict,
-                texture: dict) -> dict[Hexside, tuple[dict, float, bool]]:
+                texture: dict, lakes=()) -> dict[Hexside, tuple[dict, float, bool]]:
     """The roads and railways read across every hexside: ``side -> (found, largest share
     seen, whether either hex is textured)`` (see :meth:`~toolkit.draft.lines.LinkReader.read`). A picture that shows a line
     fainter than a crisp one (a thin railway blurred to half its colour) is read again, that
     line judged by how its sure strokes showed; on one that shows every line crisp, the sides
     where a line was found are read again the same way (a stroke much paler than its line's
-    sure strokes is not that line)."""
+    sure strokes is not that line). ``lakes``: the water and shore colours of the lakes drawn
+    on the hexsides (their shore is no line)."""
     pairs: dict[Hexside, tuple[Hex, Hex, bool]] = {}
     for hex in draft.hexes:
         for other in game_map.grid.neighbours(hex):
@@ -314,9 +320,9 @@ def _read_links(game_map: Map, sampler: HexSampler, draft: Draft, lines: list, f
     def read_all(reader: LinkReader) -> dict:
         return {side: (*reader.read(a, b, fill[a], fill[b], textured), textured)
                 for side, (a, b, textured) in pairs.items()}
-    reader = LinkReader(sampler, lines, draft.correction)
+    reader = LinkReader(sampler, lines, draft.correction, water=lakes)
     read = read_all(reader)
-    again = LinkReader(sampler, lines, draft.correction, reader.learned())
+    again = LinkReader(sampler, lines, draft.correction, reader.learned(), lakes)
     if again.limits != reader.limits:
         return read_all(again)
     # the same thresholds: the lines found are judged again against how their line shows

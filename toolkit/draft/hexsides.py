@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from ._pixels import sureness
-from ._sideprofile import _across, _beside, _measure
+from ._sideprofile import _across, _beside, _measure, side_reach
+from ._sidemarks import GLIMPSED, MARKED, mark_strength
 from ._sideshapes import SHAPE_CAP, SHAPE_RUN, _at, _run_off
 from ._sidespots import _CROSSED_TS, _SIDE_TS, BRIDGE, _crossed_at, _unlabelled
 
@@ -24,6 +25,12 @@ FAINT = 0.6
 #: A band shows a feature whole where it is at least this share of the feature's drawn width
 #: (a name may cut it short elsewhere).
 WHOLE = 0.9
+#: A lake's band under a river may run this share of its drawn width narrower or wider than the
+#: shape learned for it, for nothing: its shore wavers by up to a quarter (see
+#: :func:`~toolkit.render._mapgeom.lake_body`) and the river's curve leaves the side, so the lake
+#: shows more on one side of it than the other (Demyansk's Polnovo, 3004/3103). (Lake sides
+#: alone are told apart by their shape: the slack would blur it.)
+WAVER = 0.2
 #: Two features whose readings score alike are drawn alike but for their width only where the
 #: runner-up's own colour shows nearly as strongly as the reading's (in the median sample): a
 #: ford's pale middle shows whole where a stream's colour shows only as the ford's middle
@@ -37,7 +44,28 @@ STRONGER = 0.3
 
 
 def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
-                 shapes=None, parted=True):
+                 shapes=None, parted=True, marks=()):
+    """As :func:`_read_side`; ``marks`` are the features drawn as a mark across a river's band
+    (``(code, colour, edge)``: a ford's stepping stones, see :mod:`._sidemarks`), read where a
+    river is read and the mark's colour shows on its band at the side's middle (glimpsed: the
+    river, unsure, the mark offered)."""
+    found, seen, sure, others = _read_side(sampler, side, sides, alphas, size, fill_a, fill_b, crossing, grid_rgb,
+                                           shapes, parted)
+    if not marks or not found or crossing or isinstance(found[0], tuple) or side_reach(found[0], sides)[1]:
+        return found, seen, sure, others
+    width = next(s[3] for s in sides if s[0] == found[0])
+    strength, code = max((mark_strength(sampler, side, width, mark, sampler.correction, size, (fill_a, fill_b)), code)
+                         for code, mark, _ in marks)
+    if strength >= MARKED:
+        # the river it lies on is no runner-up: a ford breaks a river's course by nature
+        return (code, found[1]), seen, sure, ()
+    if strength >= GLIMPSED:
+        return found, seen, min(sure, 0.4), (code,) + tuple(o for o in others if o != code)
+    return found, seen, sure, others
+
+
+def _read_side(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=False, grid_rgb=(74, 74, 68),
+               shapes=None, parted=True):
     """``(feature, share)`` drawn along ``side`` (or None), the largest share of samples any
     feature was seen on, how sure the reading is and what else the side may hold where unsure
     (features drawn alike, two features, one seen through a name). ``feature`` is a code, or a
@@ -74,13 +102,21 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     few = parted and ts is not _SIDE_TS and len(clear) == 2 and not under_name(sampler, side, size)
     named = len(clear) < 3 and not few
     ts = ts if named else clear
-    across = _across(sampler, side, ts, fill_a, fill_b, size)
+    views: dict = {}   # the pixels across the side, read as far out as each feature reaches
+
+    def view(code):
+        key = side_reach(code, sides)
+        if key not in views:
+            views[key] = _across(sampler, side, ts, fill_a, fill_b, size, *key)
+        return key, views[key]
+
     shapes = shapes or {}
     measured: dict = {}
     read = []
     for code, colour, edge, width in sides:
         body, ink = alphas[code]
         shape = shapes.get(code)
+        reach, across = view(code)
         if shape is None:
             least = max(1.5, 0.4 * width * size)  # picture pixels of ink a drawn feature leaves at least
             found = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, [least] * len(ts))
@@ -88,18 +124,18 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         else:
             # features drawn alike are measured once, with the least ink the narrowest of them
             # leaves at each sample; each is then found where its own drawing leaves ink
-            family = (colour, edge)
+            family = (colour, edge, reach)
             if family not in measured:
-                kin = [shapes[c] for c, col, e, _ in sides if (col, e) == family and c in shapes]
+                kin = [shapes[c] for c, col, e, _ in sides if (col, e, side_reach(c, sides)) == family and c in shapes]
                 least = [max(1.5, 0.4 * min(_at(k, t) for k in kin) * size) for t in ts]
                 measured[family] = _measure(across, body, ink, (colour, edge or colour), grid_rgb, sampler, least)
             found = measured[family]
             expected = [w for t, (w, _, _, _) in zip(ts, found) if _at(shape, t) >= 0.5 * max(shape)]
             share = sum(1 for w in expected if w is not None) / len(expected) if expected else 0.0
-        read.append((code, colour, edge, width, shape, found, share))
+        read.append((code, colour, edge, width, shape, found, share, across))
     seen, beside, scored = 0.0, {}, []
     glimpsed = []  # the features seen on the most samples (those drawn alike, all of them)
-    for code, colour, edge, width, shape, found, share in read:
+    for code, colour, edge, width, shape, found, share, across in read:
         if isinstance(code, tuple):
             # two features, one drawn over the other: read only where the one under it shows its
             # own colour beside the other's band (a lake drawn under a river, at hexforge's widths,
@@ -128,7 +164,9 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         # a feature whose colour shows only faintly yields to one whose colour shows
         faint = 0.5 if strength < FAINT else 0.0
         scored.append((code, share, strength, hidden,
-                       tuple(presence - _width_off(shape, width, ts, found, size, lower) * 4 - faint
+                       tuple(presence - _width_off(shape, width, ts, found, size, lower,
+                                                   WAVER if isinstance(code, tuple) and side_reach(code, sides)[1]
+                                                   else 0.0) * 4 - faint
                              for lower in (False, True))))
     best, scores, unseen = _best(scored, 0)
     # a band a name may have cut short says only that the feature is at least that wide: where
@@ -142,7 +180,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
     if cut:
         best, scores, unseen = lower
     if best is None and few:  # nothing on the two samples: read as under the name
-        return read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing, grid_rgb, shapes, False)
+        return _read_side(sampler, side, sides, alphas, size, fill_a, fill_b, crossing, grid_rgb, shapes, False)
     if best is None:
         return None, seen, min(UNDER_NAME if named and seen >= SIDE_SHARE / 2 else 1.0,
                                sureness(None, seen, SIDE_SHARE)), tuple(glimpsed) if seen > 0 else ()
@@ -166,7 +204,7 @@ def read_hexside(sampler, side, sides, alphas, size, fill_a, fill_b, crossing=Fa
         # course's kind as a runner-up to be read again as: a ford breaks a river's course by
         # nature; the course's doubt names the river)
         edge = next(r[2] for r in read if r[0] == best[0])
-        pale = [(share, code) for code, _, e, _, shape, found, share in read
+        pale = [(share, code) for code, _, e, _, shape, found, share, _ in read
                 if code != best[0] and e is not None and e == edge and shape is None and share >= SIDE_SHARE / 2
                 and _median([st for w, st, _, _ in found if w is not None]) >= FAINT]
         if pale:
@@ -197,14 +235,16 @@ def _best(scored, by: int):
     return best, scores, unseen
 
 
-def _width_off(shape, width: float, ts, found, size: float, lower: bool) -> float:
+def _width_off(shape, width: float, ts, found, size: float, lower: bool, slack: float = 0.0) -> float:
     """How far the widths ``found`` along a side run from a feature's: from its drawn ``shape``
     sample by sample where it has one (features drawn alike, told apart by their shape along the
     side), else the median from its drawn ``width`` (of the hex size). ``lower``: a band a
-    name may have cut short counts only where it is wider than the feature."""
+    name may have cut short counts only where it is wider than the feature. ``slack``: the
+    share of the shape's width either way that counts for nothing (a lake's shore wavers)."""
     if shape is not None:
-        return sum(min(SHAPE_CAP, max((w or 0.0) / size - _at(shape, t),
-                                      0.0 if lower and cut else _at(shape, t) - (w or 0.0) / size))
+        return sum(max(0.0, min(SHAPE_CAP, max((w or 0.0) / size - _at(shape, t),
+                                               0.0 if lower and cut else _at(shape, t) - (w or 0.0) / size))
+                            - slack * _at(shape, t))
                    for t, (w, _, _, cut) in zip(ts, found)) / len(ts) + SHAPE_RUN * _run_off(shape, ts, found, lower)
     whole = [w for w, _, _, cut in found if w is not None and not (lower and cut)]
     if whole:
@@ -216,7 +256,7 @@ def _narrower(reading, ts, size: float, cut_only: bool = False) -> bool:
     """Whether the band of a feature (``reading``, as :func:`read_hexside` measures each) is
     narrower than its drawing (under :data:`WHOLE` of it) on every sample where it was found
     (``cut_only``: on any sample a name may have cut short)."""
-    _, _, _, width, shape, found, _ = reading
+    _, _, _, width, shape, found, _, _ = reading
     narrow = [w < WHOLE * (width if shape is None else _at(shape, t)) * size
               for t, (w, _, _, cut) in zip(ts, found) if w is not None and (cut or not cut_only)]
     return any(narrow) if cut_only else all(narrow)

@@ -20,7 +20,9 @@ import math
 from ..hexes import Hex
 from ._decks import parapet
 from ._linefollow import THIN, StrokeFollower, _unit
+from ._pixels import fix
 from ._strokes import Strength
+from .sample import colour_distance
 
 #: A line is found when it is seen on this share of the steps followed into both hexes ...
 LINE_SHARE = 0.75
@@ -54,6 +56,13 @@ PALE = 0.65
 SHARP_PALE = 0.7
 #: A line's strength is learned from this many points on its sure strokes (a few links' worth).
 LEARN_POINTS = 24
+#: A run of a line's colour with a lake's water beside it on one side only, on half of this many
+#: pixels next to it, is the lake's shore line (drawn in a blue like a river's), not
+#: a line: a lake lying on a hexside reaches a sixth of a hex into both hexes, its shore
+#: crossing the scans beside the side. A pixel within this (RGB levels) of the water is water (a
+#: blurred river's edge blended with the fill comes within 27 of White Death's lake blue, on one
+#: pixel only; JPEG rings the water beside the shore line by as much).
+SHORE_PIXELS, SHORE_WATER = 4, 30.0
 
 
 class LinkReader(StrokeFollower):
@@ -61,9 +70,15 @@ class LinkReader(StrokeFollower):
     casing or None)``, the map's colours (the picture's after ``correction``); ``strengths``
     how strongly each shows on this picture (see :meth:`learned`)."""
 
-    def __init__(self, sampler, lines, correction, strengths=None) -> None:
+    def __init__(self, sampler, lines, correction, strengths=None, water=()) -> None:
         super().__init__(sampler, lines, correction, strengths)
         self._sure: dict[int, list] = {}  # line index -> points on its sure strokes
+        #: the water of the lakes drawn on the hexsides, and the lines drawn in a colour like
+        #: their shore line's (``water``: ``(water, shore)`` colours): a river drawn through the
+        #: hexes (a road or railway crossing a lake's edge on its bridge has water beside it)
+        self.water = [tuple(float(v) for v in w) for w, _ in water]
+        self.shore_like = {i for i, c in enumerate(self.colours)
+                           if any(colour_distance(c, shore) < 80 for _, shore in water)}
 
     def learned(self) -> dict[int, Strength]:
         """How strongly each line showed on the strokes read so far that crossed a side sure
@@ -105,6 +120,8 @@ class LinkReader(StrokeFollower):
         def scan(sign, depth, fill, centre) -> bool:
             points = [at(sign, depth * dist, t) for t in ts]
             found, hidden = self.runs(points, fill, centre, n)  # (a crossing stroke runs about along n)
+            if self.shore_like:
+                found = [run for run in found if run[2] not in self.shore_like or not self._shore(points, *run[:2])]
             scanned[sign].append((depth, found))
             for first, last, index in found:
                 if (last - first + 1) > 2 * THIN * dist:
@@ -237,6 +254,34 @@ class LinkReader(StrokeFollower):
         found = {self.codes[i]: share for i, share in best.items() if share >= needed}
         seen = max(max(best.values(), default=0.0), unsure if not found else 0.0)
         return found, seen
+
+    def _shore(self, points, first: int, last: int) -> bool:
+        """Whether the run ``points[first..last]`` is a lake's shore or water, not a line: a
+        lake's water lies beside it on one side only (a line drawn across a lake has it on
+        both), or within it (a pond's water, which holds a little of a river's blue)."""
+        pixel = self.sampler.pixel
+        (x0, y0), (x1, y1) = points[0], points[-1]
+        step = ((x1 - x0) / max(1, len(points) - 1), (y1 - y0) / max(1, len(points) - 1))
+
+        def wet(i: int) -> bool:   # (the scan's points run on straight past its ends)
+            colour = pixel(x0 + step[0] * i, y0 + step[1] * i)
+            if colour is None:
+                return False
+            p = fix(colour, self.correction)
+            return min(colour_distance(p, w) for w in self.water) <= SHORE_WATER
+
+        # (half of the few pixels next to it: JPEG rings beside the shore line, a bridge's deck
+        # may lie on the other side)
+        before = sum(wet(first - 1 - j) for j in range(SHORE_PIXELS)) * 2 >= SHORE_PIXELS
+        after = sum(wet(last + 1 + j) for j in range(SHORE_PIXELS)) * 2 >= SHORE_PIXELS
+        if before != after:
+            return True
+        row = 0
+        for i in range(math.floor(first), math.ceil(last) + 1):   # (a run's ends may lie between points)
+            row = row + 1 if wet(i) else 0
+            if row >= SHORE_PIXELS:
+                return True
+        return False
 
     def _past_end(self, at, sign, depth, ts, run, fill, centre, n, dist) -> tuple:
         """``(first, last)`` of ``run`` (a scan's run of one line reaching an end of the scan

@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "Boxes", "chains", "crossing", "join_ends", "lake_body", "line_class", "line_cover", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "Boxes", "LAKE_NARROWS", "chains", "crossing", "join_ends", "lake_body", "line_class", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -272,37 +272,64 @@ def _meet(pts: list, at: int, other, reach: float) -> list:
     return [(target.x, target.y)] + kept if kept[0] != (target.x, target.y) else kept
 
 
-def lake_body(chain, half: float, partial: bool = False):
-    """The water of lake hexsides along ``chain`` (hex corners, one hexside between each two):
-    per hexside a lake widest at its middle (``half`` either side) and narrow at the corners,
-    its shore wavering a little, so a chain reads as lakes strung along the hexsides, not as a
-    river or canal of even width. A partial lake hexside is one small lake in the middle of
-    the side, touching neither corner. The waver is seeded by where the side lies in hexes
-    (``half`` as the unit), so every dpi draws the same shores."""
-    neck, n = (0.0, 10) if partial else (0.45, 12)
+#: A full lake hexside's width at a hex corner, against its widest (at the side's middle): a
+#: run of lake sides is one lake, narrower where its sides meet but never pinched to a river.
+LAKE_CORNER = 0.5
+#: A partial lake hexside (a pond): the stretch of the side it lies on, and its width against
+#: a full lake side's widest.
+POND_SPAN, POND_WIDTH = (0.2, 0.8), 0.8
+#: Where a road or railway crosses a lake hexside the lake narrows to this width (of the hex
+#: size) for its bridge, over :data:`NARROWS_SPAN` of the side either way from the middle: a
+#: bridge over a lake's narrows, as wide as one over a major river (one spanning the broad
+#: lake would be half a hex long).
+LAKE_NARROWS, NARROWS_SPAN = 0.12, 0.22
+
+
+def lake_body(chain, half: float, partial: bool = False, narrows=(), size: float = 0.0):
+    """The water of lake hexsides along ``chain`` (hex corners, one hexside between each two),
+    drawn as printed maps draw a lake on a hexside: a broad body of water lying on the side and
+    reaching into both hexes (``half`` either side at its widest), its shore irregular. A run of
+    full lake sides is one lake whose shore follows them, widest at each side's middle and
+    :data:`LAKE_CORNER` of that where its sides meet (far wider than any river: never a band
+    of even width); a partial lake side is a pond in the middle of the side, touching neither
+    corner. The shore's waver is seeded by where the side lies in hexes (``half`` as the
+    unit), so every dpi draws the same shores. ``narrows``: the middles of the sides a road or
+    railway crosses, where the lake narrows to :data:`LAKE_NARROWS` of the hex ``size``."""
+    c = 0.0 if partial else LAKE_CORNER
+    n = 16
     parts = []
     for (ax, ay), (bx, by) in zip(chain, chain[1:]):
         dx, dy = bx - ax, by - ay
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
         seed = round((ax + bx) / half) * 7919 + round((ay + by) / half) * 104729
-        phase = [(seed % 997) / 997 * math.tau, (seed % 991) / 991 * math.tau]
-        lo, hi, top = (0.18, 0.82, 0.8) if partial else (0.0, 1.0, 1.0)
+        phases = [(seed % p) / p * math.tau for p in (997, 991, 983, 977)]
+        lo, hi = POND_SPAN if partial else (0.0, 1.0)
+        top = POND_WIDTH if partial else 1.0
+        crossed = any(math.hypot((ax + bx) / 2 - x, (ay + by) / 2 - y) < 0.05 * length for x, y in narrows)
         sides = []
-        for sign, ph in ((1, phase[0]), (-1, phase[1])):
+        for sign, (p1, p2) in ((1, phases[:2]), (-1, phases[2:])):
             pts = []
             for k in range(n + 1):
                 u = k / n
                 t = lo + (hi - lo) * u
-                h = half * top * (neck + (1 - neck) * math.sin(math.pi * u)) * (1 + 0.12 * math.sin(math.tau * u * 1.5 + ph))
+                bulge = math.sin(math.pi * u)
+                # a pond is round-ended (an ellipse); a full side swells from its corners; the
+                # shore wavers by up to a quarter, not at the corners, so the sides of a run join
+                swell = math.sqrt(max(0.0, bulge)) if partial else c + (1 - c) * bulge
+                waver = 1 + bulge * (0.15 * math.sin(math.tau * u * 1.5 + p1) + 0.08 * math.sin(math.tau * u * 3.5 + p2))
+                h = half * top * swell * waver
+                if crossed:   # narrowing smoothly to the bridge's width about the middle
+                    k = min(1.0, abs(t - 0.5) / NARROWS_SPAN)
+                    h = min(h, LAKE_NARROWS * size / 2 + (h - LAKE_NARROWS * size / 2) * k * k * (3 - 2 * k))
                 pts.append((ax + dx * t + sign * nx * h, ay + dy * t + sign * ny * h))
             sides.append(pts)
         ring = sides[0] + sides[1][::-1]
         parts.append(Polygon(ring).buffer(0))
     if not partial:   # round joints where hexsides meet
-        parts += [Point(p).buffer(half * neck, quad_segs=6) for p in chain]
+        parts += [Point(p).buffer(half * c, quad_segs=8) for p in chain]
     body = unary_union(parts)
-    r = half * 0.25
+    r = half * 0.3
     return body.buffer(r, quad_segs=6).buffer(-r, quad_segs=6) if not body.is_empty else body
 
 

@@ -15,9 +15,10 @@ from typing import Callable
 from PIL import Image, ImageChops, ImageDraw
 
 from ..charts import tec
-from ..game import Game, Map, TerrainType
+from ..game import Game, HexsideType, Map, TerrainType
 from ._mapdraw import DOMINANT, side_colour
 from ._mapgeom import lake_body
+from ._mapwater import ford_stones
 from ._mapsymbols import sprite
 from ._raster import Canvas, dashes, walk
 from .fonts import font
@@ -277,9 +278,18 @@ class _Legend:
                     canvas.line([(cx - hl - f, y + sgn * f), (cx - hl, y), (cx + hl, y), (cx + hl + f, y + sgn * f)],
                                 style.colour, max(1.0, 0.016 * scale))
                 return
+            if style.key == "ford":   # stepping stones across a short stretch of river, as on the map
+                river = self.theme.hexside_style(HexsideType(code="river", name="River", width="minor"))
+                canvas.line([(x0, cy), (x1, cy)], river.edge or river.colour, river.drawn_width(scale))
+                canvas.line([(x0, cy), (x1, cy)], river.colour, max(1.0, river.width * scale))
+                for stone in ford_stones((cx, cy), (0.0, 1.0), river.drawn_width(scale), max(1.0, river.width * scale),
+                                         scale):
+                    canvas.polygon(stone[0], fill=style.colour, outline=None if stone[1] else style.edge or style.colour,
+                                   width=max(1.0, 0.014 * scale))
+                return
             if style.key == "lake":   # a lake along the side, as on the map
                 lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
-                body = lake_body([(x0, cy), (x1, cy)], w / 2 * 1.25, t.width == "minor")
+                body = lake_body([(x0, cy), (x1, cy)], w / 2, t.width == "minor")
                 canvas.shape(body, fill=lake.water or style.colour, outline=lake.shore or lake.ink,
                              width=max(1.0, 0.018 * scale))
                 return

@@ -16,7 +16,7 @@ from ..game import HexsideType, LineType
 from ..hexes import Hexside
 from ._glyphs import _label_extent
 from ._lineplan import plan_lines
-from ._mapgeom import Boxes, crossing, join_ends
+from ._mapgeom import LAKE_NARROWS, Boxes, crossing, join_ends
 from ._raster import dashes, walk
 from .theme import rgb
 
@@ -46,7 +46,7 @@ class LineLayer:
         water_width: dict[Hexside, float] = {}
         for side, feats in self.m.hexsides.items():
             widths = [self._hexside_style(f.code) for f in feats]
-            widths = [s.width for s in widths if s.water]
+            widths = [LAKE_NARROWS if s.key == "lake" else s.width for s in widths if s.water]   # (lake_body)
             if widths:
                 water_width[side] = max(widths)
         styled = []

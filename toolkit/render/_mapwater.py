@@ -172,15 +172,23 @@ class WaterLayer:
         """Rivers, lake sides, slopes and walls along chains of hexsides."""
         self.water_lines: list[LineString] = []   # as drawn (smoothed): where bridges go
         self.water_widths: list[float] = []   # their drawn widths, fractions of the hex size
+        self.lake_bodies: list = []   # the lakes on the hexsides, a body per run (see _lakes)
         by_code: dict[str, list[Hexside]] = defaultdict(list)
         for side, feats in self.m.hexsides.items():
             for f in feats:
                 by_code[f.code].append(side)
+        # a ford is the river it lies on running on unbroken, the crossing marked across it
+        fords = {side: self._ford_river(side) for code in by_code if self._hexside_style(code).key == "ford"
+                 for side in by_code[code]}
+        for side, river in fords.items():
+            by_code.setdefault(river, []).append(side)
         # draw the widest (lake sides, major rivers) first so minor ones join on top
         kinds = sorted(by_code, key=lambda c: (-self._hexside_style(c).width, c))
         for code in kinds:
             style = self._hexside_style(code)
             kind = self.m.hexside_types.get(code)
+            if style.key == "ford":
+                continue   # its river drawn through it, its stones over all the rivers (below)
             segments = [self._segment(s) for s in sorted(by_code[code])]
             if kind is not None and kind.bridge and style.key == "bridge":
                 for side in sorted(by_code[code]):
@@ -192,13 +200,11 @@ class WaterLayer:
                     self._bridge(canvas, ((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay), self.px(gap),
                                  style.colour)
                 continue
+            if style.key == "lake":
+                self._lakes(canvas, by_code)
+                continue
             for chain in chains(segments):
                 w = max(1.0, self.px(style.width))
-                if style.key == "lake":
-                    self._lake_side(canvas, chain, w, kind is not None and kind.width == "minor")
-                    self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
-                    self.water_widths.append(style.width * 1.25)   # the lakes' widest (see _lake_side)
-                    continue
                 pts = chaikin(chain, 2) if style.water else chain
                 if style.water:
                     self.water_lines.append(LineString(np.asarray(pts, dtype=float)))
@@ -209,6 +215,26 @@ class WaterLayer:
                 canvas.line(pts, style.colour, w)
                 if style.ticks:
                     self._ticks(canvas, chain, style.colour, w)
+        for side, river in sorted(fords.items()):
+            ford = self._hexside_style(next(f.code for f in self.m.hexsides[side]
+                                            if self._hexside_style(f.code).key == "ford"))
+            (ax, ay), (bx, by) = self.centres[side.a], self.centres[side.b]
+            water = self._hexside_style(river)
+            for stone in ford_stones(((ax + bx) / 2, (ay + by) / 2), (bx - ax, by - ay), water.drawn_width(self.size),
+                                     max(1.0, self.px(water.width)), self.size):
+                canvas.polygon(stone[0], fill=ford.colour, outline=None if stone[1] else ford.edge or ford.colour,
+                               width=max(1.0, self.px(0.014)))
+
+    def _ford_river(self, side: Hexside) -> str:
+        """The river a ford lies on: the widest river along a hexside meeting it at a corner
+        (``river``, the theme's, where none does)."""
+        near = []
+        for c in set(self.grid.neighbours(side.a)) & set(self.grid.neighbours(side.b)):
+            for other in (Hexside.of(side.a, c), Hexside.of(side.b, c)):
+                near += [f.code for f in self.m.hexsides.get(other, ()) if self._hexside_style(f.code).key == "river"]
+        if not near:
+            return "river"
+        return min(near, key=lambda c: (-self._hexside_style(c).width, c))
 
     def _segment(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
         """``Layout.hexside_segment(side)`` from the planned centres (the same arithmetic,
@@ -231,16 +257,30 @@ class WaterLayer:
             steps = self._steps = {Hexside.of(a, b) for line in self.m.lines for a, b in zip(line.hexes, line.hexes[1:])}
         return steps
 
-    def _lake_side(self, canvas, chain, w: float, partial: bool = False) -> None:
-        """Lakes along hexsides, with the lakes' own water and thin shore line, like the lakes
-        drawn in hexes (a river is a darker line of even width with a dark edge): each side a
-        lake widest at its middle (see :func:`lake_body`); a partial lake side a small lake."""
+    def _lakes(self, canvas, by_code) -> None:
+        """The lakes on the hexsides (every lake kind's, once), with the lakes' own water and thin
+        shore line, like the lakes drawn in hexes (a river is a darker line of even width with a
+        dark edge): a broad body lying on each run of lake sides, as wide as its style at each
+        side's middle (see :func:`lake_body`), a partial lake side a pond; where the lakes of
+        two runs meet (an island's shores), one lake with one shore."""
+        if self.lake_bodies:
+            return   # drawn with the first lake kind
+        for code in sorted(by_code):
+            style = self._hexside_style(code)
+            if style.key != "lake":
+                continue
+            kind = self.m.hexside_types.get(code)
+            # a road or railway crosses on a bridge over the lake's narrows (see _maplines)
+            narrows = [tuple(np.mean(self._segment(s), axis=0)) for s in by_code[code] if s in self._line_steps()]
+            for chain in chains([self._segment(s) for s in sorted(by_code[code])]):
+                w = max(1.0, self.px(style.width))
+                self.lake_bodies.append(lake_body(chain, w / 2, kind is not None and kind.width == "minor",
+                                                  narrows, self.size))
+                self.water_lines.append(LineString(np.asarray(chain, dtype=float)))
+                self.water_widths.append(style.width * 1.25)   # the lake's widest, its shore wavering (lake_body)
         lake = self.theme.terrain_style(TerrainType(code="lake", name="Lake"))
-        water = lake.water or rgb("#9fc7e3")
-        shore = lake.shore or lake.ink
-        body = lake_body(chain, w / 2 * 1.25, partial)
-        self.__dict__.setdefault("lake_bodies", []).append(body)
-        canvas.shape(body, fill=water, outline=shore, width=max(1.0, self.px(0.018)))
+        canvas.shape(unary_union(self.lake_bodies), fill=lake.water or rgb("#9fc7e3"), outline=lake.shore or lake.ink,
+                     width=max(1.0, self.px(0.018)))
 
     def _hexside_style(self, code: str):
         cache = self.__dict__.setdefault("_side_styles", {})
@@ -255,3 +295,34 @@ class WaterLayer:
         length = self.px(0.07)
         canvas.segments([((x, y), (x - uy * length, y + ux * length))
                          for x, y, ux, uy in walk(chain, self.px(0.07), self.px(0.035))], colour, max(1.0, w * 0.6))
+
+
+#: A ford's stepping stones: how many across the river, and each one's size along the river
+#: and across it (of the hex size).
+FORD_STONES, STONE_ALONG, STONE_ACROSS = 3, 0.085, 0.06
+
+
+def ford_stones(mid, across, river: float, core: float, size: float) -> list[tuple[list, bool]]:
+    """A ford's stepping stones as polygons: a row of :data:`FORD_STONES` stones across a river
+    ``river`` pixels wide (its edges included; ``core``: without them) at ``mid``, heading
+    ``across`` it (any length): the outer ones just beyond its banks, those between on the water
+    and a third of its core's width (where that is two pixels or more), so its colour runs on
+    beside them: crossable here (a pale bar along the river read as a gap in it). ``size``: the
+    hex's. Each with whether it lies on the water (drawn without an outline, which would cover
+    the river's core)."""
+    d = math.hypot(*across) or 1.0
+    nx, ny = across[0] / d, across[1] / d
+    ux, uy = -ny, nx
+    along, wide = STONE_ALONG * size / 2, STONE_ACROSS * size / 2
+    gap = (river / 2 + wide * 1.6) / ((FORD_STONES - 1) / 2)   # the outer ones just beyond the banks
+    stones = []
+    for k in range(FORD_STONES):
+        off = (k - (FORD_STONES - 1) / 2) * gap
+        w = wide if abs(off) > river / 2 else min(wide, core / 6)
+        if w < 1.0:
+            continue   # no room on the water beside it: the river's core runs on whole
+        cx, cy = mid[0] + nx * off, mid[1] + ny * off
+        stones.append(([(cx + ux * along * math.cos(a) + nx * w * math.sin(a),
+                         cy + uy * along * math.cos(a) + ny * w * math.sin(a))
+                        for a in (math.tau * i / 16 for i in range(16))], abs(off) <= river / 2))
+    return stones
