@@ -203,20 +203,24 @@ def test_a_line_crossing_a_half_pixel_draws_the_same_in_any_crop():
     whole map (White Death's edge band at 150 dpi, 21 pixels, up to 42 grey levels)."""
     canvas = Canvas(None, 2)
     canvas.line([(1040.0, 111.0), (1005.0, 51.0)], (85, 85, 85), 1.0, round_ends=False)
-    ops, raw, pads = canvas._ops, np.asarray([[1005.0, 51.0, 1040.0, 111.0]]), np.asarray([0.5])
-    for window in ((0, 0, 1300, 200), (1000, 40, 1050, 120), (768, 0, 1100, 128)):
+    canvas.line([(705.0, 60.0), (760.0, 60.0)], (85, 85, 85), 1.0)   # one tile's crop starts here
+    ops = canvas._ops
+    raw, pads = np.asarray([[1005.0, 51.0, 1040.0, 111.0], [705.0, 60.0, 760.0, 60.0]]), np.asarray([0.5, 0.5])
+    # windows narrow enough to be drawn as one tile in the canvas's crop (see _raster._span),
+    # the line in another tile than the first
+    for window in ((700, 40, 1100, 140), (640, 0, 1080, 160)):
         tiled, whole = _tiled_and_whole(ops, raw, pads, 2, window)
         assert (tiled == whole).all(), window
 
 
 def test_a_bundled_map_draws_the_same_pixels_in_tiles_as_in_one():
     """White Death at 150 dpi, where tiles and one tile differed: its lines, bands and markers
-    near two windows, drawn by tiles and as one tile, pixel for pixel."""
+    near three windows, drawn by tiles and as one tile, pixel for pixel."""
     from toolkit.io import load_game
     from toolkit.render import render_map
     game = load_game("white-death")
     scene = render_map(game.maps["main"], dpi=150, game=game).scene
-    for window in ((0, 0, 3279, 240), (1800, 4100, 2300, 4260)):
+    for window in ((700, 40, 1100, 200), (1750, 4100, 2250, 4260), (2800, 300, 3279, 800)):
         near = np.asarray(scene.op_index.within(window), dtype=int)
         tiled, whole = _tiled_and_whole([scene.ops[n][0] for n in near], scene.op_raw[near], scene.op_pads[near],
                                         scene.factor, window)

@@ -11,13 +11,15 @@ pixel of its top-left corner). Every coordinate is rounded to whole (supersample
 in map space before it is shifted into the window, and each tile is drawn with a margin that
 is thrown away, so a window draws exactly the pixels the whole map would: pillow truncates
 towards zero and rounds half away from zero, which is not the same on both sides of a
-window's edge. Each tile is drawn at the right end of a wide crop, its columns of one power of
-two (see ``_span``), so pillow's float arithmetic rounds the same in every tile.
+window's edge. Each tile is drawn at the right end of a crop 2,048 supersampled pixels wide,
+its columns all of one power of two (see ``_span``), so pillow's float arithmetic rounds the
+same in every tile.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from bisect import bisect_left, bisect_right
 from operator import sub as _sub
 from functools import lru_cache
@@ -265,7 +267,6 @@ class Canvas:
         self.image.load()
         core = self.image.im
         reach = self._reach
-        spare = None
         for (tx, ty), indices in sorted(self._bins.items()):
             # the box the tile's operations cover (they draw nothing outside their boxes,
             # which are padded)
@@ -284,17 +285,14 @@ class Canvas:
             # and a railway crossing it: two bands, not the square around both). The crop keeps
             # the tile's corner (pillow rounds edges from a drawing's corner: the same corner,
             # the same pixels), the parts are enlarged into it, the rest of it is left over from
-            # earlier tiles, drawn on and never read. One spare crop for every tile: a new
-            # one is cleared first, at the cost of its pixels; drawing clips at its edges, so a
-            # larger one draws the same pixels.
+            # earlier tiles, drawn on and never read. One spare crop for every tile (see
+            # _spare); drawing clips at its edges, so a larger one draws the same pixels.
             parts = _parts([reach[i] for i in indices], (x0, y0, x1, y1), f)
             # the tile lies at the right end of a crop SPAN wide, its columns in [SPAN / 2, SPAN)
             # whatever the tile (see _span)
             span = _span(w * f)
             left = span - w * f
-            if spare is None or spare.size[0] != span or spare.size[1] < h * f:
-                spare = Image.core.new("RGB", (span, max(h * f, spare.size[1] if spare and spare.size[0] == span else 0)))
-            crop = spare
+            crop = _spare(span, h * f)
             for a0, b0, a1, b1 in parts:
                 # pillow's core directly: the Python wrappers cost more than small parts' pixels;
                 # enlarged straight into the crop (what a nearest resize does, without the
@@ -321,8 +319,21 @@ class Canvas:
 
 _AFFINE, _NEAREST = int(Image.Transform.AFFINE), int(Image.Resampling.NEAREST)
 
-#: The least width of a tile's crop (supersampled pixels), a power of two (see _span).
-SPAN = 1 << 14
+#: The least width of a tile's crop (supersampled pixels), a power of two (see _span): twice
+#: the widest tile of the map's canvases (256 pixels, a sliver of 63 and the margins, at 3x).
+SPAN = 1 << 11
+
+_SPARE = threading.local()
+
+
+def _spare(width: int, height: int):
+    """A crop (pillow's image core) at least ``width`` x ``height``, kept for every tile of
+    every canvas of the thread: a new one is cleared first, at the cost of its pixels (the
+    parts of a tile are enlarged into it before they are read, the rest never read)."""
+    crop = getattr(_SPARE, "crop", None)
+    if crop is None or crop.size[0] != width or crop.size[1] < height:
+        crop = _SPARE.crop = Image.core.new("RGB", (width, max(height, crop.size[1] if crop and crop.size[0] == width else 0)))
+    return crop
 
 
 def _span(width: int) -> int:
@@ -332,13 +343,13 @@ def _span(width: int) -> int:
     how it rounds (and whether a crossing at a half pixel lands on one side or the other)
     depends on how large the column is, not on the map. With every drawn column in the same
     power of two, [SPAN / 2, SPAN), the sum keeps the same fraction wherever the crop lies
-    (its start columns are whole, the float spacing there a 2**-10 of a pixel): a tile draws
-    the pixels one tile over the whole map draws. (A crop of smaller columns differed from
-    it in a few pixels a map, up to 42 grey levels, on lines crossing a half pixel.) Only
-    the columns drawn cost memory; the rest of a crop's rows is never touched but by shapes
-    reaching left of the tile."""
+    (its start columns are whole, the float spacing far finer than a pixel): every tile
+    draws the same pixels wherever it lies, so any window draws the pixels of the whole map.
+    (Crops of columns from 0 rounded crossings at a half pixel one way or the other by where
+    the crop began: a few pixels a map, up to 42 grey levels.) A canvas of wider tiles (a
+    test's one tile over a whole map) draws in a wider crop, and may round a few apart."""
     span = SPAN
-    while width > span // 2:   # a canvas of tiles wider than 8,192 supersampled pixels
+    while width > span // 2:
         span *= 2
     return span
 
