@@ -6,12 +6,12 @@ from __future__ import annotations
 import itertools
 import math
 
-from PIL import Image, ImageStat
+from PIL import Image
 
 from ..hexes import Grid, Hex
 from ._cast import clip_image
 from ._signs import REACH, SignFinder
-from .sample import DISC, SOFTEN, WORK_SIZE, HexSampler
+from .sample import DISC, SOFTEN, WORK_SIZE, HexSampler, masked_mean
 
 #: Overlays drawn together on one hex, at most (White Death's city hexes carry four).
 MOST_OVERLAYS = 4
@@ -130,7 +130,7 @@ class Drawings:
             swatch.hexes[hex] = HexTerrain(base, feats)
             placed.append((hex, feats))
         rendered = render_map(swatch, dpi=100, theme=self.theme)
-        sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, self.map.hex_ids)
+        sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, self.map.hex_ids, sparse=True)
         self.r = sampler.r
         m = self.margin + self.slack
         pad = m + _pad(sampler.size)
@@ -139,7 +139,7 @@ class Drawings:
             box = sampler.box(hex)
             if box is not None:
                 raw = sampler.image.crop((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
-                soft = sampler.soft.crop((box[0] - m, box[1] - m, box[2] + m, box[3] + m))
+                soft = sampler.softened((box[0] - m, box[1] - m, box[2] + m, box[3] + m))
                 out.append((feats, soft, _grain(sampler, box, sampler.disc_mask(hex, box)), raw))
         return out
 
@@ -152,5 +152,5 @@ def _pad(size: float) -> int:
 def _grain(sampler: HexSampler, box, mask) -> tuple[float, float]:
     """The hex's grain (see :class:`~toolkit.draft.sample.Look`): a hatching's angle, which the
     softened picture compared pixel by pixel no longer shows."""
-    across, down, diagonal, anti = ImageStat.Stat(sampler.grain.crop(box), mask).mean
+    across, down, diagonal, anti = masked_mean(sampler.grain.crop(box), mask)
     return across - down, diagonal - anti

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import math
 
-from PIL import Image, ImageChops, ImageFilter, ImageStat
+import numpy as np
+from PIL import Image, ImageChops, ImageFilter
 
 from ..hexes import Hex
 from ._drawings import Drawings, _grain, _pad
 from ._pixels import _farthest_channel, _lut
-from .sample import GRAIN_STEPS, SOFTEN, HexSampler
+from .sample import GRAIN_STEPS, SOFTEN, HexSampler, masked_mean
 
 #: A pixel's difference from a drawing counts no more than this (grey levels, the largest channel):
 #: a name or a marker the drawing lacks costs every drawing alike.
@@ -62,21 +63,23 @@ def _signed(raw: Image.Image, tiles, size: float, margin: int, mask=None) -> tup
     grey = laid.convert("L")
     grain = Image.merge("CMYK", [ImageChops.difference(grey, ImageChops.offset(grey, -dx, -dy))
                                  for dx, dy in GRAIN_STEPS]).crop((pad, pad, laid.width - pad, laid.height - pad))
-    across, down, diagonal, anti = ImageStat.Stat(grain, mask).mean
+    across, down, diagonal, anti = masked_mean(grain, mask)
     return soft, (across - down, diagonal - anti)
 
 
 def _explained(seen: Image.Image, line_colours, fill) -> Image.Image:
     """What each pixel of ``seen`` costs at most: the cap, or its distance from a line's colour
     (or the line's colour blended with the ``fill``, as its softened edge is) and the price."""
-    other = Image.new("L", seen.size, CAP)
+    pixels = np.asarray(seen).astype(np.int16)
+    other = np.full(pixels.shape[:2], CAP, dtype=np.int16)
     for colour in line_colours:
         for share, price in BLENDS:
-            mixed = tuple(int(round(f + share * (c - f))) for c, f in zip(colour, fill))
-            lut = [min(255, v + price) for v in range(256)]
-            flat = Image.new("RGB", seen.size, mixed)
-            other = ImageChops.darker(other, _farthest_channel(ImageChops.difference(seen, flat)).point(lut))
-    return other
+            # (the blend's channels held within 0..255, as a picture of it would be)
+            mixed = np.clip([int(round(f + share * (c - f))) for c, f in zip(colour, fill)], 0, 255)
+            # the largest channel's difference, and the price (255 at most)
+            far = np.abs(pixels - mixed.astype(np.int16)).max(axis=2)
+            np.minimum(other, np.minimum(far + price, 255), out=other)
+    return Image.fromarray(other.astype(np.uint8), "L")
 
 
 def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction, line_colours, fill,
@@ -155,7 +158,7 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
                     weigh((base, feats), *_signed(raw, laid, sampler.size, m + drawings.slack, sampler.masks["disc"]))
     # the drawings that fit best, each moved where it fits best (a pixel either way)
     def mean(d) -> float:
-        return ImageStat.Stat(d, mask).mean[0]
+        return masked_mean(d, mask)[0]
     means = [mean(d) + extra for _, d, extra, _ in weighed]
     order = dict.fromkeys(weighed[n][0] for n in sorted(range(len(weighed)), key=means.__getitem__))
     near = set(list(order)[:REGISTERED])
@@ -171,7 +174,7 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
     # without it do: a sign is a small part of the hex, and there they differ most
     signs = []
     for code, foot in footprints.items():
-        fits = [ImageStat.Stat(d, foot).mean[0] for _, d, _, _ in weighed]
+        fits = [masked_mean(d, foot)[0] for _, d, _, _ in weighed]
         with_ = [f for (key, _, _, _), f in zip(weighed, fits) if code in key[1]]
         without = [f for (key, _, _, _), f in zip(weighed, fits) if code not in key[1]]
         if with_ and without and min(with_) < SIGN_SEEN * min(without):
@@ -179,7 +182,7 @@ def compare(sampler: HexSampler, drawings: Drawings, hex: Hex, bases, correction
             mask = ImageChops.lighter(mask, foot)
     best: dict = {}
     for key, d, extra, _ in weighed:
-        cost = ImageStat.Stat(d, mask).mean[0] + extra + sum(SIGN_WEIGHT * ImageStat.Stat(d, f).mean[0] for f in signs)
+        cost = masked_mean(d, mask)[0] + extra + sum(SIGN_WEIGHT * masked_mean(d, f)[0] for f in signs)
         if cost < best.get(key, math.inf):
             best[key] = cost
     return sorted((c, k) for k, c in best.items())

@@ -12,7 +12,7 @@ from .sample import colour_distance
 
 def fix(colour, correction) -> tuple[float, float, float]:
     gain, offset = correction
-    return tuple(colour[i] * gain[i] + offset[i] for i in range(3))
+    return colour[0] * gain[0] + offset[0], colour[1] * gain[1] + offset[1], colour[2] * gain[2] + offset[2]
 
 
 def blend_alpha(target, correction, contrast: float = 40.0):

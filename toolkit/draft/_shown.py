@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 
-from PIL import Image, ImageChops, ImageFilter, ImageStat
+from PIL import Image, ImageChops, ImageFilter
 
 from ..hexes import Hex
 from ._drawings import Drawings, _pad
 from ._drawn import PER_OVERLAY, SIGN_SEEN, _explained
 from ._pixels import _farthest_channel, _lut
-from .sample import SOFTEN, HexSampler
+from .sample import SOFTEN, HexSampler, masked_mean
 
 
 def signs_shown(sampler: HexSampler, drawings: Drawings, hex: Hex, terrain, correction, line_colours,
@@ -56,8 +56,7 @@ def signs_shown(sampler: HexSampler, drawings: Drawings, hex: Hex, terrain, corr
         cap = _explained(here, line_colours, fill)
 
         def fit(drawn: Image.Image) -> float:
-            return ImageStat.Stat(ImageChops.darker(_farthest_channel(ImageChops.difference(here, drawn)), cap),
-                                  foot).mean[0]
+            return masked_mean(ImageChops.darker(_farthest_channel(ImageChops.difference(here, drawn)), cap), foot)[0]
         pad, e = _pad(sampler.size), drawings.slack
         alone = with_sign = math.inf
         for soft, raw in copies:
@@ -101,7 +100,7 @@ def overlays_shown(sampler: HexSampler, drawings: Drawings, hex: Hex, terrain, c
     frame = (at, at, at + seen.width, at + seen.height)
 
     def fit(copies) -> float:
-        return min(ImageStat.Stat(ImageChops.darker(_farthest_channel(ImageChops.difference(seen, c.crop(frame))),
-                                                    other), mask).mean[0] for c in copies)
+        return min(masked_mean(ImageChops.darker(_farthest_channel(ImageChops.difference(seen, c.crop(frame))),
+                                                 other), mask)[0] for c in copies)
     plain = fit(alone)
     return tuple(next(iter(set(f) - have)) for f, copies in groups.items() if fit(copies) + PER_OVERLAY < plain)

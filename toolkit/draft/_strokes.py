@@ -247,6 +247,7 @@ class StrokeReader:
         """Per point: the line index its pixel is (-1: none, -2: hidden or off the picture),
         how much of it, and the pixel read."""
         pixel = self.sampler.pixel
+        known = self._labels  # (label's answers: looked up here first, as most pixels repeat)
         labels, alphas, inks = [], [], []
         for x, y in points:
             if self._hidden(x, y, centre):
@@ -263,7 +264,7 @@ class StrokeReader:
             best = (-1, 0.0, None)
             for colour in group:
                 if colour is not None:
-                    index, alpha = self.label(colour, fill)
+                    index, alpha = known.get((colour, fill, False)) or self.label(colour, fill)
                     if index >= 0 and alpha > best[1]:
                         best = (index, alpha, colour)
             labels.append(best[0])

@@ -40,7 +40,7 @@ def _nearest(v, candidates, prefer=None) -> tuple[object, float, float, object]:
     """
     best: dict = {}
     for label, ex in candidates:
-        d = math.sqrt(sum((a - b) ** 2 for a, b in zip(v, ex)))
+        d = math.sqrt(sum([(a - b) ** 2 for a, b in zip(v, ex)]))
         if prefer is not None and label != prefer:
             d = d * 1.1 + 2.0
         if d < best.get(label, math.inf):
@@ -115,7 +115,7 @@ class Palette:
                 _, n, hex = made
                 if n not in samplers:
                     image, layout, hex_ids = self.swatches[n]
-                    samplers[n] = HexSampler(clip_image(image, levels), layout, hex_ids)
+                    samplers[n] = HexSampler(clip_image(image, levels), layout, hex_ids, sparse=True)
                 seen._read(samplers[n], n, [(hex, terrain)])
         self._seen[key] = seen
         return seen
@@ -212,7 +212,7 @@ class Palette:
             placed.append((centre, key, terrain))
             towards[centre] = tuple(grid.neighbour(centre, d) for _, d in key[1])
         rendered = render_map(swatch, dpi=100, theme=theme)
-        sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, game_map.hex_ids)
+        sampler = HexSampler(clip_image(rendered.image, self.clip), rendered.layout, game_map.hex_ids, sparse=True)
         for centre, key, terrain in placed:
             look, ring = sampler.look(centre, "centre"), sampler.look(centre, "ring", towards[centre])
             if look is not None and ring is not None:
@@ -254,7 +254,7 @@ class Palette:
             swatch.hexes[hex] = HexTerrain(terrain[0], terrain[1])
             placed.append((hex, terrain))
         rendered = render_map(swatch, dpi=100, theme=theme)
-        sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids)
+        sampler = HexSampler(rendered.image, rendered.layout, game_map.hex_ids, sparse=True)
         palette = cls(origin=[f"the map's {len(terrains)} terrain types drawn by hexforge"], drawn=True)
         palette.swatches.append((rendered.image, rendered.layout, game_map.hex_ids))
         palette._read(sampler, 0, placed)

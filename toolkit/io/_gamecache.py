@@ -3,16 +3,18 @@
 ``load_game`` keys a game by its resolved ``game.yaml`` and the data root, and remembers the
 files the load read (each with its size, modification time and inode). From the second load
 on, while its files all still match, it hands out a fresh copy of the game (unpickled from the
-bytes kept here: a tenth to a half of parsing), so a caller may change what it gets without
-touching the cache or any other caller's game; any file changed, moved or gone loads the game
-again. A file modified
-within :data:`RACY_NS` of the load is compared by content too, since a file system stamps
-times coarsely and a quick rewrite can keep the old time (git's "racily clean" files).
+bytes kept here: a tenth to a half of parsing; hexes, being immutable, are written as column
+and row and shared within the copy), so a caller may change what it gets without touching the
+cache or any other caller's game; any file changed, moved or gone loads the game again. A file
+modified within :data:`RACY_NS` of the load is compared by content too, since a file system
+stamps times coarsely and a quick rewrite can keep the old time (git's "racily clean" files).
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import io
 import os
 import pickle
 import threading
@@ -21,6 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
+from ..hexes import Hex
 from ._source import recording_reads
 
 #: Games kept (least recently used dropped first); a pickled game is 25-800 KB.
@@ -71,6 +74,46 @@ def _fresh(entry: _Entry) -> bool:
     return True
 
 
+class _Pickler(pickle.Pickler):
+    """Writes each hex as its column and row: a game holds tens of thousands of equal hexes
+    (every side, line, placement and area names its own), which a copy then shares."""
+
+    def persistent_id(self, obj):
+        return (obj[0], obj[1]) if type(obj) is Hex else None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, blob: bytes) -> None:
+        super().__init__(io.BytesIO(blob))
+        self._hexes: dict = {}
+
+    def persistent_load(self, pid):
+        # (a hex is immutable: one object for each hex of the copy)
+        hex = self._hexes.get(pid)
+        if hex is None:
+            hex = self._hexes[pid] = Hex(*pid)
+        return hex
+
+
+def _dumps(game) -> bytes:
+    out = io.BytesIO()
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(game)
+    return out.getvalue()
+
+
+def _loads(blob: bytes):
+    """A copy of the pickled game, the garbage collector paused meanwhile: a copy is tens of
+    thousands of new objects and no garbage, and a collection every few hundred of them (as
+    allocations set them off) would go through every object the process holds, each time."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _Unpickler(blob).load()
+    finally:
+        if paused:
+            gc.enable()
+
+
 def cached_game(key: tuple, load: Callable):
     """The game ``load()`` returns, from the cache when every file it read is unchanged. Each
     caller gets its own copy; errors are not cached. The first load keeps only what it read:
@@ -82,12 +125,12 @@ def cached_game(key: tuple, load: Callable):
             _GAMES.move_to_end(key)
     fresh = entry is not None and _fresh(entry)
     if fresh and entry.blob is not None:
-        return pickle.loads(entry.blob)
+        return _loads(entry.blob)
     with recording_reads() as reads:
         game = load()
     files = tuple(_File(path, info.st_mtime_ns, info.st_size, info.st_ino, _digest(raw))
                   for path, info, raw in reads)
-    blob = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL) if fresh else None
+    blob = _dumps(game) if fresh else None
     with _LOCK:
         _GAMES[key] = _Entry(files, time.time_ns(), blob)
         _GAMES.move_to_end(key)

@@ -83,6 +83,9 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         rec.kind = None
         edge_labels = self.edges(rec)
         self.hex_ids()   # before the markers: a star or disc keeps off its hex's id
+        rec.kind = "linework"
+        self.ties(rec)   # the railways' ties, off the ids placed
+        rec.kind = None
         self.marker_list = self.markers(rec)
         self.ops = rec.items
         self.linework = np.asarray([kind == "linework" for kind in rec.kinds], dtype=bool)

@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "Boxes", "chains", "crossing", "join_ends", "lake_body", "line_cover", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "Boxes", "chains", "crossing", "join_ends", "lake_body", "line_class", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -137,6 +137,9 @@ def straighten(flat: bool, pts: list, radius: float) -> list:
     def same(a, b) -> bool:
         return abs(a[0] - b[0]) < tol and abs(a[1] - b[1]) < tol
 
+    def sharp(a, b) -> bool:
+        return a[0] * b[0] + a[1] * b[1] < -0.4 * math.hypot(*a) * math.hypot(*b)
+
     steps = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
     out = list(pts)
     i = 0
@@ -154,6 +157,13 @@ def straighten(flat: bool, pts: list, radius: float) -> list:
             # gentle bend. One such step is a corner, not a diagonal: the hex moves
             first = i + 1 if i > 1 and same(steps[i - 1], steps[i]) and same(steps[i - 2], steps[i]) else i
             last = j if j + 2 < len(steps) and same(steps[j + 1], steps[j]) and same(steps[j + 2], steps[j]) else j + 1
+            # an end hex where the line comes in or goes on at a sharp turn (120 degrees) stays
+            # on its centre too: moved, the turn would be a quarter hex from the hexside, under
+            # the id of a flat grid's top (Mischurin Rog 1040)
+            if i > 0 and sharp(steps[i - 1], steps[i]):
+                first = max(first, i + 1)
+            if j + 1 < len(steps) and sharp(steps[j], steps[j + 1]):
+                last = min(last, j)
             for k in range(first, last + 1):
                 out[k] = (pts[k][0], mean)
             i = j + 1
@@ -209,7 +219,7 @@ def join_ends(paths, centres=None):
         pts = [tuple(p) for p in pts]
         for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
             # roads join roads and railways railways (a railway drawn beside a road is no
-            # place for a road to end)
+            # place for a road to end, a river no place for either)
             j = next((j for j, hexes in enumerate(inner) if j != i and end in hexes
                       and _rail(paths[j][0]) == _rail(style)), None)
             if j is not None:
@@ -224,8 +234,14 @@ def join_ends(paths, centres=None):
     return out
 
 
-def _rail(style) -> bool:
-    return getattr(style, "key", None) == "rail"
+def line_class(key: str) -> str:
+    """Lines that meet and join each other: rivers drawn as lines, railways, and roads of
+    every kind (a road never ends on a river, nor on a railway beside it)."""
+    return {"watercourse": "water", "rail": "rail"}.get(key, "road")
+
+
+def _rail(style) -> str:
+    return line_class(getattr(style, "key", None))
 
 
 def _spacing(line, centres) -> float:

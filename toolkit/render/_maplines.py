@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import replace
 
 import numpy as np
 import shapely
@@ -13,8 +14,10 @@ from shapely.ops import unary_union
 
 from ..game import HexsideType, LineType
 from ..hexes import Hexside
-from ._mapgeom import crossing, join_ends, straighten
-from ._raster import catmull_rom, dashes, walk
+from ._glyphs import _label_extent
+from ._lineplan import plan_lines
+from ._mapgeom import Boxes, crossing, join_ends
+from ._raster import dashes, walk
 from .theme import rgb
 
 #: Points :func:`catmull_rom` draws for each step of a road or railway.
@@ -53,45 +56,47 @@ class LineLayer:
             styled.append((self.theme.line_style(kind), kind, line))
         order = {"watercourse": -1, "track": 0, "secondary": 1, "road": 2, "rail": 3}
         styled.sort(key=lambda item: order.get(item[0].key, 1))
-        # a railway that runs along a road is drawn beside it, not on top of it; so is a road
-        # or railway along a river drawn as a line (White Death's watercourses)
-        steps = {key: {frozenset(pair) for style, _, line in styled
-                       if key == {"watercourse": "water", "rail": "rail"}.get(style.key, "road")
-                       for pair in zip(line.hexes, line.hexes[1:])} for key in ("water", "road")}
-        beside = {"watercourse": set(), "rail": steps["road"] | steps["water"]}
-        paths = [(style, catmull_rom(self._centreline(line, beside.get(style.key, steps["water"])), _SAMPLES), line)
-                 for style, kind, line in styled if len(line.hexes) > 1]
+        styled = [item for item in styled if len(item[2].hexes) > 1]
+        # where each runs (see _lineplan): lines that share steps drawn beside each other, ends
+        # joined or kept off rivers and ids, sharp turns rounded; a first or last step another
+        # line of its kind draws is left to it
+        drawn, marks, hexes = plan_lines([(style, line.hexes) for style, _, line in styled], self.centres, self.grid.flat,
+                                         self.layout.radius, self.size, self._id_keepout(), _SAMPLES)
+        styled = [(style, kind, replace(line, hexes=tuple(hs))) for (style, kind, line), hs in zip(styled, hexes)]
+        paths = [(style, pts, line) for (style, _, line), pts in zip(styled, drawn)]
         # bridges under the lines that cross the water, where the drawn line crosses the
         # drawn river (a bridge given as a hexside feature is drawn here too)
         bridged = {side for side, feats in self.m.hexsides.items()
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
         crossings = []   # (hexside, where the drawn line crosses the water, its direction there, railway?)
-        for (style, pts, line), (_, kind, _) in zip(paths, [s for s in styled if len(s[2].hexes) > 1]):
+        for (style, pts, line), (_, kind, _), mark in zip(paths, styled, marks):
             drawn = None
             for i, (a, b) in enumerate(zip(line.hexes, line.hexes[1:])):
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
                     segment = self._segment(side)
                     drawn = np.asarray(pts, dtype=float) if drawn is None else drawn
-                    # the curve from the hex before a to the hex after b (catmull_rom draws
-                    # _SAMPLES points a step): where it crosses this side, without the rest
-                    near = LineString(drawn[max(0, _SAMPLES * (i - 1)):_SAMPLES * (i + 2) + 1])
+                    # the curve from the hex before a to the hex after b: where it crosses
+                    # this side, without the rest
+                    near = LineString(drawn[mark[max(0, i - 1)]:mark[min(len(mark) - 1, i + 2)] + 1])
                     at, direction = crossing(near, segment, self.centres[a], self.centres[b],
                                               self._water_near(segment))
                     crossings.append((side, at, direction, style.key == "rail"))
+        self.line_plan = [(style, line.hexes) for style, _, line in paths]   # for the tests
         paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
         # and where a road or railway crosses a river drawn as a line
         water_width = dict(water_width)
-        crossings += self._watercourse_crossings(paths, [kind for _, kind, line in styled if len(line.hexes) > 1],
+        crossings += self._watercourse_crossings(paths, [kind for _, kind, _ in styled],
                                                  water_width)
         self._bridges(canvas, crossings, water_width)
         # the same points as arrays, made once for the bridges, the canvas, the markers and the names
         self.line_arrays = [np.asarray(pts, dtype=float).reshape(-1, 2) for _, pts in paths]
-        self._water_hex_bridges(canvas, paths, [kind for _, kind, line in styled if len(line.hexes) > 1])
+        self._water_hex_bridges(canvas, paths, [kind for _, kind, _ in styled])
         self.line_paths = paths   # (style, drawn points) of each line, for the tests
         for (style, _), drawn in zip(paths, self.line_arrays):   # casings first so crossing roads merge cleanly
             if style.casing is not None and style.dash is None:
                 canvas.line(drawn, style.casing, self.px(style.width) + max(2.0, self.px(0.022)))
+        self._tie_plan: list = []
         for (style, pts), drawn in zip(paths, self.line_arrays):
             w = max(1.0, self.px(style.width))
             if style.dash is not None:
@@ -99,11 +104,32 @@ class LineLayer:
                     canvas.line(dash, style.colour, w)
             else:
                 canvas.line(drawn, style.colour, w)
-            if style.ties:
-                half = self.px(style.ties) / 2
-                canvas.segments([((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
-                                 for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)],
-                                style.colour, max(1.0, w * 0.75))
+            if style.ties:   # drawn once the ids are placed (see ties)
+                self._tie_plan.append((style, pts, w))
+
+    def ties(self, canvas) -> None:
+        """The railways' ties, but those that would touch an id (its knock-out box hides the
+        line there; a tie just outside it reads as a mark on the id): after the ids are
+        placed, with the lines' kind of canvas operation (a name knocks them out too)."""
+        self.line_ties: list = []   # (style, the ties drawn) per railway, for the tests
+        boxes = np.asarray(list(self.id_boxes.values()), dtype=float).reshape(-1, 4)
+        index = Boxes(boxes) if len(boxes) else None
+        for style, pts, w in self._tie_plan:
+            half = self.px(style.ties) / 2
+            ties = [((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
+                    for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)]
+            width = max(1.0, w * 0.75)
+            if index is not None and ties:
+                t = np.asarray(ties, dtype=float).reshape(-1, 4)   # x0, y0, x1, y1
+                room = width / 2 + self.px(0.02)
+                lo = np.minimum(t[:, :2], t[:, 2:]) - room
+                hi = np.maximum(t[:, :2], t[:, 2:]) + room
+                near = boxes[index.within((lo[:, 0].min(), lo[:, 1].min(), hi[:, 0].max(), hi[:, 1].max()))]
+                touch = ((lo[:, None, 0] < near[None, :, 2]) & (hi[:, None, 0] > near[None, :, 0])
+                         & (lo[:, None, 1] < near[None, :, 3]) & (hi[:, None, 1] > near[None, :, 1])).any(axis=1)
+                ties = [tie for tie, hit in zip(ties, touch.tolist()) if not hit]
+            self.line_ties.append((style, ties))
+            canvas.segments(ties, style.colour, width)
 
     def _watercourse_crossings(self, paths, kinds, water_width: dict) -> list[tuple]:
         """Where the drawn roads and railways (that carry bridges) cross the drawn rivers of
@@ -289,24 +315,28 @@ class LineLayer:
         near = lines[shapely.intersects(lines, zone)]
         return list(shapely.intersection(near, zone)) if len(near) else []
 
-    def _centreline(self, line, shared: set) -> list[tuple[float, float]]:
-        """Hex centres of a line, straightened along rows of a flat-topped grid, and moved
-        sideways where its steps are also steps of ``shared``."""
-        pts = straighten(self.grid.flat, [self.centres[h] for h in line.hexes], self.layout.radius)
-        if not shared:
-            return pts
-        steps = [frozenset(pair) in shared for pair in zip(line.hexes, line.hexes[1:])]
-        out = []
-        shift = self.px(0.11)
-        for i, (x, y) in enumerate(pts):
-            on = (i > 0 and steps[i - 1]) or (i < len(steps) and steps[i])
-            if not on:
-                out.append((x, y))
-                continue
-            (ax, ay), (bx, by) = pts[max(0, i - 1)], pts[min(len(pts) - 1, i + 1)]
-            d = math.hypot(bx - ax, by - ay) or 1.0
-            out.append((x - (by - ay) / d * shift, y + (bx - ax) / d * shift))
-        return out
+    def _id_keepout(self):
+        """Hex -> the box its id takes where nothing moves it (None without ids): what a line's
+        points keep clear of. Measured in the names' frame and scaled, so every dpi plans the
+        same lines."""
+        where = self.m.hex_ids
+        if where == "none":
+            return None
+        style = self.theme.data.get("hex_id", {})
+        F = self.NAME_FRAME
+        font = (F * style.get("size", 0.125), style.get("bold", False), style.get("family", "condensed"))
+        inset = style.get("inset", 0.045)
+        half = 0.5 - inset if self.grid.flat else self.layout.radius / self.size * 0.66
+        anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
+        k = self.size / F
+        pad = 0.012 * self.size
+        fmt = self.grid.format
+
+        def box(h):
+            x, y = self.centres[h]
+            x0, y0, x1, y1 = _label_extent(fmt(h), *font, anchor)
+            return (x + x0 * k - pad, y + dy * self.size + y0 * k - pad, x + x1 * k + pad, y + dy * self.size + y1 * k + pad)
+        return box
 
 
 def _points(coords) -> list[tuple[float, float]]:
