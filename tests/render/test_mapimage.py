@@ -11,7 +11,6 @@ from PIL import Image, ImageDraw
 from toolkit.errors import BuildError, DataError
 from toolkit.game import HexsideFeature, HexTerrain, Line, LineType, Map, Place, TerrainType, HexsideType
 from toolkit.hexes import Grid, Hex, Hexside, Layout, Numbering
-from toolkit.io import load_game
 from toolkit.render import MapImage, Theme, build_map, render_map
 from toolkit.render.fonts import font
 
@@ -418,18 +417,3 @@ def test_water_shaped_for_one_map_draws_the_same_on_another():
     after = render_map(second, dpi=150)
     assert len(_mapdraw._WATER_SHAPES) < shaped + own   # some shapes of the first map served the second
     assert after.image.tobytes() == alone
-
-
-def test_sprites_copied_on_their_hex_fill_paint_the_pixels_of_sprites_blended(monkeypatch):
-    """The middles of the terrain symbols composed on their hexes' fills beforehand and copied
-    (see MapScene._sprites_on_fill) give the pixels of every symbol blended whole."""
-    from toolkit.render._mapdraw import MapScene
-
-    game = load_game("velikiye-luki")
-    split = render_map(game.main_map, dpi=150, game=game)
-    pieces = [spr.mode for entries in split.scene.sprites.values() for spr, _ in entries]
-    assert pieces.count("RGB") > 50   # most symbols have a middle on their fill alone
-    monkeypatch.setattr(MapScene, "_sprites_on_fill", lambda self: None)
-    whole = render_map(game.main_map, dpi=150, game=game)
-    assert all(spr.mode != "RGB" for entries in whole.scene.sprites.values() for spr, _ in entries)
-    assert split.region((0, 0, *split.size)).tobytes() == whole.region((0, 0, *whole.size)).tobytes()

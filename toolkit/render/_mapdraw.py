@@ -20,7 +20,6 @@ from bisect import bisect_left
 from functools import lru_cache
 
 import numpy as np
-import shapely
 
 from PIL import Image, ImageDraw
 
@@ -209,10 +208,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         sprites = self.sprites
         for n in order:
             for spr, (x0, y0, x1, y1) in sprites.get(n, ()):
-                if spr.mode == "RGB":   # composed on its hex's fill (see _sprites_on_fill)
-                    core.paste(spr, (x0 - ox, y0 - oy, x1 - ox, y1 - oy))
-                else:
-                    core.paste(spr, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), spr)
+                core.paste(spr, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), spr)
         if order:
             self._grid_lines(draw, local, order)
         # anti-aliased vector layers: shores, hexsides, bridges, roads, edges, markers
@@ -333,71 +329,6 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
                     box = (x, y, x + cut[4], y + cut[5])
                     sprites.setdefault(n, []).append((cut[0], box))   # pillow's core: pasted as is
                     boxes.append((n, *box))
-        self._sprites_on_fill()
-
-    def _sprites_on_fill(self) -> None:
-        """The middle of each sprite, where it lies on its hex's fill alone (3 pixels inside
-        its hex, on no water body and no other sprite), is composed on that fill once, as it
-        is pasted (the same pixels): painted, it is copied, not blended pixel by pixel (an RGB
-        piece, see paint); the sprite's rim round it is blended as before, in four strips."""
-        if not self._sprite_boxes:
-            return
-        rows = np.asarray(self._sprite_boxes, dtype=np.int64)
-        n, (x0, y0, x1, y1) = rows[:, 0], rows[:, 1:].T
-        # the largest middle of each box inside its hex: the rows the hex spans (3 pixels in),
-        # then the columns the slanted sides leave at the farthest of those rows (u: the axis
-        # the corners point along; flat-topped: x)
-        flat = self.grid.flat
-        unit = np.asarray(self._unit_corners())
-        R = float(np.hypot(unit[:, 0], unit[:, 1]).max())
-        m, r3 = 3.0, math.sqrt(3.0)
-        c = self.centre_array[n]
-        (u0, u1, v0, v1), (cu, cv) = ((x0, x1, y0, y1), c.T) if flat else ((y0, y1, x0, x1), c[:, ::-1].T)
-        top = r3 / 2 * R - m
-        a0, a1 = np.maximum(v0 - cv, -top), np.minimum(v1 - cv, top)
-        half = (r3 * R - 2 * m - np.maximum(np.abs(a0), np.abs(a1))) / r3
-        b0, b1 = np.maximum(u0 - cu, -half), np.minimum(u1 - cu, half)
-        iv0, iv1 = np.ceil(cv + a0).astype(np.int64), np.floor(cv + a1).astype(np.int64)
-        iu0, iu1 = np.ceil(cu + b0).astype(np.int64), np.floor(cu + b1).astype(np.int64)
-        ix0, iy0, ix1, iy1 = (iu0, iv0, iu1, iv1) if flat else (iv0, iu0, iv1, iu1)
-        ok = (ix1 - ix0 >= 8) & (iy1 - iy0 >= 8)
-        inner = shapely.box(ix0, iy0, np.maximum(ix1 - 1, ix0), np.maximum(iy1 - 1, iy0))   # the pixels' corners
-        ok &= shapely.contains(shapely.buffer(shapely.polygons(self.corner_px[n].astype(float)), -2), inner)
-        others = shapely.STRtree(shapely.box(x0, y0, x1 - 1, y1 - 1)).query(inner, predicate="intersects")
-        ok &= np.bincount(others[0], minlength=len(rows)) == 1   # meets only its own sprite
-        if self.bodies:
-            water = shapely.box(*np.asarray([b for _, _, b in self.bodies], dtype=float).T)
-            ok[shapely.STRtree(water).query(inner, predicate="intersects")[0]] = False
-        if not ok.any():
-            return
-        pieces: dict = {}
-        nth: dict[int, int] = {}
-        split: dict[int, list] = {}
-        for k, h in enumerate(n.tolist()):
-            i = nth[h] = nth.get(h, -1) + 1
-            if not ok[k]:
-                continue
-            spr, box = self.sprites[h][i]
-            X0, Y0, X1, Y1 = box
-            cut = (int(ix0[k]) - X0, int(iy0[k]) - Y0, int(ix1[k]) - X0, int(iy1[k]) - Y0)
-            fill = self.fills[self.hexes[h]]
-            key = (id(spr), cut, fill)
-            made = pieces.get(key)
-            if made is None:
-                whole = Image.new("RGB", spr.size, fill).im
-                whole.paste(spr, (0, 0, *spr.size), spr)
-                W, H = spr.size
-                ux0, uy0, ux1, uy1 = cut
-                parts = [(whole.crop(cut), cut)]
-                for part in ((0, 0, W, uy0), (0, uy1, W, H), (0, uy0, ux0, uy1), (ux1, uy0, W, uy1)):
-                    if part[2] > part[0] and part[3] > part[1]:
-                        parts.append((spr.crop(part), part))
-                made = pieces[key] = parts
-            split.setdefault(h, []).append((i, [(piece, (X0 + p0, Y0 + p1, X0 + p2, Y0 + p3))
-                                                for piece, (p0, p1, p2, p3) in made]))
-        for h, replaced in split.items():
-            for i, parts in reversed(replaced):
-                self.sprites[h][i:i + 1] = parts
 
     def _signs_apart(self, codes: tuple) -> tuple[tuple, tuple]:
         """The codes of a hex drawn as sprites, and the styles drawn as a small sign instead:
