@@ -181,3 +181,47 @@ def test_chaikin_cuts_every_corner_as_the_formula_written_out_point_by_point():
         points = [(rng.uniform(-5000, 5000), rng.uniform(-5000, 5000)) for _ in range(rng.randint(0, 9))]
         iterations, closed = rng.randint(0, 4), rng.random() < 0.3
         assert chaikin(points, iterations, closed) == literal(points, iterations, closed)
+
+
+def _tiled_and_whole(ops, boxes, pads, factor, window):
+    """The pixels of ``window`` (map pixels) with ``ops`` drawn by the canvas's tiles, and
+    drawn as one tile."""
+    x0, y0, x1, y1 = window
+    out = []
+    for tile in (256, 1 << 20):
+        image = Image.new("RGB", (x1 - x0, y1 - y0), "white")
+        canvas = Canvas(image, factor, tile=tile, origin=(x0, y0))
+        canvas.add_many(ops, boxes, pads)
+        canvas.flush()
+        out.append(np.asarray(image))
+    return out
+
+
+def test_a_line_crossing_a_half_pixel_draws_the_same_in_any_crop():
+    """Pillow sums a polygon edge's crossing of a row in 32-bit floats: a crossing at a half
+    pixel rounded one way in a crop whose columns are small and the other in a crop of the
+    whole map (White Death's edge band at 150 dpi, 21 pixels, up to 42 grey levels)."""
+    canvas = Canvas(None, 2)
+    canvas.line([(1040.0, 111.0), (1005.0, 51.0)], (85, 85, 85), 1.0, round_ends=False)
+    canvas.line([(705.0, 60.0), (760.0, 60.0)], (85, 85, 85), 1.0)   # one tile's crop starts here
+    ops = canvas._ops
+    raw, pads = np.asarray([[1005.0, 51.0, 1040.0, 111.0], [705.0, 60.0, 760.0, 60.0]]), np.asarray([0.5, 0.5])
+    # windows narrow enough to be drawn as one tile in the canvas's crop (see _raster._span),
+    # the line in another tile than the first
+    for window in ((700, 40, 1100, 140), (640, 0, 1080, 160)):
+        tiled, whole = _tiled_and_whole(ops, raw, pads, 2, window)
+        assert (tiled == whole).all(), window
+
+
+def test_a_bundled_map_draws_the_same_pixels_in_tiles_as_in_one():
+    """White Death at 150 dpi, where tiles and one tile differed: its lines, bands and markers
+    near three windows, drawn by tiles and as one tile, pixel for pixel."""
+    from toolkit.io import load_game
+    from toolkit.render import render_map
+    game = load_game("white-death")
+    scene = render_map(game.maps["main"], dpi=150, game=game).scene
+    for window in ((700, 40, 1100, 200), (1750, 4100, 2250, 4260), (2800, 300, 3279, 800)):
+        near = np.asarray(scene.op_index.within(window), dtype=int)
+        tiled, whole = _tiled_and_whole([scene.ops[n][0] for n in near], scene.op_raw[near], scene.op_pads[near],
+                                        scene.factor, window)
+        assert (tiled == whole).all(), (window, np.argwhere((tiled != whole).any(axis=2))[:5].tolist())

@@ -11,12 +11,15 @@ pixel of its top-left corner). Every coordinate is rounded to whole (supersample
 in map space before it is shifted into the window, and each tile is drawn with a margin that
 is thrown away, so a window draws exactly the pixels the whole map would: pillow truncates
 towards zero and rounds half away from zero, which is not the same on both sides of a
-window's edge.
+window's edge. Each tile is drawn at the right end of a crop 2,048 supersampled pixels wide,
+its columns all of one power of two (see ``_span``), so pillow's float arithmetic rounds the
+same in every tile.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from bisect import bisect_left, bisect_right
 from operator import sub as _sub
 from functools import lru_cache
@@ -264,7 +267,6 @@ class Canvas:
         self.image.load()
         core = self.image.im
         reach = self._reach
-        spare = None
         for (tx, ty), indices in sorted(self._bins.items()):
             # the box the tile's operations cover (they draw nothing outside their boxes,
             # which are padded)
@@ -283,31 +285,31 @@ class Canvas:
             # and a railway crossing it: two bands, not the square around both). The crop keeps
             # the tile's corner (pillow rounds edges from a drawing's corner: the same corner,
             # the same pixels), the parts are enlarged into it, the rest of it is left over from
-            # earlier tiles, drawn on and never read. One spare crop for every tile: a new
-            # one is cleared first, at the cost of its pixels; drawing clips at its edges, so a
-            # larger one draws the same pixels.
+            # earlier tiles, drawn on and never read. One spare crop for every tile (see
+            # _spare); drawing clips at its edges, so a larger one draws the same pixels.
             parts = _parts([reach[i] for i in indices], (x0, y0, x1, y1), f)
-            if spare is None or spare.size[0] < w * f or spare.size[1] < h * f:
-                spare = Image.core.new("RGB", (max(w * f, spare.size[0] if spare else 0),
-                                               max(h * f, spare.size[1] if spare else 0)))
-            crop = spare
+            # the tile lies at the right end of a crop SPAN wide, its columns in [SPAN / 2, SPAN)
+            # whatever the tile (see _span)
+            span = _span(w * f)
+            left = span - w * f
+            crop = _spare(span, h * f)
             for a0, b0, a1, b1 in parts:
                 # pillow's core directly: the Python wrappers cost more than small parts' pixels;
                 # enlarged straight into the crop (what a nearest resize does, without the
                 # image in between)
-                inner = ((a0 - bx0) * f, (b0 - by0) * f, (a1 - bx0) * f, (b1 - by0) * f)
+                inner = (left + (a0 - bx0) * f, (b0 - by0) * f, left + (a1 - bx0) * f, (b1 - by0) * f)
                 if f > 1:
                     crop.transform(inner, core, _AFFINE, (1 / f, 0, a0, 0, 1 / f, b0), _NEAREST, 1)
                 else:
                     crop.paste(core.crop((a0, b0, a1, b1)), inner)
             draw = Image.core.draw(crop, 0)
-            X0, Y0 = (ox + bx0) * f, (oy + by0) * f
+            X0, Y0 = (ox + bx0) * f - left, (oy + by0) * f
             off = np.array((X0, Y0), dtype=np.int32)
             shift = (X0, Y0) * _CHUNK_SHIFT
             for i in indices:
-                _draw_op(draw, crop, self._ops[i], X0, Y0, off, shift)
+                _draw_op(draw, crop, self._ops[i], X0, Y0, off, shift, left)
             for a0, b0, a1, b1 in parts:
-                inner = ((a0 - bx0) * f, (b0 - by0) * f, (a1 - bx0) * f, (b1 - by0) * f)
+                inner = (left + (a0 - bx0) * f, (b0 - by0) * f, left + (a1 - bx0) * f, (b1 - by0) * f)
                 core.paste(crop.reduce((f, f), inner) if f > 1 else crop.crop(inner), (a0, b0, a1, b1))
         self._ops.clear()
         self._bins.clear()
@@ -316,6 +318,40 @@ class Canvas:
 
 
 _AFFINE, _NEAREST = int(Image.Transform.AFFINE), int(Image.Resampling.NEAREST)
+
+#: The least width of a tile's crop (supersampled pixels), a power of two (see _span): twice
+#: the widest tile of the map's canvases (256 pixels, a sliver of 63 and the margins, at 3x).
+SPAN = 1 << 11
+
+_SPARE = threading.local()
+
+
+def _spare(width: int, height: int):
+    """A crop (pillow's image core) at least ``width`` x ``height``, kept for every tile of
+    every canvas of the thread: a new one is cleared first, at the cost of its pixels (the
+    parts of a tile are enlarged into it before they are read, the rest never read)."""
+    crop = getattr(_SPARE, "crop", None)
+    if crop is None or crop.size[0] != width or crop.size[1] < height:
+        crop = _SPARE.crop = Image.core.new("RGB", (width, max(height, crop.size[1] if crop and crop.size[0] == width else 0)))
+    return crop
+
+
+def _span(width: int) -> int:
+    """The width of the crop a tile ``width`` supersampled pixels wide is drawn in, at its
+    right end. Pillow fills polygons (wide lines too) row by row from edges kept in 32-bit
+    floats: a row's crossing is the edge's start column plus a fraction, summed in floats, so
+    how it rounds (and whether a crossing at a half pixel lands on one side or the other)
+    depends on how large the column is, not on the map. With every drawn column in the same
+    power of two, [SPAN / 2, SPAN), the sum keeps the same fraction wherever the crop lies
+    (its start columns are whole, the float spacing far finer than a pixel): every tile
+    draws the same pixels wherever it lies, so any window draws the pixels of the whole map.
+    (Crops of columns from 0 rounded crossings at a half pixel one way or the other by where
+    the crop began: a few pixels a map, up to 42 grey levels.) A canvas of wider tiles (a
+    test's one tile over a whole map) draws in a wider crop, and may round a few apart."""
+    span = SPAN
+    while width > span // 2:
+        span *= 2
+    return span
 
 
 #: What a part of a tile costs beyond its pixels (pillow's calls and the Python around them), as
@@ -477,10 +513,11 @@ def _last_tile(size: int, tile: int) -> int:
 _CHUNK_SHIFT = 32
 
 
-def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tuple = ()) -> None:
+def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tuple = (), left: int = 0) -> None:
     """Draw one operation with pillow's drawing ``core`` on the image core ``crop``; ``X0,
     Y0``: the crop's top-left corner in supersampled map pixels (``off``: the same as an
-    int32 array, ``shift``: as ``(X0, Y0)`` repeated, both made once per crop)."""
+    int32 array, ``shift``: as ``(X0, Y0)`` repeated, both made once per crop); ``left``:
+    the crop's first column that is read (see _span)."""
     kind = op[0]
     if kind == "line":
         _, points, c, w, round_ends, joints = op
@@ -492,17 +529,18 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
             ellipse, lo, span = core.draw_ellipse, w // 2, w - 1
             # only the joints and ends near this crop (a long piece crosses several)
             W, H = crop.size
+            L = left - w - lo
             for i in joints:
                 x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
-                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                if L < x < W + w - lo and -w - lo < y < H + w - lo:
                     ellipse((x, y, x + span, y + span), c, 1)
             if round_ends[0]:
                 x, y = flat[0] - lo, flat[1] - lo
-                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                if L < x < W + w - lo and -w - lo < y < H + w - lo:
                     ellipse((x, y, x + span, y + span), c, 1)
             if round_ends[1]:
                 x, y = flat[-2] - lo, flat[-1] - lo
-                if -w - lo < x < W + w - lo and -w - lo < y < H + w - lo:
+                if L < x < W + w - lo and -w - lo < y < H + w - lo:
                     ellipse((x, y, x + span, y + span), c, 1)
     elif kind == "segments":
         _, points, c, w = op
