@@ -439,7 +439,6 @@ def test_a_faint_reading_yields_to_a_feature_whose_colour_shows_whole():
     samples (the river's ends bending in over its corners hide it on the rest) while a river's
     colour shows only half (a blend of the ford's middle and edges) on all seven: the faint
     river yields to the ford drawn with the same edges, still listed."""
-    from toolkit.draft._sidereaders import side_readers
     from toolkit.draft.hexsides import read_hexside
 
     m = load_game("grossdeutschland").maps["lutchessa"]
@@ -473,7 +472,6 @@ def test_a_reading_whose_colour_shows_far_less_than_a_runner_ups_is_unsure():
     pale middle blended with its dark edges is the river's blue, at 0.61 of its strength), but the
     ford's own colour shows whole (1.0): the reading is unsure, the ford offered, however far the
     two score apart."""
-    from toolkit.draft._sidereaders import side_readers
     from toolkit.draft.hexsides import STRONGER, read_hexside
 
     m = load_game("grossdeutschland").maps["akhtyrka"]
