@@ -71,13 +71,11 @@ def plan_lines(items, centres, flat: bool, radius: float, size: float, keepout=N
     hexes = _trimmed([list(h) for _, h in items], [s.key for s, _ in items])
     styles = [s for s, _ in items]
     courses = _courses(styles, hexes, centres, flat, radius)
-    planner = _Planner(styles, hexes, centres, size, keepout, samples)
-    planner.arms = _arms(courses, centres)
-    planner.normals = _normals(flat)
+    planner = _Planner(styles, hexes, centres, size, keepout, samples, _arms(courses, centres), _normals(flat))
     # rivers first (the others keep off them), then roads, the lesser roads, railways
     order = sorted(range(len(courses)), key=lambda n: RANK.get(courses[n].style.key, 1))
     for n in order:
-        planner.place(courses[n], courses)
+        planner.place(courses[n])
     out: list = [None] * len(items)
     marks: list = [None] * len(items)
     for course in courses:
@@ -204,9 +202,10 @@ def _arms(courses, centres) -> dict:
 class _Planner:
     """Places each course's points (see the module's notes) and draws its curve."""
 
-    def __init__(self, styles, hexes, centres, size, keepout, samples) -> None:
+    def __init__(self, styles, hexes, centres, size, keepout, samples, arms, normals) -> None:
         self.styles, self.hexes, self.centres = styles, hexes, centres
         self.size, self.keepout, self.samples = size, keepout, samples
+        self.arms, self.normals = arms, normals   # see _arms, _normals
         self.placed: list[_Course] = []
         self.classes = [line_class(s.key) for s in styles]
         # per class and hex: the placed courses passing it inside (for ends meeting them)
@@ -216,7 +215,7 @@ class _Planner:
 
     # -- the steps -------------------------------------------------------------------------
 
-    def place(self, course: _Course, courses) -> None:
+    def place(self, course: _Course) -> None:
         key = course.style.key
         cls = line_class(key)
         pts = [tuple(p) for p in course.pts]

@@ -20,7 +20,7 @@ from ._mapgeom import LAKE_NARROWS, Boxes, crossing, join_ends
 from ._raster import dashes, walk
 from .theme import rgb
 
-#: Points :func:`catmull_rom` draws for each step of a road or railway.
+#: Points the planned curve (see _lineplan) draws for each step of a road or railway.
 _SAMPLES = 10
 
 

@@ -61,7 +61,7 @@ def snap(v: float) -> int:
     """Round to a whole pixel the same way wherever the window is (half up)."""
     return math.floor(v + 0.5)
 
-__all__ = ["Canvas", "Recorder", "PAD", "ink", "snap", "catmull_rom", "chaikin", "dashes", "walk", "polyline_length"]
+__all__ = ["Canvas", "Recorder", "PAD", "ink", "snap", "chaikin", "dashes", "walk", "polyline_length"]
 
 
 class Canvas:
@@ -332,7 +332,7 @@ def _spare(width: int, height: int):
     parts of a tile are enlarged into it before they are read, the rest never read)."""
     crop = getattr(_SPARE, "crop", None)
     if crop is None or crop.size[0] != width or crop.size[1] < height:
-        crop = _SPARE.crop = Image.core.new("RGB", (width, max(height, crop.size[1] if crop and crop.size[0] == width else 0)))
+        crop = _SPARE.crop = Image.core.new("RGB", (width, height))
     return crop
 
 
@@ -527,19 +527,13 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
         if w > 2:
             # discs as _dot draws them, inline (a map draws thousands)
             ellipse, lo, span = core.draw_ellipse, w // 2, w - 1
-            # only the joints and ends near this crop (a long piece crosses several)
+            # only the joints and round ends near this crop (a long piece crosses several);
+            # a disc drawn twice in one colour draws the same pixels
             W, H = crop.size
             L = left - w - lo
-            for i in joints:
+            last = len(flat) // 2 - 1
+            for i in (*joints, *((0,) if round_ends[0] else ()), *((last,) if round_ends[1] else ())):
                 x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
-                if L < x < W + w - lo and -w - lo < y < H + w - lo:
-                    ellipse((x, y, x + span, y + span), c, 1)
-            if round_ends[0]:
-                x, y = flat[0] - lo, flat[1] - lo
-                if L < x < W + w - lo and -w - lo < y < H + w - lo:
-                    ellipse((x, y, x + span, y + span), c, 1)
-            if round_ends[1]:
-                x, y = flat[-2] - lo, flat[-1] - lo
                 if L < x < W + w - lo and -w - lo < y < H + w - lo:
                     ellipse((x, y, x + span, y + span), c, 1)
     elif kind == "segments":
@@ -736,25 +730,3 @@ def dashes(points: Sequence[Point], on: float, off: float) -> list[list[Point]]:
     if drawing and len(current) > 1:
         out.append(current)
     return out
-
-
-def catmull_rom(points: Sequence[Point], samples: int = 10) -> list[Point]:
-    """A smooth curve through every one of ``points`` (centripetal-free, uniform Catmull-Rom).
-
-    Unlike :func:`chaikin` it passes exactly through each point (roads through hex centres),
-    and a run of evenly spaced collinear points stays a straight line.
-    """
-    pts = [tuple(p) for p in points]
-    if len(pts) < 3:
-        return list(pts)
-    ext = [(2 * pts[0][0] - pts[1][0], 2 * pts[0][1] - pts[1][1]), *pts,
-           (2 * pts[-1][0] - pts[-2][0], 2 * pts[-1][1] - pts[-2][1])]
-    # every sample of every span at once (the same arithmetic, in the same order, as the
-    # formula written out per point)
-    e = np.asarray(ext, dtype=float)
-    p0, p1, p2, p3 = (e[k:len(e) - 3 + k, None, :] for k in range(4))
-    t = (np.arange(1, samples + 1) / samples)[None, :, None]
-    t2, t3 = t * t, t * t * t
-    curve = 0.5 * (2 * p1 + (-p0 + p2) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t2
-                   + (-p0 + 3 * p1 - 3 * p2 + p3) * t3)
-    return [pts[0], *map(tuple, curve.reshape(-1, 2).tolist())]
