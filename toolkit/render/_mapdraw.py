@@ -34,7 +34,7 @@ from ._mapmarkers import MarkerLayer
 from ._mapnames import NameLayer
 from ._mapsymbols import VARIANTS, sign_split, sprite
 from ._mapwater import _WATER_SHAPES, WaterLayer  # noqa: F401 (the shapes kept: tests empty them here)
-from ._raster import Canvas, Recorder, ink
+from ._raster import Canvas, Recorder, ink, passes
 from .theme import TerrainStyle, Theme, rgb
 
 __all__ = ["MapScene", "draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
@@ -216,7 +216,9 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         near = self.op_index.within(box)
         if bare:
             near = [n for n in near if not self.linework[n]]
-        canvas.add_many([self.ops[n][0] for n in near], self.op_raw[near], self.op_pads[near])
+        layers, tables = self._passes()
+        canvas.add_many([self.ops[n][0] for n in near], self.op_raw[near], self.op_pads[near],
+                        ([layers[n] for n in near], tables))
         canvas.flush()
         for tile, (x, y) in self.signs:
             if meets((x, y, x + tile.width, y + tile.height), box):
@@ -260,6 +262,14 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         for at, name, size, bold, family, colour, hw, halo, rect in self.place_list:
             if meets(rect, box):
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
+
+    def _passes(self) -> tuple[list, list]:
+        """The passes the canvas draws the map's operations in (see ``_raster.passes``): made
+        from all of them once, so every window draws in the same passes."""
+        made = self.__dict__.get("_op_passes")
+        if made is None:
+            made = self._op_passes = passes([op for op, *_ in self.ops], self.factor)
+        return made
 
     def _grid_plan(self) -> None:
         """Whole-pixel corners of each hex, its grid polylines and its symbol sprites."""

@@ -44,7 +44,7 @@ PAD = 2
 
 #: The side of a canvas's tiles (pixels): each tile an operation crosses draws it again and
 #: costs a few calls of its own (256 against 128: a tenth less drawing on a 150 dpi map).
-TILE = 256
+TILE = 512
 
 #: The length of the slabs a long shape is filled in (see Canvas.shape): so many pixels of the
 #: map whatever the tile, so a shape has the same seams in every canvas.
@@ -80,6 +80,7 @@ class Canvas:
         self._bins: dict[tuple[int, int], list[int]] = {}
         self._boxes: dict[tuple[int, int], list[float]] = {}   # per tile: the box its ops cover
         self._reach: list[tuple[int, int, int, int]] = []   # per op: the pixels it may draw in (see REACH)
+        self._layers: tuple | None = None   # the ops' passes, when given with them (see add_many)
         # the last tile of a row or column takes a sliver left at the image's edge (a window
         # of 1024 pixels and a margin would end in tiles of 4 pixels, each a full round)
         self._last = (_last_tile(image.size[0], tile), _last_tile(image.size[1], tile)) if image else (1 << 30,) * 2
@@ -216,9 +217,14 @@ class Canvas:
         self._ops.append(op)
         self._bin([box], pad)
 
-    def add_many(self, ops: Sequence[tuple], boxes: np.ndarray, pads: np.ndarray) -> None:
+    def add_many(self, ops: Sequence[tuple], boxes: np.ndarray, pads: np.ndarray,
+                 passes: tuple[list, list] | None = None) -> None:
         """:meth:`add` for many operations at once (``boxes``: N x 4, ``pads``: N), binned
-        into the same tiles with the same cover boxes, in one pass of array arithmetic."""
+        into the same tiles with the same cover boxes, in one pass of array arithmetic.
+        ``passes``: the operations' layers and the passes' tables, as :func:`passes` made them
+        for a list these operations were taken from in order (a map's: then every window
+        draws in the same passes); without it, the canvas's own operations are put in passes."""
+        self._layers = passes if passes is not None and not self._ops else None
         if self._ops or not len(ops):
             for op, box, pad in zip(ops, boxes.tolist(), pads.tolist()):
                 self.add(op, box, pad)
@@ -266,7 +272,8 @@ class Canvas:
         ox, oy = self.origin
         self.image.load()
         core = self.image.im
-        reach = self._reach
+        reach, ops = self._reach, self._ops
+        layers, luts = self._layers or passes(ops, f)
         for (tx, ty), indices in sorted(self._bins.items()):
             # the box the tile's operations cover (they draw nothing outside their boxes,
             # which are padded)
@@ -281,59 +288,144 @@ class Canvas:
             # where pillow's rounding differs from one window to another
             bx0, by0 = max(0, x0 - PAD), max(0, y0 - PAD)
             w, h = min(W, x1 + PAD) - bx0, min(H, y1 + PAD) - by0
-            # Only the parts of the tile near its operations are enlarged and reduced (a road
-            # and a railway crossing it: two bands, not the square around both). The crop keeps
-            # the tile's corner (pillow rounds edges from a drawing's corner: the same corner,
-            # the same pixels), the parts are enlarged into it, the rest of it is left over from
-            # earlier tiles, drawn on and never read. One spare crop for every tile (see
-            # _spare); drawing clips at its edges, so a larger one draws the same pixels.
-            parts = _parts([reach[i] for i in indices], (x0, y0, x1, y1), f)
+            # Only the parts of the tile near its operations are drawn and reduced (a road and
+            # a railway crossing it: two bands, not the square around both). The crop keeps the
+            # tile's corner (pillow rounds edges from a drawing's corner: the same corner, the
+            # same pixels); the rest of it is left over from earlier tiles, drawn on and never
+            # read. One spare crop for every tile (see _spare); drawing clips at its edges, so
+            # a larger one draws the same pixels.
             # the tile lies at the right end of a crop SPAN wide, its columns in [SPAN / 2, SPAN)
             # whatever the tile (see _span)
             span = _span(w * f)
             left = span - w * f
             crop = _spare(span, h * f)
-            for a0, b0, a1, b1 in parts:
-                # pillow's core directly: the Python wrappers cost more than small parts' pixels;
-                # enlarged straight into the crop (what a nearest resize does, without the
-                # image in between)
-                inner = (left + (a0 - bx0) * f, (b0 - by0) * f, left + (a1 - bx0) * f, (b1 - by0) * f)
-                if f > 1:
-                    crop.transform(inner, core, _AFFINE, (1 / f, 0, a0, 0, 1 / f, b0), _NEAREST, 1)
-                else:
-                    crop.paste(core.crop((a0, b0, a1, b1)), inner)
             draw = Image.core.draw(crop, 0)
             X0, Y0 = (ox + bx0) * f - left, (oy + by0) * f
             off = np.array((X0, Y0), dtype=np.int32)
             shift = (X0, Y0) * _CHUNK_SHIFT
+            # the tile's layers, pass by pass (a pass's layers are consecutive)
+            groups: list = []
             for i in indices:
-                _draw_op(draw, crop, self._ops[i], X0, Y0, off, shift, left)
-            for a0, b0, a1, b1 in parts:
-                inner = (left + (a0 - bx0) * f, (b0 - by0) * f, left + (a1 - bx0) * f, (b1 - by0) * f)
-                core.paste(crop.reduce((f, f), inner) if f > 1 else crop.crop(inner), (a0, b0, a1, b1))
+                for layer in layers[i]:
+                    if groups and groups[-1][0] == layer[0]:
+                        groups[-1][1].append((i, layer))
+                    else:
+                        groups.append((layer[0], [(i, layer)]))
+            clip = (x0, y0, x1, y1)
+            for number, members in groups:
+                parts = _parts([reach[i] for i, _ in members], clip, f)
+                boxes = [(left + (a0 - bx0) * f, (b0 - by0) * f, left + (a1 - bx0) * f, (b1 - by0) * f)
+                         for a0, b0, a1, b1 in parts]
+                for inner in boxes:
+                    crop.paste(0, inner)
+                for i, layer in members:
+                    _draw_op(draw, crop, ops[i], X0, Y0, off, shift, left, layer)
+                lut = luts[number]
+                for part, inner in zip(parts, boxes):
+                    # each pixel's count of subpixels of each colour, made its premultiplied
+                    # colour and cover, laid over the tile
+                    mixed = (crop.reduce((f, f), inner) if f > 1 else crop.crop(inner)).point(lut, "RGBa")
+                    core.paste(mixed, part, mixed)
         self._ops.clear()
+        self._layers = None
         self._bins.clear()
         self._boxes.clear()
         self._reach.clear()
 
 
-_AFFINE, _NEAREST = int(Image.Transform.AFFINE), int(Image.Resampling.NEAREST)
-
 #: The least width of a tile's crop (supersampled pixels), a power of two (see _span): twice
 #: the widest tile of the map's canvases (256 pixels, a sliver of 63 and the margins, at 3x).
-SPAN = 1 << 11
+SPAN = 1 << 12
 
 _SPARE = threading.local()
 
 
 def _spare(width: int, height: int):
-    """A crop (pillow's image core) at least ``width`` x ``height``, kept for every tile of
-    every canvas of the thread: a new one is cleared first, at the cost of its pixels (the
-    parts of a tile are enlarged into it before they are read, the rest never read)."""
+    """A crop (pillow's image core, one byte a pixel) at least ``width`` x ``height``, kept
+    for every tile of every canvas of the thread: a new one is cleared first, at the cost of
+    its pixels (each part of a tile is cleared before it is drawn on, the rest never read)."""
     crop = getattr(_SPARE, "crop", None)
     if crop is None or crop.size[0] != width or crop.size[1] < height:
-        crop = _SPARE.crop = Image.core.new("RGB", (width, height))
+        crop = _SPARE.crop = Image.core.new("L", (width, height))
     return crop
+
+
+def passes(ops: Sequence[tuple], factor: int) -> tuple[list[tuple], list[list[int]]]:
+    """The layers of ``ops`` (an operation's fill and its outline) in passes, each drawn in
+    one crop of codes: per operation its layers as ``(pass, part, code)`` (part: "fill",
+    "outline" or None for the whole operation), and per pass the table that makes a reduced
+    code a premultiplied colour and cover.
+
+    A pass's colours each draw a code, a power of ``factor ** 2 + 1`` times ``factor ** 2``,
+    so the box filter's sum of a pixel's subpixels counts the subpixels of each colour, and
+    a later layer overwrites an earlier one as it would in colour: a pass draws exactly what
+    its layers would draw in colour at the supersampled size, reduced. Up to 3 colours a pass
+    at 2x, 2 at 3x, one at more (every colour at 1x). Passes follow the operations' order, so
+    they are the same in every window (a layer of another pass may blend twice where both
+    pass's edges fall in one pixel; in every window alike)."""
+    f2 = factor * factor
+    base = f2 + 1
+    room = 255 if factor == 1 else max(n for n in range(1, 9) if f2 * base ** (n - 1) <= 255)
+    layers: list[tuple] = []
+    colours: list[list[int]] = []   # per pass, its colours in code order
+    current: dict[int, int] = {}
+    for op in ops:
+        mine = []
+        for part, c in _layers(op):
+            code = current.get(c)
+            if code is None:
+                if len(current) == room or not colours:
+                    current = {}
+                    colours.append([])
+                code = current[c] = len(current) + 1 if factor == 1 else f2 * base ** len(current)
+                colours[-1].append(c)
+            mine.append((len(colours) - 1, part, code))
+        layers.append(tuple(mine))
+    return layers, [_table(c, factor) for c in colours]
+
+
+@lru_cache(maxsize=1024)
+def _table_cached(colours: tuple, factor: int) -> tuple:
+    f2 = factor * factor
+    base = f2 + 1
+    rgb = [(c & 255, (c >> 8) & 255, (c >> 16) & 255) for c in colours]
+    out = [[0] * 256 for _ in range(4)]
+    for v in range(256):
+        if factor == 1:
+            counts = [f2 if v == n + 1 else 0 for n in range(len(rgb))]
+        else:
+            counts = [(v // base ** n) % base for n in range(len(rgb))]
+            if v >= base ** len(rgb) or sum(counts) > f2:
+                continue   # no pixel reduces to it
+        cover = sum(counts)
+        for ch in range(3):
+            out[ch][v] = (2 * sum(k * c[ch] for k, c in zip(counts, rgb)) + f2) // (2 * f2)
+        out[3][v] = (2 * 255 * cover + f2) // (2 * f2)
+    return tuple(out[0] + out[1] + out[2] + out[3])
+
+
+def _table(colours: list[int], factor: int) -> list[int]:
+    """The table that makes a pass's reduced codes premultiplied RGBa (see :func:`passes`)."""
+    return list(_table_cached(tuple(colours), factor))
+
+
+def _layers(op: tuple) -> list[tuple[str | None, int]]:
+    """What ``op`` draws, in order: ``(part, packed colour)``, part "fill", "outline" or None
+    (the whole operation, of one colour)."""
+    kind = op[0]
+    if kind in ("line", "segments"):
+        return [(None, op[2])]
+    if kind == "ellipse":
+        fill, outline, w = op[2], op[3], op[4]
+        fill_ink = ink(fill) if fill is not None else None
+        out = [("fill", fill_ink)] if fill_ink is not None else []
+        if outline is not None and ink(outline) != fill_ink and w != 0:   # as ImageDraw.ellipse
+            out.append(("outline", ink(outline)))
+        return out
+    fill, outline = op[2], op[3]
+    if kind == "shape":
+        fill, outline = (None if fill is None else ink(fill)), (None if outline is None else ink(outline))
+    return [(part, c) for part, c in (("fill", fill), ("outline", outline)) if c is not None]
 
 
 def _span(width: int) -> int:
@@ -356,14 +448,15 @@ def _span(width: int) -> int:
 
 #: What a part of a tile costs beyond its pixels (pillow's calls and the Python around them), as
 #: supersampled pixels enlarged and reduced (the bench's instruction count is flat from 250 to 1,500).
-_PART_COST = 1000
+_PART_COST = 4000
 
 
 def _parts(boxes, clip: tuple[int, int, int, int], factor: int) -> list[tuple[int, int, int, int]]:
     """Whole-pixel boxes within ``clip`` that together cover ``boxes`` (those of a tile's
     operations), for the least enlarging and reducing: boxes join while one box around them
     costs less than separate ones (two crossing bands stay two, a road and its casing one).
-    They may overlap (both enlarge the same pixels, both reduce them to the same)."""
+    They do not overlap (a pixel laid over the tile twice would blend twice): where two
+    would, the later one is cut into the pieces outside the earlier."""
     cost = _PART_COST / (factor * factor)
     cx0, cy0, cx1, cy1 = clip
     parts: list[tuple[int, int, int, int]] = []
@@ -383,7 +476,34 @@ def _parts(boxes, clip: tuple[int, int, int, int], factor: int) -> list[tuple[in
             else:
                 k += 1
         parts.append((b0, b1, b2, b3))
-    return parts
+    if len(parts) == 1:
+        return parts
+    apart: list[tuple[int, int, int, int]] = []
+    for part in parts:
+        pieces = [part]
+        for other in apart:
+            pieces = [piece for p in pieces for piece in _cut(p, other)]
+        apart += pieces
+    return apart
+
+
+def _cut(box: tuple[int, int, int, int], hole: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]]:
+    """``box`` without ``hole``: itself, or up to four boxes around the hole."""
+    b0, b1, b2, b3 = box
+    h0, h1, h2, h3 = hole
+    if h0 >= b2 or b0 >= h2 or h1 >= b3 or b1 >= h3:
+        return [box]
+    out = []
+    if b1 < h1:
+        out.append((b0, b1, b2, h1))
+    if h3 < b3:
+        out.append((b0, h3, b2, b3))
+    y0, y1 = max(b1, h1), min(b3, h3)
+    if b0 < h0:
+        out.append((b0, y0, h0, y1))
+    if h2 < b2:
+        out.append((h2, y0, b2, y1))
+    return out
 
 
 class Recorder(Canvas):
@@ -513,14 +633,20 @@ def _last_tile(size: int, tile: int) -> int:
 _CHUNK_SHIFT = 32
 
 
-def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tuple = (), left: int = 0) -> None:
+def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tuple = (), left: int = 0,
+             layer: tuple | None = None) -> None:
     """Draw one operation with pillow's drawing ``core`` on the image core ``crop``; ``X0,
     Y0``: the crop's top-left corner in supersampled map pixels (``off``: the same as an
     int32 array, ``shift``: as ``(X0, Y0)`` repeated, both made once per crop); ``left``:
-    the crop's first column that is read (see _span)."""
+    the crop's first column that is read (see _span). ``layer``: only that layer of it, in its
+    code (see :func:`passes`); without it, all of it in its colours."""
     kind = op[0]
+    if layer is not None:
+        part, code = layer[1], layer[2]
     if kind == "line":
         _, points, c, w, round_ends, joints = op
+        if layer is not None:
+            c = code
         # flat whole numbers moved into the crop (plain Python: cheaper than arrays for pieces)
         flat = list(map(_sub, points, shift if len(points) <= len(shift) else (X0, Y0) * (len(points) // 2)))
         core.draw_lines(flat, c, w)
@@ -536,14 +662,37 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
                 x, y = flat[2 * i] - lo, flat[2 * i + 1] - lo
                 if L < x < W + w - lo and -w - lo < y < H + w - lo:
                     ellipse((x, y, x + span, y + span), c, 1)
-    elif kind == "segments":
+        return
+    if kind == "segments":
         _, points, c, w = op
+        if layer is not None:
+            c = code
         flat = list(map(_sub, points, shift if len(points) <= len(shift) else (X0, Y0) * (len(points) // 2)))
         line = core.draw_lines
         for i in range(0, len(flat), 4):
             line(flat[i:i + 4], c, w)
-    elif kind == "polygon":
+        return
+    if kind == "ellipse":
+        _, (x0, y0, x1, y1), fill, outline, w = op
+        box = (x0 - X0, y0 - Y0, x1 - X0, y1 - Y0)
+        if layer is None:   # as ImageDraw.ellipse does it
+            fill_ink = ink(fill) if fill is not None else None
+            outline_ink = ink(outline) if outline is not None and ink(outline) != fill_ink and w != 0 else None
+        else:
+            fill_ink, outline_ink = (code if part == "fill" else None), (code if part == "outline" else None)
+        if fill_ink is not None:
+            core.draw_ellipse(box, fill_ink, 1)
+        if outline_ink is not None:
+            core.draw_ellipse(box, outline_ink, 0, w)
+        return
+    if kind == "polygon":
         _, points, fill, outline, w = op
+    else:
+        _, rings, fill, outline, w, joints = op
+        fill, outline = (None if fill is None else ink(fill)), (None if outline is None else ink(outline))
+    if layer is not None:
+        fill, outline = (code if part == "fill" else None), (code if part == "outline" else None)
+    if kind == "polygon":
         flat = list(map(_sub, points, shift if len(points) <= len(shift) else (X0, Y0) * (len(points) // 2)))
         if fill is not None:
             core.draw_polygon(flat, fill, 1)
@@ -552,47 +701,36 @@ def _draw_op(core, crop, op: tuple, X0: int, Y0: int, off: np.ndarray, shift: tu
             if w > 2:
                 for i in range(0, len(flat), 2):
                     _dot(core, flat[i], flat[i + 1], w, outline)
-    elif kind == "shape":
-        _, rings, fill, outline, w, joints = op
+        return
 
-        def tr(points) -> list:
-            if len(points) * 2 <= len(shift):   # short rings: cheaper than an array subtraction
-                return list(map(_sub, points.ravel().tolist(), shift))
-            return (points - off).ravel().tolist()
+    def tr(points) -> list:
+        if len(points) * 2 <= len(shift):   # short rings: cheaper than an array subtraction
+            return list(map(_sub, points.ravel().tolist(), shift))
+        return (points - off).ravel().tolist()
 
-        if fill is not None and len(rings) == 1:
-            core.draw_polygon(tr(rings[0]), ink(fill), 1)
-        elif fill is not None:
-            # holes: a mask over the shape's own box only
-            outer = rings[0] - off
-            bx0 = max(0, int(outer[:, 0].min()))
-            by0 = max(0, int(outer[:, 1].min()))
-            bx1 = min(crop.size[0], int(outer[:, 0].max()) + 2)
-            by1 = min(crop.size[1], int(outer[:, 1].max()) + 2)
-            if bx1 > bx0 and by1 > by0:
-                mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
-                mdraw = ImageDraw.Draw(mask)
-                corner = np.array((bx0, by0), dtype=np.int32)
-                mdraw.polygon((outer - corner).ravel().tolist(), fill=255)
-                for hole in rings[1:]:
-                    mdraw.polygon((hole - off - corner).ravel().tolist(), fill=0)
-                crop.paste(tuple(fill), (bx0, by0, bx1, by1), mask.im)
-        if outline is not None:
-            c = ink(outline)
-            for ring, ring_joints in zip(rings, joints):
-                flat = tr(ring)
-                core.draw_lines(flat, c, w)
-                for i in ring_joints:
-                    _dot(core, flat[2 * i], flat[2 * i + 1], w, c)
-    elif kind == "ellipse":
-        _, (x0, y0, x1, y1), fill, outline, w = op
-        box = (x0 - X0, y0 - Y0, x1 - X0, y1 - Y0)
-        # as ImageDraw.ellipse does it
-        fill_ink = ink(fill) if fill is not None else None
-        if fill_ink is not None:
-            core.draw_ellipse(box, fill_ink, 1)
-        if outline is not None and ink(outline) != fill_ink and w != 0:
-            core.draw_ellipse(box, ink(outline), 0, w)
+    if fill is not None and len(rings) == 1:
+        core.draw_polygon(tr(rings[0]), fill, 1)
+    elif fill is not None:
+        # holes: a mask over the shape's own box only
+        outer = rings[0] - off
+        bx0 = max(0, int(outer[:, 0].min()))
+        by0 = max(0, int(outer[:, 1].min()))
+        bx1 = min(crop.size[0], int(outer[:, 0].max()) + 2)
+        by1 = min(crop.size[1], int(outer[:, 1].max()) + 2)
+        if bx1 > bx0 and by1 > by0:
+            mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
+            mdraw = ImageDraw.Draw(mask)
+            corner = np.array((bx0, by0), dtype=np.int32)
+            mdraw.polygon((outer - corner).ravel().tolist(), fill=255)
+            for hole in rings[1:]:
+                mdraw.polygon((hole - off - corner).ravel().tolist(), fill=0)
+            crop.paste(fill, (bx0, by0, bx1, by1), mask.im)
+    if outline is not None:
+        for ring, ring_joints in zip(rings, joints):
+            flat = tr(ring)
+            core.draw_lines(flat, outline, w)
+            for i in ring_joints:
+                _dot(core, flat[2 * i], flat[2 * i + 1], w, outline)
 
 
 def _dot(core, x: int, y: int, width: int, c: int) -> None:
