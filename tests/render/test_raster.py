@@ -225,3 +225,68 @@ def test_a_bundled_map_draws_the_same_pixels_in_tiles_as_in_one():
         tiled, whole = _tiled_and_whole([scene.ops[n][0] for n in near], scene.op_raw[near], scene.op_pads[near],
                                         scene.factor, window)
         assert (tiled == whole).all(), (window, np.argwhere((tiled != whole).any(axis=2))[:5].tolist())
+
+
+@pytest.mark.parametrize("factor", [1, 2, 3])
+def test_a_pass_draws_the_colours_of_its_layers_supersampled_and_reduced(factor):
+    """Each pass draws codes that count a pixel's subpixels of each colour (see _raster.passes):
+    lines, ties, polygons, shapes and discs of up to a pass's colours give the pixels their
+    colours drawn at the supersampled size over the enlarged ground and reduced, within
+    rounding (the premultiplied blend: a level or two)."""
+    from toolkit.render import _raster
+    from toolkit.render._raster import _CHUNK_SHIFT, _draw_op
+
+    rng = random.Random(20 + factor)
+    colours = [(200, 30, 40), (20, 90, 200), (250, 250, 250), (0, 0, 0)][:len(_raster.CODES[factor][:4])]
+    ground = Image.new("RGB", (300, 200), (230, 225, 200))
+    paint = ImageDraw.Draw(ground)
+    for k in range(0, 300, 9):   # a ground that is not flat
+        paint.line((k, 0, k + 50, 200), fill=(k % 256, 90, 140), width=2)
+    canvas = Canvas(ground.copy(), factor, tile=1 << 20)
+    for _ in range(40):
+        x, y, colour = rng.uniform(0, 300), rng.uniform(0, 200), rng.choice(colours)
+        width = rng.choice([0.5, 1.0, 2.5, 6.0])
+        kind = rng.choice(["line", "segments", "polygon", "ellipse"])
+        if kind == "line":
+            canvas.line([(x, y), (x + rng.uniform(-60, 60), y + rng.uniform(-60, 60)), (x + 30, y + 10)], colour, width)
+        elif kind == "segments":
+            canvas.segments([((x + k * 7, y), (x + k * 7 + 3, y + 6)) for k in range(8)], colour, width)
+        elif kind == "polygon":
+            canvas.polygon([(x, y), (x + 40, y + 3), (x + 10, y + 30)], fill=colour, outline=rng.choice(colours), width=width)
+        else:
+            canvas.ellipse(x, y, rng.uniform(2, 15), fill=colour, outline=rng.choice(colours), width=width)
+    assert len(_raster.passes(canvas._ops, factor)[1]) == 1
+    # the old way: the whole ground enlarged, every operation drawn in colour, reduced
+    big = ground.resize((300 * factor, 200 * factor), Image.Resampling.NEAREST)
+    core = Image.core.draw(big.im, 0)
+    for op in canvas._ops:
+        _draw_op(core, big.im, op, 0, 0, np.zeros(2, dtype=np.int32), (0, 0) * _CHUNK_SHIFT)
+    expected = np.asarray(big.reduce(factor), dtype=int)
+    canvas.flush()
+    assert np.abs(np.asarray(canvas.image, dtype=int) - expected).max() <= 2
+
+
+def test_every_choice_of_subpixels_of_a_pass_reduces_to_a_value_of_its_own():
+    from toolkit.render import _raster
+
+    for factor in (1, 2, 3, 4):
+        counts = _raster._decoder(factor)   # raises if two choices reduce alike
+        assert len(counts) == len({c for c in counts.values()})
+        assert all(sum(c) <= factor * factor for c in counts.values())
+
+
+def test_an_outline_is_drawn_in_the_pass_of_its_fill():
+    """A pass holds a few colours; the run of layers that starts the next pass takes the run
+    before it along when that one brought its colour: a band's outline and its fill, a road's
+    casing and its fill blend as one."""
+    from toolkit.render._raster import ink, passes
+
+    canvas = Canvas(None, 2)
+    for n in range(3):   # three colours of a pass
+        canvas.line([(0, n), (50, n)], (n, 0, 0), 1.0)
+    canvas.polygon([(0, 0), (20, 0), (0, 20)], fill=(9, 9, 9), outline=(8, 8, 8))   # the 4th and a 5th
+    canvas.line([(0, 5), (50, 5)], (8, 8, 8), 1.0)
+    layers, tables = passes(canvas._ops, 2)
+    fill, outline = layers[3]
+    assert fill[0] == outline[0] == layers[4][0][0] == 1 and layers[2][0][0] == 0
+    assert len(tables) == 2 and ink((9, 9, 9)) != ink((8, 8, 8))
