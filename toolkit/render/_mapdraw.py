@@ -34,6 +34,7 @@ from ._mapmarkers import MarkerLayer
 from ._mapnames import NameLayer
 from ._mapsymbols import VARIANTS, sign_split, sprite
 from ._mapwater import _WATER_SHAPES, WaterLayer  # noqa: F401 (the shapes kept: tests empty them here)
+from ._symbolroom import SymbolRoom
 from ._raster import Canvas, Recorder, ink
 from .theme import TerrainStyle, Theme, rgb
 
@@ -43,7 +44,7 @@ __all__ = ["MapScene", "draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
 DOMINANT = ("woods", "swamp", "town", "city", "mountain")
 
 
-class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLayer):
+class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLayer, SymbolRoom):
     """Everything a map image shows, planned once in map pixels; :meth:`paint` draws any
     window of it. Two windows that overlap draw the same pixels where they overlap, so a map
     drawn in strips or pages is pixel for pixel the map drawn whole."""
@@ -86,6 +87,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.ties(rec)   # the railways' ties, off the ids placed
         rec.kind = None
         self.marker_list = self.markers(rec)
+        self.symbols_clear()   # the symbols off the water, the settlements off the lines and markers
         self.ops = rec.items
         self.linework = np.asarray([kind == "linework" for kind in rec.kinds], dtype=bool)
         self.op_raw = _rows((b for _, b, _ in self.ops), len(self.ops), 4)
@@ -359,12 +361,12 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
 
 
 @lru_cache(maxsize=512)
-def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, shift: float) -> tuple:
+def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, shift: float, room=None) -> tuple:
     """The symbol :func:`sprite` makes, cut to its ink (pasting clear pixels is wasted work) and
     premultiplied (pillow pastes it through its alpha twice as fast, pixels within one level of
     255 of the straight alpha paste), as pillow's core: ``(core, left, top, half the sprite's
     side, width, height)``, or Nones for a style without a symbol. Made once per symbol and size."""
-    spr = sprite(style, size, flat, variant, shift)
+    spr = sprite(style, size, flat, variant, shift, room)
     box = spr.getchannel("A").getbbox() if spr is not None else None
     if not box:
         return (None,) * 6

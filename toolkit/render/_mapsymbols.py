@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
-from PIL import Image, ImageDraw, ImageFilter
+import numpy as np
+import shapely
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from .theme import TerrainStyle
 
-__all__ = ["sprite", "sign", "sign_split", "sign_tile", "symbol_reach", "VARIANTS", "SIGNS", "SIGN_SCALE"]
+__all__ = ["sprite", "sign", "sign_split", "sign_tile", "symbol_reach", "Room", "VARIANTS", "SIGNS", "SIGN_SCALE",
+           "SETTLEMENTS"]
 
 SS = 3          # supersampling of sprites
 VARIANTS = 3    # variants of each symbol
@@ -45,12 +49,13 @@ def symbol_reach(style: TerrainStyle, flat: bool, shift: float = 0.0) -> tuple[f
 
 @lru_cache(maxsize=512)
 def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0,
-           shift: float = 0.0) -> Image.Image | None:
+           shift: float = 0.0, room: Room | None = None) -> Image.Image | None:
     """The RGBA symbol of ``style`` for hexes ``size`` pixels across, centred in the sprite.
 
     The sprite is square, ``side = ceil(1.2 * size)`` pixels, its centre at ``side / 2``.
     ``shift`` moves the symbol down (a fraction of the hex size, negative: up) inside the
     hex, away from where the hex id is printed; the clip to the hex does not move.
+    ``room``: what the symbol keeps off in its hex (see :class:`Room`).
     """
     painter = _PAINTERS.get(style.symbol or "")
     if painter is None:
@@ -68,18 +73,98 @@ def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0,
         return c + x * scale, c + y * scale
 
     rng = random.Random(f"{style.symbol}-{variant}")
-    painter(draw, P, scale, style, rng)
+    if room is not None and painter in _ROOMY:
+        painter(draw, P, scale, style, rng, room=room)
+    else:
+        painter(draw, P, scale, style, rng)
     # clip to the hex, slightly inset so the grid line stays clean
     mask = Image.new("L", big.size, 0)
-    R = 0.5 / math.cos(math.radians(30)) * 0.94
-    start = 180 if flat else 270
-    corners = [Q(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i)))
-               for i in range(6)]
-    ImageDraw.Draw(mask).polygon(corners, fill=255)
+    ImageDraw.Draw(mask).polygon([Q(x, y) for x, y in _hex_corners(flat)], fill=255)
+    if room is not None and room.wet_area is not None:   # and off the water, by a hair
+        for poly in getattr(room.wet_area, "geoms", [room.wet_area]):
+            for k, ring in enumerate((poly.exterior, *poly.interiors)):   # an island's land kept
+                ImageDraw.Draw(mask).polygon([Q(x, y) for x, y in ring.coords], fill=255 if k else 0)
     alpha = big.getchannel("A")
-    from PIL import ImageChops
     big.putalpha(ImageChops.multiply(alpha, mask))
     return big.resize((side, side), Image.LANCZOS)
+
+
+def _hex_corners(flat: bool) -> list[tuple[float, float]]:
+    """The corners of the hex a symbol is clipped to (slightly inset, so the grid line stays
+    clean), in hex sizes round its centre."""
+    R = 0.5 / math.cos(math.radians(30)) * 0.94
+    start = 180 if flat else 270
+    return [(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i))) for i in range(6)]
+
+
+#: Room (hex sizes) a symbol's ink keeps from the water, and a settlement's block from the
+#: ink of a line and from the other blocks, where it is moved.
+WATER_ROOM, LINE_ROOM, BLOCK_ROOM = 0.02, 0.025, 0.03
+#: How far out (a fraction of the symbol's clip to the hex) a block moved may lie.
+BLOCK_REACH = 0.85
+#: The step (hex sizes) of the places tried for a block moved off a line.
+_BLOCK_STEP = 0.02
+
+
+@dataclass(frozen=True)
+class Room:
+    """What one hex's symbol keeps off: ``water`` (its ink lies on none) and ``over``, what is
+    drawn over the hex (the ink of its roads and railways, a victory star): a settlement's
+    blocks are moved off it to the nearest free place in the hex, so the village shows beside
+    the road, not under it.
+    Both as WKB of shapely geometries, in hex sizes round the hex's centre; ``shift`` as
+    :func:`sprite` takes it (the painters draw ``shift`` higher than the hex's frame)."""
+    water: bytes | None
+    over: bytes | None
+    flat: bool
+    shift: float = 0.0
+
+    @cached_property
+    def wet_area(self):
+        """The water, widened by :data:`WATER_ROOM` (None without water)."""
+        return shapely.from_wkb(self.water).buffer(WATER_ROOM, quad_segs=4) if self.water else None
+
+    def _box(self, x0: float, y0: float, x1: float, y1: float):
+        return shapely.box(x0, y0 + self.shift, x1, y1 + self.shift)
+
+    def wet(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Whether the box (the painter's frame) reaches the water."""
+        return self.wet_area is not None and self.wet_area.intersects(self._box(x0, y0, x1, y1))
+
+    def settled(self, rects: list) -> list:
+        """The blocks ``rects`` ((x, y, width, height), the painter's frame), each that would lie
+        under what is drawn over the hex or on the water moved to the free place of the hex nearest its own (kept where
+        it is if the hex has none)."""
+        over = shapely.from_wkb(self.over).buffer(LINE_ROOM, quad_segs=4) if self.over else None
+        blocked = [g for g in (over, self.wet_area) if g is not None]
+        if not blocked:
+            return rects
+        blocked = shapely.union_all(blocked)
+        boxes = [self._box(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in rects]
+        hit = shapely.intersects(blocked, boxes)
+        if not hit.any():
+            return rects
+        # a block moved stays well inside its hex: near a side it reads as the neighbour's
+        inner = shapely.Polygon([(x * BLOCK_REACH, y * BLOCK_REACH) for x, y in _hex_corners(self.flat)])
+        taken = [b for b, h in zip(boxes, hit) if not h]
+        out = list(rects)
+        grid = np.arange(-0.5, 0.5 + 1e-9, _BLOCK_STEP)
+        gx, gy = (a.ravel() for a in np.meshgrid(grid, grid))
+        for n in np.flatnonzero(hit):
+            x, y, w, h = rects[n]
+            ok = gy - h / 2 >= TOP   # below the id's room, as every symbol
+            cx, cy = gx[ok], gy[ok]
+            cand = shapely.box(cx - w / 2, cy - h / 2 + self.shift, cx + w / 2, cy + h / 2 + self.shift)
+            free = shapely.contains(inner, cand) & ~shapely.intersects(blocked, cand)
+            if taken:
+                free &= ~shapely.intersects(shapely.union_all(taken).buffer(BLOCK_ROOM, join_style="mitre"), cand)
+            if not free.any():
+                taken.append(boxes[n])
+                continue
+            k = int(np.argmin(np.where(free, np.hypot(cx - x, cy - y), np.inf)))
+            out[n] = (float(cx[k]), float(cy[k]), w, h)
+            taken.append(cand[k])
+        return out
 
 
 #: Symbols that mark a place in the hex rather than cover it, drawn as a small :func:`sign` when
@@ -145,7 +230,7 @@ def _w(scale: float, frac: float) -> int:
     return max(1, round(scale * frac))
 
 
-def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
     # a stand of round-crowned trees, back rows first so crowns overlap like a wood
     spots = []
     for row, y in enumerate((-0.2, -0.04, 0.12, 0.28)):
@@ -156,6 +241,8 @@ def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
             spots.append((x, y + rng.uniform(-0.025, 0.025)))
     for x, y in spots:
         r = 0.075 * rng.uniform(0.9, 1.12)
+        if room is not None and room.wet(x - r, y - r, x + r, y + r * 1.55):
+            continue   # no tree standing in the water, nor one cut by its shore
         trunk_w = _w(scale, 0.018)
         draw.line([P(x, y + r * 0.6), P(x, y + r * 1.55)], fill=style.ink + (255,), width=trunk_w)
         x0, y0 = P(x - r, y - r)
@@ -168,7 +255,7 @@ def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         draw.ellipse((hx0, hy0, hx1, hy1), fill=(255, 255, 255, 70))
 
 
-def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
     # tufts of reeds over short water lines, in staggered rows
     for row, y in enumerate((-0.17, 0.0, 0.17, 0.33)):
         xs = (-0.22, 0.05, 0.3) if row % 2 == 0 else (-0.3, -0.05, 0.22)
@@ -176,6 +263,8 @@ def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
             xs = (-0.12, 0.14)
         for x in xs:
             x += rng.uniform(-0.03, 0.03)
+            if room is not None and room.wet(x - 0.1, y - 0.075, x + 0.1, y + 0.045):
+                continue
             draw.line([P(x - 0.1, y), P(x + 0.1, y)], fill=style.ink + (255,), width=_w(scale, 0.018))
             draw.line([P(x - 0.06, y + 0.035), P(x + 0.06, y + 0.035)], fill=style.ink + (200,),
                       width=_w(scale, 0.012))
@@ -185,7 +274,7 @@ def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
                           width=_w(scale, 0.014))
 
 
-def _rocks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _rocks(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
     # scattered angular stones of several sizes
     placed = []
     tries = 0
@@ -200,7 +289,8 @@ def _rocks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         a0 = rng.uniform(0, math.pi)
         pts = [P(x + r * math.cos(a0 + 2 * math.pi * k / n) * rng.uniform(0.7, 1.2),
                  y + r * math.sin(a0 + 2 * math.pi * k / n) * rng.uniform(0.7, 1.2)) for k in range(n)]
-        draw.polygon(pts, fill=style.ink + (255,))
+        if room is None or not room.wet(x - 1.2 * r, y - 1.2 * r, x + 1.2 * r, y + 1.2 * r):
+            draw.polygon(pts, fill=style.ink + (255,))
 
 
 def _hills(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
@@ -232,16 +322,18 @@ def _peaks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         draw.line([left, top, right], fill=style.ink + (255,), width=_w(scale, 0.02), joint="curve")
 
 
-def _blocks(draw, P, scale, style: TerrainStyle, rng: random.Random, cells, block: float) -> None:
+def _blocks(draw, P, scale, style: TerrainStyle, rng: random.Random, cells, block: float,
+            room: Room | None = None) -> None:
     # building blocks separated by streets, dark outline and a tile-red roof colour
-    for x, y in cells:
-        w = block * rng.uniform(0.8, 1.1)
-        h = block * rng.uniform(0.7, 1.0)
+    rects = [(x, y, block * rng.uniform(0.8, 1.1), block * rng.uniform(0.7, 1.0)) for x, y in cells]
+    if room is not None:
+        rects = room.settled(rects)
+    for x, y, w, h in rects:
         pts = [P(x - w / 2, y - h / 2), P(x + w / 2, y - h / 2), P(x + w / 2, y + h / 2), P(x - w / 2, y + h / 2)]
         draw.polygon(pts, fill=style.accent + (255,), outline=style.ink + (255,), width=_w(scale, 0.012))
 
 
-def _city(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _city(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
     cells = []
     step = 0.135
     for i in range(-3, 4):
@@ -250,20 +342,20 @@ def _city(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
             if y - 0.06 < TOP or math.hypot(x, y * 1.1) > 0.43 or rng.random() < 0.12:
                 continue
             cells.append((x, y))
-    _blocks(draw, P, scale, style, rng, cells, 0.105)
+    _blocks(draw, P, scale, style, rng, cells, 0.105, room)
 
 
-def _town(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _town(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
     cells = [(-0.14, -0.15), (0.02, -0.17), (0.17, -0.12), (-0.2, 0.0), (-0.05, -0.02), (0.13, 0.02),
              (-0.1, 0.15), (0.07, 0.14), (0.23, 0.14)]
     cells = [(x + rng.uniform(-0.015, 0.015), y + rng.uniform(-0.015, 0.015)) for x, y in cells]
-    _blocks(draw, P, scale, style, rng, cells, 0.115)
+    _blocks(draw, P, scale, style, rng, cells, 0.115, room)
 
 
-def _village(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _village(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
     cells = [(-0.12, -0.1), (0.1, -0.12), (-0.1, 0.08), (0.12, 0.07)]
     cells = [(x + rng.uniform(-0.02, 0.02), y + rng.uniform(-0.02, 0.02)) for x, y in cells]
-    _blocks(draw, P, scale, style, rng, cells, 0.1)
+    _blocks(draw, P, scale, style, rng, cells, 0.1, room)
 
 
 def _waves(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
@@ -316,3 +408,6 @@ _PAINTERS = {
     "trees": _trees, "marsh": _marsh, "rocks": _rocks, "hills": _hills, "peaks": _peaks,
     "city": _city, "town": _town, "village": _village, "waves": _waves, "hatch": _hatch,
 }
+#: The painters that keep their pieces off a :class:`Room`'s water (and a settlement's blocks
+#: off its lines): the others are only clipped by the water.
+_ROOMY = {_trees, _marsh, _rocks, _city, _town, _village}
