@@ -100,8 +100,8 @@ def _hex_corners(flat: bool) -> list[tuple[float, float]]:
 #: Room (hex sizes) a symbol's ink keeps from the water, and a settlement's block from the
 #: ink of a line and from the other blocks, where it is moved.
 WATER_ROOM, LINE_ROOM, BLOCK_ROOM = 0.02, 0.025, 0.03
-#: How far out (a fraction of the symbol's clip to the hex) a block moved may lie.
-BLOCK_REACH = 0.85
+#: A block moved where it finds no room is tried this much smaller.
+BLOCK_SHRINK = 0.75
 #: The step (hex sizes) of the places tried for a block moved off a line.
 _BLOCK_STEP = 0.02
 
@@ -111,13 +111,15 @@ class Room:
     """What one hex's symbol keeps off: ``water`` (its ink lies on none) and ``over``, what is
     drawn over the hex (the ink of its roads and railways, a victory star): a settlement's
     blocks are moved off it to the nearest free place in the hex, so the village shows beside
-    the road, not under it.
+    the road, not under it, and not under ``ids``, the hex's id (which moves no block: the
+    symbols are drawn round where it goes).
     Both as WKB of shapely geometries, in hex sizes round the hex's centre; ``shift`` as
     :func:`sprite` takes it (the painters draw ``shift`` higher than the hex's frame)."""
     water: bytes | None
     over: bytes | None
     flat: bool
     shift: float = 0.0
+    ids: bytes | None = None
 
     @cached_property
     def wet_area(self):
@@ -133,8 +135,9 @@ class Room:
 
     def settled(self, rects: list) -> list:
         """The blocks ``rects`` ((x, y, width, height), the painter's frame), each that would lie
-        under what is drawn over the hex or on the water moved to the free place of the hex nearest its own (kept where
-        it is if the hex has none)."""
+        under what is drawn over the hex or on the water moved to the free place of the hex
+        nearest its own, made smaller (:data:`BLOCK_SHRINK`) if only that fits, kept where it
+        is if nothing does."""
         over = shapely.from_wkb(self.over).buffer(LINE_ROOM, quad_segs=4) if self.over else None
         blocked = [g for g in (over, self.wet_area) if g is not None]
         if not blocked:
@@ -144,27 +147,38 @@ class Room:
         hit = shapely.intersects(blocked, boxes)
         if not hit.any():
             return rects
-        # a block moved stays well inside its hex: near a side it reads as the neighbour's
-        inner = shapely.Polygon([(x * BLOCK_REACH, y * BLOCK_REACH) for x, y in _hex_corners(self.flat)])
         taken = [b for b, h in zip(boxes, hit) if not h]
+        if self.ids:
+            blocked = blocked.union(shapely.from_wkb(self.ids))
         out = list(rects)
-        grid = np.arange(-0.5, 0.5 + 1e-9, _BLOCK_STEP)
-        gx, gy = (a.ravel() for a in np.meshgrid(grid, grid))
         for n in np.flatnonzero(hit):
             x, y, w, h = rects[n]
-            ok = gy - h / 2 >= TOP   # below the id's room, as every symbol
-            cx, cy = gx[ok], gy[ok]
-            cand = shapely.box(cx - w / 2, cy - h / 2 + self.shift, cx + w / 2, cy + h / 2 + self.shift)
-            free = shapely.contains(inner, cand) & ~shapely.intersects(blocked, cand)
-            if taken:
-                free &= ~shapely.intersects(shapely.union_all(taken).buffer(BLOCK_ROOM, join_style="mitre"), cand)
-            if not free.any():
-                taken.append(boxes[n])
-                continue
-            k = int(np.argmin(np.where(free, np.hypot(cx - x, cy - y), np.inf)))
-            out[n] = (float(cx[k]), float(cy[k]), w, h)
-            taken.append(cand[k])
+            near = shapely.union_all(taken).buffer(BLOCK_ROOM, join_style="mitre") if taken else None
+            for k in (1.0, BLOCK_SHRINK):
+                at = self._free_place(x, y, w * k, h * k, blocked, near)
+                if at is not None:
+                    out[n] = (*at, w * k, h * k)
+                    break
+            taken.append(self._box(out[n][0] - out[n][2] / 2, out[n][1] - out[n][3] / 2,
+                                   out[n][0] + out[n][2] / 2, out[n][1] + out[n][3] / 2))
         return out
+
+    def _free_place(self, x, y, w, h, blocked, near):
+        """The place nearest (x, y) (a grid of :data:`_BLOCK_STEP`) for a block ``w`` by ``h``
+        inside the hex, below the id's room, clear of ``blocked`` and ``near``; None if none."""
+        inner = shapely.Polygon(_hex_corners(self.flat))
+        grid = np.arange(-0.5, 0.5 + 1e-9, _BLOCK_STEP)
+        gx, gy = (a.ravel() for a in np.meshgrid(grid, grid))
+        ok = gy - h / 2 >= TOP   # below the id's room, as every symbol
+        cx, cy = gx[ok], gy[ok]
+        cand = shapely.box(cx - w / 2, cy - h / 2 + self.shift, cx + w / 2, cy + h / 2 + self.shift)
+        free = shapely.contains(inner, cand) & ~shapely.intersects(blocked, cand)
+        if near is not None:
+            free &= ~shapely.intersects(near, cand)
+        if not free.any():
+            return None
+        k = int(np.argmin(np.where(free, np.hypot(cx - x, cy - y), np.inf)))
+        return float(cx[k]), float(cy[k])
 
 
 #: Symbols that mark a place in the hex rather than cover it, drawn as a small :func:`sign` when

@@ -9,7 +9,7 @@ import shapely
 from shapely.geometry import LineString
 
 from ._lineplan import half_extent
-from ._mapsymbols import LINE_ROOM, SETTLEMENTS, VARIANTS, Room
+from ._mapsymbols import SETTLEMENTS, VARIANTS, Room
 
 
 class SymbolRoom:
@@ -53,7 +53,9 @@ class SymbolRoom:
                 if wet is None and line_part is None:
                     room = None
                 else:
-                    room = Room(_framed(wet, centre, S), _framed(line_part, centre, S), flat, shift)
+                    box = self.id_boxes.get(h)
+                    ids = _framed(shapely.box(*box), centre, S) if box is not None and line_part is not None else None
+                    room = Room(_framed(wet, centre, S), _framed(line_part, centre, S), flat, shift, ids)
                 cut = _trimmed_sprite(style, S, flat, variant, shift, room)
                 if cut[0] is not None:
                     half = cut[3]
@@ -82,14 +84,11 @@ class SymbolRoom:
 
     def _over(self) -> list:
         """What is drawn over the symbols: the ink of each road, track and railway (its ties and
-        casing included), each victory star, supply disc, sign and hex id."""
+        casing included), each victory star, supply disc and sign."""
         ink = [LineString(pts).buffer(half_extent(style) * self.size) for style, pts in self.line_paths
                if style.key != "watercourse" and len(pts) > 1]
         boxes = list(self.marker_boxes) + [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in self.signs]
-        # and each hex id's knock-out box, as it is (the room kept from the rest not added)
-        room = LINE_ROOM * self.size
-        ids = [(x0 + room, y0 + room, x1 - room, y1 - room) for x0, y0, x1, y1 in self.id_boxes.values()]
-        return ink + [shapely.box(*b) for b in boxes] + [shapely.box(*b) for b in ids if b[0] < b[2] and b[1] < b[3]]
+        return ink + [shapely.box(*b) for b in boxes]
 
 
 def _framed(geom, centre, size: float) -> bytes | None:
