@@ -163,6 +163,27 @@ class Room:
                                    out[n][0] + out[n][2] / 2, out[n][1] + out[n][3] / 2))
         return out
 
+    def dry_trees(self, trees: list) -> list:
+        """The trees ``trees`` ((x, y, crown radius), the painter's frame, back rows first), each
+        that would stand in the water or be cut by its shore moved to the nearest dry place of
+        the hex among the others (dropped if there is none), back rows first again."""
+        if self.wet_area is None:
+            return trees
+        # a tree's ink: its crown and its trunk below it
+        boxes = [self._box(x - r, y - r, x + r, y + 1.55 * r) for x, y, r in trees]
+        wet = shapely.intersects(self.wet_area, boxes)
+        if not wet.any():
+            return trees
+        kept = [t for t, w in zip(trees, wet) if not w]
+        for x, y, r in (t for t, w in zip(trees, wet) if w):
+            # among the others as in the wood: crowns overlapping by a third at most
+            near = shapely.union_all([shapely.Point(tx, ty + self.shift).buffer(tr * 0.35, quad_segs=4)
+                                      for tx, ty, tr in kept]) if kept else None
+            at = self._free_place(x, y + 0.275 * r, 2 * r, 2.55 * r, self.wet_area, near)
+            if at is not None:
+                kept.append((at[0], at[1] - 0.275 * r, r))
+        return sorted(kept, key=lambda t: t[1])
+
     def _free_place(self, x, y, w, h, blocked, near):
         """The place nearest (x, y) (a grid of :data:`_BLOCK_STEP`) for a block ``w`` by ``h``
         inside the hex, below the id's room, clear of ``blocked`` and ``near``; None if none."""
@@ -253,10 +274,10 @@ def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room |
         for i in range(n):
             x = -half + 2 * half * (i + 0.5) / n + rng.uniform(-0.03, 0.03)
             spots.append((x, y + rng.uniform(-0.025, 0.025)))
-    for x, y in spots:
-        r = 0.075 * rng.uniform(0.9, 1.12)
-        if room is not None and room.wet(x - r, y - r, x + r, y + r * 1.55):
-            continue   # no tree standing in the water, nor one cut by its shore
+    trees = [(x, y, 0.075 * rng.uniform(0.9, 1.12)) for x, y in spots]
+    if room is not None:
+        trees = room.dry_trees(trees)
+    for x, y, r in trees:
         trunk_w = _w(scale, 0.018)
         draw.line([P(x, y + r * 0.6), P(x, y + r * 1.55)], fill=style.ink + (255,), width=trunk_w)
         x0, y0 = P(x - r, y - r)

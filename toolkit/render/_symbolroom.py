@@ -72,7 +72,9 @@ class SymbolRoom:
         lake = shapely.union_all(lakes).buffer(1.0) if lakes else None
         shapes = list(lakes)
         for line, w in zip(self.water_lines, self.water_widths):
-            if lake is None or not lake.contains(line):   # a lake's own run of sides: its body is drawn
+            # not a lake's own run of sides (its body is what is drawn; a pond takes the middle
+            # three fifths of its side)
+            if lake is None or line.intersection(lake).length < 0.4 * line.length:
                 shapes.append(line.buffer(w / 2 * S))
         shapes += [LineString(pts).buffer(style.width / 2 * S) for style, pts in self.line_paths
                    if style.key == "watercourse" and len(pts) > 1]
