@@ -100,6 +100,8 @@ def _hex_corners(flat: bool) -> list[tuple[float, float]]:
 #: Room (hex sizes) a symbol's ink keeps from the water, and a settlement's block from the
 #: ink of a line and from the other blocks, where it is moved.
 WATER_ROOM, LINE_ROOM, BLOCK_ROOM = 0.02, 0.025, 0.03
+#: The share of a block's area under a line (or on the water) from which it is moved.
+BLOCK_HIDDEN = 0.2
 #: A block moved where it finds no room is tried this much smaller.
 BLOCK_SHRINK = 0.75
 #: The step (hex sizes) of the places tried for a block moved off a line.
@@ -144,7 +146,11 @@ class Room:
             return rects
         blocked = shapely.union_all(blocked)
         boxes = [self._box(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in rects]
-        hit = shapely.intersects(blocked, boxes)
+        # a block a line only grazes stays: it reads as a block by the road
+        under = shapely.area(shapely.intersection(shapely.from_wkb(self.over), boxes)) if self.over else 0.0
+        if self.wet_area is not None:
+            under = under + shapely.area(shapely.intersection(self.wet_area, boxes))
+        hit = np.asarray(under) > BLOCK_HIDDEN * shapely.area(boxes)
         if not hit.any():
             return rects
         taken = [b for b, h in zip(boxes, hit) if not h]

@@ -65,22 +65,12 @@ class SymbolRoom:
         self._sprite_boxes = [(n, *box) for n, entries in self.sprites.items() for _, box in entries]
 
     def _water_area(self):
-        """The water drawn over land hexes: lakes on the hexsides, rivers as wide as drawn (on
-        the hexsides and as lines); None without any."""
-        S = self.size
+        """The lakes on the hexsides, which reach into the land hexes on both sides (a river
+        on a hexside, narrow, is drawn over the symbols' clipped edge); None without any."""
         lakes = list(getattr(self, "lake_bodies", ()))
-        lake = shapely.union_all(lakes).buffer(1.0) if lakes else None
-        shapes = list(lakes)
-        for line, w in zip(self.water_lines, self.water_widths):
-            # not a lake's own run of sides (its body is what is drawn; a pond takes the middle
-            # three fifths of its side)
-            if lake is None or line.intersection(lake).length < 0.4 * line.length:
-                shapes.append(line.buffer(w / 2 * S))
-        shapes += [LineString(pts).buffer(style.width / 2 * S) for style, pts in self.line_paths
-                   if style.key == "watercourse" and len(pts) > 1]
-        if not shapes:
+        if not lakes:
             return None
-        area = shapely.union_all(shapes)
+        area = shapely.union_all(lakes)
         shapely.prepare(area)
         return area
 
