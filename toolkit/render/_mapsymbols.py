@@ -18,7 +18,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from .theme import TerrainStyle
 
-__all__ = ["sprite", "sign", "sign_split", "sign_tile", "symbol_reach", "Room", "VARIANTS", "SIGNS", "SIGN_SCALE",
+__all__ = ["sprite", "sign", "sign_split", "sign_tile", "symbol_reach", "Room", "moved_by", "blocks", "VARIANTS", "SIGNS", "SIGN_SCALE",
            "SETTLEMENTS"]
 
 SS = 3          # supersampling of sprites
@@ -97,6 +97,14 @@ def _hex_corners(flat: bool) -> list[tuple[float, float]]:
     return [(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i))) for i in range(6)]
 
 
+@lru_cache(maxsize=2)
+def _clip_polygon(flat: bool):
+    """The hex a symbol is clipped to, as a (prepared) polygon."""
+    poly = shapely.Polygon(_hex_corners(flat))
+    shapely.prepare(poly)
+    return poly
+
+
 #: Room (hex sizes) a symbol's ink keeps from the water, and a settlement's block from the
 #: ink of a line and from the other blocks, where it is moved.
 WATER_ROOM, LINE_ROOM, BLOCK_ROOM = 0.02, 0.025, 0.03
@@ -128,6 +136,11 @@ class Room:
         """The water, widened by :data:`WATER_ROOM` (None without water)."""
         return shapely.from_wkb(self.water).buffer(WATER_ROOM, quad_segs=4) if self.water else None
 
+    @cached_property
+    def over_area(self):
+        """What is drawn over the hex (None without)."""
+        return shapely.from_wkb(self.over) if self.over else None
+
     def _box(self, x0: float, y0: float, x1: float, y1: float):
         return shapely.box(x0, y0 + self.shift, x1, y1 + self.shift)
 
@@ -140,14 +153,17 @@ class Room:
         under what is drawn over the hex or on the water moved to the free place of the hex
         nearest its own, made smaller (:data:`BLOCK_SHRINK`) if only that fits, kept where it
         is if nothing does."""
-        over = shapely.from_wkb(self.over).buffer(LINE_ROOM, quad_segs=4) if self.over else None
+        return list(_settled(self, tuple(rects)))
+
+    def _settled(self, rects: list) -> list:
+        over = self.over_area.buffer(LINE_ROOM, quad_segs=4) if self.over else None
         blocked = [g for g in (over, self.wet_area) if g is not None]
         if not blocked:
             return rects
         blocked = shapely.union_all(blocked)
         boxes = [self._box(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in rects]
         # a block a line only grazes stays: it reads as a block by the road
-        under = shapely.area(shapely.intersection(shapely.from_wkb(self.over), boxes)) if self.over else 0.0
+        under = shapely.area(shapely.intersection(self.over_area, boxes)) if self.over else 0.0
         if self.wet_area is not None:
             under = under + shapely.area(shapely.intersection(self.wet_area, boxes))
         hit = np.asarray(under) > BLOCK_HIDDEN * shapely.area(boxes)
@@ -193,19 +209,32 @@ class Room:
     def _free_place(self, x, y, w, h, blocked, near):
         """The place nearest (x, y) (a grid of :data:`_BLOCK_STEP`) for a block ``w`` by ``h``
         inside the hex, below the id's room, clear of ``blocked`` and ``near``; None if none."""
-        inner = shapely.Polygon(_hex_corners(self.flat))
+        inner = _clip_polygon(self.flat)
+        shapely.prepare(blocked)
+        if near is not None:
+            shapely.prepare(near)
         grid = np.arange(-0.5, 0.5 + 1e-9, _BLOCK_STEP)
         gx, gy = (a.ravel() for a in np.meshgrid(grid, grid))
         ok = gy - h / 2 >= TOP   # below the id's room, as every symbol
-        cx, cy = gx[ok], gy[ok]
-        cand = shapely.box(cx - w / 2, cy - h / 2 + self.shift, cx + w / 2, cy + h / 2 + self.shift)
-        free = shapely.contains(inner, cand) & ~shapely.intersects(blocked, cand)
-        if near is not None:
-            free &= ~shapely.intersects(near, cand)
-        if not free.any():
-            return None
-        k = int(np.argmin(np.where(free, np.hypot(cx - x, cy - y), np.inf)))
-        return float(cx[k]), float(cy[k])
+        gx, gy = gx[ok], gy[ok]
+        order = np.argsort(np.hypot(gx - x, gy - y), kind="stable")
+        for first in range(0, len(order), 64):   # the nearest first: most find room there
+            k = order[first:first + 64]
+            cx, cy = gx[k], gy[k]
+            cand = shapely.box(cx - w / 2, cy - h / 2 + self.shift, cx + w / 2, cy + h / 2 + self.shift)
+            free = shapely.contains(inner, cand) & ~shapely.intersects(blocked, cand)
+            if near is not None:
+                free &= ~shapely.intersects(near, cand)
+            if free.any():
+                j = int(np.argmax(free))
+                return float(cx[j]), float(cy[j])
+        return None
+
+
+@lru_cache(maxsize=256)
+def _settled(room: Room, rects: tuple) -> tuple:
+    """:meth:`Room.settled`, made once (asked whether it moves anything, then drawn)."""
+    return tuple(room._settled(list(rects)))
 
 
 #: Symbols that mark a place in the hex rather than cover it, drawn as a small :func:`sign` when
@@ -271,8 +300,8 @@ def _w(scale: float, frac: float) -> int:
     return max(1, round(scale * frac))
 
 
-def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
-    # a stand of round-crowned trees, back rows first so crowns overlap like a wood
+def _tree_stand(rng: random.Random) -> list:
+    """A stand of trees: (x, y, crown radius) each, back rows first."""
     spots = []
     for row, y in enumerate((-0.2, -0.04, 0.12, 0.28)):
         half = 0.36 if row in (1, 2) else 0.25
@@ -280,7 +309,12 @@ def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room |
         for i in range(n):
             x = -half + 2 * half * (i + 0.5) / n + rng.uniform(-0.03, 0.03)
             spots.append((x, y + rng.uniform(-0.025, 0.025)))
-    trees = [(x, y, 0.075 * rng.uniform(0.9, 1.12)) for x, y in spots]
+    return [(x, y, 0.075 * rng.uniform(0.9, 1.12)) for x, y in spots]
+
+
+def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
+    # a stand of round-crowned trees, back rows first so crowns overlap like a wood
+    trees = _tree_stand(rng)
     if room is not None:
         trees = room.dry_trees(trees)
     for x, y, r in trees:
@@ -363,18 +397,12 @@ def _peaks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         draw.line([left, top, right], fill=style.ink + (255,), width=_w(scale, 0.02), joint="curve")
 
 
-def _blocks(draw, P, scale, style: TerrainStyle, rng: random.Random, cells, block: float,
-            room: Room | None = None) -> None:
-    # building blocks separated by streets, dark outline and a tile-red roof colour
-    rects = [(x, y, block * rng.uniform(0.8, 1.1), block * rng.uniform(0.7, 1.0)) for x, y in cells]
-    if room is not None:
-        rects = room.settled(rects)
-    for x, y, w, h in rects:
-        pts = [P(x - w / 2, y - h / 2), P(x + w / 2, y - h / 2), P(x + w / 2, y + h / 2), P(x - w / 2, y + h / 2)]
-        draw.polygon(pts, fill=style.accent + (255,), outline=style.ink + (255,), width=_w(scale, 0.012))
+def _rects(rng: random.Random, cells, block: float) -> list:
+    """Building blocks round ``cells``: (x, y, width, height) each."""
+    return [(x, y, block * rng.uniform(0.8, 1.1), block * rng.uniform(0.7, 1.0)) for x, y in cells]
 
 
-def _city(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
+def _city_blocks(rng: random.Random) -> list:
     cells = []
     step = 0.135
     for i in range(-3, 4):
@@ -383,20 +411,31 @@ def _city(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | 
             if y - 0.06 < TOP or math.hypot(x, y * 1.1) > 0.43 or rng.random() < 0.12:
                 continue
             cells.append((x, y))
-    _blocks(draw, P, scale, style, rng, cells, 0.105, room)
+    return _rects(rng, cells, 0.105)
 
 
-def _town(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
+def _town_blocks(rng: random.Random) -> list:
     cells = [(-0.14, -0.15), (0.02, -0.17), (0.17, -0.12), (-0.2, 0.0), (-0.05, -0.02), (0.13, 0.02),
              (-0.1, 0.15), (0.07, 0.14), (0.23, 0.14)]
-    cells = [(x + rng.uniform(-0.015, 0.015), y + rng.uniform(-0.015, 0.015)) for x, y in cells]
-    _blocks(draw, P, scale, style, rng, cells, 0.115, room)
+    return _rects(rng, [(x + rng.uniform(-0.015, 0.015), y + rng.uniform(-0.015, 0.015)) for x, y in cells], 0.115)
 
 
-def _village(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
+def _village_blocks(rng: random.Random) -> list:
     cells = [(-0.12, -0.1), (0.1, -0.12), (-0.1, 0.08), (0.12, 0.07)]
-    cells = [(x + rng.uniform(-0.02, 0.02), y + rng.uniform(-0.02, 0.02)) for x, y in cells]
-    _blocks(draw, P, scale, style, rng, cells, 0.1, room)
+    return _rects(rng, [(x + rng.uniform(-0.02, 0.02), y + rng.uniform(-0.02, 0.02)) for x, y in cells], 0.1)
+
+
+_BLOCKS = {"city": _city_blocks, "town": _town_blocks, "village": _village_blocks}
+
+
+def _settlement(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
+    # building blocks separated by streets, dark outline and a tile-red roof colour
+    rects = _BLOCKS[style.symbol](rng)
+    if room is not None:
+        rects = room.settled(rects)
+    for x, y, w, h in rects:
+        pts = [P(x - w / 2, y - h / 2), P(x + w / 2, y - h / 2), P(x + w / 2, y + h / 2), P(x - w / 2, y + h / 2)]
+        draw.polygon(pts, fill=style.accent + (255,), outline=style.ink + (255,), width=_w(scale, 0.012))
 
 
 def _waves(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
@@ -447,8 +486,29 @@ def _fort(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
 _PAINTERS = {
     "airfield": _airfield, "fort": _fort,
     "trees": _trees, "marsh": _marsh, "rocks": _rocks, "hills": _hills, "peaks": _peaks,
-    "city": _city, "town": _town, "village": _village, "waves": _waves, "hatch": _hatch,
+    "city": _settlement, "town": _settlement, "village": _settlement, "waves": _waves, "hatch": _hatch,
 }
 #: The painters that keep their pieces off a :class:`Room`'s water (and a settlement's blocks
 #: off its lines): the others are only clipped by the water.
-_ROOMY = {_trees, _marsh, _rocks, _city, _town, _village}
+_ROOMY = {_trees, _marsh, _rocks, _settlement}
+
+
+@lru_cache(maxsize=64)
+def blocks(symbol: str, variant: int) -> tuple:
+    """The blocks of a settlement's symbol (``variant``) as its painter draws them where nothing
+    moves them: (x, y, width, height) each, hex sizes round the hex centre (the symbol's
+    shift not added)."""
+    return tuple(_BLOCKS[symbol](random.Random(f"{symbol}-{variant}")))
+
+
+def moved_by(style: TerrainStyle, variant: int, room: Room) -> bool:
+    """Whether ``room`` changes the symbol of ``style`` (its ``variant``) at all: most hexes a
+    line or a lake reaches keep their symbol as it is, and its sprite."""
+    if style.symbol == "trees":
+        trees = _tree_stand(random.Random(f"{style.symbol}-{variant}"))
+        return room.dry_trees(trees) != trees
+    if style.symbol in _BLOCKS:
+        rects = list(blocks(style.symbol, variant))
+        return room.settled(rects) != rects
+    reach = symbol_reach(style, room.flat, room.shift)
+    return room.wet_area is not None and reach is not None and room.wet_area.intersects(shapely.box(*reach))

@@ -4,12 +4,13 @@ them."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import numpy as np
 import shapely
-from shapely.geometry import LineString
 
 from ._lineplan import half_extent
-from ._mapsymbols import SETTLEMENTS, VARIANTS, Room
+from ._mapsymbols import BLOCK_HIDDEN, SETTLEMENTS, VARIANTS, Room, blocks, moved_by
 
 
 class SymbolRoom:
@@ -17,52 +18,94 @@ class SymbolRoom:
     water and lines)."""
 
     def symbols_clear(self) -> None:
-        """Each sprite whose hex the water or (a settlement's) the lines, markers or signs
-        reach, made again with that hex's :class:`Room`: its ink off the water, its blocks off
-        what lies over them. The others stay as planned (see ``_grid_plan``)."""
+        """Each sprite whose hex a lake or (a settlement's) the lines, markers or signs reach
+        made again with that hex's :class:`Room`, where that changes it: its ink off the lake,
+        its blocks off what lies over them. The others stay as planned (see ``_grid_plan``)."""
         from ._mapdraw import _trimmed_sprite   # (the scene's module imports this one)
 
-        water, ink = self._water_area(), self._over()
-        if water is None and not ink:
+        water, over = self._water_area(), self._over()
+        if water is None and not over:
             return
-        ink_tree = shapely.STRtree(ink) if ink else None
-        corners = np.asarray(self._unit_corners())
         S, flat, shift = self.size, self.grid.flat, self.symbol_shift
         cells = self.m.hexes
-        for n, entries in list(self.sprites.items()):
+        drawn_of: dict = {}   # per terrain and features: the (code, style) drawn as sprites, a settlement?
+        found = []   # (hex number, hex, its (code, style), has a settlement)
+        for n, entries in self.sprites.items():
             h = self.hexes[n]
             cell = cells.get(h)
-            if cell is None or h in self.water_colour:
+            if not entries or cell is None or h in self.water_colour:
                 continue   # a water hex's own symbol (waves) lies on its water
-            centre = np.asarray(self.centres[h])
-            hex_poly = shapely.Polygon(corners + centre)
-            wet = water.intersection(hex_poly) if water is not None and water.intersects(hex_poly) else None
-            lines = None
-            if ink_tree is not None:
-                near = ink_tree.query(hex_poly, predicate="intersects")
-                if len(near):
-                    lines = shapely.union_all([ink[i] for i in near]).intersection(hex_poly)
-            if wet is None and lines is None:
+            key = (cell.terrain, *cell.features)
+            known = drawn_of.get(key)
+            if known is None:
+                drawn = [(c, self.style_of(c)) for c in self._signs_apart(key)[0]]
+                known = drawn_of[key] = (drawn, any(style.symbol in SETTLEMENTS for _, style in drawn))
+            drawn, settled = known
+            if settled or water is not None:
+                found.append((n, h, drawn, settled))
+        if not found:
+            return
+        centres = np.asarray([self.centres[h] for _, h, _, _ in found], dtype=float).reshape(-1, 2)
+        polys = shapely.polygons(centres[:, None, :] + np.asarray(self._unit_corners())[None])
+        wet_at = shapely.intersects(water, polys) if water is not None else np.zeros(len(found), dtype=bool)
+        under = defaultdict(list)   # per number in found: what lies over the hex (a settlement's)
+        # (a settlement on a lake keeps its moved blocks off the lines too)
+        settling = sorted(set(self._hidden_blocks(found, centres, over) if over else ())
+                          | {k for k, f in enumerate(found) if f[3] and wet_at[k]})
+        if settling and over:
+            for i, j in shapely.STRtree(over).query(polys[settling], predicate="intersects").T.tolist():
+                under[settling[i]].append(over[j])
+        changed = False
+        for k, (n, h, drawn, _) in enumerate(found):
+            if not wet_at[k] and k not in under:
                 continue
+            poly, centre = polys[k], centres[k]
+            wet = _framed(water.intersection(poly), centre, S) if wet_at[k] else None
+            lines = _framed(shapely.union_all(under[k]).intersection(poly), centre, S) if k in under else None
+            box = self.id_boxes.get(h)
+            ids = _framed(shapely.box(*box), centre, S) if lines is not None and box is not None else None
             variant = (h.col * 7 + h.row * 13) % VARIANTS
+            rooms = [Room(wet, lines, flat, shift, ids) if style.symbol in SETTLEMENTS else Room(wet, None, flat, shift)
+                     for _, style in drawn]
+            rooms = [room if (room.water or room.over) and moved_by(style, variant, room) else None
+                     for room, (_, style) in zip(rooms, drawn)]
+            if not any(rooms):
+                continue
             out = []
-            codes = self._signs_apart((cell.terrain, *cell.features))[0]
-            for code in codes:
-                style = self.style_of(code)
-                line_part = lines if style.symbol in SETTLEMENTS else None
-                if wet is None and line_part is None:
-                    room = None
-                else:
-                    box = self.id_boxes.get(h)
-                    ids = _framed(shapely.box(*box), centre, S) if box is not None and line_part is not None else None
-                    room = Room(_framed(wet, centre, S), _framed(line_part, centre, S), flat, shift, ids)
+            for (_, style), room in zip(drawn, rooms):
                 cut = _trimmed_sprite(style, S, flat, variant, shift, room)
                 if cut[0] is not None:
-                    half = cut[3]
-                    x, y = round(centre[0] - half) + cut[1], round(centre[1] - half) + cut[2]
+                    x, y = round(centre[0] - cut[3]) + cut[1], round(centre[1] - cut[3]) + cut[2]
                     out.append((cut[0], (x, y, x + cut[4], y + cut[5])))
             self.sprites[n] = out
-        self._sprite_boxes = [(n, *box) for n, entries in self.sprites.items() for _, box in entries]
+            changed = True
+        if changed:
+            self._sprite_boxes = [(n, *box) for n, entries in self.sprites.items() for _, box in entries]
+
+    def _hidden_blocks(self, found, centres, over) -> list:
+        """The numbers in ``found`` of the hexes with a settlement block a fifth hidden or more
+        by what lies ``over`` the map, as :meth:`Room.settled` finds them (all at once, with
+        what overlaps counted twice: never fewer)."""
+        S, shift = self.size, self.symbol_shift
+        rects, owner = [], []
+        for k, (_, h, drawn, settled) in enumerate(found):
+            if settled:
+                variant = (h.col * 7 + h.row * 13) % VARIANTS
+                for _, style in drawn:
+                    if style.symbol in SETTLEMENTS:
+                        rects += blocks(style.symbol, variant)
+                        owner += [k] * len(blocks(style.symbol, variant))
+        if not rects:
+            return []
+        r = np.asarray(rects, dtype=float)
+        at = centres[owner]
+        x0, y0 = at[:, 0] + (r[:, 0] - r[:, 2] / 2) * S, at[:, 1] + (r[:, 1] - r[:, 3] / 2 + shift) * S
+        boxes = shapely.box(x0, y0, x0 + r[:, 2] * S, y0 + r[:, 3] * S)
+        i, j = shapely.STRtree(over).query(boxes, predicate="intersects")
+        hidden = np.zeros(len(boxes))
+        np.add.at(hidden, i, shapely.area(shapely.intersection(boxes[i], np.asarray(over, dtype=object)[j])))
+        hit = hidden > BLOCK_HIDDEN * shapely.area(boxes)
+        return sorted({owner[n] for n in np.flatnonzero(hit)})
 
     def _water_area(self):
         """The lakes on the hexsides, which reach into the land hexes on both sides (a river
@@ -77,8 +120,13 @@ class SymbolRoom:
     def _over(self) -> list:
         """What is drawn over the symbols: the ink of each road, track and railway (its ties and
         casing included), each victory star, supply disc and sign."""
-        ink = [LineString(pts).buffer(half_extent(style) * self.size) for style, pts in self.line_paths
-               if style.key != "watercourse" and len(pts) > 1]
+        kept = [(style, pts) for (style, _), pts in zip(self.line_paths, self.line_arrays)
+                if style.key != "watercourse" and len(pts) > 1]
+        ink = []
+        if kept:   # made in one call each, as LineString(pts).buffer(half) makes them one by one
+            lines = shapely.linestrings(np.concatenate([pts for _, pts in kept]),
+                                        indices=np.repeat(np.arange(len(kept)), [len(pts) for _, pts in kept]))
+            ink = list(shapely.buffer(lines, [half_extent(style) * self.size for style, _ in kept], quad_segs=16))
         boxes = list(self.marker_boxes) + [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in self.signs]
         return ink + [shapely.box(*b) for b in boxes]
 
