@@ -34,8 +34,8 @@ from ._mapmarkers import MarkerLayer
 from ._mapnames import NameLayer
 from ._mapsymbols import VARIANTS, sign_split, sprite
 from ._mapwater import _WATER_SHAPES, WaterLayer  # noqa: F401 (the shapes kept: tests empty them here)
-from ._symbolroom import SymbolRoom
 from ._raster import Canvas, Recorder, ink
+from ._symbolroom import SymbolRoom
 from .theme import TerrainStyle, Theme, rgb
 
 __all__ = ["MapScene", "draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
@@ -87,7 +87,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.ties(rec)   # the railways' ties, off the ids placed
         rec.kind = None
         self.marker_list = self.markers(rec)
-        self.symbols_clear()   # the symbols off the water, the settlements off the lines and markers
+        self.symbols_clear()   # the symbols off the lakes, a village's blocks off the lines and markers
         self.ops = rec.items
         self.linework = np.asarray([kind == "linework" for kind in rec.kinds], dtype=bool)
         self.op_raw = _rows((b for _, b, _ in self.ops), len(self.ops), 4)
