@@ -40,12 +40,11 @@ class HexIdLayer:
             half = self.layout.radius * 0.66
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         self._id_offset = dy
-        fmt = self.grid.format
-        self._id_text: dict[Hex, str] = {h: fmt(h) for h in self.hexes}
+        text = grid_labels(self.grid)
+        self._id_labels = labels = tuple(map(text.__getitem__, self.hexes))   # in the order of hexes
         self._id_shift = self._ids_moved()
         pad = max(1, round(self.px(0.012)))
-        hexes, text, shift = self.hexes, self._id_text, self._id_shift
-        labels = [text[h] for h in hexes]
+        hexes, shift = self.hexes, self._id_shift
         # every id's place and box in arrays: the arithmetic of label_box (snapped anchor plus
         # the label's extent), hex by hex the same numbers
         at = self.centre_array.copy()   # in the order of hexes
@@ -54,8 +53,7 @@ class HexIdLayer:
             cx, cy = at[n]
             at[n] = (cx + sx * self.size, cy + sy * self.size)
         size, bold, family = self.id_font
-        extent = _rows((_label_extent(label, size, bold, family, self.id_anchor) for label in labels),
-                            len(labels), 4, np.int64)
+        extent = _label_extents(labels, size, bold, family, self.id_anchor)
         ys = at[:, 1] + dy
         anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
         boxes = np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)
@@ -303,37 +301,11 @@ class HexIdLayer:
         return np.column_stack([x + extents[:, 0] - pad - 1, y + extents[:, 1] - pad - 1,
                                 x + extents[:, 2] + pad + 1, y + extents[:, 3] + pad + 1])
 
-    def _frame_extents(self, k: float) -> _LazyExtents:
+    def _frame_extents(self, k: float) -> np.ndarray:
         """Per hex (rows in the order of :attr:`hexes`), the box of its id round its anchor in
-        a font ``k`` times the id's size; measured when a hex is first asked for (a map asks
-        for a few hundred of its ids)."""
-        cache = self.__dict__.setdefault("_frame_extent_cache", {})
-        extents = cache.get(k)
-        if extents is None:
-            size, bold, family = self.id_font
-            extents = cache[k] = _LazyExtents(self.hexes, self._id_text, self.grid.format,
-                                              (size * k, bold, family, self.id_anchor))
-        return extents
-
-
-class _LazyExtents:
-    """The rows of :meth:`HexIdLayer._frame_extents`: indexed by an array of hex numbers, the
-    rows of those hexes, each id measured (:func:`_extent` of ``font``: size, bold, family,
-    anchor) the first time it is asked for."""
-
-    def __init__(self, hexes: list[Hex], text: dict, fmt, font: tuple) -> None:
-        self.hexes, self.text, self.fmt, self.font = hexes, text, fmt, font
-        self.rows = np.full((len(hexes), 4), np.nan)   # NaN: not measured yet
-
-    def __getitem__(self, numbers: np.ndarray) -> np.ndarray:
-        rows = self.rows[numbers]
-        missing = np.isnan(rows[:, 0])
-        if missing.any():
-            for n in np.unique(numbers[missing]).tolist():
-                h = self.hexes[n]
-                self.rows[n] = _extent(self.text.get(h) or self.fmt(h), *self.font)
-            rows = self.rows[numbers]
-        return rows
+        a font ``k`` times the id's size."""
+        size, bold, family = self.id_font
+        return _extents(self._id_labels, size * k, bold, family, self.id_anchor)
 
 
 class _Parts:
@@ -353,6 +325,30 @@ class _Parts:
         box = np.repeat(np.arange(len(owners)), count)
         offset = np.arange(len(box)) - np.repeat(np.cumsum(count) - count, count)
         return box, self.parts[np.repeat(self.start[owners], count) + offset]
+
+
+@lru_cache(maxsize=8)
+def grid_labels(grid) -> dict[Hex, str]:
+    """Every hex's printed id on ``grid``, shared by every map of that grid (read only)."""
+    return {h: grid.format(h) for h in grid.hexes()}
+
+
+@lru_cache(maxsize=8)
+def _label_extents(labels: tuple, size: float, bold: bool, family: str, anchor: str) -> np.ndarray:
+    """The :func:`_label_extent` of each of ``labels`` as rows of an array (read only): a
+    map's ids measured once for every map of its grid at that size."""
+    rows = _rows((_label_extent(label, size, bold, family, anchor) for label in labels), len(labels), 4, np.int64)
+    rows.flags.writeable = False
+    return rows
+
+
+@lru_cache(maxsize=8)
+def _extents(labels: tuple, size: float, bold: bool, family: str, anchor: str) -> np.ndarray:
+    """The :func:`_extent` of each of ``labels`` as rows of an array (read only): the ids of
+    every map of a grid weighed in the names' frame (see NameLayer.places) measured once."""
+    rows = _rows((_extent(label, size, bold, family, anchor) for label in labels), len(labels), 4)
+    rows.flags.writeable = False
+    return rows
 
 
 @lru_cache(maxsize=65536)
