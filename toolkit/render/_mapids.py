@@ -75,6 +75,14 @@ class HexIdLayer:
                 style = styles[ground] = (ink, ground)
             ids.append((x, y, box, style, label))
 
+    def _id_shift_rows(self) -> np.ndarray:
+        """Each hex's id shift (see :meth:`_ids_moved`) as rows of an array, in the order of
+        :attr:`hexes`."""
+        rows = np.zeros((len(self.hexes), 2))
+        for h, shift in self._id_shift.items():
+            rows[self._hex_number(h)] = shift
+        return rows
+
     def _hex_number(self, h: Hex) -> int:
         """Where ``h`` is in :attr:`hexes`."""
         numbers = self.__dict__.get("_hex_numbers")

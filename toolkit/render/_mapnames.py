@@ -51,29 +51,22 @@ class NameLayer:
         unit = self.NAME_FRAME
         # what a name must not hide: ids, markers, signs, bridges and edge labels (found by their box
         # on the map, weighed by their box in the frame)
-        ids = list(self.id_boxes)   # in the order of the rows of id_box_array
         boxes = [b for b in (*self.marker_boxes, *self.sign_boxes)]
         boxes += [(min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d))
                   for d in self.bridge_decks]
         boxes += [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in self.edge_tiles]
-        near = Boxes(np.concatenate([self.id_box_array.reshape(-1, 4), np.asarray(boxes, dtype=float).reshape(-1, 4)]))
-        framed: dict[int, tuple] = {}
+        boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+        near = Boxes(np.concatenate([self.id_box_array.reshape(-1, 4), boxes]))
+        # the same boxes in the frame (every id's at once: a few numpy calls, not a few per name),
+        # with a margin: text measured at another size is a pixel or two wider
         margin = 0.03 * self.NAME_FRAME
+        ids = (self._framed_numbers(np.arange(len(self.ids)), k, self._id_shift_rows()) if self.ids
+               else np.zeros((0, 4)))
+        framed = np.concatenate([ids, boxes * k])
+        framed += (-margin, -margin, margin, margin)
 
         def hard(area) -> list:
-            numbers = near.within(area)
-            new = [n for n in numbers if n not in framed and n < len(ids)]
-            if new:   # the ids' boxes in the frame, in one call
-                hexes = [ids[n] for n in new]
-                shifts = np.asarray([self._id_shift.get(h, (0.0, 0.0)) for h in hexes], dtype=float)
-                for n, (x0, y0, x1, y1) in zip(new, self._framed_ids(hexes, k, shifts).tolist()):
-                    # with a margin: text measured at another size is a pixel or two wider
-                    framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
-            for n in numbers:
-                if n not in framed:
-                    x0, y0, x1, y1 = (v * k for v in boxes[n - len(ids)])
-                    framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
-            return [framed[n] for n in numbers]
+            return framed[near.within(area)].tolist()
 
         # the terrain symbols (woods, marsh, hills, other towns' blocks): a name goes over open
         # ground rather than hide them, as a cartographer names a town beside a wood
