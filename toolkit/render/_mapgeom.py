@@ -88,22 +88,16 @@ def overlap(rect, boxes) -> float:
     return total
 
 
-def line_cover(rect, segments: np.ndarray, widths: np.ndarray, boxes: np.ndarray | None = None) -> float:
-    """Ink of lines under ``rect``: per segment (x0, y0, x1, y1 rows of ``segments``) the
-    length of it inside ``rect`` grown by half its width, times that width (clipped by
-    Liang-Barsky). ``boxes``, the segments' bounds grown by half their width, if given, skip
-    those that cannot reach ``rect`` (the few left are clipped one by one: cheaper than
-    arrays for a handful)."""
-    if boxes is not None and len(segments):
-        near = np.flatnonzero((boxes[:, 0] < rect[2]) & (boxes[:, 2] > rect[0])
-                              & (boxes[:, 1] < rect[3]) & (boxes[:, 3] > rect[1]))
-    else:
-        near = range(len(segments))
+def line_cover(rect, rows) -> float:
+    """Ink of lines under ``rect``: per segment (rows of x0, y0, x1, y1, its width and its
+    bounds grown by half its width) the length of it inside ``rect`` grown by half its width,
+    times that width (clipped by Liang-Barsky); the bounds skip those that cannot reach
+    ``rect``. Plain Python: the few near a label are cheaper one by one than as arrays."""
     total = 0.0
     rx0, ry0, rx1, ry1 = rect
-    for n in near:
-        x0, y0, x1, y1 = segments[n].tolist()
-        w = float(widths[n])
+    for x0, y0, x1, y1, w, bx0, by0, bx1, by1 in rows:
+        if not (bx0 < rx1 and bx1 > rx0 and by0 < ry1 and by1 > ry0):
+            continue
         h = w / 2
         dx, dy = x1 - x0, y1 - y0
         t0, t1 = 0.0, 1.0

@@ -102,6 +102,7 @@ class NameLayer:
                                      np.maximum(segments[:, 0], segments[:, 2]) + half_w,
                                      np.maximum(segments[:, 1], segments[:, 3]) + half_w])
         seg_index = Boxes(seg_boxes)
+        seg_rows = np.column_stack([segments, widths, seg_boxes])   # as line_cover takes them
         placed: list = []   # frame boxes of the names placed so far
         placed_bins = Bins(cell=round(unit * 2))
         W, H = self.extent[0] * k, self.extent[1] * k
@@ -129,10 +130,10 @@ class NameLayer:
                     others = [placed[n] for n in placed_bins.query(farea)]
                     local = hard(area) + others
                     lines = seg_index.within(farea)
-                    segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
-                    water = segs[wet[lines]]
-                    sided = along_sides[lines]
-                    side_water, side_ws, side_sbs = segs[sided], ws[sided], sbs[sided]
+                    # as rows of Python numbers: each spot weighs them one by one
+                    rows = seg_rows[lines].tolist()
+                    side_rows = [row for row, sided in zip(rows, along_sides[lines].tolist()) if sided]
+                    water = segments[lines][wet[lines]]
                     symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
                         if own is not None else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
@@ -143,9 +144,9 @@ class NameLayer:
                             clash += (rect[2] - rect[0]) * (rect[3] - rect[1])
                         # the ink of lines under the name against the distance from the best
                         # spot: half a hex aside is worth a road crossing the name
-                        cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
-                        if cover and len(side_water):   # a river under a name weighs more than a road
-                            cover += (self.WATER_WEIGHT - 1.0) * line_cover(rect, side_water, side_ws, side_sbs)
+                        cover = line_cover(rect, rows) if clash == 0 else 0.0
+                        if cover and side_rows:   # a river under a name weighs more than a road
+                            cover += (self.WATER_WEIGHT - 1.0) * line_cover(rect, side_rows)
                         if clash == 0 and symbols:
                             cover += _symbol_cost(rect, symbols, self.SYMBOL_WEIGHT, self.SYMBOL_MOST, self.SYMBOL_EXCESS)
                         if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
