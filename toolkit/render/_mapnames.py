@@ -133,7 +133,7 @@ class NameLayer:
                     # as rows of Python numbers: each spot weighs them one by one
                     rows = seg_rows[lines].tolist()
                     side_rows = [row for row, sided in zip(rows, along_sides[lines].tolist()) if sided]
-                    water = segments[lines][wet[lines]]
+                    water = [row[:4] for row, w in zip(rows, wet[lines].tolist()) if w]
                     symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
                         if own is not None else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
@@ -149,7 +149,7 @@ class NameLayer:
                             cover += (self.WATER_WEIGHT - 1.0) * line_cover(rect, side_rows)
                         if clash == 0 and symbols:
                             cover += _symbol_cost(rect, symbols, self.SYMBOL_WEIGHT, self.SYMBOL_MOST, self.SYMBOL_EXCESS)
-                        if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
+                        if clash == 0 and water and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
                                                                            min(max(fy, rect[1]), rect[3])), water,
                                                                   0.15 * unit):
                             cover += self.ACROSS / self.LINE_WEIGHT * unit ** 2   # across a river from its town
@@ -339,7 +339,7 @@ def _symbol_cost(rect, symbols: list, weight: float, most: float, excess: float)
     return total
 
 
-def _crosses(p, q, segments: np.ndarray, skip: float = 0.0) -> bool:
+def _crosses(p, q, segments: list, skip: float = 0.0) -> bool:
     """Whether the segment from ``p`` to ``q`` crosses any of ``segments`` (x0, y0, x1, y1
     rows), its first ``skip`` left out (a river drawn through the middle of a town's hex passes
     through ``p`` itself: which side of it the name lies is not a crossing)."""
@@ -348,10 +348,11 @@ def _crosses(p, q, segments: np.ndarray, skip: float = 0.0) -> bool:
     if length <= skip:
         return False
     px, py = px + (qx - px) * skip / length, py + (qy - py) * skip / length
-    ax, ay, bx, by = segments[:, 0], segments[:, 1], segments[:, 2], segments[:, 3]
 
-    def side(x0, y0, x1, y1, x, y):
-        return np.sign((x1 - x0) * (y - y0) - (y1 - y0) * (x - x0))
+    def side(x0, y0, x1, y1, x, y) -> int:
+        v = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)
+        return (v > 0) - (v < 0)
 
-    return bool(((side(px, py, qx, qy, ax, ay) * side(px, py, qx, qy, bx, by) < 0)
-                 & (side(ax, ay, bx, by, px, py) * side(ax, ay, bx, by, qx, qy) < 0)).any())
+    return any(side(px, py, qx, qy, ax, ay) * side(px, py, qx, qy, bx, by) < 0
+               and side(ax, ay, bx, by, px, py) * side(ax, ay, bx, by, qx, qy) < 0
+               for ax, ay, bx, by in segments)
