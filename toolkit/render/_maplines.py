@@ -68,20 +68,22 @@ class LineLayer:
         # drawn river (a bridge given as a hexside feature is drawn here too)
         bridged = {side for side, feats in self.m.hexsides.items()
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
-        crossings = []   # (hexside, where the drawn line crosses the water, its direction there, railway?)
+        bridging = []   # (hexside, its segment, the drawn line near it, the hexes either side, railway?)
         for (style, pts, line), (_, kind, _), mark in zip(paths, styled, marks):
             drawn = None
             for i, (a, b) in enumerate(zip(line.hexes, line.hexes[1:])):
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
-                    segment = self._segment(side)
                     drawn = np.asarray(pts, dtype=float) if drawn is None else drawn
                     # the curve from the hex before a to the hex after b: where it crosses
                     # this side, without the rest
                     near = LineString(drawn[mark[max(0, i - 1)]:mark[min(len(mark) - 1, i + 2)] + 1])
-                    at, direction = crossing(near, segment, self.centres[a], self.centres[b],
-                                              self._water_near(segment))
-                    crossings.append((side, at, direction, style.key == "rail"))
+                    bridging.append((side, self._segment(side), near, a, b, style.key == "rail"))
+        water_near = self._water_near([segment for _, segment, *_ in bridging])
+        crossings = []   # (hexside, where the drawn line crosses the water, its direction there, railway?)
+        for (side, segment, near, a, b, rail), water in zip(bridging, water_near):
+            at, direction = crossing(near, segment, self.centres[a], self.centres[b], water)
+            crossings.append((side, at, direction, rail))
         self.line_plan = [(style, line.hexes) for style, _, line in paths]   # for the tests
         paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
         # and where a road or railway crosses a river drawn as a line
@@ -306,14 +308,21 @@ class LineLayer:
             canvas.line(wing_pts, colour, w)
             self.bridge_wings.append(wing_pts)
 
-    def _water_near(self, segment) -> list:
-        """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
-        zone = LineString(segment).buffer(self.size * 0.2)
-        lines = self.__dict__.get("_water_array")
-        if lines is None or len(lines) != len(self.water_lines):
-            lines = self._water_array = np.asarray(self.water_lines, dtype=object)
-        near = lines[shapely.intersects(lines, zone)]
-        return list(shapely.intersection(near, zone)) if len(near) else []
+    def _water_near(self, segments: list) -> list[list]:
+        """Per hexside of ``segments``, the drawn rivers and lake sides near it, cut to its
+        neighbourhood (all in a few calls: a map has dozens of bridges)."""
+        if not segments or not self.water_lines:
+            return [[] for _ in segments]
+        zones = shapely.buffer(shapely.linestrings(np.asarray(segments, dtype=float).reshape(-1, 2, 2)), self.size * 0.2)
+        lines = np.asarray(self.water_lines + [None], dtype=object)[:-1]
+        zone, line = shapely.STRtree(lines).query(zones, predicate="intersects")
+        order = np.lexsort((line, zone))   # each zone's lines in their order
+        zone, line = zone[order], line[order]
+        cut = shapely.intersection(lines[line], zones[zone])
+        out: list[list] = [[] for _ in segments]
+        for n, piece in zip(zone.tolist(), cut):
+            out[n].append(piece)
+        return out
 
     def _id_keepout(self):
         """Hex -> the box its id takes where nothing moves it (None without ids): what a line's
