@@ -4,6 +4,7 @@ where they cross the water."""
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import replace
 
@@ -118,18 +119,19 @@ class LineLayer:
         index = Boxes(boxes) if len(boxes) else None
         for style, pts, w in self._tie_plan:
             half = self.px(style.ties) / 2
-            ties = [((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
-                    for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)]
+            steps = walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)
+            x, y, ux, uy = np.fromiter(itertools.chain.from_iterable(steps), dtype=float).reshape(-1, 4).T
+            ties = np.column_stack([x + uy * half, y - ux * half, x - uy * half, y + ux * half]).reshape(-1, 2, 2)
             width = max(1.0, w * 0.75)
-            if index is not None and ties:
-                t = np.asarray(ties, dtype=float).reshape(-1, 4)   # x0, y0, x1, y1
+            if index is not None and len(ties):
+                t = ties.reshape(-1, 4)   # x0, y0, x1, y1
                 room = width / 2 + self.px(0.02)
                 lo = np.minimum(t[:, :2], t[:, 2:]) - room
                 hi = np.maximum(t[:, :2], t[:, 2:]) + room
                 near = boxes[index.within((lo[:, 0].min(), lo[:, 1].min(), hi[:, 0].max(), hi[:, 1].max()))]
                 touch = ((lo[:, None, 0] < near[None, :, 2]) & (hi[:, None, 0] > near[None, :, 0])
                          & (lo[:, None, 1] < near[None, :, 3]) & (hi[:, None, 1] > near[None, :, 1])).any(axis=1)
-                ties = [tie for tie, hit in zip(ties, touch.tolist()) if not hit]
+                ties = ties[~touch]
             self.line_ties.append((style, ties))
             canvas.segments(ties, style.colour, width)
 

@@ -339,7 +339,7 @@ def _symbol_cost(rect, symbols: list, weight: float, most: float, excess: float)
     return total
 
 
-def _crosses(p, q, segments: list, skip: float = 0.0) -> bool:
+def _crosses(p, q, segments, skip: float = 0.0) -> bool:
     """Whether the segment from ``p`` to ``q`` crosses any of ``segments`` (x0, y0, x1, y1
     rows), its first ``skip`` left out (a river drawn through the middle of a town's hex passes
     through ``p`` itself: which side of it the name lies is not a crossing)."""
@@ -351,7 +351,7 @@ def _crosses(p, q, segments: list, skip: float = 0.0) -> bool:
 
     def side(x0, y0, x1, y1, x, y) -> int:
         v = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)
-        return (v > 0) - (v < 0)
+        return 1 if v > 0 else -1 if v < 0 else 0
 
     return any(side(px, py, qx, qy, ax, ay) * side(px, py, qx, qy, bx, by) < 0
                and side(ax, ay, bx, by, px, py) * side(ax, ay, bx, by, qx, qy) < 0
