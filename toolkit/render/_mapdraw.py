@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from ..game import Game, Map, TerrainType
 from ..hexes import Hex, Layout
 from ._glyphs import label_layout, label_tiles, paste_text
-from ._mapedges import EDGE_SIDES, EdgeLayer, side_colour
+from ._mapedges import EDGE_SIDES, EdgeLayer, grid_lines, side_colour
 from ._mapgeom import Boxes, _rows, meets
 from ._mapids import HexIdLayer
 from ._maplines import LineLayer
@@ -269,10 +269,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         grid = self.grid
         # each hexside once: four sides per hex as one polyline, the other two only on the
         # map's edge (inside, the neighbour draws them)
-        if grid.flat:
-            chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
-        else:
-            chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
+        chain = (5, 0, 1, 2, 3) if grid.flat else (3, 4, 5, 0, 1)
         # corners as offsets from the centre, computed once (Layout.corners per hex is slow);
         # one compact array for every hex (a monster map has tens of thousands)
         cx, cy = self.layout.center(self.hexes[0])
@@ -281,21 +278,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.centre_array = _rows(self.centres.values(), len(self.centres), 2)
         self.corner_px = np.floor(self.centre_array[:, None, :] + unit[None] + 0.5).astype(np.int32)
         self.grid_chain = list(chain)
-        self.grid_extra: dict[int, list[tuple[int, int]]] = {}
-        cols = [h.col for h in self.hexes]
-        rows = [h.row for h in self.hexes]
-        c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
-        # a neighbour is on the grid if its line coordinates are a hex's (as Grid.neighbour
-        # finds it, without a call per hex and direction)
-        lines_of, occupied = self._lines()
-        steps = [(i, da, dd) for i, direction in extra for name, da, dd in grid.directions if name == direction]
-        for n, h in enumerate(self.hexes):
-            # only a hex near the grid's border can miss a neighbour (short columns included)
-            if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
-                a, d = lines_of[h]
-                missing = [(i, (i + 1) % 6) for i, da, dd in steps if (a + da, d + dd) not in occupied]
-                if missing:
-                    self.grid_extra[n] = missing
+        self.grid_extra = _border_sides(grid)   # the hexes are in the grid's order (see __init__)
         inks: dict = {}
         self.fill_inks = [inks[f] if f in inks else inks.setdefault(f, ink(f)) for f in map(self.fills.__getitem__, self.hexes)]
         flat = grid.flat
@@ -356,6 +339,32 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
             if width > 2:   # round joints (whole-pixel discs, the same in every window)
                 for x, y in zip(flat[::2], flat[1::2]):
                     draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
+
+
+@lru_cache(maxsize=8)
+def _border_sides(grid) -> dict[int, list[tuple[int, int]]]:
+    """Per hex on the border of ``grid`` (its number in ``grid.hexes()``) with no neighbour
+    across one of the two sides its grid polyline leaves to the neighbours (see
+    :meth:`MapScene._grid_plan`), those sides (as pairs of corners): the same for every map
+    of that grid (read only)."""
+    extra = ((3, "SE"), (4, "S")) if grid.flat else ((1, "E"), (2, "SE"))
+    hexes = grid.hexes()
+    cols = [h.col for h in hexes]
+    rows = [h.row for h in hexes]
+    c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
+    # a neighbour is on the grid if its line coordinates are a hex's (as Grid.neighbour
+    # finds it, without a call per hex and direction)
+    lines_of, occupied = grid_lines(grid)
+    steps = [(i, da, dd) for i, direction in extra for name, da, dd in grid.directions if name == direction]
+    out: dict[int, list[tuple[int, int]]] = {}
+    for n, h in enumerate(hexes):
+        # only a hex near the grid's border can miss a neighbour (short columns included)
+        if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
+            a, d = lines_of[h]
+            missing = [(i, (i + 1) % 6) for i, da, dd in steps if (a + da, d + dd) not in occupied]
+            if missing:
+                out[n] = missing
+    return out
 
 
 @lru_cache(maxsize=512)

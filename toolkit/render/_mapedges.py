@@ -74,12 +74,9 @@ class EdgeLayer:
                 best, count = name, on
         return best if count * 2 >= len(hexes) else None
 
-    def _lines(self) -> dict[Hex, tuple[int, int]]:
+    def _lines(self) -> tuple[dict[Hex, tuple[int, int]], frozenset]:
         """Line coordinates of every hex (see :meth:`Grid.to_lines`), and the set of them."""
-        if "_line_coords" not in self.__dict__:
-            lines = {h: self.grid.to_lines(h) for h in self.hexes}
-            self._line_coords = (lines, set(lines.values()))
-        return self._line_coords
+        return grid_lines(self.grid)
 
     def _edge_hexes(self, name: str) -> list[Hex]:
         """``Grid.edge_hexes(name)``, from one table of line coordinates for all four edges."""
@@ -189,6 +186,14 @@ class EdgeLayer:
             for i in range(len(along) - 2, -1, -1):
                 most = along[i + 1][4][axis] - (length[i + 1] + length[i]) / 2 - gap
                 along[i][4][axis] = min(along[i][4][axis], most)
+
+
+@lru_cache(maxsize=8)
+def grid_lines(grid) -> tuple[dict[Hex, tuple[int, int]], frozenset]:
+    """Line coordinates of every hex of ``grid`` and the set of them, shared by every map of
+    that grid (read only)."""
+    lines = {h: grid.to_lines(h) for h in grid.hexes()}
+    return lines, frozenset(lines.values())
 
 
 @lru_cache(maxsize=256)
