@@ -284,33 +284,32 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         flat = grid.flat
         self.sprites: dict[int, list] = {}
         self._sprite_boxes: list[tuple] = []   # (hex number, box) of each sprite, for _hex_extents
-        trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
         cells, centres, boxes, sprites = self.m.hexes, self.centres, self._sprite_boxes, self.sprites
         self.sign_hexes: list[tuple] = []   # (hex, style) of the symbols drawn as a small sign (see markers)
-        drawn: dict[tuple, tuple] = {}   # per terrain and features: the codes drawn as sprites, as signs
+        # per terrain, features and variant: the sprites drawn (each cut to its ink: pasting
+        # clear pixels is wasted work) and the styles drawn as signs
+        drawn: dict[tuple, tuple] = {}
         for n, h in enumerate(self.hexes):
             cell = cells.get(h)
             if cell is None:
                 continue
             variant = (h.col * 7 + h.row * 13) % VARIANTS
-            codes = (cell.terrain, *cell.features)
-            split = drawn.get(codes)
-            if split is None:
-                split = drawn[codes] = self._signs_apart(codes)
-            codes, signs = split
+            key = (cell.terrain, cell.features, variant)
+            plan = drawn.get(key)
+            if plan is None:
+                codes, signs = self._signs_apart((cell.terrain, *cell.features))
+                cuts = [_trimmed_sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
+                        for code in codes]
+                plan = drawn[key] = ([cut for cut in cuts if cut[0] is not None], signs)
+            cuts, signs = plan
             for style in signs:
                 self.sign_hexes.append((h, style))
-            for code in codes:
-                cut = trimmed.get((code, variant))
-                if cut is None:
-                    cut = trimmed[(code, variant)] = _trimmed_sprite(self.style_of(code), self.size, flat, variant,
-                                                                     self.symbol_shift)
-                if cut[0] is not None:
-                    cx, cy = centres[h]
-                    half = cut[3]
-                    x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
-                    box = (x, y, x + cut[4], y + cut[5])
-                    sprites.setdefault(n, []).append((cut[0], box))   # pillow's core: pasted as is
+            if cuts:
+                cx, cy = centres[h]
+                for core, left, top, half, width, height in cuts:
+                    x, y = round(cx - half) + left, round(cy - half) + top
+                    box = (x, y, x + width, y + height)
+                    sprites.setdefault(n, []).append((core, box))   # pillow's core: pasted as is
                     boxes.append((n, *box))
 
     def _signs_apart(self, codes: tuple) -> tuple[tuple, tuple]:
