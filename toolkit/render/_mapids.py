@@ -58,8 +58,6 @@ class HexIdLayer:
         anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
         boxes = np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)
         self.id_box_array = boxes.astype(float)   # for the hexes' extents (see MapScene._hex_extents)
-        # the boxes labels keep off: the ids' grown by a pixel
-        self.reserved.extend(map(tuple, (boxes + (-1, -1, 1, 1)).tolist()))
         boxes = list(map(tuple, boxes.tolist()))
         self.id_boxes.update(zip(hexes, boxes))
         styles: dict = {}

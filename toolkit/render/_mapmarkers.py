@@ -37,7 +37,6 @@ class MarkerLayer:
             star = [(x + (r if k % 2 == 0 else r * 0.45) * math.sin(math.pi * k / 5),
                      y - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
             canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
-            self.reserved.append((x - r, y - r, x + r, y + r))
             self.marker_boxes.append((x - r, y - r, x + r, y + r))
             if v.points is not None:
                 texts.append((str(v.points), x, y + r * 0.08, r * 0.95, vp_ink))
@@ -53,7 +52,6 @@ class MarkerLayer:
                 colour = side_colour(src.side, self.game)
                 canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
                                width=max(1.0, self.px(0.014)))
-                self.reserved.append((x - rs, y - rs, x + rs, y + rs))
                 self.marker_boxes.append((x - rs, y - rs, x + rs, y + rs))
                 texts.append(("S", x, y, rs * 1.25, self.theme.ink))
         # the small signs of an airfield or fort sharing its hex with a town (see _signs_apart),

@@ -43,7 +43,6 @@ class NameLayer:
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
         family = style.get("family", "condensed")
         self.place_list: list[tuple] = []
-        self.reserved = []   # the placing below reads the ids, markers and bridges themselves
         runs = self._labelled_places()
         if not runs:
             return
