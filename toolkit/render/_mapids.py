@@ -60,18 +60,12 @@ class HexIdLayer:
         self.id_box_array = boxes.astype(float)   # for the hexes' extents (see MapScene._hex_extents)
         boxes = list(map(tuple, boxes.tolist()))
         self.id_boxes.update(zip(hexes, boxes))
-        styles: dict = {}
         water, fills, paper = self.water_colour, self.fills, self.theme.paper
-        ids = self.ids
-        for h, x, y, box, label in zip(hexes, at[:, 0].tolist(), ys.tolist(), boxes, labels):
-            ground = water.get(h) or fills[h]
-            style = styles.get(ground)
-            if style is None:
-                ink = colour if _luma(ground) > 0.55 else paper
-                # nothing but the id shows in its box: a road, rail, river or shore line passing
-                # there is interrupted by it (on water the box is water)
-                style = styles[ground] = (ink, ground)
-            ids.append((x, y, box, style, label))
+        grounds = [water.get(h) or fills[h] for h in hexes]
+        # nothing but the id shows in its box: a road, rail, river or shore line passing there
+        # is interrupted by it (on water the box is water)
+        styles = {ground: (colour if _luma(ground) > 0.55 else paper, ground) for ground in set(grounds)}
+        self.ids = list(zip(at[:, 0].tolist(), ys.tolist(), boxes, map(styles.__getitem__, grounds), labels))
 
     def _id_shift_rows(self) -> np.ndarray:
         """Each hex's id shift (see :meth:`_ids_moved`) as rows of an array, in the order of
