@@ -21,6 +21,11 @@ EDGE_SIDES = {
     False: {"north": {"NE", "NW"}, "south": {"SE", "SW"}, "west": {"W", "NW", "SW"}, "east": {"E", "NE", "SE"}},
 }
 
+#: The edge bands shaped so far, by layout, hexes, directions and width (see
+#: EdgeLayer._edge_band): pure geometry, shared by every map drawn at that layout.
+_EDGE_BANDS: dict = {}
+_EDGE_BANDS_KEPT = 64
+
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
 
@@ -104,26 +109,13 @@ class EdgeLayer:
         out = []
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
-        lines_of, occupied = self._lines()
         # a band along a whole edge first, a band along listed hexes over it: White Death's
         # German rail supply along the whole south edge hid the Soviet stretch of it
         for (edge_name, side_id, _), entry in sorted(groups.items(), key=lambda item: item[0][2] is not None):
             hexes = entry["hexes"] or tuple(self._edge_hexes(edge_name))
-            wanted = EDGE_SIDES[flat].get(edge_name, set())
-            steps = [(da, dd) for name, da, dd in self.grid.directions if name in wanted]
-            segments = []
-            for h in hexes:
-                a, d = lines_of.get(h) or self.grid.to_lines(h)
-                for da, dd in steps:
-                    if (a + da, d + dd) not in occupied:   # the side faces off the map
-                        other = self.grid.from_lines(a + da, d + dd)
-                        segments.append(self.layout.hexside_segment(Hexside.of(h, other)))
-            if not segments:
+            band = self._edge_band(tuple(hexes), frozenset(EDGE_SIDES[flat].get(edge_name, ())), width)
+            if band is None:
                 continue
-            # merged into chains first so the band's corners are mitred, not notched
-            lines = [LineString(c) for c in chains(segments)]
-            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
-            band = band.difference(self._hexes_under(band, hexes))
             colour = side_colour(side_id, self.game)
             canvas.shape(band, fill=colour, outline=_darker(colour), width=max(1.0, self.px(0.01)))
             side = self.game.side(side_id) if (self.game and side_id) else None
@@ -132,6 +124,37 @@ class EdgeLayer:
             text = (name + " " + " \u00b7 ".join(words)).strip().upper()
             out.append((edge_name, text, colour, band.bounds))
         return out
+
+    def _edge_band(self, hexes: tuple, wanted: frozenset, width: float):
+        """The band ``width`` wide along the sides of ``hexes`` facing off the map in the
+        directions ``wanted``, outside the hexes (None if no such side). Pure geometry of the
+        grid at this layout: shaped once, then shared by every map of the grid drawn at that
+        size (as the water bodies are)."""
+        key = (self.layout, hexes, wanted, width)
+        if key in _EDGE_BANDS:
+            return _EDGE_BANDS[key]
+        lines_of, occupied = self._lines()
+        steps = [(da, dd) for name, da, dd in self.grid.directions if name in wanted]
+        segments = []
+        for h in hexes:
+            a, d = lines_of.get(h) or self.grid.to_lines(h)
+            for da, dd in steps:
+                if (a + da, d + dd) not in occupied:   # the side faces off the map
+                    other = self.grid.from_lines(a + da, d + dd)
+                    segments.append(self.layout.hexside_segment(Hexside.of(h, other)))
+        band = None
+        if segments:
+            # merged into chains first so the band's corners are mitred, not notched
+            lines = [LineString(c) for c in chains(segments)]
+            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
+            band = band.difference(self._hexes_under(band, hexes))
+        _EDGE_BANDS[key] = band
+        while len(_EDGE_BANDS) > _EDGE_BANDS_KEPT:   # the oldest go first
+            try:
+                del _EDGE_BANDS[next(iter(_EDGE_BANDS))]
+            except (KeyError, RuntimeError, StopIteration):   # changed meanwhile by another thread's render
+                break
+        return band
 
     def _hexes_under(self, band, hexes):
         """The union of the hexes ``band`` overlaps: a band along ``hexes`` reaches at most
