@@ -11,7 +11,7 @@ from shapely.ops import unary_union
 
 from ..game import Game
 from ..hexes import Hex, Hexside
-from ._mapgeom import chains
+from ._mapgeom import Kept, chains
 from .fonts import font
 from .theme import rgb
 
@@ -23,8 +23,7 @@ EDGE_SIDES = {
 
 #: The edge bands shaped so far, by layout, hexes, directions and width (see
 #: EdgeLayer._edge_band): pure geometry, shared by every map drawn at that layout.
-_EDGE_BANDS: dict = {}
-_EDGE_BANDS_KEPT = 64
+_EDGE_BANDS = Kept(64)
 
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
@@ -148,13 +147,7 @@ class EdgeLayer:
             lines = [LineString(c) for c in chains(segments)]
             band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
             band = band.difference(self._hexes_under(band, hexes))
-        _EDGE_BANDS[key] = band
-        while len(_EDGE_BANDS) > _EDGE_BANDS_KEPT:   # the oldest go first
-            try:
-                del _EDGE_BANDS[next(iter(_EDGE_BANDS))]
-            except (KeyError, RuntimeError, StopIteration):   # changed meanwhile by another thread's render
-                break
-        return band
+        return _EDGE_BANDS.keep(key, band)
 
     def _hexes_under(self, band, hexes):
         """The union of the hexes ``band`` overlaps: a band along ``hexes`` reaches at most

@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "Boxes", "LAKE_NARROWS", "chains", "crossing", "join_ends", "lake_body", "line_class", "line_cover", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "Boxes", "Kept", "LAKE_NARROWS", "chains", "crossing", "join_ends", "lake_body", "line_class", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -39,6 +39,25 @@ class Bins:
                 out.update(self.bins.get((bx, by), ()))
         return sorted(out)
 
+
+
+class Kept(dict):
+    """Pure geometry by key (a layout and what it is made of), shared by every map drawn at
+    that layout; beyond ``most`` entries the oldest go first."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def keep(self, key, value):
+        """Store ``value`` under ``key`` and return it."""
+        self[key] = value
+        while len(self) > self.most:
+            try:
+                del self[next(iter(self))]
+            except (KeyError, RuntimeError, StopIteration):   # changed meanwhile by another thread's render
+                break
+        return value
 
 
 class Boxes:
