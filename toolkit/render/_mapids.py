@@ -9,9 +9,14 @@ import shapely
 
 from ..hexes import Hex
 from ._glyphs import _label_extent
-from ._mapgeom import _rows
+from ._mapgeom import Kept, _rows
 from .fonts import font
 from .theme import rgb
+
+
+#: The hexes' cells and id rooms in the names' frame, by layout (see HexIdLayer._id_cells and
+#: _id_rooms): pure geometry, shared by every map drawn at that layout.
+_ID_GEOMETRY = Kept(16)
 
 
 def _luma(colour) -> float:
@@ -159,9 +164,9 @@ class HexIdLayer:
         # decks and the water meeting each hex's cell (a box a hex across round its centre)
         hexes = self.hexes
         at = self.centre_array * k   # in the order of hexes
-        cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
+        cells, cell_tree = self._id_cells(k)
         deck_parts = _Parts(*deck_tree.query(cells, predicate="intersects"), len(hexes)) if decks else None
-        water_parts = (_Parts(*shapely.STRtree(cells).query(water, predicate="intersects")[::-1], len(hexes))
+        water_parts = (_Parts(*cell_tree.query(water, predicate="intersects")[::-1], len(hexes))
                        if len(water) else None)
 
         def clash(boxes: np.ndarray, owners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -267,14 +272,26 @@ class HexIdLayer:
                 clear[ask[tree.query(lines, predicate="dwithin", distance=distance)[1]]] = False
         return off_deck.reshape(-1, tried), dry.reshape(-1, tried), clear.reshape(-1, tried)
 
+    def _id_cells(self, k: float) -> tuple[np.ndarray, shapely.STRtree]:
+        """Each hex's cell in the frame ``k`` (a box a hex across round its centre, in the order
+        of :attr:`hexes`) and a tree over them: made once per layout (see :data:`_ID_GEOMETRY`)."""
+        key = ("cells", self.layout, k)
+        if key not in _ID_GEOMETRY:
+            F = self.NAME_FRAME
+            at = self.centre_array * k
+            cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
+            _ID_GEOMETRY.keep(key, (cells, shapely.STRtree(cells)))
+        return _ID_GEOMETRY[key]
+
     def _id_rooms(self, numbers: np.ndarray, k: float, inset: float) -> np.ndarray:
         """Where in each of the hexes ``numbers`` an id may go (its hex ``inset`` in, in the
         frame ``k``), prepared (each is asked about every move of its hex); made once per hex
-        (the later stages of the search ask about hexes the first asked about)."""
-        rooms = self.__dict__.get("_rooms")
-        if rooms is None or rooms[0] != (k, inset):
-            rooms = self._rooms = ((k, inset), np.full(len(self.hexes), None, dtype=object))
-        made = rooms[1]
+        and layout (see :data:`_ID_GEOMETRY`: the later stages of the search, and other maps
+        of the grid, ask about hexes the first asked about)."""
+        key = ("rooms", self.layout, k, inset)
+        made = _ID_GEOMETRY.get(key)
+        if made is None:
+            made = _ID_GEOMETRY.keep(key, np.full(len(self.hexes), None, dtype=object))
         new = np.unique(numbers[np.equal(made[numbers], None)])
         if len(new):
             # each hex's corners as Layout.corners makes them (its centre plus the same offsets)
