@@ -231,7 +231,8 @@ def join_ends(paths, centres=None):
     for i, (style, pts, line) in enumerate(paths):
         # as Python floats: the ties and dashes walk these points in Python (numpy scalars
         # are several times slower there), the same numbers
-        pts = list(map(tuple, np.asarray(pts, dtype=float).reshape(-1, 2).tolist()))
+        xy = np.asarray(pts, dtype=float).reshape(-1, 2)
+        pts = list(zip(xy[:, 0].tolist(), xy[:, 1].tolist()))
         for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
             # roads join roads and railways railways (a railway drawn beside a road is no
             # place for a road to end, a river no place for either)
