@@ -63,7 +63,7 @@ class HexIdLayer:
         anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
         boxes = np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)
         self.id_box_array = boxes.astype(float)   # for the hexes' extents (see MapScene._hex_extents)
-        boxes = list(map(tuple, boxes.tolist()))
+        boxes = list(zip(*(column.tolist() for column in boxes.T)))   # tuples straight from the columns
         self.id_boxes.update(zip(hexes, boxes))
         water, fills, paper = self.water_colour, self.fills, self.theme.paper
         grounds = [water.get(h) or fills[h] for h in hexes]

@@ -355,4 +355,4 @@ def _points(coords) -> list[tuple[float, float]]:
     (made in one call, not point by point through shapely's coordinate sequences)."""
     if not isinstance(coords, np.ndarray):
         coords = shapely.get_coordinates(coords)
-    return list(map(tuple, coords.tolist()))
+    return list(zip(coords[:, 0].tolist(), coords[:, 1].tolist()))
