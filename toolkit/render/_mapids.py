@@ -72,13 +72,16 @@ class HexIdLayer:
         styles = {ground: (colour if _luma(ground) > 0.55 else paper, ground) for ground in set(grounds)}
         self.ids = list(zip(at[:, 0].tolist(), ys.tolist(), boxes, map(styles.__getitem__, grounds), labels))
 
-    def _id_shift_rows(self) -> np.ndarray:
-        """Each hex's id shift (see :meth:`_ids_moved`) as rows of an array, in the order of
-        :attr:`hexes`."""
-        rows = np.zeros((len(self.hexes), 2))
-        for h, shift in self._id_shift.items():
-            rows[self._hex_number(h)] = shift
-        return rows
+    def _framed_all(self, k: float) -> np.ndarray:
+        """:meth:`_framed_ids` of every hex where its id went (moved by :meth:`_ids_moved`), in
+        the order of :attr:`hexes`: made once (the markers and the names weigh them)."""
+        framed = self.__dict__.get("_framed")
+        if framed is None or framed[0] != k:
+            shifts = np.zeros((len(self.hexes), 2))
+            for h, shift in self._id_shift.items():
+                shifts[self._hex_number(h)] = shift
+            framed = self._framed = (k, self._framed_numbers(np.arange(len(self.hexes)), k, shifts))
+        return framed[1]
 
     def _hex_number(self, h: Hex) -> int:
         """Where ``h`` is in :attr:`hexes`."""

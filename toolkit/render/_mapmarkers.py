@@ -132,7 +132,7 @@ class MarkerLayer:
         # printed id sits up to 0.04 hex lower)
         around = [n for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
         if around:
-            ids = self._framed_ids(around, k, np.asarray([self._id_shift.get(n, (0.0, 0.0)) for n in around], dtype=float))
+            ids = self._framed_all(k)[[self._hex_number(n) for n in around]]
             shapes = np.concatenate([shapes, shapely.buffer(shapely.box(*ids.T), 0.03 * F, join_style="mitre")])
         # the markers placed so far whose discs may reach the zone (the rest, most of a map's,
         # would be dropped below anyway: not grown for nothing)

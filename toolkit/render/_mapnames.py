@@ -59,9 +59,7 @@ class NameLayer:
         # the same boxes in the frame (every id's at once: a few numpy calls, not a few per name),
         # with a margin: text measured at another size is a pixel or two wider
         margin = 0.03 * self.NAME_FRAME
-        ids = (self._framed_numbers(np.arange(len(self.ids)), k, self._id_shift_rows()) if self.ids
-               else np.zeros((0, 4)))
-        framed = np.concatenate([ids, boxes * k])
+        framed = np.concatenate([self._framed_all(k) if self.ids else np.zeros((0, 4)), boxes * k])
         framed += (-margin, -margin, margin, margin)
 
         def hard(area) -> list:
