@@ -227,6 +227,7 @@ class LineLayer:
         tree = shapely.STRtree(bodies)
         # wider than a hexside's bridge: the deck shows on both sides of the road all the way
         reach, half_w = self.px(0.07), self.px(0.08)
+        pieces = []   # the stretches of the lines over the water
         for (style, pts), kind, drawn in zip(paths, kinds, self.line_arrays):
             if style.key == "watercourse" or not kind.bridges or len(pts) < 2:
                 continue
@@ -236,33 +237,38 @@ class LineLayer:
                 continue
             water = bodies[int(near[0])] if len(near) == 1 else unary_union([bodies[int(i)] for i in near])
             wet = line.intersection(water)
-            for piece in getattr(wet, "geoms", [wet]):
-                if piece.geom_type != "LineString" or piece.length < self.px(0.1):
-                    continue
-                # a little onto each bank, straight on (the curve's dense points thinned: the
-                # deck and wings are buffers and offsets of it)
-                p = np.asarray(piece.simplify(self.px(0.004)).coords, dtype=float)
-                ends = []
-                for a, b in ((p[0], p[1]), (p[-1], p[-2])):
-                    u = a - b
-                    ends.append(a + u / (np.hypot(*u) or 1.0) * reach)
-                span_pts = np.vstack([ends[0], p, ends[1]])
-                span = LineString(span_pts)
-                deck = span.buffer(half_w, quad_segs=4, cap_style="flat", join_style="round")
-                deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
-                canvas.polygon(_points(deck.exterior)[:-1], fill=self.theme.paper)
-                # the deck as ids, markers and names keep off it: its wings included (in hexes,
-                # the same at every dpi)
-                whole = span.buffer(half_w + self.px(0.02), quad_segs=4, cap_style="flat", join_style="round")
-                whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
-                self.bridge_decks.append(_points(whole.exterior)[:-1])
-                for sgn in (1.0, -1.0):
-                    self._water_hex_wing(canvas, span, span_pts, sgn * half_w)
+            pieces += [piece for piece in getattr(wet, "geoms", [wet])
+                       if piece.geom_type == "LineString" and piece.length >= self.px(0.1)]
+        if not pieces:
+            return
+        # each span a little onto each bank, straight on (the curve's dense points thinned: the
+        # deck and wings are buffers and offsets of it); each kind of shape of every span made
+        # in one call
+        spans = []
+        for piece in shapely.simplify(np.asarray(pieces + [None], dtype=object)[:-1], self.px(0.004)):
+            p = shapely.get_coordinates(piece)
+            ends = []
+            for a, b in ((p[0], p[1]), (p[-1], p[-2])):
+                u = a - b
+                ends.append(a + u / (np.hypot(*u) or 1.0) * reach)
+            spans.append(np.vstack([ends[0], p, ends[1]]))
+        lines = np.asarray([LineString(span) for span in spans] + [None], dtype=object)[:-1]
+        decks = shapely.buffer(lines, half_w, quad_segs=4, cap_style="flat", join_style="round")
+        # the deck as ids, markers and names keep off it: its wings included (in hexes, the same at every dpi)
+        wholes = shapely.buffer(lines, half_w + self.px(0.02), quad_segs=4, cap_style="flat", join_style="round")
+        # (16 segments a quarter circle: LineString.offset_curve's, whose wings these are)
+        wings = shapely.offset_curve(np.repeat(lines, 2), np.tile([half_w, -half_w], len(lines)), quad_segs=16)
+        for n, (span_pts, deck, whole) in enumerate(zip(spans, decks, wholes)):
+            deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
+            canvas.polygon(_points(deck.exterior)[:-1], fill=self.theme.paper)
+            whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
+            self.bridge_decks.append(_points(whole.exterior)[:-1])
+            for wing in wings[2 * n:2 * n + 2]:
+                self._water_hex_wing(canvas, wing, span_pts)
 
-    def _water_hex_wing(self, canvas, span: LineString, span_pts: np.ndarray, offset: float) -> None:
-        """One wing of a bridge along ``span`` (its points ``span_pts``), ``offset`` pixels to
-        one side, its ends flared outwards as :meth:`_bridge` flares them."""
-        wing = span.offset_curve(offset)
+    def _water_hex_wing(self, canvas, wing, span_pts: np.ndarray) -> None:
+        """One wing of a bridge along the span ``span_pts``: ``wing``, the span's offset to one
+        side, its ends flared outwards as :meth:`_bridge` flares them."""
         if wing.is_empty or wing.geom_type != "LineString":
             return
         pts = shapely.get_coordinates(wing)
