@@ -134,7 +134,11 @@ class HexIdLayer:
         Weighed in the names' frame (the same moves at every dpi)."""
         k = self.NAME_FRAME / self.size
         F = self.NAME_FRAME
-        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.bridge_decks]
+        decks = []
+        if self.bridge_decks:   # all in one call (a map has dozens)
+            corners = np.concatenate([np.asarray(d, dtype=float) for d in self.bridge_decks]) * k
+            rings = np.repeat(np.arange(len(self.bridge_decks)), [len(d) for d in self.bridge_decks])
+            decks = list(shapely.polygons(shapely.linearrings(corners, indices=rings)))
         # each kind of water shaped in one call (a map has dozens of rivers and shores)
         water = []
         if self.water_lines:
