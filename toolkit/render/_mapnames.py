@@ -131,7 +131,7 @@ class NameLayer:
                     rows = seg_rows[lines].tolist()
                     side_rows = [row for row, sided in zip(rows, along_sides[lines].tolist()) if sided]
                     water = [row[:4] for row, w in zip(rows, wet[lines].tolist()) if w]
-                    symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
+                    symbols = sym_boxes[[n for n in sym_index.within(farea) if sym_hexes[n] not in own]].tolist() \
                         if own is not None else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
