@@ -99,10 +99,9 @@ def overlap(rect, boxes) -> float:
     x0, y0, x1, y1 = rect
     total = 0.0
     for bx0, by0, bx1, by1 in boxes:
-        w = min(x1, bx1) - max(x0, bx0)
-        if w > 0:
-            h = min(y1, by1) - max(y0, by0)
-            if h > 0:
+        if bx0 < x1 and x0 < bx1 and by0 < y1 and y0 < by1:   # (most do not meet: no call for them)
+            w, h = min(x1, bx1) - max(x0, bx0), min(y1, by1) - max(y0, by0)
+            if w > 0 and h > 0:
                 total += w * h
     return total
 

@@ -330,6 +330,8 @@ def _symbol_cost(rect, symbols: list, weight: float, most: float, excess: float)
     x0, y0, x1, y1 = rect
     total = 0.0
     for bx0, by0, bx1, by1 in symbols:
+        if not (bx0 < x1 and x0 < bx1 and by0 < y1 and y0 < by1):   # (most do not meet: no call for them)
+            continue
         w, h = min(x1, bx1) - max(x0, bx0), min(y1, by1) - max(y0, by0)
         if w > 0 and h > 0:
             total += w * h * weight + max(0.0, w * h - most * (bx1 - bx0) * (by1 - by0)) * excess
