@@ -223,7 +223,7 @@ class LineLayer:
         the drawn line across the water and a little onto each bank, wings along both sides."""
         if not self.bodies:
             return
-        bodies = [shapely.Polygon(rings[0], rings[1:]) for _, rings, _ in self.bodies]
+        bodies = self._body_polygons()
         tree = shapely.STRtree(bodies)
         # wider than a hexside's bridge: the deck shows on both sides of the road all the way
         reach, half_w = self.px(0.07), self.px(0.08)

@@ -66,6 +66,21 @@ class WaterLayer:
                         self.banks.add(len(self.shores))
                     self.shores.append((part + offset, style.shore or style.ink))
 
+    def _body_polygons(self) -> np.ndarray:
+        """The water bodies as shapely polygons (an array in the order of :attr:`bodies`): those
+        without islands, most, made in one call."""
+        out = np.empty(len(self.bodies), dtype=object)
+        plain = [n for n, (_, rings, _) in enumerate(self.bodies) if len(rings) == 1]
+        if plain:
+            shells = [self.bodies[n][1][0] for n in plain]
+            out[plain] = shapely.polygons(shapely.linearrings(np.concatenate(shells).astype(float),
+                                                              indices=np.repeat(np.arange(len(shells)),
+                                                                                [len(s) for s in shells])))
+        for n, (_, rings, _) in enumerate(self.bodies):
+            if len(rings) > 1:
+                out[n] = shapely.Polygon(rings[0], rings[1:])
+        return out
+
     def _unit_corners(self) -> list[tuple[float, float]]:
         """A hex's corners as offsets from its centre, as :meth:`Layout.corners` adds them."""
         R = self.layout.radius
