@@ -131,18 +131,27 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         """Base terrain fills; water hexes get their shore colour, the water body comes next."""
         self.water_hexes: list[Hex] = []
         self.fills: dict[Hex, tuple] = {}
+        ground: dict = {}   # per terrain and features: the fill, and whether it is water
+        cells = self.m.hexes
         for h in self.hexes:
-            style = self.style_of(self.m.terrain(h))
-            fill = style.fill
-            if style.key == "clear" or style.symbol is None:
-                # a wood, marsh or town given as an overlay on open ground colours the hex
-                for code in self.m.features(h):
-                    over = self.style_of(code)
-                    if over.key in DOMINANT:
-                        fill = over.fill
+            cell = cells.get(h)
+            key = (cell.terrain, cell.features) if cell else (None, ())
+            fill, water = ground.get(key) or ground.setdefault(key, self._ground(*key))
             self.fills[h] = fill
-            if style.water is not None:
+            if water:
                 self.water_hexes.append(h)
+
+    def _ground(self, terrain: str | None, features: tuple) -> tuple[tuple, bool]:
+        """The fill of a hex of ``terrain`` and ``features``, and whether it is water."""
+        style = self.style_of(terrain)
+        fill = style.fill
+        if style.key == "clear" or style.symbol is None:
+            # a wood, marsh or town given as an overlay on open ground colours the hex
+            for code in features:
+                over = self.style_of(code)
+                if over.key in DOMINANT:
+                    fill = over.fill
+        return fill, style.water is not None
 
     def symbols_plan(self) -> None:
         flat = self.grid.flat
