@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from ..game import Game, Map, TerrainType
 from ..hexes import Hex, Layout
 from ._glyphs import label_layout, label_tiles, paste_text
-from ._mapedges import EDGE_SIDES, EdgeLayer, side_colour
+from ._mapedges import EDGE_SIDES, EdgeLayer, grid_lines, side_colour
 from ._mapgeom import Boxes, _rows, meets
 from ._mapids import HexIdLayer
 from ._maplines import LineLayer
@@ -35,6 +35,7 @@ from ._mapnames import NameLayer
 from ._mapsymbols import VARIANTS, sign_split, sprite
 from ._mapwater import _WATER_SHAPES, WaterLayer  # noqa: F401 (the shapes kept: tests empty them here)
 from ._raster import Canvas, Recorder, ink, passes
+from ._symbolroom import SymbolRoom
 from .theme import TerrainStyle, Theme, rgb
 
 __all__ = ["MapScene", "draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
@@ -43,7 +44,7 @@ __all__ = ["MapScene", "draw_map", "side_colour", "EDGE_SIDES", "DOMINANT"]
 DOMINANT = ("woods", "swamp", "town", "city", "mountain")
 
 
-class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLayer):
+class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLayer, SymbolRoom):
     """Everything a map image shows, planned once in map pixels; :meth:`paint` draws any
     window of it. Two windows that overlap draw the same pixels where they overlap, so a map
     drawn in strips or pages is pixel for pixel the map drawn whole."""
@@ -61,7 +62,6 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.hexes = list(centres) if centres else self.grid.hexes()
         self.centres = centres or {h: layout.center(h) for h in self.hexes}
         self.factor = 3 if layout.size < 64 else 2
-        self.reserved: list = []   # (x0, y0, x1, y1) boxes labels must avoid (hex ids, markers)
         self.id_boxes: dict[Hex, tuple] = {}
         self.place_boxes: dict[str, tuple] = {}
         # what the bridges draw (hexside ones with the hexsides, the rest with the lines), for
@@ -86,6 +86,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.ties(rec)   # the railways' ties, off the ids placed
         rec.kind = None
         self.marker_list = self.markers(rec)
+        self.symbols_clear()   # the symbols off the lakes, a village's blocks off the lines and markers
         self.ops = rec.items
         self.linework = np.asarray([kind == "linework" for kind in rec.kinds], dtype=bool)
         self.op_raw = _rows((b for _, b, _ in self.ops), len(self.ops), 4)
@@ -132,18 +133,27 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         """Base terrain fills; water hexes get their shore colour, the water body comes next."""
         self.water_hexes: list[Hex] = []
         self.fills: dict[Hex, tuple] = {}
+        ground: dict = {}   # per terrain and features: the fill, and whether it is water
+        cells = self.m.hexes
         for h in self.hexes:
-            style = self.style_of(self.m.terrain(h))
-            fill = style.fill
-            if style.key == "clear" or style.symbol is None:
-                # a wood, marsh or town given as an overlay on open ground colours the hex
-                for code in self.m.features(h):
-                    over = self.style_of(code)
-                    if over.key in DOMINANT:
-                        fill = over.fill
+            cell = cells.get(h)
+            key = (cell.terrain, cell.features) if cell else (None, ())
+            fill, water = ground.get(key) or ground.setdefault(key, self._ground(*key))
             self.fills[h] = fill
-            if style.water is not None:
+            if water:
                 self.water_hexes.append(h)
+
+    def _ground(self, terrain: str | None, features: tuple) -> tuple[tuple, bool]:
+        """The fill of a hex of ``terrain`` and ``features``, and whether it is water."""
+        style = self.style_of(terrain)
+        fill = style.fill
+        if style.key == "clear" or style.symbol is None:
+            # a wood, marsh or town given as an overlay on open ground colours the hex
+            for code in features:
+                over = self.style_of(code)
+                if over.key in DOMINANT:
+                    fill = over.fill
+        return fill, style.water is not None
 
     def symbols_plan(self) -> None:
         flat = self.grid.flat
@@ -153,7 +163,8 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
 
     def _hex_extents(self) -> np.ndarray:
         """Per hex, the box of every pixel its fill, grid lines, symbols and id may touch."""
-        lo, hi = self.corner_px.min(axis=1), self.corner_px.max(axis=1)
+        corners = np.ascontiguousarray(self.corner_px.transpose(1, 0, 2))   # (reduced along its first axis: 4x faster)
+        lo, hi = corners.min(axis=0), corners.max(axis=0)
         reach = self.grid_style[1] + 2
         boxes = np.concatenate([lo - reach, hi + reach], axis=1).astype(float)
         parts = [_rows(self._sprite_boxes, len(self._sprite_boxes), 5)]
@@ -279,10 +290,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         grid = self.grid
         # each hexside once: four sides per hex as one polyline, the other two only on the
         # map's edge (inside, the neighbour draws them)
-        if grid.flat:
-            chain, extra = (5, 0, 1, 2, 3), ((3, "SE"), (4, "S"))
-        else:
-            chain, extra = (3, 4, 5, 0, 1), ((1, "E"), (2, "SE"))
+        chain = (5, 0, 1, 2, 3) if grid.flat else (3, 4, 5, 0, 1)
         # corners as offsets from the centre, computed once (Layout.corners per hex is slow);
         # one compact array for every hex (a monster map has tens of thousands)
         cx, cy = self.layout.center(self.hexes[0])
@@ -291,53 +299,38 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
         self.centre_array = _rows(self.centres.values(), len(self.centres), 2)
         self.corner_px = np.floor(self.centre_array[:, None, :] + unit[None] + 0.5).astype(np.int32)
         self.grid_chain = list(chain)
-        self.grid_extra: dict[int, list[tuple[int, int]]] = {}
-        cols = [h.col for h in self.hexes]
-        rows = [h.row for h in self.hexes]
-        c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
-        # a neighbour is on the grid if its line coordinates are a hex's (as Grid.neighbour
-        # finds it, without a call per hex and direction)
-        lines_of, occupied = self._lines()
-        steps = [(i, da, dd) for i, direction in extra for name, da, dd in grid.directions if name == direction]
-        for n, h in enumerate(self.hexes):
-            # only a hex near the grid's border can miss a neighbour (short columns included)
-            if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
-                a, d = lines_of[h]
-                missing = [(i, (i + 1) % 6) for i, da, dd in steps if (a + da, d + dd) not in occupied]
-                if missing:
-                    self.grid_extra[n] = missing
+        self.grid_extra = _border_sides(grid)   # the hexes are in the grid's order (see __init__)
         inks: dict = {}
         self.fill_inks = [inks[f] if f in inks else inks.setdefault(f, ink(f)) for f in map(self.fills.__getitem__, self.hexes)]
         flat = grid.flat
         self.sprites: dict[int, list] = {}
         self._sprite_boxes: list[tuple] = []   # (hex number, box) of each sprite, for _hex_extents
-        trimmed: dict[tuple, tuple] = {}   # each sprite cut to its ink: pasting clear pixels is wasted work
         cells, centres, boxes, sprites = self.m.hexes, self.centres, self._sprite_boxes, self.sprites
         self.sign_hexes: list[tuple] = []   # (hex, style) of the symbols drawn as a small sign (see markers)
-        drawn: dict[tuple, tuple] = {}   # per terrain and features: the codes drawn as sprites, as signs
+        # per terrain, features and variant: the sprites drawn (each cut to its ink: pasting
+        # clear pixels is wasted work) and the styles drawn as signs
+        drawn: dict[tuple, tuple] = {}
         for n, h in enumerate(self.hexes):
             cell = cells.get(h)
             if cell is None:
                 continue
             variant = (h.col * 7 + h.row * 13) % VARIANTS
-            codes = (cell.terrain, *cell.features)
-            split = drawn.get(codes)
-            if split is None:
-                split = drawn[codes] = self._signs_apart(codes)
-            codes, signs = split
+            key = (cell.terrain, cell.features, variant)
+            plan = drawn.get(key)
+            if plan is None:
+                codes, signs = self._signs_apart((cell.terrain, *cell.features))
+                cuts = [_trimmed_sprite(self.style_of(code), self.size, flat, variant, self.symbol_shift)
+                        for code in codes]
+                plan = drawn[key] = ([cut for cut in cuts if cut[0] is not None], signs)
+            cuts, signs = plan
             for style in signs:
                 self.sign_hexes.append((h, style))
-            for code in codes:
-                cut = trimmed.get((code, variant))
-                if cut is None:
-                    cut = trimmed[(code, variant)] = _trimmed_sprite(self.style_of(code), self.size, flat, variant,
-                                                                     self.symbol_shift)
-                if cut[0] is not None:
-                    cx, cy = centres[h]
-                    half = cut[3]
-                    x, y = round(cx - half) + cut[1], round(cy - half) + cut[2]
-                    box = (x, y, x + cut[4], y + cut[5])
-                    sprites.setdefault(n, []).append((cut[0], box))   # pillow's core: pasted as is
+            if cuts:
+                cx, cy = centres[h]
+                for core, left, top, half, width, height in cuts:
+                    x, y = round(cx - half) + left, round(cy - half) + top
+                    box = (x, y, x + width, y + height)
+                    sprites.setdefault(n, []).append((core, box))   # pillow's core: pasted as is
                     boxes.append((n, *box))
 
     def _signs_apart(self, codes: tuple) -> tuple[tuple, tuple]:
@@ -368,13 +361,39 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
                     draw.draw.draw_ellipse((x - lo, y - lo, x - lo + width - 1, y - lo + width - 1), colour, 1)
 
 
+@lru_cache(maxsize=8)
+def _border_sides(grid) -> dict[int, list[tuple[int, int]]]:
+    """Per hex on the border of ``grid`` (its number in ``grid.hexes()``) with no neighbour
+    across one of the two sides its grid polyline leaves to the neighbours (see
+    :meth:`MapScene._grid_plan`), those sides (as pairs of corners): the same for every map
+    of that grid (read only)."""
+    extra = ((3, "SE"), (4, "S")) if grid.flat else ((1, "E"), (2, "SE"))
+    hexes = grid.hexes()
+    cols = [h.col for h in hexes]
+    rows = [h.row for h in hexes]
+    c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
+    # a neighbour is on the grid if its line coordinates are a hex's (as Grid.neighbour
+    # finds it, without a call per hex and direction)
+    lines_of, occupied = grid_lines(grid)
+    steps = [(i, da, dd) for i, direction in extra for name, da, dd in grid.directions if name == direction]
+    out: dict[int, list[tuple[int, int]]] = {}
+    for n, h in enumerate(hexes):
+        # only a hex near the grid's border can miss a neighbour (short columns included)
+        if not (c0 < h.col < c1 and r0 + 1 < h.row < r1 - 1):
+            a, d = lines_of[h]
+            missing = [(i, (i + 1) % 6) for i, da, dd in steps if (a + da, d + dd) not in occupied]
+            if missing:
+                out[n] = missing
+    return out
+
+
 @lru_cache(maxsize=512)
-def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, shift: float) -> tuple:
+def _trimmed_sprite(style: TerrainStyle, size: float, flat: bool, variant: int, shift: float, room=None) -> tuple:
     """The symbol :func:`sprite` makes, cut to its ink (pasting clear pixels is wasted work) and
     premultiplied (pillow pastes it through its alpha twice as fast, pixels within one level of
     255 of the straight alpha paste), as pillow's core: ``(core, left, top, half the sprite's
     side, width, height)``, or Nones for a style without a symbol. Made once per symbol and size."""
-    spr = sprite(style, size, flat, variant, shift)
+    spr = sprite(style, size, flat, variant, shift, room)
     box = spr.getchannel("A").getbbox() if spr is not None else None
     if not box:
         return (None,) * 6

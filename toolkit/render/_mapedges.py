@@ -11,7 +11,7 @@ from shapely.ops import unary_union
 
 from ..game import Game
 from ..hexes import Hex, Hexside
-from ._mapgeom import chains
+from ._mapgeom import Kept, chains
 from .fonts import font
 from .theme import rgb
 
@@ -20,6 +20,10 @@ EDGE_SIDES = {
     True: {"north": {"N", "NE", "NW"}, "south": {"S", "SE", "SW"}, "west": {"NW", "SW"}, "east": {"NE", "SE"}},
     False: {"north": {"NE", "NW"}, "south": {"SE", "SW"}, "west": {"W", "NW", "SW"}, "east": {"E", "NE", "SE"}},
 }
+
+#: The edge bands shaped so far, by layout, hexes, directions and width (see
+#: EdgeLayer._edge_band): pure geometry, shared by every map drawn at that layout.
+_EDGE_BANDS = Kept(64)
 
 _SIDE_PALETTE = ["#6f9fd8", "#d8716f", "#8fbf6f", "#d8b35f", "#a98fd0", "#5fbfbf"]
 
@@ -74,12 +78,9 @@ class EdgeLayer:
                 best, count = name, on
         return best if count * 2 >= len(hexes) else None
 
-    def _lines(self) -> dict[Hex, tuple[int, int]]:
+    def _lines(self) -> tuple[dict[Hex, tuple[int, int]], frozenset]:
         """Line coordinates of every hex (see :meth:`Grid.to_lines`), and the set of them."""
-        if "_line_coords" not in self.__dict__:
-            lines = {h: self.grid.to_lines(h) for h in self.hexes}
-            self._line_coords = (lines, set(lines.values()))
-        return self._line_coords
+        return grid_lines(self.grid)
 
     def _edge_hexes(self, name: str) -> list[Hex]:
         """``Grid.edge_hexes(name)``, from one table of line coordinates for all four edges."""
@@ -107,26 +108,13 @@ class EdgeLayer:
         out = []
         flat = self.grid.flat
         width = self.px(self.theme.get("edge", "width", 0.1))
-        lines_of, occupied = self._lines()
         # a band along a whole edge first, a band along listed hexes over it: White Death's
         # German rail supply along the whole south edge hid the Soviet stretch of it
         for (edge_name, side_id, _), entry in sorted(groups.items(), key=lambda item: item[0][2] is not None):
             hexes = entry["hexes"] or tuple(self._edge_hexes(edge_name))
-            wanted = EDGE_SIDES[flat].get(edge_name, set())
-            steps = [(da, dd) for name, da, dd in self.grid.directions if name in wanted]
-            segments = []
-            for h in hexes:
-                a, d = lines_of.get(h) or self.grid.to_lines(h)
-                for da, dd in steps:
-                    if (a + da, d + dd) not in occupied:   # the side faces off the map
-                        other = self.grid.from_lines(a + da, d + dd)
-                        segments.append(self.layout.hexside_segment(Hexside.of(h, other)))
-            if not segments:
+            band = self._edge_band(tuple(hexes), frozenset(EDGE_SIDES[flat].get(edge_name, ())), width)
+            if band is None:
                 continue
-            # merged into chains first so the band's corners are mitred, not notched
-            lines = [LineString(c) for c in chains(segments)]
-            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
-            band = band.difference(self._hexes_under(band, hexes))
             colour = side_colour(side_id, self.game)
             canvas.shape(band, fill=colour, outline=_darker(colour), width=max(1.0, self.px(0.01)))
             side = self.game.side(side_id) if (self.game and side_id) else None
@@ -135,6 +123,31 @@ class EdgeLayer:
             text = (name + " " + " \u00b7 ".join(words)).strip().upper()
             out.append((edge_name, text, colour, band.bounds))
         return out
+
+    def _edge_band(self, hexes: tuple, wanted: frozenset, width: float):
+        """The band ``width`` wide along the sides of ``hexes`` facing off the map in the
+        directions ``wanted``, outside the hexes (None if no such side). Pure geometry of the
+        grid at this layout: shaped once, then shared by every map of the grid drawn at that
+        size (as the water bodies are)."""
+        key = (self.layout, hexes, wanted, width)
+        if key in _EDGE_BANDS:
+            return _EDGE_BANDS[key]
+        lines_of, occupied = self._lines()
+        steps = [(da, dd) for name, da, dd in self.grid.directions if name in wanted]
+        segments = []
+        for h in hexes:
+            a, d = lines_of.get(h) or self.grid.to_lines(h)
+            for da, dd in steps:
+                if (a + da, d + dd) not in occupied:   # the side faces off the map
+                    other = self.grid.from_lines(a + da, d + dd)
+                    segments.append(self.layout.hexside_segment(Hexside.of(h, other)))
+        band = None
+        if segments:
+            # merged into chains first so the band's corners are mitred, not notched
+            lines = [LineString(c) for c in chains(segments)]
+            band = unary_union([c.buffer(width, cap_style=2, join_style=2, mitre_limit=3.0) for c in lines])
+            band = band.difference(self._hexes_under(band, hexes))
+        return _EDGE_BANDS.keep(key, band)
 
     def _hexes_under(self, band, hexes):
         """The union of the hexes ``band`` overlaps: a band along ``hexes`` reaches at most
@@ -189,6 +202,14 @@ class EdgeLayer:
             for i in range(len(along) - 2, -1, -1):
                 most = along[i + 1][4][axis] - (length[i + 1] + length[i]) / 2 - gap
                 along[i][4][axis] = min(along[i][4][axis], most)
+
+
+@lru_cache(maxsize=8)
+def grid_lines(grid) -> tuple[dict[Hex, tuple[int, int]], frozenset]:
+    """Line coordinates of every hex of ``grid`` and the set of them, shared by every map of
+    that grid (read only)."""
+    lines = {h: grid.to_lines(h) for h in grid.hexes()}
+    return lines, frozenset(lines.values())
 
 
 @lru_cache(maxsize=256)

@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import linemerge, substring, unary_union
 
-__all__ = ["Bins", "Boxes", "LAKE_NARROWS", "chains", "crossing", "join_ends", "lake_body", "line_class", "line_cover", "meets", "overlap", "straighten"]
+__all__ = ["Bins", "Boxes", "Kept", "LAKE_NARROWS", "chains", "crossing", "join_ends", "lake_body", "line_class", "line_cover", "meets", "overlap", "straighten"]
 
 
 class Bins:
@@ -39,6 +39,25 @@ class Bins:
                 out.update(self.bins.get((bx, by), ()))
         return sorted(out)
 
+
+
+class Kept(dict):
+    """Pure geometry by key (a layout and what it is made of), shared by every map drawn at
+    that layout; beyond ``most`` entries the oldest go first."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def keep(self, key, value):
+        """Store ``value`` under ``key`` and return it."""
+        self[key] = value
+        while len(self) > self.most:
+            try:
+                del self[next(iter(self))]
+            except (KeyError, RuntimeError, StopIteration):   # changed meanwhile by another thread's render
+                break
+        return value
 
 
 class Boxes:
@@ -80,30 +99,23 @@ def overlap(rect, boxes) -> float:
     x0, y0, x1, y1 = rect
     total = 0.0
     for bx0, by0, bx1, by1 in boxes:
-        w = min(x1, bx1) - max(x0, bx0)
-        if w > 0:
-            h = min(y1, by1) - max(y0, by0)
-            if h > 0:
+        if bx0 < x1 and x0 < bx1 and by0 < y1 and y0 < by1:   # (most do not meet: no call for them)
+            w, h = min(x1, bx1) - max(x0, bx0), min(y1, by1) - max(y0, by0)
+            if w > 0 and h > 0:
                 total += w * h
     return total
 
 
-def line_cover(rect, segments: np.ndarray, widths: np.ndarray, boxes: np.ndarray | None = None) -> float:
-    """Ink of lines under ``rect``: per segment (x0, y0, x1, y1 rows of ``segments``) the
-    length of it inside ``rect`` grown by half its width, times that width (clipped by
-    Liang-Barsky). ``boxes``, the segments' bounds grown by half their width, if given, skip
-    those that cannot reach ``rect`` (the few left are clipped one by one: cheaper than
-    arrays for a handful)."""
-    if boxes is not None and len(segments):
-        near = np.flatnonzero((boxes[:, 0] < rect[2]) & (boxes[:, 2] > rect[0])
-                              & (boxes[:, 1] < rect[3]) & (boxes[:, 3] > rect[1]))
-    else:
-        near = range(len(segments))
+def line_cover(rect, rows) -> float:
+    """Ink of lines under ``rect``: per segment (rows of x0, y0, x1, y1, its width and its
+    bounds grown by half its width) the length of it inside ``rect`` grown by half its width,
+    times that width (clipped by Liang-Barsky); the bounds skip those that cannot reach
+    ``rect``. Plain Python: the few near a label are cheaper one by one than as arrays."""
     total = 0.0
     rx0, ry0, rx1, ry1 = rect
-    for n in near:
-        x0, y0, x1, y1 = segments[n].tolist()
-        w = float(widths[n])
+    for x0, y0, x1, y1, w, bx0, by0, bx1, by1 in rows:
+        if not (bx0 < rx1 and bx1 > rx0 and by0 < ry1 and by1 > ry0):
+            continue
         h = w / 2
         dx, dy = x1 - x0, y1 - y0
         t0, t1 = 0.0, 1.0
@@ -216,7 +228,10 @@ def join_ends(paths, centres=None):
         ends[line.hexes[-1]].append((tuple(pts[-1]), _rail(style)))
     out = []
     for i, (style, pts, line) in enumerate(paths):
-        pts = [tuple(p) for p in pts]
+        # as Python floats: the ties and dashes walk these points in Python (numpy scalars
+        # are several times slower there), the same numbers
+        xy = np.asarray(pts, dtype=float).reshape(-1, 2)
+        pts = list(zip(xy[:, 0].tolist(), xy[:, 1].tolist()))
         for end, at in ((line.hexes[0], 0), (line.hexes[-1], -1)):
             # roads join roads and railways railways (a railway drawn beside a road is no
             # place for a road to end, a river no place for either)

@@ -9,9 +9,14 @@ import shapely
 
 from ..hexes import Hex
 from ._glyphs import _label_extent
-from ._mapgeom import _rows
+from ._mapgeom import Kept, _rows
 from .fonts import font
 from .theme import rgb
+
+
+#: The hexes' cells and id rooms in the names' frame, by layout (see HexIdLayer._id_cells and
+#: _id_rooms): pure geometry, shared by every map drawn at that layout.
+_ID_GEOMETRY = Kept(16)
 
 
 def _luma(colour) -> float:
@@ -40,12 +45,11 @@ class HexIdLayer:
             half = self.layout.radius * 0.66
         self.id_anchor, dy = {"top": ("mt", -half), "bottom": ("mb", half), "centre": ("mm", 0.0)}[where]
         self._id_offset = dy
-        fmt = self.grid.format
-        self._id_text: dict[Hex, str] = {h: fmt(h) for h in self.hexes}
+        text = grid_labels(self.grid)
+        self._id_labels = labels = tuple(map(text.__getitem__, self.hexes))   # in the order of hexes
         self._id_shift = self._ids_moved()
         pad = max(1, round(self.px(0.012)))
-        hexes, text, shift = self.hexes, self._id_text, self._id_shift
-        labels = [text[h] for h in hexes]
+        hexes, shift = self.hexes, self._id_shift
         # every id's place and box in arrays: the arithmetic of label_box (snapped anchor plus
         # the label's extent), hex by hex the same numbers
         at = self.centre_array.copy()   # in the order of hexes
@@ -54,28 +58,30 @@ class HexIdLayer:
             cx, cy = at[n]
             at[n] = (cx + sx * self.size, cy + sy * self.size)
         size, bold, family = self.id_font
-        extent = _rows((_label_extent(label, size, bold, family, self.id_anchor) for label in labels),
-                            len(labels), 4, np.int64)
+        extent = _label_extents(labels, size, bold, family, self.id_anchor)
         ys = at[:, 1] + dy
         anchors = np.floor(np.column_stack([at[:, 0], ys]) + 0.5).astype(np.int64)   # snap()
         boxes = np.tile(anchors, 2) + extent + (-pad, -pad, pad, pad)
         self.id_box_array = boxes.astype(float)   # for the hexes' extents (see MapScene._hex_extents)
-        # the boxes labels keep off: the ids' grown by a pixel
-        self.reserved.extend(map(tuple, (boxes + (-1, -1, 1, 1)).tolist()))
-        boxes = list(map(tuple, boxes.tolist()))
+        boxes = list(zip(*(column.tolist() for column in boxes.T)))   # tuples straight from the columns
         self.id_boxes.update(zip(hexes, boxes))
-        styles: dict = {}
         water, fills, paper = self.water_colour, self.fills, self.theme.paper
-        ids = self.ids
-        for h, x, y, box, label in zip(hexes, at[:, 0].tolist(), ys.tolist(), boxes, labels):
-            ground = water.get(h) or fills[h]
-            style = styles.get(ground)
-            if style is None:
-                ink = colour if _luma(ground) > 0.55 else paper
-                # nothing but the id shows in its box: a road, rail, river or shore line passing
-                # there is interrupted by it (on water the box is water)
-                style = styles[ground] = (ink, ground)
-            ids.append((x, y, box, style, label))
+        grounds = [water.get(h) or fills[h] for h in hexes]
+        # nothing but the id shows in its box: a road, rail, river or shore line passing there
+        # is interrupted by it (on water the box is water)
+        styles = {ground: (colour if _luma(ground) > 0.55 else paper, ground) for ground in set(grounds)}
+        self.ids = list(zip(at[:, 0].tolist(), ys.tolist(), boxes, map(styles.__getitem__, grounds), labels))
+
+    def _framed_all(self, k: float) -> np.ndarray:
+        """:meth:`_framed_ids` of every hex where its id went (moved by :meth:`_ids_moved`), in
+        the order of :attr:`hexes`: made once (the markers and the names weigh them)."""
+        framed = self.__dict__.get("_framed")
+        if framed is None or framed[0] != k:
+            shifts = np.zeros((len(self.hexes), 2))
+            for h, shift in self._id_shift.items():
+                shifts[self._hex_number(h)] = shift
+            framed = self._framed = (k, self._framed_numbers(np.arange(len(self.hexes)), k, shifts))
+        return framed[1]
 
     def _hex_number(self, h: Hex) -> int:
         """Where ``h`` is in :attr:`hexes`."""
@@ -128,7 +134,11 @@ class HexIdLayer:
         Weighed in the names' frame (the same moves at every dpi)."""
         k = self.NAME_FRAME / self.size
         F = self.NAME_FRAME
-        decks = [shapely.Polygon(np.asarray(d, dtype=float) * k) for d in self.bridge_decks]
+        decks = []
+        if self.bridge_decks:   # all in one call (a map has dozens)
+            corners = np.concatenate([np.asarray(d, dtype=float) for d in self.bridge_decks]) * k
+            rings = np.repeat(np.arange(len(self.bridge_decks)), [len(d) for d in self.bridge_decks])
+            decks = list(shapely.polygons(shapely.linearrings(corners, indices=rings)))
         # each kind of water shaped in one call (a map has dozens of rivers and shores)
         water = []
         if self.water_lines:
@@ -161,9 +171,9 @@ class HexIdLayer:
         # decks and the water meeting each hex's cell (a box a hex across round its centre)
         hexes = self.hexes
         at = self.centre_array * k   # in the order of hexes
-        cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
+        cells, cell_tree = self._id_cells(k)
         deck_parts = _Parts(*deck_tree.query(cells, predicate="intersects"), len(hexes)) if decks else None
-        water_parts = (_Parts(*shapely.STRtree(cells).query(water, predicate="intersects")[::-1], len(hexes))
+        water_parts = (_Parts(*cell_tree.query(water, predicate="intersects")[::-1], len(hexes))
                        if len(water) else None)
 
         def clash(boxes: np.ndarray, owners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -269,14 +279,26 @@ class HexIdLayer:
                 clear[ask[tree.query(lines, predicate="dwithin", distance=distance)[1]]] = False
         return off_deck.reshape(-1, tried), dry.reshape(-1, tried), clear.reshape(-1, tried)
 
+    def _id_cells(self, k: float) -> tuple[np.ndarray, shapely.STRtree]:
+        """Each hex's cell in the frame ``k`` (a box a hex across round its centre, in the order
+        of :attr:`hexes`) and a tree over them: made once per layout (see :data:`_ID_GEOMETRY`)."""
+        key = ("cells", self.layout, k)
+        if key not in _ID_GEOMETRY:
+            F = self.NAME_FRAME
+            at = self.centre_array * k
+            cells = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
+            _ID_GEOMETRY.keep(key, (cells, shapely.STRtree(cells)))
+        return _ID_GEOMETRY[key]
+
     def _id_rooms(self, numbers: np.ndarray, k: float, inset: float) -> np.ndarray:
         """Where in each of the hexes ``numbers`` an id may go (its hex ``inset`` in, in the
         frame ``k``), prepared (each is asked about every move of its hex); made once per hex
-        (the later stages of the search ask about hexes the first asked about)."""
-        rooms = self.__dict__.get("_rooms")
-        if rooms is None or rooms[0] != (k, inset):
-            rooms = self._rooms = ((k, inset), np.full(len(self.hexes), None, dtype=object))
-        made = rooms[1]
+        and layout (see :data:`_ID_GEOMETRY`: the later stages of the search, and other maps
+        of the grid, ask about hexes the first asked about)."""
+        key = ("rooms", self.layout, k, inset)
+        made = _ID_GEOMETRY.get(key)
+        if made is None:
+            made = _ID_GEOMETRY.keep(key, np.full(len(self.hexes), None, dtype=object))
         new = np.unique(numbers[np.equal(made[numbers], None)])
         if len(new):
             # each hex's corners as Layout.corners makes them (its centre plus the same offsets)
@@ -303,37 +325,11 @@ class HexIdLayer:
         return np.column_stack([x + extents[:, 0] - pad - 1, y + extents[:, 1] - pad - 1,
                                 x + extents[:, 2] + pad + 1, y + extents[:, 3] + pad + 1])
 
-    def _frame_extents(self, k: float) -> _LazyExtents:
+    def _frame_extents(self, k: float) -> np.ndarray:
         """Per hex (rows in the order of :attr:`hexes`), the box of its id round its anchor in
-        a font ``k`` times the id's size; measured when a hex is first asked for (a map asks
-        for a few hundred of its ids)."""
-        cache = self.__dict__.setdefault("_frame_extent_cache", {})
-        extents = cache.get(k)
-        if extents is None:
-            size, bold, family = self.id_font
-            extents = cache[k] = _LazyExtents(self.hexes, self._id_text, self.grid.format,
-                                              (size * k, bold, family, self.id_anchor))
-        return extents
-
-
-class _LazyExtents:
-    """The rows of :meth:`HexIdLayer._frame_extents`: indexed by an array of hex numbers, the
-    rows of those hexes, each id measured (:func:`_extent` of ``font``: size, bold, family,
-    anchor) the first time it is asked for."""
-
-    def __init__(self, hexes: list[Hex], text: dict, fmt, font: tuple) -> None:
-        self.hexes, self.text, self.fmt, self.font = hexes, text, fmt, font
-        self.rows = np.full((len(hexes), 4), np.nan)   # NaN: not measured yet
-
-    def __getitem__(self, numbers: np.ndarray) -> np.ndarray:
-        rows = self.rows[numbers]
-        missing = np.isnan(rows[:, 0])
-        if missing.any():
-            for n in np.unique(numbers[missing]).tolist():
-                h = self.hexes[n]
-                self.rows[n] = _extent(self.text.get(h) or self.fmt(h), *self.font)
-            rows = self.rows[numbers]
-        return rows
+        a font ``k`` times the id's size."""
+        size, bold, family = self.id_font
+        return _extents(self._id_labels, size * k, bold, family, self.id_anchor)
 
 
 class _Parts:
@@ -353,6 +349,30 @@ class _Parts:
         box = np.repeat(np.arange(len(owners)), count)
         offset = np.arange(len(box)) - np.repeat(np.cumsum(count) - count, count)
         return box, self.parts[np.repeat(self.start[owners], count) + offset]
+
+
+@lru_cache(maxsize=8)
+def grid_labels(grid) -> dict[Hex, str]:
+    """Every hex's printed id on ``grid``, shared by every map of that grid (read only)."""
+    return {h: grid.format(h) for h in grid.hexes()}
+
+
+@lru_cache(maxsize=8)
+def _label_extents(labels: tuple, size: float, bold: bool, family: str, anchor: str) -> np.ndarray:
+    """The :func:`_label_extent` of each of ``labels`` as rows of an array (read only): a
+    map's ids measured once for every map of its grid at that size."""
+    rows = _rows((_label_extent(label, size, bold, family, anchor) for label in labels), len(labels), 4, np.int64)
+    rows.flags.writeable = False
+    return rows
+
+
+@lru_cache(maxsize=8)
+def _extents(labels: tuple, size: float, bold: bool, family: str, anchor: str) -> np.ndarray:
+    """The :func:`_extent` of each of ``labels`` as rows of an array (read only): the ids of
+    every map of a grid weighed in the names' frame (see NameLayer.places) measured once."""
+    rows = _rows((_extent(label, size, bold, family, anchor) for label in labels), len(labels), 4)
+    rows.flags.writeable = False
+    return rows
 
 
 @lru_cache(maxsize=65536)

@@ -4,6 +4,7 @@ where they cross the water."""
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import replace
 
@@ -68,20 +69,22 @@ class LineLayer:
         # drawn river (a bridge given as a hexside feature is drawn here too)
         bridged = {side for side, feats in self.m.hexsides.items()
                    for f in feats if (self.m.hexside_types.get(f.code) or HexsideType(f.code, f.code)).bridge}
-        crossings = []   # (hexside, where the drawn line crosses the water, its direction there, railway?)
+        bridging = []   # (hexside, its segment, the drawn line near it, the hexes either side, railway?)
         for (style, pts, line), (_, kind, _), mark in zip(paths, styled, marks):
             drawn = None
             for i, (a, b) in enumerate(zip(line.hexes, line.hexes[1:])):
                 side = Hexside.of(a, b)
                 if side in water_width and (kind.bridges or side in bridged):
-                    segment = self._segment(side)
                     drawn = np.asarray(pts, dtype=float) if drawn is None else drawn
                     # the curve from the hex before a to the hex after b: where it crosses
                     # this side, without the rest
                     near = LineString(drawn[mark[max(0, i - 1)]:mark[min(len(mark) - 1, i + 2)] + 1])
-                    at, direction = crossing(near, segment, self.centres[a], self.centres[b],
-                                              self._water_near(segment))
-                    crossings.append((side, at, direction, style.key == "rail"))
+                    bridging.append((side, self._segment(side), near, a, b, style.key == "rail"))
+        water_near = self._water_near([segment for _, segment, *_ in bridging])
+        crossings = []   # (hexside, where the drawn line crosses the water, its direction there, railway?)
+        for (side, segment, near, a, b, rail), water in zip(bridging, water_near):
+            at, direction = crossing(near, segment, self.centres[a], self.centres[b], water)
+            crossings.append((side, at, direction, rail))
         self.line_plan = [(style, line.hexes) for style, _, line in paths]   # for the tests
         paths = [(style, pts) for style, pts in join_ends(paths, self.centres)]
         # and where a road or railway crosses a river drawn as a line
@@ -116,18 +119,19 @@ class LineLayer:
         index = Boxes(boxes) if len(boxes) else None
         for style, pts, w in self._tie_plan:
             half = self.px(style.ties) / 2
-            ties = [((x + uy * half, y - ux * half), (x - uy * half, y + ux * half))
-                    for x, y, ux, uy in walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)]
+            steps = walk(pts, self.px(style.tie_spacing), self.px(style.tie_spacing) / 2)
+            x, y, ux, uy = np.fromiter(itertools.chain.from_iterable(steps), dtype=float).reshape(-1, 4).T
+            ties = np.column_stack([x + uy * half, y - ux * half, x - uy * half, y + ux * half]).reshape(-1, 2, 2)
             width = max(1.0, w * 0.75)
-            if index is not None and ties:
-                t = np.asarray(ties, dtype=float).reshape(-1, 4)   # x0, y0, x1, y1
+            if index is not None and len(ties):
+                t = ties.reshape(-1, 4)   # x0, y0, x1, y1
                 room = width / 2 + self.px(0.02)
                 lo = np.minimum(t[:, :2], t[:, 2:]) - room
                 hi = np.maximum(t[:, :2], t[:, 2:]) + room
                 near = boxes[index.within((lo[:, 0].min(), lo[:, 1].min(), hi[:, 0].max(), hi[:, 1].max()))]
                 touch = ((lo[:, None, 0] < near[None, :, 2]) & (hi[:, None, 0] > near[None, :, 0])
                          & (lo[:, None, 1] < near[None, :, 3]) & (hi[:, None, 1] > near[None, :, 1])).any(axis=1)
-                ties = [tie for tie, hit in zip(ties, touch.tolist()) if not hit]
+                ties = ties[~touch]
             self.line_ties.append((style, ties))
             canvas.segments(ties, style.colour, width)
 
@@ -219,10 +223,11 @@ class LineLayer:
         the drawn line across the water and a little onto each bank, wings along both sides."""
         if not self.bodies:
             return
-        bodies = [shapely.Polygon(rings[0], rings[1:]) for _, rings, _ in self.bodies]
+        bodies = self._body_polygons()
         tree = shapely.STRtree(bodies)
         # wider than a hexside's bridge: the deck shows on both sides of the road all the way
         reach, half_w = self.px(0.07), self.px(0.08)
+        pieces = []   # the stretches of the lines over the water
         for (style, pts), kind, drawn in zip(paths, kinds, self.line_arrays):
             if style.key == "watercourse" or not kind.bridges or len(pts) < 2:
                 continue
@@ -232,33 +237,38 @@ class LineLayer:
                 continue
             water = bodies[int(near[0])] if len(near) == 1 else unary_union([bodies[int(i)] for i in near])
             wet = line.intersection(water)
-            for piece in getattr(wet, "geoms", [wet]):
-                if piece.geom_type != "LineString" or piece.length < self.px(0.1):
-                    continue
-                # a little onto each bank, straight on (the curve's dense points thinned: the
-                # deck and wings are buffers and offsets of it)
-                p = np.asarray(piece.simplify(self.px(0.004)).coords, dtype=float)
-                ends = []
-                for a, b in ((p[0], p[1]), (p[-1], p[-2])):
-                    u = a - b
-                    ends.append(a + u / (np.hypot(*u) or 1.0) * reach)
-                span_pts = np.vstack([ends[0], p, ends[1]])
-                span = LineString(span_pts)
-                deck = span.buffer(half_w, quad_segs=4, cap_style="flat", join_style="round")
-                deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
-                canvas.polygon(_points(deck.exterior)[:-1], fill=self.theme.paper)
-                # the deck as ids, markers and names keep off it: its wings included (in hexes,
-                # the same at every dpi)
-                whole = span.buffer(half_w + self.px(0.02), quad_segs=4, cap_style="flat", join_style="round")
-                whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
-                self.bridge_decks.append(_points(whole.exterior)[:-1])
-                for sgn in (1.0, -1.0):
-                    self._water_hex_wing(canvas, span, span_pts, sgn * half_w)
+            pieces += [piece for piece in getattr(wet, "geoms", [wet])
+                       if piece.geom_type == "LineString" and piece.length >= self.px(0.1)]
+        if not pieces:
+            return
+        # each span a little onto each bank, straight on (the curve's dense points thinned: the
+        # deck and wings are buffers and offsets of it); each kind of shape of every span made
+        # in one call
+        spans = []
+        for piece in shapely.simplify(np.asarray(pieces + [None], dtype=object)[:-1], self.px(0.004)):
+            p = shapely.get_coordinates(piece)
+            ends = []
+            for a, b in ((p[0], p[1]), (p[-1], p[-2])):
+                u = a - b
+                ends.append(a + u / (np.hypot(*u) or 1.0) * reach)
+            spans.append(np.vstack([ends[0], p, ends[1]]))
+        lines = np.asarray([LineString(span) for span in spans] + [None], dtype=object)[:-1]
+        decks = shapely.buffer(lines, half_w, quad_segs=4, cap_style="flat", join_style="round")
+        # the deck as ids, markers and names keep off it: its wings included (in hexes, the same at every dpi)
+        wholes = shapely.buffer(lines, half_w + self.px(0.02), quad_segs=4, cap_style="flat", join_style="round")
+        # (16 segments a quarter circle: LineString.offset_curve's, whose wings these are)
+        wings = shapely.offset_curve(np.repeat(lines, 2), np.tile([half_w, -half_w], len(lines)), quad_segs=16)
+        for n, (span_pts, deck, whole) in enumerate(zip(spans, decks, wholes)):
+            deck = max(getattr(deck, "geoms", [deck]), key=lambda g: g.area)
+            canvas.polygon(_points(deck.exterior)[:-1], fill=self.theme.paper)
+            whole = max(getattr(whole, "geoms", [whole]), key=lambda g: g.area)
+            self.bridge_decks.append(_points(whole.exterior)[:-1])
+            for wing in wings[2 * n:2 * n + 2]:
+                self._water_hex_wing(canvas, wing, span_pts)
 
-    def _water_hex_wing(self, canvas, span: LineString, span_pts: np.ndarray, offset: float) -> None:
-        """One wing of a bridge along ``span`` (its points ``span_pts``), ``offset`` pixels to
-        one side, its ends flared outwards as :meth:`_bridge` flares them."""
-        wing = span.offset_curve(offset)
+    def _water_hex_wing(self, canvas, wing, span_pts: np.ndarray) -> None:
+        """One wing of a bridge along the span ``span_pts``: ``wing``, the span's offset to one
+        side, its ends flared outwards as :meth:`_bridge` flares them."""
         if wing.is_empty or wing.geom_type != "LineString":
             return
         pts = shapely.get_coordinates(wing)
@@ -306,14 +316,21 @@ class LineLayer:
             canvas.line(wing_pts, colour, w)
             self.bridge_wings.append(wing_pts)
 
-    def _water_near(self, segment) -> list:
-        """The drawn rivers and lake sides near a hexside, cut to its neighbourhood."""
-        zone = LineString(segment).buffer(self.size * 0.2)
-        lines = self.__dict__.get("_water_array")
-        if lines is None or len(lines) != len(self.water_lines):
-            lines = self._water_array = np.asarray(self.water_lines, dtype=object)
-        near = lines[shapely.intersects(lines, zone)]
-        return list(shapely.intersection(near, zone)) if len(near) else []
+    def _water_near(self, segments: list) -> list[list]:
+        """Per hexside of ``segments``, the drawn rivers and lake sides near it, cut to its
+        neighbourhood (all in a few calls: a map has dozens of bridges)."""
+        if not segments or not self.water_lines:
+            return [[] for _ in segments]
+        zones = shapely.buffer(shapely.linestrings(np.asarray(segments, dtype=float).reshape(-1, 2, 2)), self.size * 0.2)
+        lines = np.asarray(self.water_lines + [None], dtype=object)[:-1]
+        zone, line = shapely.STRtree(lines).query(zones, predicate="intersects")
+        order = np.lexsort((line, zone))   # each zone's lines in their order
+        zone, line = zone[order], line[order]
+        cut = shapely.intersection(lines[line], zones[zone])
+        out: list[list] = [[] for _ in segments]
+        for n, piece in zip(zone.tolist(), cut):
+            out[n].append(piece)
+        return out
 
     def _id_keepout(self):
         """Hex -> the box its id takes where nothing moves it (None without ids): what a line's
@@ -344,4 +361,4 @@ def _points(coords) -> list[tuple[float, float]]:
     (made in one call, not point by point through shapely's coordinate sequences)."""
     if not isinstance(coords, np.ndarray):
         coords = shapely.get_coordinates(coords)
-    return list(map(tuple, coords.tolist()))
+    return list(zip(coords[:, 0].tolist(), coords[:, 1].tolist()))

@@ -29,42 +29,39 @@ class MarkerLayer:
         r = self.px(vic.get("size", 0.22)) / 2
         fill = rgb(vic.get("fill", "#c8102e"))
         vp_ink = rgb(vic.get("text", "#ffffff"))
-        taken: list = []   # (hex, centre, radius) of the markers placed so far
-        for v in self.m.victory:
-            if v.hex not in self.centres:
-                continue
-            x, y = self._marker_spot(v.hex, (-0.28, -0.09), vic.get("size", 0.22) / 2, taken)
+        sup = self.theme.data.get("supply", {})
+        rs = self.px(sup.get("size", 0.17)) / 2
+        # every marker's hex, usual spot and radius (a fraction of the hex size), in the order
+        # they are placed: what each keeps off but the markers placed before it is shaped for
+        # all of them at once
+        stars = [v for v in self.m.victory if v.hex in self.centres]
+        discs = [(src, h) for src in self.m.supply
+                 if not (src.kind == "edge" and src.hexes and self._edge_of(src.hexes) is not None)   # an edge band
+                 for h in src.hexes if h in self.centres]
+        signs = [(h, style, tile) for h, style in self.__dict__.get("sign_hexes", ())
+                 for tile in [sign(style, self.size, self.SIGN_SCALE, self.theme.paper)] if tile is not None]
+        wanted = ([(v.hex, (-0.28, -0.09), vic.get("size", 0.22) / 2) for v in stars]
+                  + [(h, (0.28, -0.09), sup.get("size", 0.17) / 2) for _, h in discs]
+                  + [(h, (0.0, 0.24), self.SIGN_SCALE * 0.3) for h, _, _ in signs])
+        spots = self._place_markers(wanted)
+        for v, (x, y) in zip(stars, spots):
             star = [(x + (r if k % 2 == 0 else r * 0.45) * math.sin(math.pi * k / 5),
                      y - (r if k % 2 == 0 else r * 0.45) * math.cos(math.pi * k / 5)) for k in range(10)]
             canvas.polygon(star, fill=fill, outline=_darker(fill, 0.45), width=max(1.0, self.px(0.012)))
-            self.reserved.append((x - r, y - r, x + r, y + r))
             self.marker_boxes.append((x - r, y - r, x + r, y + r))
             if v.points is not None:
                 texts.append((str(v.points), x, y + r * 0.08, r * 0.95, vp_ink))
-        sup = self.theme.data.get("supply", {})
-        rs = self.px(sup.get("size", 0.17)) / 2
-        for src in self.m.supply:
-            if src.kind == "edge" and src.hexes and self._edge_of(src.hexes) is not None:
-                continue  # drawn as an edge band
-            for h in src.hexes:
-                if h not in self.centres:
-                    continue
-                x, y = self._marker_spot(h, (0.28, -0.09), sup.get("size", 0.17) / 2, taken)
-                colour = side_colour(src.side, self.game)
-                canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
-                               width=max(1.0, self.px(0.014)))
-                self.reserved.append((x - rs, y - rs, x + rs, y + rs))
-                self.marker_boxes.append((x - rs, y - rs, x + rs, y + rs))
-                texts.append(("S", x, y, rs * 1.25, self.theme.ink))
+        for (src, h), (x, y) in zip(discs, spots[len(stars):]):
+            colour = side_colour(src.side, self.game)
+            canvas.ellipse(x, y, rs, fill=colour, outline=rgb(sup.get("outline", "#111111")),
+                           width=max(1.0, self.px(0.014)))
+            self.marker_boxes.append((x - rs, y - rs, x + rs, y + rs))
+            texts.append(("S", x, y, rs * 1.25, self.theme.ink))
         # the small signs of an airfield or fort sharing its hex with a town (see _signs_apart),
         # below the middle of the hex, clear of the roads, the markers and the id
         self.signs: list[tuple] = []   # (RGBA image, its top-left map pixel)
         self.sign_boxes: list[tuple] = []   # where the signs are (names keep off them)
-        for h, style in self.__dict__.get("sign_hexes", ()):
-            tile = sign(style, self.size, self.SIGN_SCALE, self.theme.paper)
-            if tile is None:
-                continue
-            x, y = self._marker_spot(h, (0.0, 0.24), self.SIGN_SCALE * 0.3, taken)
+        for (h, style, tile), (x, y) in zip(signs, spots[len(stars) + len(discs):]):
             left, top = round(x - tile.width / 2), round(y - tile.height / 2)
             self.signs.append((tile, (left, top)))
             half = self.px(self.SIGN_SCALE * 0.3)
@@ -112,30 +109,56 @@ class MarkerLayer:
                                shapely.STRtree(drawn))
         return self._obstacles
 
-    def _marker_spot(self, h: Hex, usual: tuple[float, float], radius: float, taken: list) -> tuple[float, float]:
+    def _place_markers(self, wanted: list[tuple]) -> list[tuple[float, float]]:
+        """Where each marker of ``wanted`` ((hex, usual spot, radius) in turn) goes: see
+        :meth:`_marker_spot`. What a marker keeps off in its hex but the markers placed before
+        it (the lines, water, bridges and ids round it) and the room it has there are shaped
+        for all of them at once, each kind of shape in one call."""
+        if not wanted:
+            return []
+        F = self.NAME_FRAME
+        k = F / self.size
+        at = np.asarray([self.centres[h] for h, _, _ in wanted], dtype=float) * k
+        zones = shapely.box(at[:, 0] - F, at[:, 1] - F, at[:, 0] + F, at[:, 1] + F)
+        drawn, halves, tree = self._marker_obstacles(k)
+        # the obstacles near each zone, in the order of the tree's numbers
+        zone, near = tree.query(zones, predicate="intersects")
+        order = np.lexsort((near, zone))
+        zone, near = zone[order], near[order]
+        shapes = drawn[near]
+        lines = np.flatnonzero(~np.isnan(halves[near]))
+        if len(lines):
+            shapes[lines] = shapely.buffer(shapely.intersection(shapes[lines], zones[zone[lines]]),
+                                           halves[near[lines]] * F)
+        # ids measured at the frame's size, grown as the names grow them (at a small size the
+        # printed id sits up to 0.04 hex lower)
+        around = [[self._hex_number(n) for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
+                  for h, _, _ in wanted]
+        ids = self._framed_all(k)[[n for numbers in around for n in numbers]] if self.ids else np.zeros((0, 4))
+        id_shapes = shapely.buffer(shapely.box(*ids.T), 0.03 * F, join_style="mitre")
+        id_owner = np.repeat(np.arange(len(wanted)), [len(numbers) for numbers in around])
+        # the room in each hex (its cell shrunk by the marker's radius and a margin; 16 segments
+        # a quarter circle, as a geometry's own buffer makes it)
+        cells = shapely.polygons(np.asarray([self.layout.corners(h) for h, _, _ in wanted], dtype=float) * k)
+        rooms = shapely.buffer(cells, [-(radius + 0.02) * F for _, _, radius in wanted], quad_segs=16)
+        taken: list = []   # (hex, centre, radius) of the markers placed so far
+        return [self._marker_spot(h, usual, radius, taken, zones[n],
+                                  np.concatenate([shapes[zone == n], id_shapes[id_owner == n]]), rooms[n])
+                for n, (h, usual, radius) in enumerate(wanted)]
+
+    def _marker_spot(self, h: Hex, usual: tuple[float, float], radius: float, taken: list, zone, shapes: np.ndarray,
+                     room) -> tuple[float, float]:
         """Where the marker of ``radius`` (a fraction of the hex size) goes in ``h``: the spot
-        nearest ``usual`` whose disc, with a margin, lies inside the hex and clear of the drawn
-        roads, railways, rivers, lake sides, bridges, ids and the markers placed so far (the
-        clearest spot if none is clear). Weighed in the names' frame: the same spot at every dpi."""
+        nearest ``usual`` whose disc, with a margin, lies inside the hex (``room``, the cell
+        shrunk by the radius) and clear of the drawn roads, railways, rivers, lake sides,
+        bridges and ids (``shapes``, those reaching ``zone``: a box a hex across round the
+        hex) and the markers placed so far (``taken``, this one added to it; the clearest spot
+        if none is clear). Weighed in the names' frame: the same spot at every dpi."""
         F = self.NAME_FRAME
         k = F / self.size
         cx, cy = self.centres[h]
         fx, fy = cx * k, cy * k
         need = (radius + 0.025) * F
-        zone = shapely.box(fx - F, fy - F, fx + F, fy + F)
-        drawn, halves, tree = self._marker_obstacles(k)
-        # each kind of shape made in one call, kept in the order of the tree's numbers
-        near = np.sort(tree.query(zone, predicate="intersects"))
-        shapes = drawn[near]
-        lines = np.flatnonzero(~np.isnan(halves[near]))
-        if len(lines):
-            shapes[lines] = shapely.buffer(shapely.intersection(shapes[lines], zone), halves[near[lines]] * F)
-        # ids measured at the frame's size, grown as the names grow them (at a small size the
-        # printed id sits up to 0.04 hex lower)
-        around = [n for n in (h, *self.grid.neighbours(h)) if n in self.id_boxes]
-        if around:
-            ids = self._framed_ids(around, k, np.asarray([self._id_shift.get(n, (0.0, 0.0)) for n in around], dtype=float))
-            shapes = np.concatenate([shapes, shapely.buffer(shapely.box(*ids.T), 0.03 * F, join_style="mitre")])
         # the markers placed so far whose discs may reach the zone (the rest, most of a map's,
         # would be dropped below anyway: not grown for nothing)
         close = [(xy, rt) for _, xy, rt in taken
@@ -145,8 +168,6 @@ class MarkerLayer:
             rt = np.asarray([rt for _, rt in close], dtype=float)
             shapes = np.concatenate([shapes, shapely.buffer(shapely.points(at[:, 0] * k, at[:, 1] * k), rt * F)])
         shapes = shapes[shapely.intersects(shapes, zone)]
-        cell = shapely.Polygon(np.asarray(self.layout.corners(h), dtype=float) * k)
-        room = cell.buffer(-(radius + 0.02) * F)
         spots, clearest, best = _marker_spots(usual), (-1.0, None), None
         # most markers stay at their usual spot: it is weighed first against each obstacle on
         # its own (the distance to their union below is the least of these distances); only a

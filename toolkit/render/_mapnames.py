@@ -43,7 +43,6 @@ class NameLayer:
         colour, halo = rgb(style.get("colour", "#111111")), rgb(style.get("halo", "#ffffff"))
         family = style.get("family", "condensed")
         self.place_list: list[tuple] = []
-        self.reserved = []   # the placing below reads the ids, markers and bridges themselves
         runs = self._labelled_places()
         if not runs:
             return
@@ -51,29 +50,20 @@ class NameLayer:
         unit = self.NAME_FRAME
         # what a name must not hide: ids, markers, signs, bridges and edge labels (found by their box
         # on the map, weighed by their box in the frame)
-        ids = list(self.id_boxes)   # in the order of the rows of id_box_array
         boxes = [b for b in (*self.marker_boxes, *self.sign_boxes)]
         boxes += [(min(x for x, _ in d), min(y for _, y in d), max(x for x, _ in d), max(y for _, y in d))
                   for d in self.bridge_decks]
         boxes += [(x, y, x + tile.width, y + tile.height) for tile, (x, y) in self.edge_tiles]
-        near = Boxes(np.concatenate([self.id_box_array.reshape(-1, 4), np.asarray(boxes, dtype=float).reshape(-1, 4)]))
-        framed: dict[int, tuple] = {}
+        boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+        near = Boxes(np.concatenate([self.id_box_array.reshape(-1, 4), boxes]))
+        # the same boxes in the frame (every id's at once: a few numpy calls, not a few per name),
+        # with a margin: text measured at another size is a pixel or two wider
         margin = 0.03 * self.NAME_FRAME
+        framed = np.concatenate([self._framed_all(k) if self.ids else np.zeros((0, 4)), boxes * k])
+        framed += (-margin, -margin, margin, margin)
 
         def hard(area) -> list:
-            numbers = near.within(area)
-            new = [n for n in numbers if n not in framed and n < len(ids)]
-            if new:   # the ids' boxes in the frame, in one call
-                hexes = [ids[n] for n in new]
-                shifts = np.asarray([self._id_shift.get(h, (0.0, 0.0)) for h in hexes], dtype=float)
-                for n, (x0, y0, x1, y1) in zip(new, self._framed_ids(hexes, k, shifts).tolist()):
-                    # with a margin: text measured at another size is a pixel or two wider
-                    framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
-            for n in numbers:
-                if n not in framed:
-                    x0, y0, x1, y1 = (v * k for v in boxes[n - len(ids)])
-                    framed[n] = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
-            return [framed[n] for n in numbers]
+            return framed[near.within(area)].tolist()
 
         # the terrain symbols (woods, marsh, hills, other towns' blocks): a name goes over open
         # ground rather than hide them, as a cartographer names a town beside a wood
@@ -109,6 +99,7 @@ class NameLayer:
                                      np.maximum(segments[:, 0], segments[:, 2]) + half_w,
                                      np.maximum(segments[:, 1], segments[:, 3]) + half_w])
         seg_index = Boxes(seg_boxes)
+        seg_rows = np.column_stack([segments, widths, seg_boxes])   # as line_cover takes them
         placed: list = []   # frame boxes of the names placed so far
         placed_bins = Bins(cell=round(unit * 2))
         W, H = self.extent[0] * k, self.extent[1] * k
@@ -136,11 +127,11 @@ class NameLayer:
                     others = [placed[n] for n in placed_bins.query(farea)]
                     local = hard(area) + others
                     lines = seg_index.within(farea)
-                    segs, ws, sbs = segments[lines], widths[lines], seg_boxes[lines]
-                    water = segs[wet[lines]]
-                    sided = along_sides[lines]
-                    side_water, side_ws, side_sbs = segs[sided], ws[sided], sbs[sided]
-                    symbols = [tuple(sym_boxes[n]) for n in sym_index.within(farea) if sym_hexes[n] not in own] \
+                    # as rows of Python numbers: each spot weighs them one by one
+                    rows = seg_rows[lines].tolist()
+                    side_rows = [row for row, sided in zip(rows, along_sides[lines].tolist()) if sided]
+                    water = [row[:4] for row, w in zip(rows, wet[lines].tolist()) if w]
+                    symbols = sym_boxes[[n for n in sym_index.within(farea) if sym_hexes[n] not in own]].tolist() \
                         if own is not None else []
                     for rank, (dx, dy, side) in enumerate(self.NAME_SPOTS):
                         x, y = fx + dx * unit + side * half, fy + dy * unit
@@ -150,12 +141,12 @@ class NameLayer:
                             clash += (rect[2] - rect[0]) * (rect[3] - rect[1])
                         # the ink of lines under the name against the distance from the best
                         # spot: half a hex aside is worth a road crossing the name
-                        cover = line_cover(rect, segs, ws, sbs) if clash == 0 else 0.0
-                        if cover and len(side_water):   # a river under a name weighs more than a road
-                            cover += (self.WATER_WEIGHT - 1.0) * line_cover(rect, side_water, side_ws, side_sbs)
+                        cover = line_cover(rect, rows) if clash == 0 else 0.0
+                        if cover and side_rows:   # a river under a name weighs more than a road
+                            cover += (self.WATER_WEIGHT - 1.0) * line_cover(rect, side_rows)
                         if clash == 0 and symbols:
                             cover += _symbol_cost(rect, symbols, self.SYMBOL_WEIGHT, self.SYMBOL_MOST, self.SYMBOL_EXCESS)
-                        if clash == 0 and len(water) and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
+                        if clash == 0 and water and _crosses((fx, fy), (min(max(fx, rect[0]), rect[2]),
                                                                            min(max(fy, rect[1]), rect[3])), water,
                                                                   0.15 * unit):
                             cover += self.ACROSS / self.LINE_WEIGHT * unit ** 2   # across a river from its town
@@ -339,13 +330,15 @@ def _symbol_cost(rect, symbols: list, weight: float, most: float, excess: float)
     x0, y0, x1, y1 = rect
     total = 0.0
     for bx0, by0, bx1, by1 in symbols:
+        if not (bx0 < x1 and x0 < bx1 and by0 < y1 and y0 < by1):   # (most do not meet: no call for them)
+            continue
         w, h = min(x1, bx1) - max(x0, bx0), min(y1, by1) - max(y0, by0)
         if w > 0 and h > 0:
             total += w * h * weight + max(0.0, w * h - most * (bx1 - bx0) * (by1 - by0)) * excess
     return total
 
 
-def _crosses(p, q, segments: np.ndarray, skip: float = 0.0) -> bool:
+def _crosses(p, q, segments, skip: float = 0.0) -> bool:
     """Whether the segment from ``p`` to ``q`` crosses any of ``segments`` (x0, y0, x1, y1
     rows), its first ``skip`` left out (a river drawn through the middle of a town's hex passes
     through ``p`` itself: which side of it the name lies is not a crossing)."""
@@ -354,10 +347,11 @@ def _crosses(p, q, segments: np.ndarray, skip: float = 0.0) -> bool:
     if length <= skip:
         return False
     px, py = px + (qx - px) * skip / length, py + (qy - py) * skip / length
-    ax, ay, bx, by = segments[:, 0], segments[:, 1], segments[:, 2], segments[:, 3]
 
-    def side(x0, y0, x1, y1, x, y):
-        return np.sign((x1 - x0) * (y - y0) - (y1 - y0) * (x - x0))
+    def side(x0, y0, x1, y1, x, y) -> int:
+        v = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)
+        return 1 if v > 0 else -1 if v < 0 else 0
 
-    return bool(((side(px, py, qx, qy, ax, ay) * side(px, py, qx, qy, bx, by) < 0)
-                 & (side(ax, ay, bx, by, px, py) * side(ax, ay, bx, by, qx, qy) < 0)).any())
+    return any(side(px, py, qx, qy, ax, ay) * side(px, py, qx, qy, bx, by) < 0
+               and side(ax, ay, bx, by, px, py) * side(ax, ay, bx, by, qx, qy) < 0
+               for ax, ay, bx, by in segments)

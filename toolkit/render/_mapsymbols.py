@@ -10,12 +10,18 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw, ImageFilter
+import shapely
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from .theme import TerrainStyle
 
-__all__ = ["sprite", "sign", "sign_split", "sign_tile", "symbol_reach", "VARIANTS", "SIGNS", "SIGN_SCALE"]
+if TYPE_CHECKING:
+    from ._symbolroom import Room
+
+__all__ = ["sprite", "sign", "sign_split", "sign_tile", "symbol_reach", "moved_by", "blocks", "VARIANTS", "SIGNS",
+           "SIGN_SCALE", "SETTLEMENTS"]
 
 SS = 3          # supersampling of sprites
 VARIANTS = 3    # variants of each symbol
@@ -45,12 +51,13 @@ def symbol_reach(style: TerrainStyle, flat: bool, shift: float = 0.0) -> tuple[f
 
 @lru_cache(maxsize=512)
 def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0,
-           shift: float = 0.0) -> Image.Image | None:
+           shift: float = 0.0, room: Room | None = None) -> Image.Image | None:
     """The RGBA symbol of ``style`` for hexes ``size`` pixels across, centred in the sprite.
 
     The sprite is square, ``side = ceil(1.2 * size)`` pixels, its centre at ``side / 2``.
     ``shift`` moves the symbol down (a fraction of the hex size, negative: up) inside the
     hex, away from where the hex id is printed; the clip to the hex does not move.
+    ``room``: what the symbol keeps off in its hex (see :class:`Room`).
     """
     painter = _PAINTERS.get(style.symbol or "")
     if painter is None:
@@ -68,18 +75,36 @@ def sprite(style: TerrainStyle, size: float, flat: bool, variant: int = 0,
         return c + x * scale, c + y * scale
 
     rng = random.Random(f"{style.symbol}-{variant}")
-    painter(draw, P, scale, style, rng)
+    if room is not None and painter in _ROOMY:
+        painter(draw, P, scale, style, rng, room=room)
+    else:
+        painter(draw, P, scale, style, rng)
     # clip to the hex, slightly inset so the grid line stays clean
     mask = Image.new("L", big.size, 0)
-    R = 0.5 / math.cos(math.radians(30)) * 0.94
-    start = 180 if flat else 270
-    corners = [Q(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i)))
-               for i in range(6)]
-    ImageDraw.Draw(mask).polygon(corners, fill=255)
+    ImageDraw.Draw(mask).polygon([Q(x, y) for x, y in _hex_corners(flat)], fill=255)
+    if room is not None and room.wet_area is not None:   # and off the water, by a hair
+        for poly in getattr(room.wet_area, "geoms", [room.wet_area]):
+            for k, ring in enumerate((poly.exterior, *poly.interiors)):   # an island's land kept
+                ImageDraw.Draw(mask).polygon([Q(x, y) for x, y in ring.coords], fill=255 if k else 0)
     alpha = big.getchannel("A")
-    from PIL import ImageChops
     big.putalpha(ImageChops.multiply(alpha, mask))
     return big.resize((side, side), Image.LANCZOS)
+
+
+def _hex_corners(flat: bool) -> list[tuple[float, float]]:
+    """The corners of the hex a symbol is clipped to (slightly inset, so the grid line stays
+    clean), in hex sizes round its centre."""
+    R = 0.5 / math.cos(math.radians(30)) * 0.94
+    start = 180 if flat else 270
+    return [(R * math.cos(math.radians(start + 60 * i)), R * math.sin(math.radians(start + 60 * i))) for i in range(6)]
+
+
+@lru_cache(maxsize=2)
+def _clip_polygon(flat: bool):
+    """The hex a symbol is clipped to, as a (prepared) polygon."""
+    poly = shapely.Polygon(_hex_corners(flat))
+    shapely.prepare(poly)
+    return poly
 
 
 #: Symbols that mark a place in the hex rather than cover it, drawn as a small :func:`sign` when
@@ -145,8 +170,8 @@ def _w(scale: float, frac: float) -> int:
     return max(1, round(scale * frac))
 
 
-def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
-    # a stand of round-crowned trees, back rows first so crowns overlap like a wood
+def _tree_stand(rng: random.Random) -> list:
+    """A stand of trees: (x, y, crown radius) each, back rows first."""
     spots = []
     for row, y in enumerate((-0.2, -0.04, 0.12, 0.28)):
         half = 0.36 if row in (1, 2) else 0.25
@@ -154,8 +179,15 @@ def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         for i in range(n):
             x = -half + 2 * half * (i + 0.5) / n + rng.uniform(-0.03, 0.03)
             spots.append((x, y + rng.uniform(-0.025, 0.025)))
-    for x, y in spots:
-        r = 0.075 * rng.uniform(0.9, 1.12)
+    return [(x, y, 0.075 * rng.uniform(0.9, 1.12)) for x, y in spots]
+
+
+def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
+    # a stand of round-crowned trees, back rows first so crowns overlap like a wood
+    trees = _tree_stand(rng)
+    if room is not None:
+        trees = room.dry_trees(trees)
+    for x, y, r in trees:
         trunk_w = _w(scale, 0.018)
         draw.line([P(x, y + r * 0.6), P(x, y + r * 1.55)], fill=style.ink + (255,), width=trunk_w)
         x0, y0 = P(x - r, y - r)
@@ -168,7 +200,7 @@ def _trees(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         draw.ellipse((hx0, hy0, hx1, hy1), fill=(255, 255, 255, 70))
 
 
-def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
     # tufts of reeds over short water lines, in staggered rows
     for row, y in enumerate((-0.17, 0.0, 0.17, 0.33)):
         xs = (-0.22, 0.05, 0.3) if row % 2 == 0 else (-0.3, -0.05, 0.22)
@@ -176,6 +208,8 @@ def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
             xs = (-0.12, 0.14)
         for x in xs:
             x += rng.uniform(-0.03, 0.03)
+            if room is not None and room.wet(x - 0.1, y - 0.075, x + 0.1, y + 0.045):
+                continue
             draw.line([P(x - 0.1, y), P(x + 0.1, y)], fill=style.ink + (255,), width=_w(scale, 0.018))
             draw.line([P(x - 0.06, y + 0.035), P(x + 0.06, y + 0.035)], fill=style.ink + (200,),
                       width=_w(scale, 0.012))
@@ -185,7 +219,7 @@ def _marsh(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
                           width=_w(scale, 0.014))
 
 
-def _rocks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _rocks(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
     # scattered angular stones of several sizes
     placed = []
     tries = 0
@@ -200,7 +234,8 @@ def _rocks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         a0 = rng.uniform(0, math.pi)
         pts = [P(x + r * math.cos(a0 + 2 * math.pi * k / n) * rng.uniform(0.7, 1.2),
                  y + r * math.sin(a0 + 2 * math.pi * k / n) * rng.uniform(0.7, 1.2)) for k in range(n)]
-        draw.polygon(pts, fill=style.ink + (255,))
+        if room is None or not room.wet(x - 1.2 * r, y - 1.2 * r, x + 1.2 * r, y + 1.2 * r):
+            draw.polygon(pts, fill=style.ink + (255,))
 
 
 def _hills(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
@@ -232,16 +267,12 @@ def _peaks(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
         draw.line([left, top, right], fill=style.ink + (255,), width=_w(scale, 0.02), joint="curve")
 
 
-def _blocks(draw, P, scale, style: TerrainStyle, rng: random.Random, cells, block: float) -> None:
-    # building blocks separated by streets, dark outline and a tile-red roof colour
-    for x, y in cells:
-        w = block * rng.uniform(0.8, 1.1)
-        h = block * rng.uniform(0.7, 1.0)
-        pts = [P(x - w / 2, y - h / 2), P(x + w / 2, y - h / 2), P(x + w / 2, y + h / 2), P(x - w / 2, y + h / 2)]
-        draw.polygon(pts, fill=style.accent + (255,), outline=style.ink + (255,), width=_w(scale, 0.012))
+def _rects(rng: random.Random, cells, block: float) -> list:
+    """Building blocks round ``cells``: (x, y, width, height) each."""
+    return [(x, y, block * rng.uniform(0.8, 1.1), block * rng.uniform(0.7, 1.0)) for x, y in cells]
 
 
-def _city(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _city_blocks(rng: random.Random) -> list:
     cells = []
     step = 0.135
     for i in range(-3, 4):
@@ -250,20 +281,31 @@ def _city(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
             if y - 0.06 < TOP or math.hypot(x, y * 1.1) > 0.43 or rng.random() < 0.12:
                 continue
             cells.append((x, y))
-    _blocks(draw, P, scale, style, rng, cells, 0.105)
+    return _rects(rng, cells, 0.105)
 
 
-def _town(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _town_blocks(rng: random.Random) -> list:
     cells = [(-0.14, -0.15), (0.02, -0.17), (0.17, -0.12), (-0.2, 0.0), (-0.05, -0.02), (0.13, 0.02),
              (-0.1, 0.15), (0.07, 0.14), (0.23, 0.14)]
-    cells = [(x + rng.uniform(-0.015, 0.015), y + rng.uniform(-0.015, 0.015)) for x, y in cells]
-    _blocks(draw, P, scale, style, rng, cells, 0.115)
+    return _rects(rng, [(x + rng.uniform(-0.015, 0.015), y + rng.uniform(-0.015, 0.015)) for x, y in cells], 0.115)
 
 
-def _village(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
+def _village_blocks(rng: random.Random) -> list:
     cells = [(-0.12, -0.1), (0.1, -0.12), (-0.1, 0.08), (0.12, 0.07)]
-    cells = [(x + rng.uniform(-0.02, 0.02), y + rng.uniform(-0.02, 0.02)) for x, y in cells]
-    _blocks(draw, P, scale, style, rng, cells, 0.1)
+    return _rects(rng, [(x + rng.uniform(-0.02, 0.02), y + rng.uniform(-0.02, 0.02)) for x, y in cells], 0.1)
+
+
+_BLOCKS = {"city": _city_blocks, "town": _town_blocks, "village": _village_blocks}
+
+
+def _settlement(draw, P, scale, style: TerrainStyle, rng: random.Random, room: Room | None = None) -> None:
+    # building blocks separated by streets, dark outline and a tile-red roof colour
+    rects = _BLOCKS[style.symbol](rng)
+    if room is not None:
+        rects = room.settled(rects)
+    for x, y, w, h in rects:
+        pts = [P(x - w / 2, y - h / 2), P(x + w / 2, y - h / 2), P(x + w / 2, y + h / 2), P(x - w / 2, y + h / 2)]
+        draw.polygon(pts, fill=style.accent + (255,), outline=style.ink + (255,), width=_w(scale, 0.012))
 
 
 def _waves(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
@@ -314,5 +356,29 @@ def _fort(draw, P, scale, style: TerrainStyle, rng: random.Random) -> None:
 _PAINTERS = {
     "airfield": _airfield, "fort": _fort,
     "trees": _trees, "marsh": _marsh, "rocks": _rocks, "hills": _hills, "peaks": _peaks,
-    "city": _city, "town": _town, "village": _village, "waves": _waves, "hatch": _hatch,
+    "city": _settlement, "town": _settlement, "village": _settlement, "waves": _waves, "hatch": _hatch,
 }
+#: The painters that keep their pieces off a :class:`Room`'s water (and a settlement's blocks
+#: off its lines): the others are only clipped by the water.
+_ROOMY = {_trees, _marsh, _rocks, _settlement}
+
+
+@lru_cache(maxsize=64)
+def blocks(symbol: str, variant: int) -> tuple:
+    """The blocks of a settlement's symbol (``variant``) as its painter draws them where nothing
+    moves them: (x, y, width, height) each, hex sizes round the hex centre (the symbol's
+    shift not added)."""
+    return tuple(_BLOCKS[symbol](random.Random(f"{symbol}-{variant}")))
+
+
+def moved_by(style: TerrainStyle, variant: int, room: Room) -> bool:
+    """Whether ``room`` changes the symbol of ``style`` (its ``variant``) at all: most hexes a
+    line or a lake reaches keep their symbol as it is, and its sprite."""
+    if style.symbol == "trees":
+        trees = _tree_stand(random.Random(f"{style.symbol}-{variant}"))
+        return room.dry_trees(trees) != trees
+    if style.symbol in _BLOCKS:
+        rects = list(blocks(style.symbol, variant))
+        return room.settled(rects) != rects
+    reach = symbol_reach(style, room.flat, room.shift)
+    return room.wet_area is not None and reach is not None and room.wet_area.intersects(shapely.box(*reach))

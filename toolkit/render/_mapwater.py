@@ -4,7 +4,7 @@ features drawn along chains of hexsides (rivers, lake sides, slopes, walls)."""
 from __future__ import annotations
 
 import math
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 
 import numpy as np
 import shapely
@@ -13,14 +13,13 @@ from shapely.ops import linemerge, unary_union
 
 from ..game import HexsideType, TerrainType
 from ..hexes import Hex, Hexside
-from ._mapgeom import chains, lake_body
+from ._mapgeom import Kept, chains, lake_body
 from ._raster import chaikin, walk
 from .theme import TerrainStyle, rgb
 
 #: Water bodies shaped so far, by the relative places of their water and shore hexes and the
 #: hex size (see MapScene.water): pure geometry, shared by every map drawn at that size.
-_WATER_SHAPES: OrderedDict = OrderedDict()
-_WATER_SHAPES_KEPT = 512
+_WATER_SHAPES = Kept(512)
 
 
 class WaterLayer:
@@ -56,12 +55,7 @@ class WaterLayer:
             key = (water, land, scale, style.full)
             shape = shapes.get(key)
             if shape is None:
-                shape = shapes[key] = self._water_shape(water, land, style.full)
-                while len(shapes) > _WATER_SHAPES_KEPT:   # the oldest go first
-                    try:
-                        shapes.popitem(last=False)
-                    except KeyError:   # emptied meanwhile by another thread's render
-                        break
+                shape = shapes.keep(key, self._water_shape(water, land, style.full))
             offset = np.asarray((x0, y0))
             for rings, (bx0, by0, bx1, by1), shore in shape:
                 moved = [np.floor(ring + offset + 0.5).astype(np.int64) for ring in rings]   # snap()
@@ -71,6 +65,21 @@ class WaterLayer:
                     if style.full:   # a bank on the hexsides: wide enough to show over the grid
                         self.banks.add(len(self.shores))
                     self.shores.append((part + offset, style.shore or style.ink))
+
+    def _body_polygons(self) -> np.ndarray:
+        """The water bodies as shapely polygons (an array in the order of :attr:`bodies`): those
+        without islands, most, made in one call."""
+        out = np.empty(len(self.bodies), dtype=object)
+        plain = [n for n, (_, rings, _) in enumerate(self.bodies) if len(rings) == 1]
+        if plain:
+            shells = [self.bodies[n][1][0] for n in plain]
+            out[plain] = shapely.polygons(shapely.linearrings(np.concatenate(shells).astype(float),
+                                                              indices=np.repeat(np.arange(len(shells)),
+                                                                                [len(s) for s in shells])))
+        for n, (_, rings, _) in enumerate(self.bodies):
+            if len(rings) > 1:
+                out[n] = shapely.Polygon(rings[0], rings[1:])
+        return out
 
     def _unit_corners(self) -> list[tuple[float, float]]:
         """A hex's corners as offsets from its centre, as :meth:`Layout.corners` adds them."""
