@@ -840,7 +840,7 @@ def _without_linework(game_map, game, dpi):
     their bridges (their geometry is kept, so every name, id and marker goes to the same spot)."""
     from toolkit.render._maplines import LineLayer
     from toolkit.render._mapwater import WaterLayer
-    from toolkit.render._raster import Recorder
+    from toolkit.render._recorder import Recorder
 
     real = (LineLayer.lines, WaterLayer.hexsides, LineLayer._bridges, LineLayer._bridge)
 
@@ -1439,7 +1439,7 @@ def test_no_bundled_line_bends_at_an_id(game_id):
 def _ties_at_ids(image) -> list:
     """Railway ties that touch an id's box without lying inside it (inside, the knock-out
     hides them; just outside, they read as marks on the id): the hexes."""
-    from toolkit.render._raster import walk
+    from toolkit.render._polyline import walk
     scene = image.scene
     out = []
     boxes = [(h, box(*b)) for h, b in scene.id_boxes.items()]

@@ -112,7 +112,7 @@ def test_no_operation_draws_beyond_its_reach(factor):
     """Each operation alone, drawn onto a blank supersampled image, inks only pixels of the
     box it is said to reach (its box, half its width and REACH supersampled pixels): the
     parts of a tile outside every such box are neither enlarged nor reduced."""
-    from toolkit.render._raster import _CHUNK_SHIFT, _draw_op
+    from toolkit.render._drawop import _CHUNK_SHIFT, _draw_op
 
     rng = random.Random(10 + factor)
     canvas = Canvas(Image.new("RGB", (900, 500)), factor)
@@ -133,7 +133,7 @@ def test_no_operation_draws_beyond_its_reach(factor):
 def test_recorded_polylines_are_the_operations_a_canvas_makes_line_by_line():
     """The recorder makes its waiting polylines into operations all at once: the same
     operations, in their places among the others and under the kind they were recorded in."""
-    from toolkit.render._raster import Recorder
+    from toolkit.render._recorder import Recorder
 
     rng = random.Random(3)
     canvas, recorder = Canvas(None, 2), Recorder(2)
@@ -161,7 +161,7 @@ def test_recorded_polylines_are_the_operations_a_canvas_makes_line_by_line():
 
 
 def test_chaikin_cuts_every_corner_as_the_formula_written_out_point_by_point():
-    from toolkit.render._raster import chaikin
+    from toolkit.render._polyline import chaikin
 
     def literal(points, iterations, closed):
         pts = list(points)
@@ -206,7 +206,7 @@ def test_a_line_crossing_a_half_pixel_draws_the_same_in_any_crop():
     canvas.line([(705.0, 60.0), (760.0, 60.0)], (85, 85, 85), 1.0)   # one tile's crop starts here
     ops = canvas._ops
     raw, pads = np.asarray([[1005.0, 51.0, 1040.0, 111.0], [705.0, 60.0, 760.0, 60.0]]), np.asarray([0.5, 0.5])
-    # windows narrow enough to be drawn as one tile in the canvas's crop (see _raster._span),
+    # windows narrow enough to be drawn as one tile in the canvas's crop (see _crops._span),
     # the line in another tile than the first
     for window in ((700, 40, 1100, 140), (640, 0, 1080, 160)):
         tiled, whole = _tiled_and_whole(ops, raw, pads, 2, window)
@@ -229,15 +229,15 @@ def test_a_bundled_map_draws_the_same_pixels_in_tiles_as_in_one():
 
 @pytest.mark.parametrize("factor", [1, 2, 3])
 def test_a_pass_draws_the_colours_of_its_layers_supersampled_and_reduced(factor):
-    """Each pass draws codes that count a pixel's subpixels of each colour (see _raster.passes):
+    """Each pass draws codes that count a pixel's subpixels of each colour (see _passes.passes):
     lines, ties, polygons, shapes and discs of up to a pass's colours give the pixels their
     colours drawn at the supersampled size over the enlarged ground and reduced, within
     rounding (the premultiplied blend: a level or two)."""
-    from toolkit.render import _raster
-    from toolkit.render._raster import _CHUNK_SHIFT, _draw_op
+    from toolkit.render import _passes
+    from toolkit.render._drawop import _CHUNK_SHIFT, _draw_op
 
     rng = random.Random(20 + factor)
-    colours = [(200, 30, 40), (20, 90, 200), (250, 250, 250), (0, 0, 0)][:len(_raster.CODES[factor][:4])]
+    colours = [(200, 30, 40), (20, 90, 200), (250, 250, 250), (0, 0, 0)][:len(_passes.CODES[factor][:4])]
     ground = Image.new("RGB", (300, 200), (230, 225, 200))
     paint = ImageDraw.Draw(ground)
     for k in range(0, 300, 9):   # a ground that is not flat
@@ -255,7 +255,7 @@ def test_a_pass_draws_the_colours_of_its_layers_supersampled_and_reduced(factor)
             canvas.polygon([(x, y), (x + 40, y + 3), (x + 10, y + 30)], fill=colour, outline=rng.choice(colours), width=width)
         else:
             canvas.ellipse(x, y, rng.uniform(2, 15), fill=colour, outline=rng.choice(colours), width=width)
-    assert len(_raster.passes(canvas._ops, factor)[1]) == 1
+    assert len(_passes.passes(canvas._ops, factor)[1]) == 1
     # the old way: the whole ground enlarged, every operation drawn in colour, reduced
     big = ground.resize((300 * factor, 200 * factor), Image.Resampling.NEAREST)
     core = Image.core.draw(big.im, 0)
@@ -267,10 +267,10 @@ def test_a_pass_draws_the_colours_of_its_layers_supersampled_and_reduced(factor)
 
 
 def test_every_choice_of_subpixels_of_a_pass_reduces_to_a_value_of_its_own():
-    from toolkit.render import _raster
+    from toolkit.render import _passes
 
     for factor in (1, 2, 3, 4):
-        counts = _raster._decoder(factor)   # raises if two choices reduce alike
+        counts = _passes._decoder(factor)   # raises if two choices reduce alike
         assert len(counts) == len({c for c in counts.values()})
         assert all(sum(c) <= factor * factor for c in counts.values())
 
@@ -279,7 +279,8 @@ def test_an_outline_is_drawn_in_the_pass_of_its_fill():
     """A pass holds a few colours; the run of layers that starts the next pass takes the run
     before it along when that one brought its colour: a band's outline and its fill, a road's
     casing and its fill blend as one."""
-    from toolkit.render._raster import ink, passes
+    from toolkit.render._drawop import ink
+    from toolkit.render._passes import passes
 
     canvas = Canvas(None, 2)
     for n in range(3):   # three colours of a pass

@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ._raster import ink, snap
+from ._drawop import ink
+from ._raster import snap
 from .fonts import font
 
 __all__ = ["text_sprite", "text_box", "paste_text", "paste_label", "label_box", "label_layout",

@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 
 from ..game import Game, Map, TerrainType
 from ..hexes import Hex, Layout
+from ._drawop import ink
 from ._glyphs import label_layout, label_tiles, paste_text
 from ._mapedges import EDGE_SIDES, EdgeLayer, grid_lines, side_colour
 from ._mapgeom import Boxes, _rows, meets
@@ -34,7 +35,9 @@ from ._mapmarkers import MarkerLayer
 from ._mapnames import NameLayer
 from ._mapsymbols import VARIANTS, sign_split, sprite
 from ._mapwater import _WATER_SHAPES, WaterLayer  # noqa: F401 (the shapes kept: tests empty them here)
-from ._raster import Canvas, Recorder, ink, passes
+from ._passes import passes
+from ._raster import Canvas
+from ._recorder import Recorder
 from ._symbolroom import SymbolRoom
 from .theme import TerrainStyle, Theme, rgb
 
@@ -275,7 +278,7 @@ class MapScene(WaterLayer, LineLayer, EdgeLayer, MarkerLayer, HexIdLayer, NameLa
                 paste_text(image, origin, at[0], at[1], name, size, bold, family, colour, "mm", hw, halo)
 
     def _passes(self) -> tuple[list, list]:
-        """The passes the canvas draws the map's operations in (see ``_raster.passes``): made
+        """The passes the canvas draws the map's operations in (see ``_passes.passes``): made
         from all of them once, so every window draws in the same passes."""
         made = self.__dict__.get("_op_passes")
         if made is None:

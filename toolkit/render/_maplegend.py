@@ -20,7 +20,8 @@ from ._mapdraw import DOMINANT, side_colour
 from ._mapgeom import lake_body
 from ._mapwater import ford_stones
 from ._mapsymbols import sprite
-from ._raster import Canvas, dashes, walk
+from ._polyline import dashes, walk
+from ._raster import Canvas
 from .fonts import font
 from .theme import Theme, rgb
 

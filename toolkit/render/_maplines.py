@@ -18,7 +18,7 @@ from ..hexes import Hexside
 from ._glyphs import _label_extent
 from ._lineplan import plan_lines
 from ._mapgeom import LAKE_NARROWS, Boxes, crossing, join_ends
-from ._raster import dashes, walk
+from ._polyline import dashes, walk
 from .theme import rgb
 
 #: Points the planned curve (see _lineplan) draws for each step of a road or railway.

@@ -14,7 +14,7 @@ from shapely.ops import linemerge, unary_union
 from ..game import HexsideType, TerrainType
 from ..hexes import Hex, Hexside
 from ._mapgeom import Kept, chains, lake_body
-from ._raster import chaikin, walk
+from ._polyline import chaikin, walk
 from .theme import TerrainStyle, rgb
 
 #: Water bodies shaped so far, by the relative places of their water and shore hexes and the
