@@ -100,3 +100,13 @@ def test_a_victory_denied_clean_road_into_mogilev():
     draft, result = run(game, "main", 100, "clean", cols=(14, 19), rows=(26, 30))
     assert result.links[1:] == (0, 0) and result.links[0] >= 8, result.links
     assert not result.wrong, result.wrong
+
+
+def test_demyansk_scan_lists_a_village_moved_off_its_lines():
+    """Lychkovo (1712, a village among trees under three roads and a railway) has its blocks
+    moved beside the lines by the map (toolkit.render._symbolroom), where hexforge's drawings
+    lack them: on the scan (2% larger, turned, two references) the hex is read right or listed,
+    as every wrong hex of the window around it (1510-1914)."""
+    game = load_game("demyansk-shield")
+    draft, result = run(game, "main", 100, "scan", cols=(15, 19), rows=(10, 14))
+    assert not result.unflagged, result.unflagged

@@ -19,6 +19,7 @@ from PIL import Image
 
 from ..game import HexsideFeature, HexTerrain, Line, Map, Source
 from ..hexes import Hex, Hexside
+from ..render._symbolroom import MOVED
 from .doubt import LOW_CONFIDENCE, Doubt, Reading, hex_doubts, judge, line_sureness, side_sureness
 from .palette import Palette, Terrain
 from ._cast import clip_levels, first_correction, refine
@@ -48,6 +49,12 @@ REDRAW_BELOW = 0.6
 DRAWN_MARGIN = 4.0
 #: How sure a hex is whose drawing comparison disagrees with its looks' reading.
 DISAGREE = 0.45
+#: Lines read through a hex this many ways: where the map has symbols it moves off the lines
+#: (a village's blocks, see toolkit.render._symbolroom), a hex read with an overlay but none of
+#: those is compared with the drawings too. The drawings have the blocks in their usual places,
+#: under the lines: a village moved beside three roads and a railway among trees (Lychkovo)
+#: fits them no better than the woods alone, and is listed for a person rather than missed.
+CROWDED = 3
 
 
 @dataclass(frozen=True)
@@ -182,6 +189,8 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
     if not doubtful and not drawings.tiles and not any(r.features for r in readings.values()):
         return {}
     colours = line_inks(game_map, theme)
+    # the overlays whose symbols the map moves off the lines through their hex (see CROWDED)
+    moved = {code for code, t in game_map.terrain_types.items() if t.overlay and theme.terrain_style(t).symbol in MOVED}
     fills = {}   # the printed fill of the sure hexes looked at again (those sent on reuse it)
     for hex in sorted(set(readings) - set(doubtful)):
         terrain = readings[hex].terrain
@@ -191,7 +200,8 @@ def _redraw(game_map: Map, sampler: HexSampler, readings: dict[Hex, Reading], do
         # a small sign (an airfield beside a town) the reading lacks, wherever the map placed
         # it, or an overlay among another's symbols (a village among woods' trees)
         if (drawings.tiles and signs_shown(sampler, drawings, hex, terrain, correction, colours, fill)
-                or overlays_shown(sampler, drawings, hex, terrain, correction, colours, fill)):
+                or overlays_shown(sampler, drawings, hex, terrain, correction, colours, fill)
+                or len(towards.get(hex, ())) >= CROWDED and moved.isdisjoint(terrain[1])):
             doubtful.append(hex)
     out = {}
     for hex in doubtful:
