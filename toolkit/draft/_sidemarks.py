@@ -14,9 +14,10 @@ MARK_TS = (0.46, 0.5, 0.54)
 MARKED = 0.45
 #: ... and glimpsed (the river read, unsure, the mark offered) where it shows this much. On the
 #: bundled maps at 100 dpi a ford showed 0.99-1.0 clean, JPEG'd, blurred or cast, 0.29-0.5
-#: degraded every way at once (Mischurin Rog's stream least); a river's side no ford at most
-#: 0.02 clean, 0.25 JPEG'd, 0.33 degraded every way.
-GLIMPSED = 0.2
+#: degraded every way at once (Mischurin Rog's stream least), and since the canvas draws in
+#: passes of codes Mischurin Rog's JPEG'd 0.18; a river's side no ford at most 0.02 clean, 0.25
+#: JPEG'd, 0.33 degraded every way (a glimpse only lists the side: it is never read a ford).
+GLIMPSED = 0.15
 #: How far beyond the river's band (of the hex size) the stones on its banks are looked for.
 BANKS = 0.12
 
